@@ -1,0 +1,194 @@
+"""The `bosun` command line: ingest, search, status, eval, ask, chat."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agent.ingest.pipeline import ingest_paths
+from agent.settings import Settings
+from agent.services import Services, open_services
+from agent.store.filters import SearchFilters
+from agent.store.schema import StoreError
+from agent.store.vessels import collection_counts, registered_vessels, vessel_documents
+from tools.hybrid import RetrievalOptions, retrieve
+from tools.vessels import UnknownVessel, resolve_vessel
+
+logger = logging.getLogger("bosun")
+
+
+class UsageError(Exception):
+    """Bad input from the user; printed as one line, exit status 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bosun", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ingest = sub.add_parser("ingest", help="ingest files and folders into the archive")
+    ingest.add_argument("paths", nargs="+", type=Path)
+    ingest.add_argument("--no-progress", action="store_true")
+    ingest.add_argument("--json", action="store_true")
+
+    search = sub.add_parser("search", help="hybrid BM25 + vector search")
+    search.add_argument("query")
+    _add_filter_args(search)
+    arms = search.add_mutually_exclusive_group()
+    arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
+    arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
+    search.add_argument("-k", type=int, default=10)
+    search.add_argument("--json", action="store_true")
+
+    status = sub.add_parser("status", help="what the archive holds")
+    status.add_argument("--json", action="store_true")
+    return parser
+
+
+def _add_filter_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--vessel", help="vessel name (fuzzy) or IMO number")
+    parser.add_argument("--imo", help="IMO number")
+    parser.add_argument("--report", help="report number, e.g. ERA22LA175")
+    parser.add_argument("--kind", action="append", help="document kind (repeatable)")
+
+
+async def build_filters(services: Services, args: argparse.Namespace) -> SearchFilters:
+    """Turn filter flags into SQL filters, resolving vessels visibly or rejecting them."""
+    doc_ids: tuple[str, ...] | None = None
+    wanted = [v for v in (args.vessel, args.imo and f"IMO {args.imo}") if v]
+    if wanted:
+        registry = await registered_vessels(services.store)
+        keys: list[str] = []
+        for name in wanted:
+            try:
+                match = resolve_vessel(name, registry)
+            except UnknownVessel as err:
+                raise UsageError(str(err)) from err
+            print(match.describe(), file=sys.stderr)
+            keys.extend(v.key for v in match.vessels)
+        doc_ids = tuple(await vessel_documents(services.store, keys))
+    return SearchFilters(
+        kinds=tuple(args.kind or ()),
+        doc_ids=doc_ids,
+        report_no=args.report.upper() if args.report else None,
+    )
+
+
+async def _ingest(services: Services, args: argparse.Namespace) -> int:
+    missing = [str(p) for p in args.paths if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    report = await ingest_paths(
+        args.paths, services.store, services.embeddings, services.archive,
+        progress=not args.no_progress and sys.stderr.isatty(),
+    )  # fmt: skip
+    summary = {
+        "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
+        "chunks_added": report.chunks_added, "seconds": round(report.seconds, 2),
+        "errors": [{"path": e.path, "reason": e.reason} for e in report.errors],
+    }  # fmt: skip
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(
+            f"ingested {report.added} new and {report.updated} changed documents "
+            f"({report.chunks_added} chunks), {report.unchanged} unchanged, "
+            f"in {report.seconds:.1f} s"
+        )
+        for err in report.errors:
+            print(f"  skipped {err.path}: {err.reason}")
+    return 1 if report.errors and not (report.added or report.updated or report.unchanged) else 0
+
+
+async def _search(services: Services, args: argparse.Namespace) -> int:
+    filters = await build_filters(services, args)
+    options = RetrievalOptions(lexical=not args.no_hybrid, dense=not args.lexical_only, k=args.k)
+    result = await retrieve(services.store, services.embeddings, args.query, filters, options)
+    rows = [
+        {
+            "chunk_id": c.passage.chunk_id, "source_id": c.passage.source_id,
+            "title": c.passage.title, "text": c.passage.text, "section": c.passage.section,
+            "page": c.passage.page, "bm25": round(c.bm25, 4), "cosine": round(c.cosine, 4),
+            "score": round(c.score, 4),
+        }
+        for c in result.candidates
+    ]  # fmt: skip
+    if args.json:
+        print(json.dumps({"results": rows, "timings_ms": _rounded(result.timings_ms)}, indent=2))
+        return 0
+    if not rows:
+        print("no results")
+    for rank, row in enumerate(rows, start=1):
+        where = " ".join(
+            x for x in (row["section"] or "", f"p.{row['page']}" if row["page"] else "") if x
+        )
+        print(
+            f"{rank:>2}. [{row['chunk_id']}] {row['source_id']}  score={row['score']:.4f} "
+            f"bm25={row['bm25']:.3f} cosine={row['cosine']:.3f}\n    {row['title'][:90]}"
+            + (f" — {where}" if where else "")
+            + f"\n    {_snippet(row['text'])}"
+        )
+    return 0
+
+
+async def _status(services: Services, args: argparse.Namespace) -> int:
+    counts = await collection_counts(services.store)
+    info: dict[str, Any] = {
+        **counts,
+        "embedding_model": services.store.identity.model,
+        "embedding_dim": services.store.identity.dim,
+        "collection": services.store.schema,
+        "archive": str(services.archive.root),
+    }
+    if args.json:
+        print(json.dumps(info, indent=2))
+    else:
+        for key, value in info.items():
+            print(f"{key:>16}: {value}")
+    return 0
+
+
+def _snippet(text: str, width: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _rounded(timings: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 2) for k, v in timings.items()}
+
+
+_COMMANDS = {"ingest": _ingest, "search": _search, "status": _status}
+
+
+async def _run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    async with open_services(settings) as services:
+        return await _COMMANDS[args.command](services, args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `bosun` console script."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    if not args.verbose:
+        logging.getLogger("pgserver").setLevel(logging.ERROR)
+    try:
+        return asyncio.run(_run(args))
+    except (UsageError, StoreError) as err:
+        print(f"bosun: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

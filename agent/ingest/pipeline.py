@@ -1,0 +1,125 @@
+"""`bosun ingest`: load, chunk, embed in batches, archive and store, one document per transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from langchain_core.embeddings import Embeddings
+from tqdm import tqdm
+
+from agent.ingest.chunking import chunk_document
+from agent.ingest.discover import load_paths
+from agent.ingest.model import Chunk, LoadError, SourceDocument
+from agent.store.archive import Archive
+from agent.store.database import Store
+from agent.store.documents import stored_hashes, write_document
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class IngestReport:
+    """What a run did; errors are per file and never stop the run."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    chunks_added: int = 0
+    errors: list[LoadError] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def embedding_text(doc: SourceDocument, chunk: Chunk) -> str:
+    """What the vector of ``chunk`` encodes, by the document's embedding mode."""
+    if doc.embedding_mode == "summary" and doc.summary:
+        return doc.summary
+    if doc.embedding_mode == "metadata_only":
+        return f"{doc.title}\n{chunk.text}"
+    if doc.summary:
+        return f"{doc.summary}\n---\n{chunk.text}"
+    return f"{doc.title}\n{chunk.text}"
+
+
+async def ingest_documents(
+    documents: Iterable[SourceDocument | LoadError],
+    store: Store,
+    embeddings: Embeddings,
+    archive: Archive,
+    *,
+    batch_chunks: int = 64,
+    progress: bool = True,
+    prepare: Callable[[SourceDocument], SourceDocument] | None = None,
+) -> IngestReport:
+    """Store every new or changed document; unchanged ones are skipped by content hash."""
+    report = IngestReport()
+    started = time.perf_counter()
+    bar = tqdm(desc="ingest", unit="doc", disable=not progress, file=sys.stderr, leave=False)
+    pending: list[SourceDocument] = []
+    pending_chunks = 0
+    for item in documents:
+        if isinstance(item, LoadError):
+            logger.warning("skipped %s", item)
+            report.errors.append(item)
+            continue
+        pending.append(prepare(item) if prepare else item)
+        pending_chunks += max(1, len(item.sections))
+        if pending_chunks >= batch_chunks:
+            await _flush(pending, store, embeddings, archive, report)
+            bar.update(len(pending))
+            pending, pending_chunks = [], 0
+    if pending:
+        await _flush(pending, store, embeddings, archive, report)
+        bar.update(len(pending))
+    bar.close()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+async def ingest_paths(
+    paths: Iterable[Path], store: Store, embeddings: Embeddings, archive: Archive, **kwargs: object
+) -> IngestReport:
+    """Ingest files and folders (see :func:`agent.ingest.discover.load_paths`)."""
+    return await ingest_documents(load_paths(paths), store, embeddings, archive, **kwargs)  # type: ignore[arg-type]
+
+
+async def _flush(
+    docs: list[SourceDocument],
+    store: Store,
+    embeddings: Embeddings,
+    archive: Archive,
+    report: IngestReport,
+) -> None:
+    known = await stored_hashes(store, [d.doc_id for d in docs])
+    todo: list[tuple[SourceDocument, list[Chunk]]] = []
+    seen: set[str] = set()
+    for doc in docs:
+        if known.get(doc.doc_id) == doc.content_hash or doc.doc_id in seen:
+            report.unchanged += 1
+            continue
+        seen.add(doc.doc_id)
+        chunks = chunk_document(doc)
+        if not chunks:
+            report.errors.append(LoadError(doc.archive_name, "no text to index"))
+            continue
+        todo.append((doc, chunks))
+    if not todo:
+        return
+    texts = [embedding_text(doc, c) for doc, chunks in todo for c in chunks]
+    vectors = await asyncio.to_thread(embeddings.embed_documents, texts)
+    offset = 0
+    for doc, chunks in todo:
+        doc_vectors = vectors[offset : offset + len(chunks)]
+        offset += len(chunks)
+        path = archive.put(doc.kind, doc.doc_id, doc.archive_name, doc.original)
+        await write_document(store, doc, chunks, doc_vectors, path)
+        if doc.doc_id in known:
+            report.updated += 1
+        else:
+            report.added += 1
+        report.chunks_added += len(chunks)

@@ -1,0 +1,83 @@
+"""Deployment settings, read once from the environment at start-up."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+
+def _opt(env: dict[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where state lives and which providers are configured."""
+
+    home: Path  # BOSUN_HOME: database, archive, caches
+    database_url: str | None = None  # any PostgreSQL >= 15 with pgvector; None = embedded
+    collection: str = "bosun"  # schema holding the main archive
+    embeddings: str = "local"  # local | gemini | cohere
+    google_api_key: str | None = field(default=None, repr=False)
+    google_base_url: str | None = None  # tests point Gemini at a fake server
+    gemini_chat_model: str = "gemini-2.5-flash"
+    gemini_embedding_model: str = "models/gemini-embedding-001"
+    cohere_api_key: str | None = field(default=None, repr=False)
+    cohere_base_url: str | None = None
+    cohere_rerank_model: str = "rerank-v3.5"
+    cohere_embedding_model: str = "embed-english-v3.0"
+    chat_model: str | None = None  # init_chat_model string, e.g. "openai:qwen2.5"
+    chat_base_url: str | None = None  # OpenAI-compatible local server
+    cross_encoder_dir: Path | None = None  # local cross-encoder ONNX folder
+    langfuse_public_key: str | None = field(default=None, repr=False)
+    langfuse_secret_key: str | None = field(default=None, repr=False)
+    langfuse_base_url: str | None = None
+    provider_timeout_s: float = 20.0
+
+    @property
+    def archive_dir(self) -> Path:
+        """Copies of ingested originals; citations resolve here."""
+        return self.home / "archive"
+
+    @property
+    def pgdata_dir(self) -> Path:
+        """Data folder of the embedded PostgreSQL server."""
+        return self.home / "pgdata"
+
+    @property
+    def langfuse_enabled(self) -> bool:
+        return bool(self.langfuse_public_key and self.langfuse_secret_key)
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        """Build settings from environment variables (``os.environ`` by default)."""
+        env = dict(os.environ if env is None else env)
+        home = Path(_opt(env, "BOSUN_HOME") or platformdirs.user_data_dir("bosun"))
+        cross = _opt(env, "BOSUN_CROSS_ENCODER_DIR")
+        return cls(
+            home=home.expanduser(),
+            database_url=_opt(env, "DATABASE_URL"),
+            collection=_opt(env, "BOSUN_COLLECTION") or "bosun",
+            embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
+            google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
+            google_base_url=_opt(env, "BOSUN_GOOGLE_BASE_URL"),
+            gemini_chat_model=_opt(env, "BOSUN_GEMINI_MODEL") or cls.gemini_chat_model,
+            gemini_embedding_model=_opt(env, "BOSUN_GEMINI_EMBEDDING_MODEL")
+            or cls.gemini_embedding_model,
+            cohere_api_key=_opt(env, "COHERE_API_KEY"),
+            cohere_base_url=_opt(env, "BOSUN_COHERE_BASE_URL"),
+            cohere_rerank_model=_opt(env, "BOSUN_COHERE_RERANK_MODEL") or cls.cohere_rerank_model,
+            cohere_embedding_model=_opt(env, "BOSUN_COHERE_EMBEDDING_MODEL")
+            or cls.cohere_embedding_model,
+            chat_model=_opt(env, "BOSUN_CHAT_MODEL"),
+            chat_base_url=_opt(env, "BOSUN_CHAT_BASE_URL"),
+            cross_encoder_dir=Path(cross) if cross else None,
+            langfuse_public_key=_opt(env, "LANGFUSE_PUBLIC_KEY"),
+            langfuse_secret_key=_opt(env, "LANGFUSE_SECRET_KEY"),
+            langfuse_base_url=_opt(env, "LANGFUSE_BASE_URL"),
+            provider_timeout_s=float(_opt(env, "BOSUN_PROVIDER_TIMEOUT_S") or 20.0),
+        )

@@ -1,0 +1,71 @@
+"""Okapi BM25 computed inside PostgreSQL from the postings the chunk triggers maintain."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from psycopg import sql
+
+from agent.store.database import Store
+from agent.store.filters import SearchFilters
+
+K1 = 1.2
+B = 0.75
+
+# Terms of the query are ORed: every chunk holding any of them is scored, the sum over the terms
+# it holds of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avgdl)), with the
+# Lucene idf ln(1 + (N - df + 0.5) / (df + 0.5)), which is never negative.
+_BM25 = """
+WITH q AS (
+    SELECT DISTINCT t.lexeme FROM unnest(to_tsvector('english', %(query)s)) AS t
+), st AS (
+    SELECT n_chunks::float8 AS n, greatest(total_len::float8 / greatest(n_chunks, 1), 1) AS avgdl
+    FROM bm25_stats
+), w AS (
+    SELECT t.lexeme, ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5)) AS idf
+    FROM bm25_terms t JOIN q USING (lexeme) CROSS JOIN st
+)
+SELECT p.chunk_id,
+       sum(w.idf * p.tf * (%(k1)s + 1)
+           / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.len / st.avgdl))) AS score
+FROM bm25_postings p JOIN w USING (lexeme) CROSS JOIN st
+WHERE {restrict}
+GROUP BY p.chunk_id
+ORDER BY score DESC, p.chunk_id
+LIMIT %(limit)s
+"""
+
+
+def query_terms_sql() -> str:
+    """SQL returning the lexemes BM25 will look up for ``%(query)s`` (for explanations and tests)."""
+    return "SELECT DISTINCT t.lexeme FROM unnest(to_tsvector('english', %(query)s)) AS t"
+
+
+async def bm25_search(
+    store: Store,
+    query: str,
+    filters: SearchFilters,
+    *,
+    limit: int = 100,
+    only: Sequence[str] | None = None,
+    k1: float = K1,
+    b: float = B,
+) -> list[tuple[str, float]]:
+    """Chunks ranked by BM25 for ``query`` under ``filters`` (optionally scored only among ``only``)."""
+    params: dict[str, object] = {"query": query, "k1": k1, "b": b, "limit": limit}
+    restrict: list[sql.Composable] = []
+    if only is not None:
+        restrict.append(sql.SQL("p.chunk_id = ANY(%(only)s)"))
+        params["only"] = list(only)
+    if not filters.is_empty():
+        where, values = filters.where("c")
+        params.update(values)
+        restrict.append(
+            sql.SQL("p.chunk_id IN (SELECT c.chunk_id FROM chunks c WHERE {})").format(where)
+        )
+    statement = sql.SQL(_BM25).format(
+        restrict=sql.SQL(" AND ").join(restrict) if restrict else sql.SQL("TRUE")
+    )
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(statement, params)
+        return [(row["chunk_id"], float(row["score"])) for row in await cur.fetchall()]

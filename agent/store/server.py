@@ -1,0 +1,54 @@
+"""Where the database is: the embedded PostgreSQL server by default, any server via DATABASE_URL."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+from agent.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+@cache
+def _embedded_uri(pgdata: Path) -> str:
+    import pgserver  # imported lazily: it is only needed without DATABASE_URL
+
+    pgdata.mkdir(parents=True, exist_ok=True)
+    with _stdout_to_stderr():
+        server = pgserver.get_server(pgdata, cleanup_mode="stop")
+    logger.info("embedded PostgreSQL at %s", pgdata)
+    return str(server.get_uri())
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """initdb and pg_ctl write progress to fd 1; keep stdout clean for ``--json`` output."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def database_uri(settings: Settings) -> str:
+    """The libpq URI to connect to, starting the embedded server when none is configured."""
+    if settings.database_url:
+        return settings.database_url
+    return _embedded_uri(settings.pgdata_dir)
+
+
+def sqlalchemy_uri(uri: str) -> str:
+    """The same database as a SQLAlchemy async URL on the psycopg driver."""
+    for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
+        if uri.startswith(prefix):
+            return "postgresql+psycopg://" + uri[len(prefix) :]
+    raise ValueError("DATABASE_URL must start with postgresql://")
