@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from agent.ingest import ntsb
-from agent.ingest.model import LoadError, Section, SourceDocument
+from agent.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ def pdf_pages(data: bytes, *, origin: str = "<pdf>") -> list[str]:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise LoadError(origin, "encrypted PDF (a password is needed)")
-        return [page.extract_text() or "" for page in reader.pages]
+        return [(page.extract_text() or "").replace("\x00", "") for page in reader.pages]
     except LoadError:
         raise
     except _PDF_ERRORS as err:
@@ -68,7 +68,7 @@ def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
                                            fallback_id=path.stem)
         return
     sections = page_sections(pages)
-    mode = "full"
+    mode: EmbeddingMode = "full"
     if not sections:
         logger.info("%s has no extractable text; indexing its metadata only", path)
         sections = [metadata_section(path.name, "application/pdf", len(data))]

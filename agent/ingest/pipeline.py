@@ -1,4 +1,4 @@
-"""`bosun ingest`: load, chunk, embed in batches, archive and store, one document per transaction."""
+"""`bosun ingest`: load, chunk, embed in batches, archive, store one document per transaction."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tqdm import tqdm
 from agent.ingest.chunking import chunk_document
 from agent.ingest.discover import load_paths
 from agent.ingest.model import Chunk, LoadError, SourceDocument
+from agent.ingest.vessel_tagging import tag_vessel_mentions
 from agent.store.archive import Archive
 from agent.store.database import Store
 from agent.store.documents import stored_hashes, write_document
@@ -31,6 +32,7 @@ class IngestReport:
     updated: int = 0
     unchanged: int = 0
     chunks_added: int = 0
+    vessel_tagged: int = 0  # documents linked to the vessels they mention
     errors: list[LoadError] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -77,6 +79,8 @@ async def ingest_documents(
         await _flush(pending, store, embeddings, archive, report)
         bar.update(len(pending))
     bar.close()
+    if report.added or report.updated:
+        report.vessel_tagged = await tag_vessel_mentions(store)
     report.seconds = time.perf_counter() - started
     return report
 

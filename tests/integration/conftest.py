@@ -1,0 +1,39 @@
+"""Real PostgreSQL for integration tests: the embedded server, or DATABASE_URL when set."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from agent.services import Services, open_services
+from agent.settings import Settings
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """A fresh BOSUN_HOME; a unique collection so a shared DATABASE_URL server stays clean."""
+    home = tmp_path_factory.mktemp("bosun-home")
+    return Settings(
+        home=home,
+        database_url=os.environ.get("DATABASE_URL") or None,
+        collection=f"test_{uuid.uuid4().hex[:8]}",
+    )
+
+
+@pytest.fixture(scope="session")
+async def services(settings: Settings) -> AsyncIterator[Services]:
+    async with open_services(settings) as opened:
+        yield opened
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The shared real data folder, or a skip saying it is absent."""
+    path = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    if not path.is_dir():
+        pytest.skip(f"shared data not present at {path}")
+    return path

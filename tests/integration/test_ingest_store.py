@@ -1,0 +1,130 @@
+"""Ingest into real PostgreSQL: idempotent re-runs, a killed run resumed, bad files skipped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agent.ingest.pipeline import ingest_paths
+from agent.services import Services, open_services
+from agent.settings import Settings
+from agent.store.database import Store
+from agent.store.filters import SearchFilters
+from agent.store.server import database_uri
+from agent.store.vessels import collection_counts, registered_vessels, vessel_documents
+from tools.hybrid import RetrievalOptions, retrieve
+from tools.vessels import resolve_vessel
+
+pytestmark = pytest.mark.integration
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+async def _consistent(store: Store) -> dict[str, int]:
+    """Counts, after checking that documents, chunks and BM25 statistics agree."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            """SELECT (SELECT count(*) FROM chunks) AS chunks,
+                      (SELECT coalesce(sum(chunk_count), 0) FROM documents) AS declared,
+                      (SELECT n_chunks FROM bm25_stats) AS indexed,
+                      (SELECT count(DISTINCT chunk_id) FROM bm25_postings) AS posted,
+                      (SELECT count(*) FROM documents) AS documents"""
+        )
+        row = await cur.fetchone()
+    assert row["chunks"] == row["declared"] == row["indexed"] == row["posted"]
+    return {"documents": row["documents"], "chunks": row["chunks"]}
+
+
+@pytest.fixture(scope="module")
+async def mail(settings: Settings) -> Services:
+    async with open_services(settings, collection=f"{settings.collection}_mail") as svc:
+        report = await ingest_paths([EXAMPLES / "fleet-mail"], svc.store, svc.embeddings,
+                                    svc.archive, progress=False)  # fmt: skip
+        assert report.errors == []
+        yield svc
+
+
+async def test_reingest_adds_nothing(mail: Services) -> None:
+    before = await _consistent(mail.store)
+    report = await ingest_paths([EXAMPLES / "fleet-mail"], mail.store, mail.embeddings,
+                                mail.archive, progress=False)  # fmt: skip
+    assert (report.added, report.updated, report.chunks_added) == (0, 0, 0)
+    assert report.unchanged > 0
+    assert await _consistent(mail.store) == before
+
+
+async def test_threads_attachments_and_vessels(mail: Services) -> None:
+    counts = await collection_counts(mail.store)
+    assert counts["threads"] == 2
+    assert counts["vessels"] == 3
+    registry = await registered_vessels(mail.store)
+    match = resolve_vessel("nordik star", registry)  # misspelled on purpose
+    assert [v.imo for v in match.vessels] == ["9234567"]
+    docs = await vessel_documents(mail.store, [v.key for v in match.vessels])
+    filters = SearchFilters(doc_ids=tuple(docs))
+    result = await retrieve(mail.store, mail.embeddings, "how was the crack resolved", filters,
+                            RetrievalOptions(k=20))  # fmt: skip
+    assert result.candidates
+    assert {c.passage.vessel_name for c in result.candidates} == {"Nordic Star"}
+    kinds = {c.passage.kind for c in result.candidates}
+    assert "attachment" in kinds  # the jacket water log attached to the thread
+
+
+async def test_imo_number_finds_vessel_first(mail: Services) -> None:
+    result = await retrieve(mail.store, mail.embeddings, "IMO 9345678", SearchFilters(),
+                            RetrievalOptions(k=3))  # fmt: skip
+    assert result.candidates[0].passage.vessel_name == "Baltic Trader"
+
+
+async def test_bad_files_are_reported_and_the_rest_lands(
+    settings: Settings, tmp_path: Path
+) -> None:
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog")
+    (tmp_path / "garbage.eml").write_bytes(b"\x00\x01\x02 this is not an email \xff\xfe")
+    (tmp_path / "good.eml").write_bytes(
+        (EXAMPLES / "fleet-mail" / "04-cargo-damage.eml").read_bytes()
+    )
+    async with open_services(settings, collection=f"{settings.collection}_bad") as svc:
+        report = await ingest_paths([tmp_path], svc.store, svc.embeddings, svc.archive,
+                                    progress=False)  # fmt: skip
+        assert report.added == 1
+        failed = {Path(e.path).name: e.reason for e in report.errors}
+        assert set(failed) == {"broken.pdf", "garbage.eml"}
+        assert all(reason for reason in failed.values())
+        assert (await _consistent(svc.store))["documents"] == 1
+
+
+async def test_killed_ingest_resumes_without_duplicates(settings: Settings) -> None:
+    collection = f"{settings.collection}_kill"
+    env = {**os.environ, "BOSUN_HOME": str(settings.home), "BOSUN_COLLECTION": collection,
+           "DATABASE_URL": database_uri(settings)}  # fmt: skip
+    sample = EXAMPLES / "ntsb" / "reports_sample.jsonl"
+    cmd = [sys.executable, "-m", "agent.cli", "ingest", "--no-progress", str(sample)]
+    async with open_services(settings, collection=collection) as svc:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        while (await collection_counts(svc.store))["documents"] < 20:
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        partial = await _consistent(svc.store)
+        assert 20 <= partial["documents"] < 307
+
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+        assert "unchanged" in done.stdout
+        full = await _consistent(svc.store)
+        assert full["documents"] == 307
+        async with svc.store.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT count(*) AS n FROM (SELECT source_id FROM documents"
+                " GROUP BY kind, source_id HAVING count(*) > 1) d"
+            )
+            assert (await cur.fetchone())["n"] == 0
