@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from agent.ingest.pipeline import ingest_paths
-from agent.settings import Settings
 from agent.services import Services, open_services
+from agent.settings import Settings
 from agent.store.filters import SearchFilters
 from agent.store.schema import StoreError
 from agent.store.vessels import collection_counts, registered_vessels, vessel_documents

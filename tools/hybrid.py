@@ -1,4 +1,4 @@
-"""Hybrid retrieval: BM25 and HNSW cosine inside PostgreSQL, exact scores for every candidate, fusion."""
+"""Hybrid retrieval: BM25 and HNSW cosine in PostgreSQL, both scores per candidate, fusion."""
 
 from __future__ import annotations
 

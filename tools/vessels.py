@@ -54,7 +54,7 @@ def resolve_vessel(name: str, registry: Sequence[RegisteredVessel]) -> VesselMat
     if exact:
         return VesselMatch(wanted, exact, 100.0)
     names = sorted({v.name.upper() for v in registry})
-    ranked = process.extract(wanted.upper(), names, scorer=fuzz.WRatio, limit=3)
+    ranked = process.extract(wanted.upper(), names, scorer=fuzz.ratio, limit=3)
     if ranked:
         best, score, _ = ranked[0]
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0

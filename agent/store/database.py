@@ -1,4 +1,4 @@
-"""The store: one collection (a PostgreSQL schema) of documents, chunks, vectors and BM25 postings."""
+"""The store: one collection (a PostgreSQL schema) of documents, chunks, vectors, postings."""
 
 from __future__ import annotations
 

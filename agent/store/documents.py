@@ -1,4 +1,4 @@
-"""Writing documents and their chunks: one transaction per document, so a killed run resumes cleanly."""
+"""Writing documents and chunks: one transaction per document, so a killed run resumes."""
 
 from __future__ import annotations
 

@@ -36,11 +36,6 @@ LIMIT %(limit)s
 """
 
 
-def query_terms_sql() -> str:
-    """SQL returning the lexemes BM25 will look up for ``%(query)s`` (for explanations and tests)."""
-    return "SELECT DISTINCT t.lexeme FROM unnest(to_tsvector('english', %(query)s)) AS t"
-
-
 async def bm25_search(
     store: Store,
     query: str,
@@ -51,7 +46,7 @@ async def bm25_search(
     k1: float = K1,
     b: float = B,
 ) -> list[tuple[str, float]]:
-    """Chunks ranked by BM25 for ``query`` under ``filters`` (optionally scored only among ``only``)."""
+    """Chunks ranked by BM25 for ``query`` under ``filters``, optionally only among ``only``."""
     params: dict[str, object] = {"query": query, "k1": k1, "b": b, "limit": limit}
     restrict: list[sql.Composable] = []
     if only is not None:

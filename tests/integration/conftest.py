@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,14 +16,19 @@ from agent.settings import Settings
 
 
 @pytest.fixture(scope="session")
-def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    """A fresh BOSUN_HOME; a unique collection so a shared DATABASE_URL server stays clean."""
-    home = tmp_path_factory.mktemp("bosun-home")
-    return Settings(
+def settings() -> Iterator[Settings]:
+    """A fresh BOSUN_HOME; a unique collection so a shared DATABASE_URL server stays clean.
+
+    The home is world-traversable: run as root, pgserver runs PostgreSQL as its own user.
+    """
+    home = Path(tempfile.mkdtemp(prefix="bosun-test-"))
+    home.chmod(0o755)
+    yield Settings(
         home=home,
         database_url=os.environ.get("DATABASE_URL") or None,
         collection=f"test_{uuid.uuid4().hex[:8]}",
     )
+    shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

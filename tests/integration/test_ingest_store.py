@@ -68,18 +68,18 @@ async def test_threads_attachments_and_vessels(mail: Services) -> None:
     assert [v.imo for v in match.vessels] == ["9234567"]
     docs = await vessel_documents(mail.store, [v.key for v in match.vessels])
     filters = SearchFilters(doc_ids=tuple(docs))
-    result = await retrieve(mail.store, mail.embeddings, "how was the crack resolved", filters,
-                            RetrievalOptions(k=20))  # fmt: skip
+    result = await retrieve(mail.store, mail.embeddings, "jacket water temperature at start",
+                            filters, RetrievalOptions(k=20))  # fmt: skip
     assert result.candidates
     assert {c.passage.vessel_name for c in result.candidates} == {"Nordic Star"}
-    kinds = {c.passage.kind for c in result.candidates}
-    assert "attachment" in kinds  # the jacket water log attached to the thread
+    assert result.candidates[0].passage.kind == "attachment"  # the log attached to the thread
 
 
 async def test_imo_number_finds_vessel_first(mail: Services) -> None:
     result = await retrieve(mail.store, mail.embeddings, "IMO 9345678", SearchFilters(),
                             RetrievalOptions(k=3))  # fmt: skip
-    assert result.candidates[0].passage.vessel_name == "Baltic Trader"
+    assert "9345678" in result.candidates[0].passage.text
+    assert "Baltic Trader" in {c.passage.vessel_name for c in result.candidates}
 
 
 async def test_bad_files_are_reported_and_the_rest_lands(
@@ -100,11 +100,13 @@ async def test_bad_files_are_reported_and_the_rest_lands(
         assert (await _consistent(svc.store))["documents"] == 1
 
 
-async def test_killed_ingest_resumes_without_duplicates(settings: Settings) -> None:
+async def test_killed_ingest_resumes_without_duplicates(settings: Settings, tmp_path: Path) -> None:
     collection = f"{settings.collection}_kill"
     env = {**os.environ, "BOSUN_HOME": str(settings.home), "BOSUN_COLLECTION": collection,
            "DATABASE_URL": database_uri(settings)}  # fmt: skip
-    sample = EXAMPLES / "ntsb" / "reports_sample.jsonl"
+    lines = (EXAMPLES / "ntsb" / "reports_sample.jsonl").read_text("utf-8").splitlines()[:120]
+    sample = tmp_path / "reports.jsonl"
+    sample.write_text("\n".join(lines) + "\n", "utf-8")
     cmd = [sys.executable, "-m", "agent.cli", "ingest", "--no-progress", str(sample)]
     async with open_services(settings, collection=collection) as svc:
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -116,12 +118,12 @@ async def test_killed_ingest_resumes_without_duplicates(settings: Settings) -> N
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         partial = await _consistent(svc.store)
-        assert 20 <= partial["documents"] < 307
+        assert 20 <= partial["documents"] < 120
 
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
         assert "unchanged" in done.stdout
         full = await _consistent(svc.store)
-        assert full["documents"] == 307
+        assert full["documents"] == 120
         async with svc.store.pool.connection() as conn:
             cur = await conn.execute(
                 "SELECT count(*) AS n FROM (SELECT source_id FROM documents"
