@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
-import subprocess
 import sys
-import time
+from asyncio.subprocess import DEVNULL, PIPE
 from pathlib import Path
 
 import pytest
@@ -100,7 +100,9 @@ async def test_bad_files_are_reported_and_the_rest_lands(
         assert (await _consistent(svc.store))["documents"] == 1
 
 
-async def test_killed_ingest_resumes_without_duplicates(settings: Settings, tmp_path: Path) -> None:
+async def test_killed_ingest_resumes_without_duplicates(
+    settings: Settings, tmp_path: Path
+) -> None:
     collection = f"{settings.collection}_kill"
     env = {**os.environ, "BOSUN_HOME": str(settings.home), "BOSUN_COLLECTION": collection,
            "DATABASE_URL": database_uri(settings)}  # fmt: skip
@@ -109,19 +111,20 @@ async def test_killed_ingest_resumes_without_duplicates(settings: Settings, tmp_
     sample.write_text("\n".join(lines) + "\n", "utf-8")
     cmd = [sys.executable, "-m", "agent.cli", "ingest", "--no-progress", str(sample)]
     async with open_services(settings, collection=collection) as svc:
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120
-        while (await collection_counts(svc.store))["documents"] < 20:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
+        proc = await asyncio.create_subprocess_exec(*cmd, env=env, stdout=DEVNULL, stderr=DEVNULL)
+        async with asyncio.timeout(180):
+            while (await collection_counts(svc.store))["documents"] < 20:
+                assert proc.returncode is None, "ingest ended before it could be killed"
+                await asyncio.sleep(0.2)
         proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        await proc.wait()
         partial = await _consistent(svc.store)
         assert 20 <= partial["documents"] < 120
 
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-        assert "unchanged" in done.stdout
+        rerun = await asyncio.create_subprocess_exec(*cmd, env=env, stdout=PIPE, stderr=PIPE)
+        out, err = await rerun.communicate()
+        assert rerun.returncode == 0, err.decode()
+        assert "unchanged" in out.decode()
         full = await _consistent(svc.store)
         assert full["documents"] == 120
         async with svc.store.pool.connection() as conn:

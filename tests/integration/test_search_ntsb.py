@@ -54,7 +54,7 @@ async def test_filtered_vector_search_still_returns_k_rows(ntsb: Services) -> No
         )
         doc_ids = tuple(r["doc_id"] for r in await cur.fetchall())
     filters = SearchFilters(doc_ids=doc_ids)
-    result = await retrieve(ntsb.store, ntsb.embeddings, "engine failure", filters,
-                            RetrievalOptions(lexical=False, k=10, similarity_floor=-1.0))  # fmt: skip
+    options = RetrievalOptions(lexical=False, k=10, similarity_floor=-1.0)
+    result = await retrieve(ntsb.store, ntsb.embeddings, "engine failure", filters, options)
     assert len(result.candidates) == 10
     assert {c.passage.doc_id for c in result.candidates} <= set(doc_ids)
