@@ -6,6 +6,7 @@ import contextlib
 import logging
 import os
 import sys
+import warnings
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -17,7 +18,10 @@ logger = logging.getLogger(__name__)
 
 @cache
 def _embedded_uri(pgdata: Path) -> str:
-    import pgserver  # imported lazily: it is only needed without DATABASE_URL
+    with warnings.catch_warnings():
+        # pgserver keeps its lock file in the user runtime dir; the /tmp fallback is fine here.
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+        import pgserver  # imported lazily: it is only needed without DATABASE_URL
 
     pgdata.mkdir(parents=True, exist_ok=True)
     with _stdout_to_stderr():

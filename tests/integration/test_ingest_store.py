@@ -23,7 +23,7 @@ from tools.vessels import resolve_vessel
 
 pytestmark = pytest.mark.integration
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "archive"
 
 
 async def _consistent(store: Store) -> dict[str, int]:

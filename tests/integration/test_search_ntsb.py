@@ -14,7 +14,7 @@ from tools.hybrid import RetrievalOptions, retrieve
 
 pytestmark = pytest.mark.integration
 
-SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ntsb"
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "archive" / "ntsb"
 
 
 @pytest.fixture(scope="module")
