@@ -6,11 +6,14 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from agent.conversation import add_conversation_parsers, run_ask, run_chat
+from agent.evaluation.command import add_eval_parser, run_eval
 from agent.ingest.pipeline import ingest_paths
 from agent.services import Services, open_services
 from agent.settings import Settings
@@ -48,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
 
     status = sub.add_parser("status", help="what the archive holds")
     status.add_argument("--json", action="store_true")
+
+    add_eval_parser(sub)
+    add_conversation_parsers(sub)
     return parser
 
 
@@ -163,13 +169,17 @@ def _rounded(timings: dict[str, float]) -> dict[str, float]:
     return {k: round(v, 2) for k, v in timings.items()}
 
 
-_COMMANDS = {"ingest": _ingest, "search": _search, "status": _status}
+# Commands on the main archive get its services; the others open what they need themselves.
+_ARCHIVE_COMMANDS = {"ingest": _ingest, "search": _search, "status": _status}
+_SETTINGS_COMMANDS = {"eval": run_eval, "ask": run_ask, "chat": run_chat}
 
 
 async def _run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
+    if args.command in _SETTINGS_COMMANDS:
+        return await _SETTINGS_COMMANDS[args.command](settings, args)
     async with open_services(settings) as services:
-        return await _COMMANDS[args.command](services, args)
+        return await _ARCHIVE_COMMANDS[args.command](services, args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -188,6 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop writing, like other Unix tools.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

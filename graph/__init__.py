@@ -1,0 +1,7 @@
+"""One conversation turn as a LangGraph graph: ``build_graph(services_or_clients)``."""
+
+from graph.builder import Clients, build_graph
+from graph.context import Context
+from graph.state import InputState, State
+
+__all__ = ["Clients", "Context", "InputState", "State", "build_graph"]

@@ -325,7 +325,7 @@ async def build_thread_digests(
             continue
         text, method = None, "extractive"
         if model is not None:
-            text = await _llm_digest(model, thread)
+            text = await llm_digest_text(model, thread)
             method = "llm" if text else method
         digests.append(
             digest_document(
@@ -336,7 +336,9 @@ async def build_thread_digests(
     return digests
 
 
-async def _llm_digest(model: BaseChatModel | Runnable, thread: Sequence[ThreadMessage]) -> str:
+async def llm_digest_text(model: BaseChatModel | Runnable, thread: Sequence[ThreadMessage]) -> str:
+    """The digest a chat model writes for ``thread`` (cut to ~450 words); "" when the call
+    fails (logged), so the extractive digest stands in."""
     subject = clean_subject(thread[0].subject)
     rendered = "\n\n".join(
         f"[{i}] From {m.sender} ({m.date.isoformat() if m.date else 'undated'}):\n"

@@ -56,6 +56,11 @@ _CHATTER = re.compile(
 _SUBJECT_PREFIX = re.compile(
     r"^\s*(?:(?:re|fwd?|aw|sv|antw|wg)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{1,40}\]\s*)+", re.IGNORECASE
 )
+_QUOTE_HEADER = re.compile(
+    r"(?:^|\s)(?:From|Von|De|Van|Da)\s*:\s[^\n]{0,200}?\s(?:Sent|Gesendet|Envoyé|Verzonden|Inviato|"
+    r"Date|Datum)\s*:\s|^\s*-{3,}\s*Original Message|^\s*_{10,}\s*$",
+    re.MULTILINE | re.IGNORECASE,
+)
 _VIA_LIST = re.compile(r"\s+via\s+\S.*$", re.IGNORECASE)
 #: Casualty facts the head line of a casualty summary already states.
 _CASUALTY_HEAD_FACTS = (
@@ -149,9 +154,10 @@ def embedding_mode(doc: SourceDocument, summary: str | None = None) -> Embedding
 
 
 def informative_sentences(text: str) -> list[str]:
-    """Sentences of ``text`` that carry content: no greetings, thanks, sign-offs or bare names."""
+    """Sentences of ``text`` that carry content: no greetings, thanks, sign-offs or bare names,
+    nothing after an Outlook-style quote header ("From: ... Sent: ...")."""
     out = []
-    for paragraph in re.split(r"\n\s*\n", text):
+    for paragraph in re.split(r"\n\s*\n", strip_quoted(text)):
         flat = " ".join(paragraph.split())
         if not flat or flat.startswith(("--", "__", ">")):
             continue
@@ -163,6 +169,16 @@ def informative_sentences(text: str) -> list[str]:
                 continue  # code, logs, tables
             out.append(sentence)
     return out
+
+
+def strip_quoted(text: str) -> str:
+    """``text`` up to the quoted message a top-posted reply carries ("From: X Sent: Y ...",
+    "-----Original Message-----", a line of underscores); all of it when nothing precedes the
+    quote."""
+    match = _QUOTE_HEADER.search(text)
+    if match is None or not text[: match.start()].strip():
+        return text  # nothing before it: a forwarded message, the quote is the content
+    return text[: match.start()].rstrip()
 
 
 def split_sentences(text: str) -> list[str]:

@@ -1,0 +1,273 @@
+"""`bosun ask` and `bosun chat`: conversations with the graph on a persisted thread.
+
+Wired into :mod:`agent.cli` with :func:`add_conversation_parsers`, :func:`run_ask` and
+:func:`run_chat`. Each turn runs with Langfuse callbacks when its keys are set; errors shown to the
+user pass through :func:`agent.security.scrub_secrets`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+
+from agent.security import scrub_secrets
+from agent.services import open_services
+from agent.settings import Settings
+from agent.tracing import flush_tracing, trace_metadata, tracing_callbacks
+from checkpoints.postgres import open_checkpointer
+from graph.builder import BosunGraph, Clients, build_graph
+from graph.context import Context
+from graph.state import InputState
+from tools.citations import number_markers
+from tools.filters import FilterRequest, Filters, describe
+
+logger = logging.getLogger(__name__)
+
+QUIT = {"exit", "quit", ":q", "/quit", "/exit"}
+
+
+def add_conversation_parsers(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``ask`` and ``chat`` to the ``bosun`` command line."""
+    ask = subparsers.add_parser("ask", help="ask a question; answers cite the archive")
+    ask.add_argument("question")
+    ask.add_argument("--thread", help="conversation id to continue (default: a new one)")
+    _add_turn_args(ask)
+    ask.add_argument("--json", action="store_true", help="print one JSON object")
+
+    chat = subparsers.add_parser("chat", help="an interactive conversation on a persisted thread")
+    chat.add_argument("--thread", help="conversation id to continue (default: a new one)")
+    _add_turn_args(chat)
+
+
+def _add_turn_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--vessel", help="filter by vessel name (fuzzy) or IMO number")
+    parser.add_argument("--report", help="single-report mode, e.g. ERA22LA175")
+    parser.add_argument("--no-hybrid", action="store_true", help="vector search only (no BM25)")
+    parser.add_argument("--no-rerank", action="store_true", help="keep the fused order")
+    parser.add_argument("--no-expand", action="store_true", help="no query expansion")
+    parser.add_argument(
+        "--score-cutoff", type=float, metavar="X",
+        help="best relevance below which nothing is answered (0 turns the cutoff off)",
+    )  # fmt: skip
+    parser.add_argument("--user", help="user id for traces")
+
+
+def context_from_args(args: argparse.Namespace) -> Context:
+    return Context(
+        user_id=getattr(args, "user", None),
+        hybrid=not args.no_hybrid,
+        rerank=not args.no_rerank,
+        expand=not args.no_expand,
+        score_cutoff=args.score_cutoff,
+    )
+
+
+def filter_request(args: argparse.Namespace) -> dict[str, str]:
+    request = {}
+    if getattr(args, "vessel", None):
+        request["vessel"] = args.vessel
+    if getattr(args, "report", None):
+        request["report"] = args.report
+    return request
+
+
+@dataclass
+class Turn:
+    """One answered turn, as the CLI shows it."""
+
+    thread_id: str
+    state: dict[str, Any]
+    seconds: float
+
+    @property
+    def answer(self) -> AIMessage:
+        for message in reversed(self.state.get("messages", [])):
+            if isinstance(message, AIMessage):
+                return message
+        return AIMessage(content="")
+
+    def to_json(self) -> dict[str, Any]:
+        state = self.state
+        check = state.get("citation_check") or {}
+        citations = [
+            {key: c.get(key) for key in ("id", "number", "source_id", "title", "date",
+                                          "archive_path", "page", "section", "sender")}
+            for c in state.get("citations", [])
+        ]  # fmt: skip
+        timings = dict(state.get("timings") or {})
+        timings["total"] = round(self.seconds * 1000.0, 2)
+        return {
+            "thread_id": self.thread_id,
+            "answer": self.answer.text,
+            "citations": citations,
+            "intent": state.get("intent"),
+            "filters": state.get("filters") or {},
+            "filters_text": describe(cast(Filters, state.get("filters") or {})),
+            "filter_notes": state.get("filter_notes") or [],
+            "filter_problem": state.get("filter_problem") or None,
+            "cutoff": bool(state.get("cutoff")),
+            "llm_called": bool(state.get("llm_called")),
+            "retrieved": int(state.get("retrieved") or 0),
+            "invalid_citations": int(check.get("invalid", 0)),
+            "flagged": bool(check.get("flagged", False)),
+            "rerank": state.get("rerank") or {},
+            "relevance": state.get("relevance") or {},
+            "degraded": state.get("degraded") or [],
+            "sanitization": state.get("sanitization") or {},
+            "timings": timings,
+        }
+
+
+async def ask_graph(
+    graph: BosunGraph,
+    settings: Settings,
+    *,
+    thread_id: str,
+    question: str,
+    context: Context | None = None,
+    request: dict[str, str] | None = None,
+    user_id: str | None = None,
+) -> Turn:
+    """Run one turn on ``thread_id`` with tracing attached (when Langfuse is configured)."""
+    inputs: InputState = {"messages": [HumanMessage(content=question)]}
+    if request:
+        inputs["filter_request"] = cast(FilterRequest, request)
+    config: RunnableConfig = {
+        "configurable": {"thread_id": thread_id},
+        "callbacks": tracing_callbacks(settings, session_id=thread_id, user_id=user_id),
+        "metadata": trace_metadata(thread_id, user_id),
+        "run_name": "bosun-turn",
+    }
+    start = time.perf_counter()
+    state = await graph.ainvoke(inputs, config, context=context)
+    return Turn(thread_id, dict(state), time.perf_counter() - start)
+
+
+@contextlib.asynccontextmanager
+async def conversation_graph(settings: Settings) -> AsyncIterator[BosunGraph]:
+    """The graph over opened services with the Postgres checkpointer, closed afterwards."""
+    async with open_services(settings) as services, open_checkpointer(settings) as saver:
+        yield build_graph(Clients.from_services(services), checkpointer=saver)
+
+
+def render(turn: Turn) -> str:
+    """The answer with numbered citations and a source list."""
+    citations = turn.state.get("citations") or []
+    lines = [number_markers(turn.answer.text, citations).strip()]
+    if citations:
+        lines.append("\nSources:")
+        for c in citations:
+            details = " · ".join(
+                str(x)
+                for x in (c.get("date"), c.get("sender"),
+                          c.get("section") if c.get("section") != "body" else None,
+                          f"p. {c['page']}" if c.get("page") else None)
+                if x
+            )  # fmt: skip
+            lines.append(f"  [{c['number']}] {c['title']}" + (f" — {details}" if details else ""))
+            lines.append(f"      {c['archive_path']}")
+    return "\n".join(lines)
+
+
+def _error(err: BaseException, settings: Settings) -> str:
+    known = (settings.google_api_key, settings.cohere_api_key, settings.langfuse_secret_key,
+             settings.langfuse_public_key, settings.database_url)  # fmt: skip
+    return scrub_secrets(f"bosun: {type(err).__name__}: {err}", known)
+
+
+async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
+    """`bosun ask QUESTION`: one turn; prints the answer (or ``--json``); 0 on success."""
+    thread_id = args.thread or uuid.uuid4().hex[:12]
+    try:
+        async with conversation_graph(settings) as graph:
+            turn = await ask_graph(
+                graph, settings, thread_id=thread_id, question=args.question,
+                context=context_from_args(args), request=filter_request(args), user_id=args.user,
+            )  # fmt: skip
+    except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
+        logger.debug("ask failed", exc_info=True)
+        _say(_error(err, settings), err=True)
+        return 1
+    finally:
+        flush_tracing()
+    if args.json:
+        _say(json.dumps(turn.to_json(), indent=2, default=str))
+    else:
+        _say(render(turn))
+        _print_footer(turn)
+    return 0
+
+
+def _print_footer(turn: Turn) -> None:
+    filters = cast(Filters, turn.state.get("filters") or {})
+    if filters:
+        _say(f"\n(filters: {describe(filters)})", err=True)
+    _say(f"(thread {turn.thread_id}: continue with --thread {turn.thread_id})", err=True)
+
+
+async def run_chat(settings: Settings, args: argparse.Namespace) -> int:
+    """`bosun chat`: a REPL on one persisted thread; the prompt shows the active filters."""
+    thread_id = args.thread or uuid.uuid4().hex[:12]
+    context = context_from_args(args)
+    request: dict[str, str] | None = filter_request(args)
+    try:
+        async with conversation_graph(settings) as graph:
+            snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
+            filters = cast(Filters, (snapshot.values or {}).get("filters") or {})
+            _say(f"Bosun chat on thread {thread_id} — empty line, 'exit' or Ctrl-D to leave.")
+            while True:
+                label = describe(filters) if filters else "whole archive"
+                line = await _read_line(f"[{label}] you> ")
+                if line is None or line.strip().lower() in QUIT or not line.strip():
+                    break
+                try:
+                    turn = await ask_graph(
+                        graph, settings, thread_id=thread_id, question=line, context=context,
+                        request=request, user_id=args.user,
+                    )  # fmt: skip
+                except Exception as err:  # one failed turn does not end the session
+                    logger.debug("turn failed", exc_info=True)
+                    _say(_error(err, settings), err=True)
+                    continue
+                request = None
+                filters = cast(Filters, turn.state.get("filters") or {})
+                _say(f"\nbosun> {render(turn)}\n")
+    except Exception as err:
+        logger.debug("chat failed", exc_info=True)
+        _say(_error(err, settings), err=True)
+        return 1
+    finally:
+        flush_tracing()
+    _say(f"(thread {thread_id}: continue with `bosun chat --thread {thread_id}`)")
+    return 0
+
+
+def _say(text: str, *, err: bool = False) -> None:
+    """The CLI's output layer: answers to stdout, notes and errors to stderr."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + "\n")
+    stream.flush()
+
+
+async def _read_line(prompt: str) -> str | None:
+    try:
+        return await asyncio.to_thread(input, prompt)
+    except EOFError:
+        return None
+
+
+__all__: Sequence[str] = [
+    "add_conversation_parsers", "ask_graph", "conversation_graph", "render", "run_ask", "run_chat",
+]  # fmt: skip

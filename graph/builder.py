@@ -1,0 +1,150 @@
+"""The one place where nodes, clients and policies meet: the graph of one conversation turn.
+
+prune_orphans → sanitize → classify_intent
+    ├─ greeting / acknowledgement / general → reply → END
+    └─ factual_query → resolve_filters
+           ├─ a filter matched nothing → reply → END
+           └─ agent
+                ├─ tool call → search → rerank → cutoff
+                │      ├─ best below the cutoff → END ("no relevant documents")
+                │      └─ dedup → build_context → agent
+                └─ answer → validate_citations → END
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
+
+import psycopg
+from langchain_core.embeddings import Embeddings
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Checkpointer, RetryPolicy
+
+from graph.context import Context
+from graph.nodes.build_context import build_context
+from graph.nodes.call_agent import ChatModel, call_agent
+from graph.nodes.classify_intent import classify_failed, classify_intent
+from graph.nodes.cutoff import cutoff
+from graph.nodes.dedup import dedup
+from graph.nodes.prune_orphans import prune_orphans
+from graph.nodes.reply import reply
+from graph.nodes.rerank import rerank, rerank_failed
+from graph.nodes.resolve_filters import resolve_filters
+from graph.nodes.sanitize import sanitize
+from graph.nodes.search import search
+from graph.nodes.validate_citations import validate_citations
+from graph.routing import route_agent, route_filters, route_intent, route_relevance
+from graph.state import InputState, State
+from tools.backend import SearchBackend, StoreBackend
+from tools.filters import VesselRegistry
+from tools.rerank import Reranker
+from tools.search import Expander, make_search_tool
+
+if TYPE_CHECKING:
+    from agent.services import Services
+
+#: Transient database trouble (a dropped connection, a failover) is retried; nothing else is.
+DATABASE_RETRY = RetryPolicy(
+    max_attempts=3, initial_interval=0.2, retry_on=psycopg.OperationalError
+)
+
+
+#: The compiled conversation graph.
+BosunGraph = CompiledStateGraph[State, Context, InputState, State]
+
+
+class ArchiveChecker(Protocol):
+    """Checks that archived originals exist (:class:`agent.store.archive.Archive`)."""
+
+    def all_exist(self, relatives: list[str]) -> Awaitable[Sequence[bool]]: ...
+
+
+@dataclass(frozen=True)
+class Clients:
+    """Everything the graph talks to; tests pass fakes."""
+
+    backend: SearchBackend  # retrieval, vessel registry, filter counts
+    archive: ArchiveChecker  # citation targets
+    reranker: Reranker
+    embeddings: Embeddings | None = None  # intent centroids (None: regex, model or default)
+    chat_model: ChatModel | None = None  # answers; None = offline extractive answers
+    classifier_model: ChatModel | None = None  # intent labels at temperature 0
+    expander: Expander | None = None  # query expansion (optional)
+
+    @classmethod
+    def from_services(cls, services: Services, *, offline: bool = False) -> Clients:
+        """The providers the settings configure (``offline``: no chat model even if one is)."""
+        from agent.models.chat import build_chat_model, build_classifier_model
+        from tools.rerank import build_reranker
+
+        settings = services.settings
+        return cls(
+            backend=StoreBackend(services.store, services.embeddings),
+            archive=services.archive,
+            reranker=build_reranker(settings, services.embeddings),
+            embeddings=services.embeddings,
+            chat_model=None if offline else build_chat_model(settings),
+            classifier_model=None if offline else build_classifier_model(settings),
+        )
+
+
+def build_graph(
+    clients: Clients | Services,
+    *,
+    checkpointer: Checkpointer = None,
+    registry_ttl_s: float = 60.0,
+    name: str = "bosun",
+) -> BosunGraph:
+    """Compile the conversation graph over ``clients`` (or opened :class:`Services`)."""
+    if not isinstance(clients, Clients):
+        clients = Clients.from_services(clients)
+    search_tool = make_search_tool(clients.backend, expander=clients.expander)
+    registry = VesselRegistry(clients.backend.vessels, ttl_s=registry_ttl_s)
+    all_exist: Callable[[list[str]], Awaitable[Sequence[bool]]] = clients.archive.all_exist
+
+    builder = StateGraph(State, context_schema=Context, input_schema=InputState)
+    builder.add_node("prune_orphans", prune_orphans)
+    builder.add_node("sanitize", sanitize)
+    builder.add_node(
+        "classify_intent",
+        partial(classify_intent, embeddings=clients.embeddings, model=clients.classifier_model),
+        error_handler=classify_failed,
+    )
+    builder.add_node("reply", reply)
+    builder.add_node(
+        "resolve_filters",
+        partial(resolve_filters, registry=registry, backend=clients.backend),
+        retry_policy=DATABASE_RETRY,
+    )
+    builder.add_node(
+        "agent", partial(call_agent, model=clients.chat_model, search_tool=search_tool)
+    )
+    builder.add_node(
+        "search", partial(search, search_tool=search_tool), retry_policy=DATABASE_RETRY
+    )
+    builder.add_node(
+        "rerank", partial(rerank, reranker=clients.reranker), error_handler=rerank_failed
+    )
+    builder.add_node("cutoff", partial(cutoff, reranker=clients.reranker))
+    builder.add_node("dedup", dedup)
+    builder.add_node("build_context", build_context)
+    builder.add_node("validate_citations", partial(validate_citations, all_exist=all_exist))
+
+    builder.add_edge(START, "prune_orphans")
+    builder.add_edge("prune_orphans", "sanitize")
+    builder.add_edge("sanitize", "classify_intent")
+    builder.add_conditional_edges("classify_intent", route_intent)
+    builder.add_conditional_edges("resolve_filters", route_filters)
+    builder.add_edge("reply", END)
+    builder.add_conditional_edges("agent", route_agent)
+    builder.add_edge("search", "rerank")
+    builder.add_edge("rerank", "cutoff")
+    builder.add_conditional_edges("cutoff", route_relevance)
+    builder.add_edge("dedup", "build_context")
+    builder.add_edge("build_context", "agent")
+    builder.add_edge("validate_citations", END)
+    return builder.compile(checkpointer=checkpointer, name=name)

@@ -1,0 +1,15 @@
+"""Lay out the passages for the answer: citation headers, bodies, thread groups."""
+
+from __future__ import annotations
+
+import time
+
+from graph.state import State
+from graph.timing import elapsed_ms
+from tools.context import build_context as layout
+
+
+async def build_context(state: State) -> State:
+    start = time.perf_counter()
+    return {"context": layout(state.get("passages", [])),
+            "timings": {"context": elapsed_ms(start)}}  # fmt: skip

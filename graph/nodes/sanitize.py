@@ -1,0 +1,42 @@
+"""Clean the user's message before any model, embedding or search sees it; start the turn."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from langchain_core.messages import HumanMessage
+from langgraph.types import Overwrite
+
+from agent.security import sanitize as clean
+from graph.state import State, turn_defaults
+from graph.timing import elapsed_ms
+
+logger = logging.getLogger(__name__)
+
+
+async def sanitize(state: State) -> State:
+    """Strip control characters and injection phrasings, cap the length, record what was removed.
+
+    The stored human message is replaced by its cleaned text, so later model calls that read the
+    history never see the removed instructions either.
+    """
+    start = time.perf_counter()
+    messages = state.get("messages", [])
+    last = messages[-1] if messages else None
+    raw = last.text if isinstance(last, HumanMessage) else ""
+    result = clean(raw)
+    update: State = {
+        **turn_defaults(),  # type: ignore[typeddict-item]
+        "question": result.text,
+        "brief": result.short,
+        "sanitization": result.record(),
+        "degraded": Overwrite([]),  # type: ignore[typeddict-item]
+    }
+    if result.injections:
+        logger.warning("removed %d prompt-injection phrase(s) from the question",
+                       len(result.injections))  # fmt: skip
+    if isinstance(last, HumanMessage) and result.changed:
+        update["messages"] = [last.model_copy(update={"content": result.text})]
+    update["timings"] = Overwrite({"sanitize": elapsed_ms(start)})  # type: ignore[typeddict-item]
+    return update

@@ -1,0 +1,87 @@
+"""What one conversation holds between nodes and, through the checkpointer, between turns.
+
+Everything is plain data (dicts, lists, strings, numbers) so checkpoints round-trip without custom
+serialisers. ``filters`` and ``messages`` carry over from turn to turn; the other keys describe the
+current turn and are reset by :func:`turn_defaults` when it starts.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+from agent.intents import Intent
+from tools.citations import Citation
+from tools.filters import FilterRequest, Filters
+from tools.records import CandidateRecord
+
+__all__ = [
+    "CandidateRecord", "Citation", "FilterRequest", "Filters", "InputState", "Intent", "State",
+    "turn_defaults",
+]  # fmt: skip
+
+
+def merge(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+    """Reducer: later keys win (per-stage timings gathered from several nodes)."""
+    return {**(left or {}), **(right or {})}
+
+
+class InputState(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]  # the conversation
+    filter_request: FilterRequest  # filters asked for by flags/API, applied by resolve_filters
+
+
+class State(InputState, total=False):
+    # -- kept across turns --------------------------------------------------------------------
+    filters: Filters  # the active structural filters, inherited by follow-up questions
+    # -- this turn ----------------------------------------------------------------------------
+    pruned: int  # orphaned tool messages removed from the history before this turn
+    question: str  # the user's message, sanitised, at most 4,000 characters
+    brief: str  # the same, at most 500 characters (classification, filters, topics)
+    sanitization: dict[str, Any]  # what sanitize removed: control chars, injections, truncation
+    intent: Intent  # routing decision
+    intent_source: str  # regex | embeddings | model | default | fallback
+    filter_notes: list[str]  # how this turn changed the filters
+    filter_problem: str  # a requested filter that matched nothing ("" when none)
+    filters_only: bool  # the message only cleared filters: confirm, no search
+    searches: int  # search tool calls made this turn
+    query: str  # the query the last search ran
+    candidates: list[CandidateRecord]  # this turn's retrieved passages, best first
+    retrieved: int  # how many passages the searches returned
+    ranked: list[CandidateRecord]  # candidates after reranking and the rerank floor
+    rerank: dict[str, Any]  # reranker name, status (ok | off | empty | failed), top scores
+    relevance: dict[str, Any]  # best score, cutoff threshold, whether the cutoff was applied
+    cutoff: bool  # the relevance cutoff ended the turn before an answer was generated
+    passages: list[CandidateRecord]  # what the answer is built from, in context order
+    context: str  # the passages as the model reads them (headers, thread groups)
+    llm_called: bool  # a chat model was invoked this turn
+    citations: list[Citation]  # the answer's validated citations (also on the AI message)
+    citation_check: dict[str, Any]  # total, valid, invalid, flagged, reasons
+    degraded: Annotated[list[str], operator.add]  # fallbacks taken this turn, for traces
+    timings: Annotated[dict[str, float], merge]  # milliseconds per stage
+
+
+def turn_defaults() -> dict[str, Any]:
+    """The per-turn keys as a fresh turn starts (written by sanitize, the turn's first write)."""
+    return {
+        "intent_source": "",
+        "filter_notes": [],
+        "filter_problem": "",
+        "filters_only": False,
+        "searches": 0,
+        "query": "",
+        "candidates": [],
+        "retrieved": 0,
+        "ranked": [],
+        "rerank": {},
+        "relevance": {},
+        "cutoff": False,
+        "passages": [],
+        "context": "",
+        "llm_called": False,
+        "citations": [],
+        "citation_check": {},
+    }

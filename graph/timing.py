@@ -1,0 +1,10 @@
+"""Stage timings, as nodes record them in ``State.timings``."""
+
+from __future__ import annotations
+
+import time
+
+
+def elapsed_ms(start: float) -> float:
+    """Milliseconds since ``start`` (a ``time.perf_counter()`` value), rounded to 0.01."""
+    return round((time.perf_counter() - start) * 1000.0, 2)

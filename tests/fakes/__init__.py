@@ -1,0 +1,1 @@
+"""Fake HTTP servers on 127.0.0.1 that speak just enough of the providers' APIs for tests."""

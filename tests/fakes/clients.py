@@ -1,0 +1,212 @@
+"""In-memory stand-ins for what the graph talks to, each counting its calls."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from agent.store.filters import SearchFilters
+from agent.store.passages import Passage
+from agent.store.vessels import RegisteredVessel
+from tools.hybrid import Candidate, Retrieval, RetrievalOptions
+
+
+def passage(
+    chunk_id: str,
+    text: str,
+    *,
+    doc_id: str | None = None,
+    title: str = "Untitled",
+    kind: str = "ntsb_report",
+    vessel_keys: Sequence[str] = (),
+    **fields: Any,
+) -> Passage:
+    """A stored passage with sensible defaults (``vessel_keys`` are kept by the backend)."""
+    doc = doc_id or f"d{chunk_id[1:]}"
+    values: dict[str, Any] = {
+        "chunk_id": chunk_id, "doc_id": doc, "kind": kind, "source_id": f"SRC-{doc}",
+        "title": title, "text": text, "section": None, "page": None, "date": None,
+        "sender": None, "subject": None, "thread_id": None, "vessel_name": None, "imo": None,
+        "report_no": None, "archive_path": f"{kind}/{doc}/original.txt",
+        "embedding_mode": "full", "summary": "", "embedding": np.zeros(0, dtype=np.float32),
+    }  # fmt: skip
+    values.update(fields)
+    return Passage(**values)
+
+
+_STOP = {
+    "the",
+    "a",
+    "an",
+    "of",
+    "in",
+    "on",
+    "and",
+    "or",
+    "to",
+    "is",
+    "was",
+    "what",
+    "how",
+    "did",
+    "does",
+    "do",
+    "about",
+    "with",
+    "for",
+    "by",
+    "at",
+    "be",
+    "were",
+    "are",
+    "any",
+    "which",
+}
+
+
+def _words(text: str) -> set[str]:
+    """Content words (a few stop words dropped)."""
+    return set(re.findall(r"[a-z0-9]+", text.lower())) - _STOP
+
+
+@dataclass
+class FakeBackend:
+    """Term-overlap retrieval over a few passages, with the registry and filter semantics."""
+
+    passages: list[Passage] = field(default_factory=list)
+    registry: list[RegisteredVessel] = field(default_factory=list)
+    vessel_docs: dict[str, list[str]] = field(default_factory=dict)  # vessel key -> doc ids
+    calls: list[str] = field(default_factory=list)  # "retrieve", "vessels", "count", ...
+    queries: list[tuple[str, SearchFilters]] = field(default_factory=list)
+
+    def _admits(self, p: Passage, f: SearchFilters) -> bool:
+        return (
+            (f.doc_ids is None or p.doc_id in f.doc_ids)
+            and (f.report_no is None or p.report_no == f.report_no)
+            and (f.vessel_type is None or getattr(p, "vessel_type", None) == f.vessel_type)
+            and (f.date_from is None or (p.date is not None and p.date >= f.date_from))
+            and (f.date_to is None or (p.date is not None and p.date <= f.date_to))
+        )
+
+    async def retrieve(
+        self, query: str, filters: SearchFilters, options: RetrievalOptions
+    ) -> Retrieval:
+        self.calls.append("retrieve")
+        self.queries.append((query, filters))
+        terms = _words(query)
+        scored = []
+        for p in self.passages:
+            if not self._admits(p, filters):
+                continue
+            overlap = len(terms & _words(p.title + " " + p.text))
+            if overlap:
+                scored.append(Candidate(p, float(overlap), overlap / (len(terms) or 1), overlap))
+        scored.sort(key=lambda c: (-c.score, c.passage.chunk_id))
+        return Retrieval(scored[: options.k], {"retrieve": 0.1})
+
+    async def vessels(self) -> list[RegisteredVessel]:
+        self.calls.append("vessels")
+        return list(self.registry)
+
+    async def vessel_documents(self, keys: Sequence[str]) -> list[str]:
+        self.calls.append("vessel_documents")
+        return sorted({d for k in keys for d in self.vessel_docs.get(k, [])})
+
+    async def count(self, filters: SearchFilters) -> int:
+        self.calls.append("count")
+        return sum(self._admits(p, filters) for p in self.passages)
+
+
+class CountingEmbeddings(Embeddings):
+    """Deterministic bag-of-words hashing vectors; counts every call."""
+
+    def __init__(self, dim: int = 64) -> None:
+        self.dim = dim
+        self.calls = 0
+
+    def _vector(self, text: str) -> list[float]:
+        v = np.zeros(self.dim)
+        for word in _words(text):
+            v[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
+        norm = np.linalg.norm(v)
+        return list(v / norm) if norm else list(v)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.calls += 1
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        self.calls += 1
+        return self._vector(text)
+
+
+class FailingEmbeddings(Embeddings):
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        raise RuntimeError("embedding service down (api_key=sk-secret-123456789012345)")
+
+    def embed_query(self, text: str) -> list[float]:
+        raise RuntimeError("embedding service down")
+
+
+@dataclass
+class FakeReranker:
+    """Scores by term overlap with the question, scaled to [0, 1]; or fails on demand."""
+
+    name: str = "fake-reranker"
+    default_cutoff: float = 0.1
+    fail: bool = False
+    calls: int = 0
+
+    async def rerank(
+        self, query: str, documents: Sequence[str], *, candidates: Sequence[Candidate] | None = None
+    ) -> list[float]:
+        self.calls += 1
+        if self.fail:
+            raise RuntimeError("reranker unavailable: Bearer abcdefghijklmnop")
+        terms = _words(query)
+        return [len(terms & _words(d)) / (len(terms) or 1) for d in documents]
+
+
+@dataclass
+class FakeArchive:
+    """Archive paths that exist; records each ``all_exist`` call."""
+
+    present: set[str] | None = None  # None: everything exists
+    calls: list[list[str]] = field(default_factory=list)
+
+    async def all_exist(self, relatives: list[str]) -> list[bool]:
+        self.calls.append(list(relatives))
+        return [self.present is None or r in self.present for r in relatives]
+
+
+def fleet_fixture() -> tuple[list[Passage], list[RegisteredVessel], dict[str, list[str]]]:
+    """Two vessels, an NTSB report, a few passages."""
+    nordic = RegisteredVessel("9234567", "NORDIC STAR", "9234567", "Bulk Carrier", "DNV")
+    baltic = RegisteredVessel("9345678", "BALTIC TRADER", "9345678", "Oil Tanker", "ABS")
+    passages = [
+        passage("a00000000001", "A cylinder liner crack was found on the main engine of Nordic "
+                "Star during the inspection in Rotterdam. The liner was replaced and the engine "
+                "tested.", doc_id="da0000000001", title="Main engine cylinder crack",
+                kind="email", subject="RE: Cylinder crack ME unit 3", sender="chief@nordic.example",
+                date=date(2019, 5, 2), thread_id="<t1@x>", vessel_name="NORDIC STAR"),
+        passage("a00000000002", "Baltic Trader reported a ballast pump leak in the engine room. "
+                "The pump seal was renewed by the crew.", doc_id="da0000000002",
+                title="Ballast pump leak", kind="email", subject="Ballast pump leak",
+                date=date(2021, 3, 9), vessel_name="BALTIC TRADER"),
+        passage("a00000000003", "The pilot did not maintain airspeed during the approach and the "
+                "airplane stalled. The probable cause was the pilot's failure to maintain "
+                "airspeed.", doc_id="da0000000003", title="NTSB CEN22LA359",
+                report_no="CEN22LA359", section="Probable Cause", date=date(2022, 6, 1)),
+        passage("a00000000004", "The pilot reported a loss of engine power after takeoff; the "
+                "airplane landed in a field.", doc_id="da0000000003", title="NTSB CEN22LA359",
+                report_no="CEN22LA359", section="Analysis", date=date(2022, 6, 1)),
+    ]  # fmt: skip
+    docs = {"9234567": ["da0000000001"], "9345678": ["da0000000002"]}
+    return passages, [nordic, baltic], docs

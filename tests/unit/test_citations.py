@@ -1,0 +1,81 @@
+"""Citation markers: extraction, validation against retrieval and the archive, numbering."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tools.citations import marker_ids, number_markers, validate
+from tools.records import CandidateRecord
+
+
+def record(chunk_id: str, path: str | None = None) -> CandidateRecord:
+    return {
+        "chunk_id": chunk_id, "doc_id": "d" + chunk_id[1:], "kind": "email",
+        "source_id": "<m@x>", "title": "Crack report", "text": "...", "section": None,
+        "page": 2, "date": "2019-05-02", "sender": "chief@x", "subject": "RE: crack",
+        "thread_id": None, "vessel_name": None, "imo": None, "report_no": None,
+        "archive_path": path or f"email/{chunk_id}/a.eml", "embedding_mode": "full",
+        "summary": "", "bm25": 1.0, "cosine": 0.5, "score": 1.0, "rerank": 0.9,
+    }  # fmt: skip
+
+
+GOOD, OTHER, GONE = "3f9a1c0b7e21", "0123456789ab", "aaaaaaaaaaaa"
+RETRIEVED = {cid: record(cid) for cid in (GOOD, OTHER, GONE)}
+checked: list[list[str]] = []
+
+
+async def exists(paths: list[str]) -> Sequence[bool]:
+    checked.append(paths)
+    return [GONE not in p for p in paths]
+
+
+def test_markers_tolerate_whitespace_and_case() -> None:
+    assert marker_ids("a [C:3f9a1c0b7e21] b [ c : 3F9A1C0B7E21 ] c [C: xyz ]") == [GOOD, "xyz"]
+
+
+async def test_valid_citations_are_kept_and_carry_their_payload() -> None:
+    check = await validate(f"Crack found [ C : {GOOD.upper()} ]. Fixed [C:{OTHER}].", RETRIEVED,
+                           exists)  # fmt: skip
+    assert check.text == f"Crack found [C:{GOOD}]. Fixed [C:{OTHER}]."
+    assert [c["id"] for c in check.citations] == [GOOD, OTHER]
+    assert [c["number"] for c in check.citations] == [1, 2]
+    first = check.citations[0]
+    assert first["archive_path"] == f"email/{GOOD}/a.eml"
+    assert first["title"] == "Crack report" and first["date"] == "2019-05-02"
+    assert not check.flagged
+
+
+async def test_forged_malformed_and_missing_citations_are_stripped() -> None:
+    text = (f"A [C:{GOOD}][C:{GOOD}]. B [C:ffffffffffff]. C [C:12345]. D [C:{GONE}]. "
+            f"E [C:{GOOD}].")  # fmt: skip
+    check = await validate(text, RETRIEVED, exists)
+    assert check.text == f"A [C:{GOOD}]. B. C. D. E [C:{GOOD}]."
+    assert check.reasons == {
+        "ffffffffffff": "not retrieved",
+        "12345": "malformed",
+        GONE: "original missing from the archive",
+    }
+    assert check.summary()["total"] == 4 and check.summary()["invalid"] == 3
+    assert check.flagged  # 3 of 4 invalid
+
+
+async def test_half_invalid_is_not_flagged() -> None:
+    check = await validate(f"A [C:{GOOD}]. B [C:ffffffffffff].", RETRIEVED, exists)
+    assert not check.flagged
+
+
+async def test_archive_checks_are_batched_once() -> None:
+    checked.clear()
+    await validate(f"[C:{GOOD}] [C:{OTHER}] [C:{GOOD}]", RETRIEVED, exists)
+    assert checked == [[f"email/{GOOD}/a.eml", f"email/{OTHER}/a.eml"]]
+
+
+async def test_no_markers_no_archive_call() -> None:
+    checked.clear()
+    check = await validate("No citations here.", RETRIEVED, exists)
+    assert check.total == 0 and not check.flagged and checked == []
+
+
+async def test_numbered_rendering() -> None:
+    check = await validate(f"A [C:{OTHER}]. B [C:{GOOD}]. C [C:{OTHER}].", RETRIEVED, exists)
+    assert number_markers(check.text, check.citations) == "A [1]. B [2]. C [1]."

@@ -1,0 +1,124 @@
+"""Structural filters from the user's words, inherited and cleared across turns."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from agent.store.vessels import RegisteredVessel
+from tools.filters import Filters, date_range, describe, only_clears, resolve, to_search_filters
+
+REGISTRY = [
+    RegisteredVessel("9234567", "NORDIC STAR", "9234567", "Bulk Carrier", "DNV"),
+    RegisteredVessel("9345678", "BALTIC TRADER", "9345678", "Oil Tanker", "ABS"),
+    RegisteredVessel("name:STAR", "STAR", None, None, None),
+]
+NORDIC = {"key": "9234567", "name": "NORDIC STAR", "imo": "9234567"}
+
+
+def test_vessel_names_are_found_exactly_and_with_typos() -> None:
+    for text in ("How was the crack on Nordic Star resolved?", "nordic star engine",
+                 "What happened on Nordc Star?", "MV NORDIC STAR"):  # fmt: skip
+        assert resolve(text, {}, REGISTRY).filters == {"vessels": [NORDIC]}, text
+
+
+def test_short_names_need_a_capital_and_longer_names_win() -> None:
+    assert resolve("star performers of the fleet", {}, REGISTRY).filters == {}
+    both = resolve("Nordic Star and Star", {}, REGISTRY).filters
+    assert [v["name"] for v in both["vessels"]] == ["NORDIC STAR", "STAR"]
+
+
+def test_imo_numbers() -> None:
+    assert resolve("fires on IMO 9345678", {}, REGISTRY).filters["vessels"][0]["name"] == (
+        "BALTIC TRADER"
+    )
+    assert resolve("what about 9234567?", {}, REGISTRY).filters == {"vessels": [NORDIC]}
+    assert resolve("order 1234567 was delayed", {}, REGISTRY).filters == {}  # not an IMO we know
+
+
+def test_unknown_vessels_are_reported_and_nothing_changes() -> None:
+    current: Filters = {"report_no": "ERA22LA175"}
+    for text in ("What happened to MV Ocean Pryde?", "status of IMO 1111111"):
+        result = resolve(text, current, REGISTRY)
+        assert result.problem and "is in the archive" in result.problem
+        assert result.filters == current
+    result = resolve("anything", {}, REGISTRY, {"vessel": "Nordic Sun"})
+    assert result.problem and "NORDIC STAR" in result.problem  # a suggestion
+
+
+def test_types_and_classes_by_whole_word() -> None:
+    result = resolve("cargo damage on oil tankers classed by DNV", {}, REGISTRY)
+    assert result.filters == {"vessel_type": "Oil Tanker", "vessel_class": "DNV"}
+    assert resolve("the abstract of the report", {}, REGISTRY).filters == {}
+
+
+def test_report_numbers_start_single_report_mode() -> None:
+    assert resolve("what mistakes did the pilot make in CEN22LA359", {}, REGISTRY).filters == {
+        "report_no": "CEN22LA359"
+    }
+    assert resolve("summary please", {}, REGISTRY, {"report": "era22la175"}).filters == {
+        "report_no": "ERA22LA175"
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("fires in 2019", (date(2019, 1, 1), date(2019, 12, 31))),
+        ("between 2015 and 2018", (date(2015, 1, 1), date(2018, 12, 31))),
+        ("from 2018 to 2015", (date(2015, 1, 1), date(2018, 12, 31))),
+        ("2016-2017 groundings", (date(2016, 1, 1), date(2017, 12, 31))),
+        ("since 2020", (date(2020, 1, 1), None)),
+        ("after 2020", (date(2021, 1, 1), None)),
+        ("before 2010", (None, date(2009, 12, 31))),
+        ("engine failures", None),
+    ],
+)
+def test_date_ranges(text: str, expected: tuple[date | None, date | None] | None) -> None:
+    assert date_range(text) == expected
+
+
+def test_follow_ups_inherit_change_and_clear() -> None:
+    first = resolve("cylinder crack on Nordic Star in 2019", {}, REGISTRY).filters
+    assert first == {"vessels": [NORDIC], "date_from": "2019-01-01", "date_to": "2019-12-31"}
+    assert resolve("and how was it repaired?", first, REGISTRY).filters == first
+    changed = resolve("what about Baltic Trader?", first, REGISTRY).filters
+    assert changed["vessels"][0]["name"] == "BALTIC TRADER"
+    assert changed["date_from"] == "2019-01-01"
+    assert resolve("same question for any vessel", first, REGISTRY).filters == {
+        "date_from": "2019-01-01",
+        "date_to": "2019-12-31",
+    }
+    assert resolve("any date is fine", first, REGISTRY).filters == {"vessels": [NORDIC]}
+    assert resolve("all reports please", {"report_no": "X"}, REGISTRY).filters == {}
+    cleared = resolve("clear filters", first, REGISTRY)
+    assert cleared.filters == {}
+    assert cleared.notes == ["cleared all filters"]
+
+
+def test_messages_that_only_clear_filters() -> None:
+    for text in ("clear filters", "Clear all filters please", "any vessel", "all reports"):
+        assert only_clears(text), text
+    for text in ("clear filters, any leaks in the engine room?", "any vessel with fires?", "hi"):
+        assert not only_clears(text), text
+
+
+def test_describe() -> None:
+    assert describe({}) == "none (the whole archive)"
+    text = describe({"vessels": [NORDIC], "report_no": "CEN22LA359", "date_from": "2020-01-01"})
+    assert text == "vessel NORDIC STAR (IMO 9234567); report CEN22LA359; dates from 2020-01-01"
+
+
+async def test_vessel_filters_become_document_ids() -> None:
+    async def documents(keys: list[str]) -> list[str]:
+        assert keys == ["9234567"]
+        return ["da0000000001"]
+
+    search = await to_search_filters(
+        {"vessels": [NORDIC], "date_to": "2019-12-31", "vessel_type": "Bulk Carrier"}, documents
+    )
+    assert search.doc_ids == ("da0000000001",)
+    assert search.date_to == date(2019, 12, 31)
+    assert search.vessel_type == "Bulk Carrier"
+    assert (await to_search_filters({}, documents)).is_empty()

@@ -1,0 +1,33 @@
+"""The routers: pure functions of the state."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph import END
+
+from graph.routing import route_agent, route_filters, route_intent, route_relevance
+
+
+def test_only_factual_questions_go_to_the_archive() -> None:
+    assert route_intent({"intent": "factual_query"}) == "resolve_filters"
+    for intent in ("greeting", "acknowledgement", "general"):
+        assert route_intent({"intent": intent}) == "reply"  # type: ignore[typeddict-item]
+
+
+def test_a_filter_problem_is_replied_to_instead_of_searching() -> None:
+    assert route_filters({"filter_problem": "No vessel named X."}) == "reply"
+    assert route_filters({"filter_problem": ""}) == "agent"
+    assert route_filters({}) == "agent"
+
+
+def test_tool_calls_search_and_answers_are_validated() -> None:
+    call = AIMessage("", tool_calls=[{"name": "search_archive", "args": {"query": "q"}, "id": "1"}])
+    assert route_agent({"messages": [HumanMessage("q"), call]}) == "search"
+    assert route_agent({"messages": [HumanMessage("q"), AIMessage("answer")]}) == (
+        "validate_citations"
+    )
+
+
+def test_the_cutoff_ends_the_turn() -> None:
+    assert route_relevance({"cutoff": True}) == END
+    assert route_relevance({"cutoff": False}) == "dedup"

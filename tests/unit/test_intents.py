@@ -1,0 +1,78 @@
+"""Intent classification: regex fast path, embedding centroids, a chat model; failures search."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from agent.intents import (
+    EXAMPLES,
+    INTENTS,
+    classify_by_embeddings,
+    classify_by_model,
+    fast_intent,
+    parse_label,
+)
+from tests.fakes.chat import ScriptedChatModel
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("hi", "greeting"), ("Hello there!", "greeting"), ("good morning bosun :)", "greeting"),
+        ("thanks!", "acknowledgement"), ("Thank you so much", "acknowledgement"),
+        ("ok, thanks", "acknowledgement"), ("great, thanks a lot!", "acknowledgement"),
+        ("hi, what caused the fire?", None), ("thanks. what about 2019?", None),
+        ("who are you?", None),
+    ],
+)  # fmt: skip
+def test_fast_path(text: str, intent: str | None) -> None:
+    assert fast_intent(text) == intent
+
+
+def test_every_intent_has_a_few_dozen_examples() -> None:
+    assert set(EXAMPLES) == set(INTENTS)
+    assert all(len(examples) >= 24 for examples in EXAMPLES.values())
+
+
+class TopicEmbeddings(Embeddings):
+    """Axes: the assistant, thanks, ship and flight words, and a bias."""
+
+    model = "topic-test"
+
+    def _v(self, text: str) -> list[float]:
+        words = set(re.findall(r"[a-z]+", text.lower()))
+        return [
+            1.0 if words & {"you", "bosun", "assistant", "help", "use", "yourself"} else 0.0,
+            1.0 if words & {"thanks", "thank", "cheers", "great", "ok"} else 0.0,
+            1.0 if words & {"engine", "failure", "fire", "crack", "pilot", "cargo"} else 0.0,
+            0.3,
+        ]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._v(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._v(text)
+
+
+async def test_nearest_centroid() -> None:
+    embeddings = TopicEmbeddings()
+    assert (await classify_by_embeddings("what can you do for me?", embeddings))[0] == "general"
+    assert (await classify_by_embeddings("engine failure causes", embeddings))[0] == (
+        "factual_query"
+    )
+
+
+def test_labels_are_parsed_leniently() -> None:
+    assert parse_label("Label: greeting") == "greeting"
+    assert parse_label("GENERAL.") == "general"
+    assert parse_label("I think it's a question about ships") == "factual_query"
+
+
+async def test_model_classification_reads_one_label() -> None:
+    model = ScriptedChatModel.replying("acknowledgement")
+    assert await classify_by_model("much obliged", model) == "acknowledgement"
+    assert "much obliged" in str(model.calls[0][0].content)

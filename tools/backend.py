@@ -1,0 +1,57 @@
+"""What the search tool and the filter resolver need from the archive, behind one small protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, cast
+
+from langchain_core.embeddings import Embeddings
+from psycopg import sql
+
+from agent.store.database import Store
+from agent.store.filters import SearchFilters
+from agent.store.vessels import RegisteredVessel, registered_vessels, vessel_documents
+from tools.hybrid import Retrieval, RetrievalOptions, retrieve
+
+
+class SearchBackend(Protocol):
+    """Retrieval, the vessel registry and filter counts (the store, or a fake in tests)."""
+
+    async def retrieve(
+        self, query: str, filters: SearchFilters, options: RetrievalOptions
+    ) -> Retrieval: ...
+
+    async def vessels(self) -> list[RegisteredVessel]: ...
+
+    async def vessel_documents(self, keys: Sequence[str]) -> list[str]: ...
+
+    async def count(self, filters: SearchFilters) -> int:
+        """How many passages ``filters`` admit."""
+        ...
+
+
+class StoreBackend:
+    """:class:`SearchBackend` over the PostgreSQL store and an embedding model."""
+
+    def __init__(self, store: Store, embeddings: Embeddings) -> None:
+        self.store = store
+        self.embeddings = embeddings
+
+    async def retrieve(
+        self, query: str, filters: SearchFilters, options: RetrievalOptions
+    ) -> Retrieval:
+        return await retrieve(self.store, self.embeddings, query, filters, options)
+
+    async def vessels(self) -> list[RegisteredVessel]:
+        return await registered_vessels(self.store)
+
+    async def vessel_documents(self, keys: Sequence[str]) -> list[str]:
+        return await vessel_documents(self.store, keys)
+
+    async def count(self, filters: SearchFilters) -> int:
+        where, params = filters.where("c")
+        query = sql.SQL("SELECT count(*) AS n FROM chunks c WHERE {}").format(where)
+        async with self.store.pool.connection() as conn:
+            cur = await conn.execute(query, params)
+            row = cast(dict[str, Any] | None, await cur.fetchone())
+        return int(row["n"]) if row else 0

@@ -1,0 +1,142 @@
+"""Checking an answer's ``[C:<chunk id>]`` markers against this turn's retrieval and the archive."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypedDict
+
+from tools.records import CandidateRecord
+
+#: A citation marker, tolerating whitespace and case: ``[C:3f9a1c0b7e21]``, ``[ c : 3F9A... ]``.
+MARKER = re.compile(r"\[\s*C\s*:\s*([^\[\]\n]{0,64}?)\s*\]", re.IGNORECASE)
+CHUNK_ID = re.compile(r"[0-9a-f]{12}")
+#: More than this share of invalid markers flags the answer.
+FLAG_SHARE = 0.5
+
+
+class Citation(TypedDict):
+    """What a client needs to render and open a citation (stored with the answer)."""
+
+    id: str  # chunk id, 12 hex
+    number: int  # 1-based, in order of first appearance in the answer
+    source_id: str
+    doc_id: str
+    kind: str
+    title: str
+    subject: str | None
+    date: str | None
+    sender: str | None
+    section: str | None
+    page: int | None
+    archive_path: str
+
+
+@dataclass
+class CitationCheck:
+    """An answer after validation."""
+
+    text: str  # invalid markers stripped, valid ones written canonically
+    citations: list[Citation] = field(default_factory=list)
+    invalid: list[str] = field(default_factory=list)  # the distinct rejected marker ids
+    reasons: dict[str, str] = field(default_factory=dict)  # rejected id -> why
+
+    @property
+    def total(self) -> int:
+        return len(self.citations) + len(self.invalid)
+
+    @property
+    def flagged(self) -> bool:
+        return self.total > 0 and len(self.invalid) > FLAG_SHARE * self.total
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "total": self.total,
+            "valid": len(self.citations),
+            "invalid": len(self.invalid),
+            "flagged": self.flagged,
+            "rejected": dict(self.reasons),
+        }
+
+
+def marker_ids(text: str) -> list[str]:
+    """The distinct marker contents of ``text``, in order (not yet validated)."""
+    return list(dict.fromkeys(m.group(1).strip().lower() for m in MARKER.finditer(text)))
+
+
+def citation_of(record: CandidateRecord, number: int) -> Citation:
+    return Citation(
+        id=record["chunk_id"], number=number, source_id=record["source_id"],
+        doc_id=record["doc_id"], kind=record["kind"], title=record["title"],
+        subject=record.get("subject"), date=record.get("date"), sender=record.get("sender"),
+        section=record.get("section"), page=record.get("page"),
+        archive_path=record["archive_path"],
+    )  # fmt: skip
+
+
+async def validate(
+    text: str,
+    retrieved: Mapping[str, CandidateRecord],
+    all_exist: Callable[[list[str]], Awaitable[Sequence[bool]]],
+) -> CitationCheck:
+    """Keep markers that are 12 hex, were retrieved this turn and whose original is archived.
+
+    Archive checks run concurrently (``all_exist``); rejected markers are removed from the text.
+    """
+    reasons: dict[str, str] = {}
+    candidates: list[str] = []
+    for raw in marker_ids(text):
+        if not CHUNK_ID.fullmatch(raw):
+            reasons[raw] = "malformed"
+        elif raw not in retrieved:
+            reasons[raw] = "not retrieved"
+        else:
+            candidates.append(raw)
+    paths = [retrieved[cid]["archive_path"] for cid in candidates]
+    present = list(await all_exist(paths)) if paths else []
+    valid: list[str] = []
+    for cid, ok in zip(candidates, present, strict=True):
+        if ok:
+            valid.append(cid)
+        else:
+            reasons[cid] = "original missing from the archive"
+    cleaned = _rewrite(text, set(valid))
+    return CitationCheck(
+        text=cleaned,
+        citations=[citation_of(retrieved[cid], n) for n, cid in enumerate(valid, start=1)],
+        invalid=list(reasons),
+        reasons=reasons,
+    )
+
+
+def _rewrite(text: str, valid: set[str]) -> str:
+    """Canonical markers for valid ids; invalid ones and immediate repeats removed."""
+    out: list[str] = []
+    pos = 0
+    last_id: str | None = None  # the id of the marker just before, when nothing separates them
+    for match in MARKER.finditer(text):
+        cid = match.group(1).strip().lower()
+        between = text[pos : match.start()]
+        if between.strip():
+            last_id = None
+        if cid in valid and cid != last_id:
+            out.append(between)
+            out.append(f"[C:{cid}]")
+            last_id = cid
+        else:
+            out.append(between.rstrip(" \t"))  # drop the marker and the space before it
+        pos = match.end()
+    out.append(text[pos:])
+    return "".join(out).strip()
+
+
+def number_markers(text: str, citations: Sequence[Citation]) -> str:
+    """``text`` with each ``[C:<id>]`` replaced by its citation number, ``[1]``, ``[2]``..."""
+    numbers = {c["id"]: c["number"] for c in citations}
+
+    def number(match: re.Match[str]) -> str:
+        cid = match.group(1).strip().lower()
+        return f"[{numbers[cid]}]" if cid in numbers else ""
+
+    return MARKER.sub(number, text)

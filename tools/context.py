@@ -1,0 +1,113 @@
+"""Passages as a model reads them: a citation header per chunk, a body by embedding mode, and
+passages of one email thread grouped under the thread's root."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from tools.records import CandidateRecord
+
+TITLE_MAX = 50
+SUBJECT_MAX = 40
+SENDER_MAX = 40
+_REPLY_PREFIX = re.compile(r"^(?:\s*(?:re|fw|fwd|aw|sv)\s*:\s*)+", re.IGNORECASE)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` on one line, at most ``limit`` characters (an ellipsis marks a cut)."""
+    flat = " ".join(text.split()).replace('"', "'")
+    return flat if len(flat) <= limit else flat[: limit - 3].rstrip() + "..."
+
+
+def citation_header(record: CandidateRecord) -> str:
+    """``[CITE:<chunk id> | title:"..." | subject:"..." | date:... | from:... | page:...]``.
+
+    The chunk id is the only identifier shown; title and subject are capped at 50 and 40.
+    """
+    parts = [f"CITE:{record['chunk_id']}", f'title:"{clip(record["title"], TITLE_MAX)}"']
+    if record.get("subject"):
+        parts.append(f'subject:"{clip(record["subject"] or "", SUBJECT_MAX)}"')
+    if record.get("date"):
+        parts.append(f"date:{record['date']}")
+    if record.get("sender"):
+        parts.append(f"from:{clip(record['sender'] or '', SENDER_MAX)}")
+    if record.get("page"):
+        parts.append(f"page:{record['page']}")
+    return "[" + " | ".join(parts) + "]"
+
+
+def passage_body(record: CandidateRecord) -> str:
+    """What follows the header: by the document's embedding mode.
+
+    full: the context summary, ``---``, the passage (no summary, no rule when it is empty);
+    summary: the summary alone; metadata_only: the file name and metadata.
+    """
+    mode = record.get("embedding_mode") or "full"
+    summary = (record.get("summary") or "").strip()
+    text = record["text"].strip()
+    if mode == "summary":
+        return summary or text
+    if mode == "metadata_only":
+        lines = [f"File: {PurePosixPath(record['archive_path']).name}", f"Kind: {record['kind']}"]
+        for label, key in (("Section", "section"), ("Date", "date"), ("From", "sender"),
+                           ("Subject", "subject"), ("Vessel", "vessel_name")):  # fmt: skip
+            value = record.get(key)
+            if value:
+                lines.append(f"{label}: {value}")
+        return "\n".join(lines)
+    return f"{summary}\n---\n{text}" if summary else text
+
+
+def format_passage(record: CandidateRecord) -> str:
+    return f"{citation_header(record)}\n{passage_body(record)}"
+
+
+def format_passages(records: Sequence[CandidateRecord]) -> str:
+    """A flat list of passages (the search tool's content for any agent)."""
+    if not records:
+        return "No passages found."
+    return "\n\n".join(format_passage(r) for r in records)
+
+
+def _group_key(record: CandidateRecord) -> str:
+    return f"thread:{record['thread_id']}" if record.get("thread_id") else f"doc:{record['doc_id']}"
+
+
+def _root_subject(records: Sequence[CandidateRecord]) -> str:
+    dated = sorted(records, key=lambda r: (r.get("date") or "9999", r["kind"] != "email"))
+    for record in dated:
+        subject = record.get("subject") or ""
+        if subject:
+            return clip(_REPLY_PREFIX.sub("", subject), SUBJECT_MAX * 2)
+    return clip(dated[0]["title"], TITLE_MAX)
+
+
+def build_context(records: Sequence[CandidateRecord]) -> str:
+    """Passages in relevance order, grouped by email thread, under an incident summary line.
+
+    A thread (or a document outside any thread) counts as one incident; a thread's passages are
+    listed together under its root subject so the model can follow its timeline.
+    """
+    if not records:
+        return ""
+    groups: dict[str, list[CandidateRecord]] = {}
+    for record in records:
+        groups.setdefault(_group_key(record), []).append(record)
+    n = len(groups)
+    lines = [
+        f"{n} incident{'s' if n != 1 else ''} found, {len(records)} relevant "
+        f"passage{'s' if len(records) != 1 else ''} total."
+    ]
+    for key, members in groups.items():
+        if key.startswith("thread:"):
+            ordered = sorted(members, key=lambda r: r.get("date") or "")
+            lines.append(
+                f"\n## Thread: {_root_subject(members)} ({len(members)} relevant "
+                f"passage{'s' if len(members) != 1 else ''})"
+            )
+            lines.extend(f"\n{format_passage(r)}" for r in ordered)
+        else:
+            lines.extend(f"\n{format_passage(r)}" for r in members)
+    return "\n".join(lines)

@@ -1,0 +1,363 @@
+"""Structural filters from the user's words: vessels, IMO numbers, types, classes, reports, years.
+
+The active filters are plain data (:class:`Filters`) so a checkpointer keeps them per conversation;
+each turn :func:`resolve` starts from them, applies what the message clears or names, and reports a
+filter it cannot apply instead of dropping it (the search is never silently widened).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TypedDict
+
+from rapidfuzz import fuzz, process
+
+from agent import prompts
+from agent.store.filters import SearchFilters
+from agent.store.vessels import RegisteredVessel
+from tools.vessels import UnknownVessel, VesselMatch, resolve_vessel
+
+
+class VesselRef(TypedDict):
+    """A registered vessel a filter names."""
+
+    key: str  # registry key (IMO number, or "name:<NAME>")
+    name: str
+    imo: str | None
+
+
+class Filters(TypedDict, total=False):
+    """The active structural filters of a conversation (absent key = not filtered)."""
+
+    vessels: list[VesselRef]  # documents naming any of these vessels
+    vessel_type: str  # as spelled in the registry
+    vessel_class: str  # classification society, as spelled in the registry
+    report_no: str  # single-report mode
+    date_from: str  # ISO date, inclusive
+    date_to: str  # ISO date, inclusive
+
+
+class FilterRequest(TypedDict, total=False):
+    """Filters asked for outside the message text (command-line flags, API callers)."""
+
+    vessel: str  # a vessel name (fuzzy) or IMO number
+    report: str  # a report number
+
+
+REPORT_NO = re.compile(r"\b([A-Z]{3}\d{2}[A-Z]{2}\d{3})\b", re.IGNORECASE)
+IMO_NUMBER = re.compile(r"\bIMO\s*(?:no\.?|number|#)?\s*:?\s*(\d{7})\b", re.IGNORECASE)
+BARE_NUMBER = re.compile(r"(?<![\w.-])(\d{7})(?![\w.-])")
+#: Words that introduce a vessel name: "MV Nordic Star", "the vessel Baltic Trader".
+VESSEL_CUE = re.compile(
+    r"\b(?:M/?V|M/?T|S/?S|vessel|ship)\s+"
+    r"((?:[A-Z][\w'-]*|\d+)(?:\s+(?:[A-Z][\w'-]*|[IVX]+|\d+)){0,3})"
+)
+_YEAR = r"((?:19|20)\d{2})"
+_BETWEEN = re.compile(rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|-|until|through)\s+{_YEAR}\b",
+                      re.IGNORECASE)  # fmt: skip
+_RANGE = re.compile(rf"\b{_YEAR}\s*(?:-|–|to)\s*{_YEAR}\b")
+_SINCE = re.compile(rf"\b(?:since|after|from)\s+{_YEAR}\b", re.IGNORECASE)
+_BEFORE = re.compile(rf"\b(?:before|until|prior\s+to)\s+{_YEAR}\b", re.IGNORECASE)
+_IN = re.compile(rf"\b(?:in|during|of|for)\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE)
+
+_CLEAR_ALL = re.compile(
+    r"\b(?:clear|reset|remove|drop)\s+(?:all\s+)?(?:the\s+)?filters?\b|\bno\s+filters?\b"
+    r"|\bwhole\s+archive\b",
+    re.IGNORECASE,
+)
+_CLEAR_VESSEL = re.compile(r"\b(?:any|all|every|other)\s+(?:vessels?|ships?)\b", re.IGNORECASE)
+_CLEAR_REPORT = re.compile(r"\b(?:any|all|every|other)\s+reports?\b", re.IGNORECASE)
+_CLEAR_DATE = re.compile(
+    r"\b(?:any|all)\s+(?:dates?|years?|time|periods?)\b|\bany\s+time\b", re.IGNORECASE
+)
+
+#: A fuzzy name match in free text must score at least this (typos: "Nordc Star").
+TEXT_FUZZY_ACCEPT = 90.0
+
+
+@dataclass
+class Resolution:
+    """The filters after this message, what changed, and what could not be applied."""
+
+    filters: Filters
+    notes: list[str] = field(default_factory=list)  # human-readable changes, for traces and chat
+    problem: str | None = None  # a requested filter that matched nothing
+
+
+class VesselRegistry:
+    """The registry, loaded through ``load`` and kept ``ttl_s`` seconds (one per graph)."""
+
+    def __init__(
+        self, load: Callable[[], Awaitable[list[RegisteredVessel]]], *, ttl_s: float = 60.0
+    ) -> None:
+        self._load = load
+        self._ttl_s = ttl_s
+        self._vessels: list[RegisteredVessel] | None = None
+        self._loaded_at = 0.0
+        self._lock = asyncio.Lock()
+
+    async def vessels(self) -> list[RegisteredVessel]:
+        async with self._lock:
+            now = time.monotonic()
+            if self._vessels is None or now - self._loaded_at > self._ttl_s:
+                self._vessels = await self._load()
+                self._loaded_at = now
+            return self._vessels
+
+
+def clear(filters: Filters, text: str) -> tuple[Filters, list[str]]:
+    """``filters`` without what ``text`` asks to clear ("clear filters", "any vessel", ...)."""
+    if _CLEAR_ALL.search(text):
+        return Filters(), ["cleared all filters"] if filters else []
+    out = Filters(**filters)
+    notes: list[str] = []
+    if _CLEAR_VESSEL.search(text) and (out.keys() & {"vessels", "vessel_type", "vessel_class"}):
+        for key in ("vessels", "vessel_type", "vessel_class"):
+            out.pop(key, None)  # type: ignore[misc]
+        notes.append("cleared the vessel filter")
+    if _CLEAR_REPORT.search(text) and "report_no" in out:
+        del out["report_no"]
+        notes.append("cleared the report filter")
+    if _CLEAR_DATE.search(text) and out.keys() & {"date_from", "date_to"}:
+        out.pop("date_from", None)
+        out.pop("date_to", None)
+        notes.append("cleared the date filter")
+    return out, notes
+
+
+_FILLER = frozenset(
+    "please pls now then ok okay and the a all filter filters search again start over".split()  # noqa: SIM905
+)
+
+
+def only_clears(text: str) -> bool:
+    """Whether ``text`` does nothing but clear filters ("clear filters", "any vessel please")."""
+    rest = text
+    for pattern in (_CLEAR_ALL, _CLEAR_VESSEL, _CLEAR_REPORT, _CLEAR_DATE):
+        rest, n = pattern.subn(" ", rest)
+        if n:
+            text = ""  # something was cleared
+    words = re.findall(r"[a-z0-9]+", rest.lower())
+    return text == "" and all(w in _FILLER for w in words)
+
+
+def date_range(text: str) -> tuple[date | None, date | None] | None:
+    """The years a message restricts to ("in 2019", "between 2015 and 2018", "since 2020")."""
+    if m := _BETWEEN.search(text) or _RANGE.search(text):
+        lo, hi = sorted((int(m.group(1)), int(m.group(2))))
+        return date(lo, 1, 1), date(hi, 12, 31)
+    since, before = _SINCE.search(text), _BEFORE.search(text)
+    if since or before:
+        start = date(int(since.group(1)), 1, 1) if since else None
+        if since and since.group(0).lower().startswith("after"):
+            start = date(int(since.group(1)) + 1, 1, 1)
+        end = date(int(before.group(1)) - 1, 12, 31) if before else None
+        return start, end
+    if m := _IN.search(text):
+        year = int(m.group(1))
+        return date(year, 1, 1), date(year, 12, 31)
+    return None
+
+
+def named_vessels(
+    text: str, registry: Sequence[RegisteredVessel]
+) -> tuple[list[VesselMatch], list[UnknownVessel]]:
+    """Vessels ``text`` names: IMO numbers, registry names (exact or close), cued unknown names."""
+    matches: list[VesselMatch] = []
+    unknown: list[UnknownVessel] = []
+    seen: set[str] = set()
+
+    def add(match: VesselMatch) -> None:
+        fresh = tuple(v for v in match.vessels if v.key not in seen)
+        if fresh:
+            seen.update(v.key for v in fresh)
+            matches.append(VesselMatch(match.query, fresh, match.score))
+
+    for imo in IMO_NUMBER.findall(text):
+        try:
+            add(resolve_vessel(f"IMO {imo}", registry))
+        except UnknownVessel as err:
+            unknown.append(err)
+    known_imos = {v.imo for v in registry if v.imo}
+    for number in BARE_NUMBER.findall(text):
+        if number in known_imos:
+            add(resolve_vessel(f"IMO {number}", registry))
+
+    # Registry names written exactly or nearly so; the longest spans win, then the best scores.
+    spotted = sorted(_spelled_names(text, registry), key=lambda s: (s[1][0] - s[1][1], -s[2]))
+    covered: list[tuple[int, int]] = []
+    for name, span, score in spotted:
+        if _overlaps(span, covered):
+            continue
+        covered.append(span)
+        written = text[span[0] : span[1]]
+        add(VesselMatch(written, tuple(v for v in registry if v.name == name), score))
+
+    for cue in VESSEL_CUE.finditer(text):
+        if _overlaps(cue.span(1), covered):
+            continue
+        wanted = cue.group(1)
+        try:
+            add(resolve_vessel(wanted, registry))
+        except UnknownVessel as err:
+            unknown.append(err)
+    return matches, unknown
+
+
+def _overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in spans)
+
+
+def _plausible(written: str, name: str) -> bool:
+    """Whether ``written`` names the vessel rather than using a word: short one-word names
+    ("Star", "Fortune") count only when written capitalised; longer names in any case."""
+    if " " in name.strip() or len(name) >= 8 or any(ch.isdigit() for ch in name):
+        return True
+    return written[:1].isupper()
+
+
+def _spelled_names(
+    text: str, registry: Sequence[RegisteredVessel]
+) -> list[tuple[str, tuple[int, int], float]]:
+    """(registry name, span, score) for each run of words that spells a name exactly (100) or
+    closely (one or two typos in a name of six or more characters)."""
+    by_folded = {v.name.casefold(): v.name for v in registry}
+    longer = [folded for folded in by_folded if len(folded) >= 6]
+    sizes = sorted({len(folded.split()) for folded in by_folded})
+    words = list(re.finditer(r"[\w'-]+", text))
+    found: list[tuple[str, tuple[int, int], float]] = []
+    for size in sizes:
+        for i in range(len(words) - size + 1):
+            span = (words[i].start(), words[i + size - 1].end())
+            window = text[span[0] : span[1]]
+            folded = window.casefold()
+            if folded in by_folded:
+                if _plausible(window, by_folded[folded]):
+                    found.append((by_folded[folded], span, 100.0))
+                continue
+            if not window[:1].isupper() or len(window) < 6:
+                continue  # a misspelt name is still written capitalised
+            close = process.extractOne(folded, longer, scorer=fuzz.ratio,
+                                       score_cutoff=TEXT_FUZZY_ACCEPT)  # fmt: skip
+            if close is not None:
+                found.append((by_folded[close[0]], span, float(close[1])))
+    return found
+
+
+def _whole_word(values: Sequence[str], text: str) -> str | None:
+    """The longest of ``values`` that ``text`` mentions as whole words (plural allowed)."""
+    for value in sorted(set(values), key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){re.escape(value)}(?:s|es)?(?![\w-])", text, re.IGNORECASE):
+            return value
+    return None
+
+
+def resolve(
+    text: str,
+    current: Filters,
+    registry: Sequence[RegisteredVessel],
+    request: FilterRequest | None = None,
+) -> Resolution:
+    """The filters for this message: ``current`` minus what it clears plus what it names."""
+    filters, notes = clear(current, text)
+    matches, unknown = named_vessels(text, registry)
+    request = request or {}
+    if request.get("vessel"):
+        try:
+            matches.append(resolve_vessel(request["vessel"], registry))
+        except UnknownVessel as err:
+            unknown.append(err)
+    if unknown:
+        missing = unknown[0]
+        hint = (
+            prompts.UNKNOWN_VESSEL_HINT.format(names=", ".join(missing.suggestions))
+            if missing.suggestions
+            else ""
+        )
+        problem = prompts.UNKNOWN_VESSEL.format(name=missing.name, hint=hint)
+        return Resolution(current, notes, problem)
+    if matches:
+        refs: dict[str, VesselRef] = {}
+        for match in matches:
+            for v in match.vessels:
+                refs[v.key] = VesselRef(key=v.key, name=v.name, imo=v.imo)
+        filters["vessels"] = list(refs.values())
+        notes.append("vessel: " + "; ".join(m.describe() for m in matches))
+
+    vessel_type = _whole_word([v.vessel_type for v in registry if v.vessel_type], text)
+    if vessel_type:
+        filters["vessel_type"] = vessel_type
+        notes.append(f"vessel type: {vessel_type}")
+    vessel_class = _whole_word([v.vessel_class for v in registry if v.vessel_class], text)
+    if vessel_class:
+        filters["vessel_class"] = vessel_class
+        notes.append(f"vessel class: {vessel_class}")
+
+    report = request.get("report") or (m.group(1) if (m := REPORT_NO.search(text)) else None)
+    if report:
+        filters["report_no"] = report.strip().upper()
+        notes.append(f"report: {filters['report_no']} (single-report mode)")
+
+    if (years := date_range(text)) is not None:
+        start, end = years
+        filters.pop("date_from", None)
+        filters.pop("date_to", None)
+        if start:
+            filters["date_from"] = start.isoformat()
+        if end:
+            filters["date_to"] = end.isoformat()
+        notes.append(f"dates: {describe_dates(filters)}")
+    return Resolution(filters, notes)
+
+
+def describe_dates(filters: Filters) -> str:
+    start, end = filters.get("date_from"), filters.get("date_to")
+    if start and end:
+        return f"{start} to {end}"
+    if start:
+        return f"from {start}"
+    return f"until {end}" if end else "any"
+
+
+def describe(filters: Filters) -> str:
+    """The filters in one line for people (and the answering model)."""
+    parts: list[str] = []
+    if filters.get("vessels"):
+        parts.append(
+            "vessel "
+            + ", ".join(
+                f"{v['name']} (IMO {v['imo']})" if v.get("imo") else v["name"]
+                for v in filters["vessels"]
+            )
+        )
+    if filters.get("vessel_type"):
+        parts.append(f"type {filters['vessel_type']}")
+    if filters.get("vessel_class"):
+        parts.append(f"class {filters['vessel_class']}")
+    if filters.get("report_no"):
+        parts.append(f"report {filters['report_no']}")
+    if filters.get("date_from") or filters.get("date_to"):
+        parts.append(f"dates {describe_dates(filters)}")
+    return "; ".join(parts) if parts else prompts.NO_FILTERS
+
+
+async def to_search_filters(
+    filters: Filters, vessel_documents: Callable[[list[str]], Awaitable[list[str]]]
+) -> SearchFilters:
+    """SQL filters for ``filters``; vessels become the ids of the documents that name them."""
+    doc_ids: tuple[str, ...] | None = None
+    if filters.get("vessels"):
+        doc_ids = tuple(await vessel_documents([v["key"] for v in filters["vessels"]]))
+    return SearchFilters(
+        doc_ids=doc_ids,
+        vessel_type=filters.get("vessel_type"),
+        vessel_class=filters.get("vessel_class"),
+        report_no=filters.get("report_no"),
+        date_from=date.fromisoformat(filters["date_from"]) if filters.get("date_from") else None,
+        date_to=date.fromisoformat(filters["date_to"]) if filters.get("date_to") else None,
+    )

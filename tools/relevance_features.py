@@ -1,0 +1,202 @@
+"""Per (query, document) relevance signals for the offline reranker: lexical, semantic and field.
+
+Pure functions over text and the retrieval scores a candidate already carries; no model, no I/O.
+The feature order is part of the trained weights file (``tools/data/feature_reranker.json``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+#: Names of the columns :func:`feature_matrix` returns, in order.
+FEATURES: tuple[str, ...] = (
+    "cosine",  # query-document cosine similarity (absolute)
+    "cosine_gap",  # cosine minus the best cosine among the candidates (<= 0)
+    "coverage",  # share of the query's content stems found in the document (IDF-weighted if given)
+    "coverage_gap",  # coverage minus the best coverage among the candidates (<= 0)
+    "bigrams",  # share of the query's adjacent content-stem pairs found in the document
+    "title",  # share of the query's content stems found in the title / subject
+    "identifier",  # share of the query's identifiers (ERA22LA175, 9234567) found in the document
+    "identifier_missing",  # 1 when the query names identifiers and the document holds none of them
+    "bm25_log",  # log(1 + BM25)
+    "bm25_rel",  # BM25 over the best BM25 among the candidates
+    "fused_rel",  # fused retrieval score over the best among the candidates
+    "rank_prior",  # 1 / log2(2 + position in the fused order)
+    "length",  # log(1 + document tokens) / 8
+    "query_terms",  # log(1 + query content stems) / 3
+)
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
+
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each either else ever few for
+    from further had has have having he her here hers herself him himself his how however i if in
+    into is it its itself just let me more most much must my myself no nor not now of off on once
+    only or other our ours ourselves out over own per please same shall she should so some such than
+    that the their theirs them themselves then there these they this those through to too under
+    until up upon us very via was we were what whatever when where whether which while who whom
+    whose why will with within without would yet you your yours yourself yourselves
+    tell show give find list explain describe know anything something someone thing things kind
+    way ways get got make made many one ones use used using like may might need want
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """What the features need from the query, computed once per rerank call."""
+
+    stems: tuple[str, ...]  # distinct content stems, in order of first use
+    bigrams: frozenset[tuple[str, str]]  # adjacent content stems
+    identifiers: frozenset[str]  # tokens with a digit (report numbers, IMO numbers, part numbers)
+    weights: tuple[float, ...]  # per stem: IDF when a table is given, else 1
+
+
+@dataclass(frozen=True)
+class DocumentSignals:
+    """Retrieval scores of one document (zeros when the caller has none)."""
+
+    cosine: float = 0.0
+    bm25: float = 0.0
+    fused: float = 0.0
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case word tokens; hyphenated and dotted identifiers stay whole."""
+    return _TOKEN.findall(text.lower())
+
+
+def is_identifier(token: str) -> bool:
+    """A token naming one thing: letters with digits (ERA22LA175, N3718F) or a long number."""
+    if not any(ch.isdigit() for ch in token):
+        return False
+    compact = token.replace("-", "").replace("/", "").replace(".", "")
+    if compact.isdigit():
+        return len(compact) >= 5
+    return len(compact) >= 3
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """A light English suffix stripper: enough that query and document forms meet."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix, replacement in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)] + replacement
+            if suffix in ("ing", "ed") and len(base) >= 4 and base[-1] == base[-2] and \
+                    base[-1] not in "lsz":  # fmt: skip
+                base = base[:-1]
+            return base
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_SUFFIXES: tuple[tuple[str, str], ...] = (
+    ("ational", "ate"),
+    ("ization", "ize"),
+    ("fulness", "ful"),
+    ("iveness", "ive"),
+    ("ations", "ate"),
+    ("ation", "ate"),
+    ("ically", "ic"),
+    ("ments", "ment"),
+    ("ities", "ity"),
+    ("ness", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ers", "er"),
+    ("edly", ""),
+    ("ed", ""),
+    ("ly", ""),
+    ("es", "e"),
+)
+
+
+def content_stems(words: Sequence[str]) -> list[str]:
+    """Stems of the words that carry meaning (stop words and one-letter tokens dropped)."""
+    return [stem(w) for w in words if len(w) > 1 and w not in STOP_WORDS]
+
+
+def query_terms(query: str, idf: Mapping[str, float] | None = None) -> QueryTerms:
+    """The query's content stems, bigrams and identifiers."""
+    words = tokens(query)
+    stems = content_stems(words)
+    distinct = tuple(dict.fromkeys(stems))
+    weights = tuple(max(float(idf.get(s, 1.0)), 0.0) if idf else 1.0 for s in distinct)
+    return QueryTerms(
+        stems=distinct,
+        bigrams=frozenset(zip(stems, stems[1:], strict=False)),
+        identifiers=frozenset(w for w in words if is_identifier(w)),
+        weights=weights,
+    )
+
+
+def feature_matrix(
+    query: QueryTerms,
+    documents: Sequence[str],
+    titles: Sequence[str],
+    signals: Sequence[DocumentSignals],
+) -> np.ndarray:
+    """One row of :data:`FEATURES` per document; ``signals`` in the caller's (fused) order."""
+    n = len(documents)
+    rows = np.zeros((n, len(FEATURES)), dtype=np.float64)
+    if n == 0:
+        return rows
+    total_weight = sum(query.weights) or 1.0
+    n_bigrams = len(query.bigrams)
+    n_ids = len(query.identifiers)
+    for i, (text, title) in enumerate(zip(documents, titles, strict=True)):
+        words = tokens(text)
+        stems = content_stems(words)
+        present = set(stems)
+        title_stems = set(content_stems(tokens(title))) if title else set()
+        covered = sum(w for s, w in zip(query.stems, query.weights, strict=True) if s in present)
+        in_title = sum(
+            w for s, w in zip(query.stems, query.weights, strict=True) if s in title_stems
+        )
+        row = rows[i]
+        row[2] = covered / total_weight if query.stems else 0.0
+        if n_bigrams:
+            doc_bigrams = set(zip(stems, stems[1:], strict=False))
+            row[4] = len(query.bigrams & doc_bigrams) / n_bigrams
+        row[5] = in_title / total_weight if query.stems else 0.0
+        if n_ids:
+            found = len(query.identifiers & set(words))
+            row[6] = found / n_ids
+            row[7] = 1.0 if found == 0 else 0.0
+        row[12] = math.log1p(len(words)) / 8.0
+    cos = np.array([s.cosine for s in signals], dtype=np.float64)
+    bm25 = np.array([max(s.bm25, 0.0) for s in signals], dtype=np.float64)
+    fused = np.array([s.fused for s in signals], dtype=np.float64)
+    rows[:, 0] = cos
+    rows[:, 1] = cos - cos.max()
+    rows[:, 3] = rows[:, 2] - rows[:, 2].max()
+    rows[:, 8] = np.log1p(bm25)
+    rows[:, 9] = bm25 / bm25.max() if bm25.max() > 0 else 0.0
+    rows[:, 10] = _relative(fused)
+    # Position in the fused order (the order given when there are no fused scores).
+    order = np.argsort(-fused, kind="stable") if fused.max() > 0 else np.arange(n)
+    position = np.empty(n, dtype=np.float64)
+    position[order] = np.arange(n)
+    rows[:, 11] = 1.0 / np.log2(2.0 + position)
+    rows[:, 13] = math.log1p(len(query.stems)) / 3.0
+    return rows
+
+
+def _relative(values: np.ndarray) -> np.ndarray:
+    lo, hi = float(values.min()), float(values.max())
+    if hi <= 0:
+        return np.zeros_like(values)
+    return np.clip(values, 0.0, None) / hi if lo >= 0 else (values - lo) / (hi - lo or 1.0)

@@ -1,0 +1,385 @@
+"""Rerankers: score each fused candidate against the query, relevance in [0, 1] per document.
+
+Three implementations behind one protocol, chosen by :func:`build_reranker`:
+
+- :class:`CohereReranker` — Cohere's hosted cross-encoder (``rerank-v3.5``) when ``COHERE_API_KEY``
+  is set;
+- :class:`CrossEncoderReranker` — a local cross-encoder exported to ONNX, when
+  ``BOSUN_CROSS_ENCODER_DIR`` names a folder with ``model.onnx`` and ``tokenizer.json``;
+- :class:`FeatureReranker` — the offline default: a logistic model over lexical, semantic and field
+  signals (``tools/relevance_features.py``), weights trained by
+  ``benchmarks/train_feature_reranker.py``.
+
+Every provider failure surfaces as :class:`RerankError` with secrets scrubbed from its message; the
+graph decides what to do about it (fall back to fused order).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from agent.security import scrub_secrets
+from agent.settings import Settings
+from tools.relevance_features import FEATURES, DocumentSignals, feature_matrix, query_terms
+
+if TYPE_CHECKING:
+    from tools.hybrid import Candidate
+
+logger = logging.getLogger(__name__)
+
+#: Cohere's documented guidance and the seed write-up: off-domain questions peak near 0.07, real
+#: aviation questions with partial matches at 0.12-0.18.
+COHERE_CUTOFF = 0.1
+
+
+class RerankError(Exception):
+    """The reranker could not score the documents; the message is safe to log."""
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Scores documents against a query; higher is more relevant."""
+
+    name: str  # provider and model, for logs and traces
+    default_cutoff: float  # best score below this: nothing relevant was found
+    default_floor: float  # passages below this are noise (the best one always stays)
+
+    async def rerank(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        candidates: Sequence[Candidate] | None = None,
+    ) -> list[float]:
+        """Relevance in [0, 1] of each document, in the order given.
+
+        ``candidates`` (optional, same order and length as ``documents``) carry the retrieval scores
+        and fields; rerankers that use them are faster and better with them, the others ignore them.
+        Raises :class:`RerankError` on any provider failure.
+        """
+        ...
+
+
+def _failure(name: str, err: BaseException, secrets: Sequence[str | None] = ()) -> str:
+    """A log-safe one-line description of a provider failure (keys and credentials scrubbed)."""
+    return scrub_secrets(f"{name} failed: {type(err).__name__}: {err}", secrets)[:500]
+
+
+# --- Cohere ---------------------------------------------------------------------------------------
+
+
+class CohereReranker:
+    """Cohere Rerank through langchain-cohere's ``CohereRerank``, bounded timeout and retries."""
+
+    default_cutoff = COHERE_CUTOFF
+    default_floor = 0.2  # the seed pipeline's rerank floor
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: str,
+        base_url: str | None = None,
+        timeout_s: float = 20.0,
+        max_retries: int = 1,
+    ) -> None:
+        import cohere
+        from langchain_cohere import CohereRerank
+        from pydantic import SecretStr
+
+        request_options = {"timeout_in_seconds": math.ceil(timeout_s), "max_retries": max_retries}
+
+        class _BoundedClient(cohere.ClientV2):  # type: ignore[misc]
+            """``CohereRerank.rerank`` passes no request options: apply ours to every call."""
+
+            def rerank(self, **kwargs: Any) -> Any:
+                kwargs["request_options"] = {
+                    **request_options,
+                    **(kwargs.get("request_options") or {}),
+                }
+                return super().rerank(**kwargs)
+
+        client = _BoundedClient(
+            api_key, base_url=base_url, timeout=timeout_s, client_name="bosun"
+        )  # base_url None = Cohere's production API
+        self._compressor = CohereRerank(
+            client=client, model=model, cohere_api_key=SecretStr(api_key), top_n=None
+        )
+        self._api_key = api_key
+        self.name = f"cohere:{model}"
+
+    async def rerank(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        candidates: Sequence[Candidate] | None = None,
+    ) -> list[float]:
+        if not documents:
+            return []
+        try:
+            results = await asyncio.to_thread(
+                self._compressor.rerank, list(documents), query, top_n=len(documents)
+            )
+            scores = [0.0] * len(documents)
+            for item in results:
+                scores[int(item["index"])] = float(item["relevance_score"])
+        except Exception as err:  # the provider boundary: every failure becomes RerankError
+            raise RerankError(_failure(self.name, err, [self._api_key])) from err
+        return [min(max(s, 0.0), 1.0) for s in scores]
+
+
+# --- local cross-encoder (ONNX) -------------------------------------------------------------------
+
+
+class CrossEncoderReranker:
+    """A local cross-encoder exported to ONNX: ``model.onnx`` + ``tokenizer.json`` in one folder.
+
+    The model reads (query, document) pairs and returns one logit per pair (or two-class logits);
+    the relevance is the sigmoid of the logit (for two classes: of positive minus negative).
+    """
+
+    default_cutoff = 0.1  # sigmoid of an MS MARCO cross-encoder: unrelated pairs sit below 0.01
+    default_floor = 0.2
+
+    def __init__(self, folder: Path, *, max_length: int = 512, batch_size: int = 16) -> None:
+        folder = Path(folder).expanduser()
+        if not folder.is_dir():
+            raise ValueError(f"cross-encoder folder {folder} does not exist")
+        missing = [
+            name for name in ("model.onnx", "tokenizer.json") if not (folder / name).is_file()
+        ]
+        if missing:
+            raise ValueError(
+                f"cross-encoder folder {folder} lacks {' and '.join(missing)} "
+                "(expected an ONNX export: model.onnx and its tokenizer.json)"
+            )
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        try:
+            self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        except Exception as err:
+            raise ValueError(
+                f"{folder / 'tokenizer.json'} is not a tokenizers file: {err}"
+            ) from err
+        self._tokenizer.enable_truncation(max_length, strategy="longest_first")
+        pad_id = self._tokenizer.token_to_id("[PAD]")
+        self._tokenizer.enable_padding(pad_id=0 if pad_id is None else pad_id, pad_token="[PAD]")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 2
+        try:
+            self._session = ort.InferenceSession(
+                str(folder / "model.onnx"), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as err:
+            raise ValueError(
+                f"{folder / 'model.onnx'} is not a loadable ONNX model: {err}"
+            ) from err
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= self._inputs:
+            raise ValueError(
+                f"{folder / 'model.onnx'} takes {sorted(self._inputs)}; a cross-encoder needs "
+                "input_ids and attention_mask"
+            )
+        self._batch_size = batch_size
+        self.name = f"cross-encoder:{folder.name}"
+
+    async def rerank(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        candidates: Sequence[Candidate] | None = None,
+    ) -> list[float]:
+        if not documents:
+            return []
+        try:
+            return await asyncio.to_thread(self.score, query, documents)
+        except Exception as err:
+            raise RerankError(_failure(self.name, err)) from err
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        """Relevance of each document (synchronous; for benchmarks)."""
+        scores: list[float] = []
+        for start in range(0, len(documents), self._batch_size):
+            batch = documents[start : start + self._batch_size]
+            encodings = self._tokenizer.encode_batch([(query, doc) for doc in batch])
+            feed = {
+                "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
+                "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
+                "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
+            }
+            outputs = self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})
+            logits = np.asarray(outputs[0], dtype=np.float64).reshape(len(batch), -1)
+            logit = logits[:, 1] - logits[:, 0] if logits.shape[1] == 2 else logits[:, 0]
+            scores.extend(float(s) for s in _sigmoid(logit))
+        return scores
+
+
+# --- the offline default --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FeatureWeights:
+    """A trained logistic model over :data:`tools.relevance_features.FEATURES`."""
+
+    weights: np.ndarray  # one per feature, in FEATURES order
+    bias: float
+    cutoff: float  # best score below this: the question is not about the archive
+    floor: float  # passages below this are noise
+    info: Mapping[str, Any]  # how they were trained and what they scored
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> FeatureWeights:
+        """The weights shipped in ``tools/data/feature_reranker.json`` (or those at ``path``)."""
+        if path is None:
+            text = (
+                resources.files("tools").joinpath("data/feature_reranker.json").read_text("utf-8")
+            )
+        else:
+            text = Path(path).read_text("utf-8")
+        data = json.loads(text)
+        names = tuple(data["features"])
+        if names != FEATURES:
+            raise ValueError(
+                f"feature reranker weights were trained on {names}, this code computes {FEATURES}"
+            )
+        return cls(
+            weights=np.array([float(data["weights"][n]) for n in names], dtype=np.float64),
+            bias=float(data["bias"]),
+            cutoff=float(data["cutoff"]),
+            floor=float(data.get("floor", data["cutoff"])),
+            info=data.get("info", {}),
+        )
+
+
+class FeatureReranker:
+    """Learned logistic combination of lexical, semantic and field signals; no model download.
+
+    Give it the retrieval ``candidates`` (their cosine, BM25 and fused scores, title and subject)
+    and it runs in a few milliseconds. Without them, cosines come from ``embeddings`` (one query
+    embedding and one batch of documents, which costs ~25 ms per document with the local MiniLM),
+    the BM25/fused features are approximated by term coverage, and the title is the document's
+    first line.
+    """
+
+    def __init__(
+        self,
+        embeddings: Embeddings | None = None,
+        *,
+        weights: FeatureWeights | None = None,
+        idf: Mapping[str, float] | None = None,
+    ) -> None:
+        self._embeddings = embeddings
+        self._weights = weights or FeatureWeights.load()
+        self._idf = idf
+        self.default_cutoff = self._weights.cutoff
+        self.default_floor = self._weights.floor
+        self.name = "features"
+
+    async def rerank(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        candidates: Sequence[Candidate] | None = None,
+    ) -> list[float]:
+        if not documents:
+            return []
+        cosines: list[float] | None = None
+        if candidates is None and self._embeddings is not None:
+            try:
+                cosines = await asyncio.to_thread(self._cosines, query, documents)
+            except Exception as err:
+                raise RerankError(_failure(f"{self.name} embeddings", err)) from err
+        return self.score(query, documents, candidates=candidates, cosines=cosines)
+
+    def score(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        candidates: Sequence[Candidate] | None = None,
+        cosines: Sequence[float] | None = None,
+    ) -> list[float]:
+        """Relevance of each document (synchronous; the training script calls this too)."""
+        x = self.features(query, documents, candidates=candidates, cosines=cosines)
+        return [float(s) for s in _sigmoid(x @ self._weights.weights + self._weights.bias)]
+
+    def features(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        candidates: Sequence[Candidate] | None = None,
+        cosines: Sequence[float] | None = None,
+    ) -> np.ndarray:
+        """The feature matrix (one row per document)."""
+        terms = query_terms(query, self._idf)
+        if candidates is not None:
+            if len(candidates) != len(documents):
+                raise ValueError(f"{len(candidates)} candidates for {len(documents)} documents")
+            titles = [
+                " ".join(filter(None, (c.passage.title, c.passage.subject))) for c in candidates
+            ]
+            signals = [DocumentSignals(c.cosine, c.bm25, c.score) for c in candidates]
+            return feature_matrix(terms, documents, titles, signals)
+        titles = [doc.split("\n", 1)[0] for doc in documents]
+        cos = list(cosines) if cosines is not None else [0.0] * len(documents)
+        x = feature_matrix(terms, documents, titles, [DocumentSignals(c) for c in cos])
+        # No retrieval scores: stand in term coverage for BM25 and the mean of both for fusion.
+        coverage = x[:, FEATURES.index("coverage")]
+        top = coverage.max()
+        x[:, FEATURES.index("bm25_rel")] = coverage / top if top > 0 else 0.0
+        x[:, FEATURES.index("bm25_log")] = np.log1p(coverage * 10.0 * len(terms.stems))
+        cos_arr = np.asarray(cos, dtype=np.float64)
+        cos_rel = (cos_arr - cos_arr.min()) / (np.ptp(cos_arr) or 1.0)
+        x[:, FEATURES.index("fused_rel")] = 0.5 * (cos_rel + x[:, FEATURES.index("bm25_rel")])
+        return x
+
+    def _cosines(self, query: str, documents: Sequence[str]) -> list[float]:
+        assert self._embeddings is not None
+        q = np.asarray(self._embeddings.embed_query(query), dtype=np.float64)
+        d = np.asarray(self._embeddings.embed_documents(list(documents)), dtype=np.float64)
+        sims = d @ q / (np.linalg.norm(d, axis=1) * np.linalg.norm(q) + 1e-12)
+        return [float(s) for s in sims]
+
+
+def rerank_text(passage: Any) -> str:
+    """What a reranker reads for a passage: its title and subject on the first line, then the text.
+
+    (The seed pipeline's prefix: it lets the reranker tell apart incidents with similar wording;
+    the feature weights were trained on exactly this form.)
+    """
+    head = " | ".join(part for part in (passage.title, passage.subject) if part)
+    return f"{head}\n{passage.text}" if head else str(passage.text)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0)))
+
+
+def build_reranker(settings: Settings, embeddings: Embeddings | None) -> Reranker:
+    """Cohere when its key is set, else the configured local cross-encoder, else the features."""
+    if settings.cohere_api_key:
+        return CohereReranker(
+            api_key=settings.cohere_api_key,
+            model=settings.cohere_rerank_model,
+            base_url=settings.cohere_base_url,
+            timeout_s=settings.provider_timeout_s,
+        )
+    if settings.cross_encoder_dir is not None:
+        return CrossEncoderReranker(settings.cross_encoder_dir)
+    return FeatureReranker(embeddings)
