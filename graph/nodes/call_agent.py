@@ -15,6 +15,7 @@ from agent import prompts
 from agent.extractive import extractive_answer
 from checkpoints.prune import drop_orphans
 from graph.context import Context, context_of
+from graph.followup import standalone_query
 from graph.state import State
 from graph.timing import elapsed_ms
 from tools.filters import describe
@@ -79,13 +80,12 @@ async def call_agent(
     ctx = context_of(runtime.context)
     searches = state.get("searches", 0)
     if model is None:
+        query = standalone_query(state.get("question", ""), state.get("messages", []))
         if not searches:
-            message = search_call(search_tool, state.get("question", ""))
+            message = search_call(search_tool, query)
         else:
             message = AIMessage(
-                content=extractive_answer(
-                    state.get("question", ""), state.get("passages", []), scope=scope_of(state)
-                )
+                content=extractive_answer(query, state.get("passages", []), scope=scope_of(state))
             )
         return {"messages": [message], "timings": _timing(state, start)}
     runnable = model.bind_tools([search_tool]) if searches < ctx.max_searches else model
