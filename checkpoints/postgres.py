@@ -7,6 +7,7 @@ example); ``checkpointer`` takes no arguments and reads the environment, as ``la
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -17,6 +18,7 @@ from psycopg_pool import AsyncConnectionPool
 from agent.settings import Settings
 from agent.store.server import database_uri
 
+_TRY_LOCK = "SELECT pg_try_advisory_lock(hashtext('bosun:checkpoints')) AS locked"
 _ready: set[str] = set()  # databases whose checkpoint tables this process has set up
 
 
@@ -37,11 +39,25 @@ async def open_checkpointer(
     try:
         saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type]
         if uri not in _ready:
-            await saver.setup()
+            await _setup_once(pool, saver)
             _ready.add(uri)
         yield saver
     finally:
         await pool.close()
+
+
+async def _setup_once(pool: AsyncConnectionPool, saver: AsyncPostgresSaver) -> None:
+    """Create or migrate the checkpoint tables, one process at a time (two processes starting
+    on a fresh database would otherwise both insert the same migration rows)."""
+    async with pool.connection() as conn:
+        # Poll rather than block: the setup builds an index CONCURRENTLY, which waits for every
+        # open statement, including a pg_advisory_lock() waiting for that very setup.
+        while not (await (await conn.execute(_TRY_LOCK)).fetchone() or {}).get("locked"):
+            await asyncio.sleep(0.1)
+        try:
+            await saver.setup()
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock(hashtext('bosun:checkpoints'))")
 
 
 @contextlib.asynccontextmanager

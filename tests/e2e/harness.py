@@ -1,0 +1,80 @@
+"""What the end-to-end tests share: the `bosun` command as a user runs it, and its environment."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE_ARCHIVE = "examples/archive"  # as a user types it in the repository root
+
+#: Provider settings that would take the run off the machine or make answers non-deterministic.
+ONLINE_KEYS = (
+    "GOOGLE_API_KEY", "GEMINI_API_KEY", "COHERE_API_KEY", "BOSUN_EMBEDDINGS", "BOSUN_CHAT_MODEL",
+    "BOSUN_CHAT_BASE_URL", "BOSUN_CROSS_ENCODER_DIR", "BOSUN_GOOGLE_BASE_URL",
+    "BOSUN_COHERE_BASE_URL", "LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY", "LANGFUSE_BASE_URL",
+    "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Run:
+    """One finished command."""
+
+    args: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float = 0.0
+
+    def json(self) -> Any:
+        assert self.returncode == 0, f"{self.describe()} failed:\n{self.stderr[-3000:]}"
+        return json.loads(self.stdout)
+
+    def describe(self) -> str:
+        return "bosun " + " ".join(self.args)
+
+
+@dataclass(frozen=True)
+class Bosun:
+    """The `bosun` command as a user runs it, on the session's home, collection and database."""
+
+    settings: Settings
+    env: dict[str, str]
+    ingested: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def command(self) -> list[str]:
+        script = Path(sys.executable).with_name("bosun")
+        return [str(script)] if script.exists() else [sys.executable, "-m", "agent.cli"]
+
+    def run(self, *args: str, timeout: float = 300.0) -> Run:
+        start = time.perf_counter()
+        done = subprocess.run(
+            [*self.command, *args], capture_output=True, text=True, env=self.env, cwd=ROOT,
+            timeout=timeout, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        return Run(args, done.returncode, done.stdout, done.stderr, time.perf_counter() - start)
+
+
+def offline_env(settings: Settings) -> dict[str, str]:
+    """The environment of every child process: this session's archive, nothing online."""
+    env = {k: v for k, v in os.environ.items() if k not in ONLINE_KEYS}
+    env.update(
+        BOSUN_HOME=str(settings.home),
+        BOSUN_COLLECTION=settings.collection,
+        DATABASE_URL=str(settings.database_url),
+        LANGGRAPH_CLI_NO_ANALYTICS="1",
+        LANGGRAPH_NO_VERSION_CHECK="1",
+        LANGSMITH_TRACING="false",
+        PYTHONUNBUFFERED="1",
+    )
+    return env

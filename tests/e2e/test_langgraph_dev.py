@@ -1,0 +1,150 @@
+"""`langgraph dev` serving the shipped langgraph.json over HTTP, checkpoints shared with Python.
+
+The server runs offline (no LangSmith key, analytics and version check off) on a free port, with the
+session's archive; the thread it answers is then read and continued by an embedded graph on the
+same Postgres checkpointer.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langgraph_sdk import get_client
+
+from agent.services import open_services
+from agent.settings import Settings
+from checkpoints.postgres import open_checkpointer
+from graph import Clients, build_graph
+from tests.e2e.harness import ROOT, Bosun
+
+pytestmark = pytest.mark.e2e
+
+ERA = "What was the probable cause of the ERA25LA084 accident?"
+STARTUP_S = 90.0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _langgraph() -> list[str]:
+    script = Path(sys.executable).with_name("langgraph")
+    return [str(script)] if script.exists() else [shutil.which("langgraph") or "langgraph"]
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the server's whole process group (it forks workers), SIGKILL if it lingers."""
+    for sig, wait in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@pytest.fixture(scope="module")
+def server(bosun: Bosun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of `langgraph dev` on the session's archive, once GET /ok answers."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("langgraph") / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [*_langgraph(), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1",
+             "--port", str(port)],
+            cwd=ROOT, env=bosun.env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_S
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{_tail(log)}")
+            try:
+                if httpx.get(f"{url}/ok", timeout=2.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"langgraph dev did not answer /ok in {STARTUP_S:.0f} s:\n{_tail(log)}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        _stop(proc)
+
+
+def _tail(log: Path, chars: int = 4000) -> str:
+    return log.read_text(errors="replace")[-chars:]
+
+
+def _plain(message: dict[str, Any] | BaseMessage) -> tuple[str, str, str]:
+    """(type, id, text) of a message from the HTTP API (a dict) or from Python (an object)."""
+    if isinstance(message, BaseMessage):
+        return message.type, str(message.id), message.text
+    content = message["content"]
+    text = content if isinstance(content, str) else "".join(
+        part.get("text", "") for part in content if isinstance(part, dict)
+    )  # fmt: skip
+    return message["type"], str(message["id"]), text
+
+
+async def test_langgraph_dev_answers_with_citations_and_shares_the_thread(
+    server: str, settings: Settings
+) -> None:
+    client = get_client(url=server)
+    thread = await client.threads.create()
+    thread_id = thread["thread_id"]
+    values = await client.runs.wait(
+        thread_id, "bosun", input={"messages": [{"role": "user", "content": ERA}]}
+    )
+    assert isinstance(values, dict), values
+    messages = values["messages"]
+    answer = messages[-1]
+    assert answer["type"] == "ai" and "[C:" in answer["content"]
+    assert "fuel" in answer["content"].lower()
+    citations = values["citations"]
+    assert citations and citations[0]["source_id"] == "ERA25LA084"
+    assert answer["additional_kwargs"]["citations"] == citations
+    for citation in citations:
+        assert f"[C:{citation['id']}]" in answer["content"]
+        assert (settings.archive_dir / citation["archive_path"]).is_file()
+
+    async with open_services(settings) as services, open_checkpointer(settings) as saver:
+        graph = build_graph(Clients.from_services(services, offline=True), checkpointer=saver)
+        config = {"configurable": {"thread_id": thread_id}}
+        snapshot = await graph.aget_state(config)  # type: ignore[arg-type]
+        assert [_plain(m) for m in snapshot.values["messages"]] == [_plain(m) for m in messages]
+        assert snapshot.values["citations"] == citations
+
+        # The embedded graph continues the server's thread; the server then sees the new turn.
+        follow_up = await graph.ainvoke(
+            {"messages": [HumanMessage(content="Where did it happen?")]},
+            config,  # type: ignore[arg-type]
+        )
+    turns = [_plain(m) for m in follow_up["messages"]]
+    assert turns[: len(messages)] == [_plain(m) for m in messages]
+    assert turns[len(messages)][0] == "human" and turns[len(messages)][2] == "Where did it happen?"
+    assert isinstance(follow_up["messages"][-1], AIMessage) and follow_up["messages"][-1].text
+    assert follow_up["filters"] == values["filters"]  # the report filter carried over
+
+    state = await client.threads.get_state(thread_id)
+    assert [_plain(m) for m in state["values"]["messages"]] == turns
