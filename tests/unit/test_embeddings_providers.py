@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,11 +87,10 @@ def test_gemini_gives_up_after_two_retries(server: FakeProviderServer) -> None:
 def test_gemini_request_times_out(server: FakeProviderServer) -> None:
     server.fail(0, delay_s=1.5, times=3)
     emb = build_embeddings(_settings(server, "gemini", timeout_s=0.3))
-    started = time.monotonic()
+    # Without the timeout each attempt would succeed after 1.5 s.
     with pytest.raises(Exception, match="(?i)time"):
         emb.embed_query("slow")
-    assert time.monotonic() - started < 4.0
-    assert len(server.requests) == 3
+    assert len(server.requests) == 3  # a timeout is retried like a 5xx
 
 
 # -- Cohere -------------------------------------------------------------------------------------
@@ -139,11 +137,10 @@ def test_cohere_gives_up_after_two_retries(server: FakeProviderServer) -> None:
 def test_cohere_request_times_out(server: FakeProviderServer) -> None:
     server.fail(0, delay_s=1.5)
     emb = build_embeddings(_settings(server, "cohere", timeout_s=0.3))
-    started = time.monotonic()
+    # Without the timeout the request would succeed after 1.5 s.
     with pytest.raises(Exception, match="(?i)timed out"):
         emb.embed_query("slow")
-    assert time.monotonic() - started < 1.4
-    assert len(server.requests) == 1
+    assert len(server.requests) == 1  # cohere.Client retries statuses, not timeouts
 
 
 # -- the fake itself ----------------------------------------------------------------------------
