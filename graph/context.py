@@ -17,7 +17,7 @@ class Context:
     candidates: int = 40  # passages retrieved and reranked per search
     max_passages: int = 8  # passages given to the answer
     similarity_floor: float = 0.3  # dense-only hits below this cosine are dropped
-    rerank_floor: float = 0.2  # reranked passages below this are dropped (one always stays)
+    rerank_floor: float | None = None  # drop reranked passages below; None = reranker's own
     score_cutoff: float | None = None  # best relevance below this: no answer; None = reranker's
     max_searches: int = 2  # search tool calls the model may make per turn
 

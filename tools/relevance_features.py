@@ -29,8 +29,11 @@ FEATURES: tuple[str, ...] = (
     "fused_rel",  # fused retrieval score over the best among the candidates
     "rank_prior",  # 1 / log2(2 + position in the fused order)
     "length",  # log(1 + document tokens) / 8
-    "query_terms",  # log(1 + query content stems) / 3
+    "distinctive",  # coverage weighted by how few of the candidates hold each query stem
 )
+# No query-length feature on purpose: the training questions (claims, probable-cause sentences) are
+# longer than the off-topic ones, and a model that learnt "short means off-topic" would cut off
+# short real questions ("ERA22LA175?", "engine fire on Nordic Star").
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
 
@@ -75,13 +78,12 @@ def tokens(text: str) -> list[str]:
 
 
 def is_identifier(token: str) -> bool:
-    """A token naming one thing: letters with digits (ERA22LA175, N3718F) or a long number."""
-    if not any(ch.isdigit() for ch in token):
-        return False
+    """A token naming one thing: a report, registration, part or IMO number (ERA22LA175, N3718F,
+    ERR-4711, 9234567) — at least 5 characters and 2 digits, so gene names (p53, IL-6, BRCA1)
+    and years (2019) are not."""
     compact = token.replace("-", "").replace("/", "").replace(".", "")
-    if compact.isdigit():
-        return len(compact) >= 5
-    return len(compact) >= 3
+    digits = sum(ch.isdigit() for ch in compact)
+    return len(compact) >= 5 and digits >= 2
 
 
 @lru_cache(maxsize=200_000)
@@ -157,10 +159,12 @@ def feature_matrix(
     total_weight = sum(query.weights) or 1.0
     n_bigrams = len(query.bigrams)
     n_ids = len(query.identifiers)
+    held: list[set[str]] = []  # query stems each document holds
     for i, (text, title) in enumerate(zip(documents, titles, strict=True)):
         words = tokens(text)
         stems = content_stems(words)
         present = set(stems)
+        held.append(present.intersection(query.stems))
         title_stems = set(content_stems(tokens(title))) if title else set()
         covered = sum(w for s, w in zip(query.stems, query.weights, strict=True) if s in present)
         in_title = sum(
@@ -191,7 +195,12 @@ def feature_matrix(
     position = np.empty(n, dtype=np.float64)
     position[order] = np.arange(n)
     rows[:, 11] = 1.0 / np.log2(2.0 + position)
-    rows[:, 13] = math.log1p(len(query.stems)) / 3.0
+    # Within this candidate set, a query stem every candidate holds tells them apart not at all.
+    if query.stems:
+        df = {s: sum(1 for h in held if s in h) for s in query.stems}
+        local = {s: math.log((n + 1.0) / (df[s] + 0.5)) for s in query.stems}
+        total = sum(local.values()) or 1.0
+        rows[:, 13] = [sum(local[s] for s in h) / total for h in held]
     return rows
 
 

@@ -269,10 +269,11 @@ class FeatureReranker:
     """Learned logistic combination of lexical, semantic and field signals; no model download.
 
     Give it the retrieval ``candidates`` (their cosine, BM25 and fused scores, title and subject)
-    and it runs in a few milliseconds. Without them, cosines come from ``embeddings`` (one query
-    embedding and one batch of documents, which costs ~25 ms per document with the local MiniLM),
-    the BM25/fused features are approximated by term coverage, and the title is the document's
-    first line.
+    and it runs in a few milliseconds; when they carry no cosines (lexical-only retrieval), one
+    query embedding against their stored vectors supplies them. Without candidates, cosines come
+    from ``embeddings`` (one query embedding and one batch of documents: ~25 ms per document with
+    the local MiniLM), the BM25/fused features are approximated by term coverage, and the title
+    is the document's first line.
     """
 
     def __init__(
@@ -299,11 +300,15 @@ class FeatureReranker:
         if not documents:
             return []
         cosines: list[float] | None = None
-        if candidates is None and self._embeddings is not None:
-            try:
+        try:
+            if candidates is None and self._embeddings is not None:
                 cosines = await asyncio.to_thread(self._cosines, query, documents)
-            except Exception as err:
-                raise RerankError(_failure(f"{self.name} embeddings", err)) from err
+            elif candidates is not None and not any(c.cosine for c in candidates):
+                # Lexical-only retrieval scored no cosines: one query embedding against the
+                # stored passage vectors restores them (the model leans on them).
+                cosines = await asyncio.to_thread(self._stored_cosines, query, candidates)
+        except Exception as err:
+            raise RerankError(_failure(f"{self.name} embeddings", err)) from err
         return self.score(query, documents, candidates=candidates, cosines=cosines)
 
     def score(
@@ -334,7 +339,11 @@ class FeatureReranker:
             titles = [
                 " ".join(filter(None, (c.passage.title, c.passage.subject))) for c in candidates
             ]
-            signals = [DocumentSignals(c.cosine, c.bm25, c.score) for c in candidates]
+            cos = [c.cosine for c in candidates] if cosines is None else list(cosines)
+            signals = [
+                DocumentSignals(cosine, c.bm25, c.score)
+                for cosine, c in zip(cos, candidates, strict=True)
+            ]
             return feature_matrix(terms, documents, titles, signals)
         titles = [doc.split("\n", 1)[0] for doc in documents]
         cos = list(cosines) if cosines is not None else [0.0] * len(documents)
@@ -348,6 +357,17 @@ class FeatureReranker:
         cos_rel = (cos_arr - cos_arr.min()) / (np.ptp(cos_arr) or 1.0)
         x[:, FEATURES.index("fused_rel")] = 0.5 * (cos_rel + x[:, FEATURES.index("bm25_rel")])
         return x
+
+    def _stored_cosines(self, query: str, candidates: Sequence[Candidate]) -> list[float] | None:
+        vectors = [getattr(c.passage, "embedding", None) for c in candidates]
+        if self._embeddings is None or any(v is None or len(v) == 0 for v in vectors):
+            return None
+        q = np.asarray(self._embeddings.embed_query(query), dtype=np.float64)
+        d = np.stack([np.asarray(v, dtype=np.float64) for v in vectors])
+        if d.shape[1] != q.shape[0]:
+            return None
+        sims = d @ q / (np.linalg.norm(d, axis=1) * np.linalg.norm(q) + 1e-12)
+        return [float(s) for s in sims]
 
     def _cosines(self, query: str, documents: Sequence[str]) -> list[float]:
         assert self._embeddings is not None

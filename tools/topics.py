@@ -2,7 +2,8 @@
 
 The query embedding is matched against the topic ontology (:mod:`agent.ingest.topics`); the
 top-K nearest topics above a similarity threshold are pooled (the ontology is fragmented: one
-concept spans several surface forms) and retrieval is restricted to the chunks linked to them.
+concept spans several surface forms) and retrieval is restricted to the chunks linked to them
+(``scope="chunk"``) or to the documents holding those chunks (``scope="document"``).
 When that returns fewer than ``min_results`` passages the threshold is loosened (and K raised);
 when that is still too few the topic filter is dropped. Structural filters (vessel, report,
 dates) are kept in every attempt. Each attempt is returned as a :class:`TopicDecision` record
@@ -14,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
 import numpy as np
@@ -28,6 +29,7 @@ from tools.hybrid import Retrieval, RetrievalOptions, retrieve
 logger = logging.getLogger(__name__)
 
 Decision = Literal["strict", "loosened", "dropped", "no_topics"]
+Scope = Literal["chunk", "document"]
 
 
 @dataclass(frozen=True)
@@ -48,18 +50,25 @@ class TopicDecision(TypedDict):
     threshold: float | None  # similarity threshold of this attempt (None when dropped)
     topics: list[str]  # names of the pooled topics
     chunks: int  # chunks the pooled topics link to
+    scope: Scope  # chunk: only those chunks; document: every chunk of their documents
     hits: int  # passages retrieved in this attempt
 
 
 @dataclass(frozen=True)
 class TopicFilterConfig:
-    """Thresholds of the topic filter (see benchmarks/layers_eval.py for measurements)."""
+    """Thresholds of the topic filter.
+
+    Measured (benchmarks/layers_eval.py, benchmarks/thread_digest_eval.py --topics) the filter
+    lowers retrieval quality with these and every other setting tried, so the search pipeline
+    should run it only when asked (a per-call switch), not by default.
+    """
 
     top_k: int = 10  # topics pooled in the strict attempt
     threshold: float = 0.5  # cosine a topic needs in the strict attempt
     loose_top_k: int = 30  # topics pooled once loosened
     loose_threshold: float = 0.35  # cosine a topic needs once loosened
     min_results: int = 5  # fewer passages than this: loosen, then drop
+    scope: Scope = "chunk"  # restrict to the linked chunks, or to their whole documents
 
 
 @dataclass
@@ -108,6 +117,23 @@ def restrict_to_chunks(filters: SearchFilters, chunk_ids: Sequence[str]) -> Sear
     """``filters`` further limited to ``chunk_ids`` (all structural constraints kept)."""
     fields = {name: getattr(filters, name) for name in SearchFilters.__dataclass_fields__}
     return ChunkRestrictedFilters(**fields, chunk_ids=tuple(chunk_ids))
+
+
+async def restrict_to_documents(
+    store: Store, filters: SearchFilters, chunk_ids: Sequence[str]
+) -> SearchFilters:
+    """``filters`` limited to the documents holding ``chunk_ids`` (intersected with a document
+    restriction ``filters`` already has, e.g. from a vessel filter)."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT DISTINCT doc_id FROM chunks WHERE chunk_id = ANY(%s) ORDER BY 1",
+            (list(chunk_ids),),
+        )
+        doc_ids = [r["doc_id"] for r in await cur.fetchall()]
+    if filters.doc_ids is not None:
+        allowed = set(filters.doc_ids)
+        doc_ids = [d for d in doc_ids if d in allowed]
+    return replace(filters, doc_ids=tuple(doc_ids))
 
 
 async def match_topics(
@@ -170,24 +196,31 @@ async def retrieve_with_topics(
     for decision, top_k, threshold in attempts:
         topics = await match_topics(store, query_vector, top_k=top_k, threshold=threshold)
         if not topics:
-            decisions.append(_record("no_topics", threshold, [], 0, 0))
+            decisions.append(_record("no_topics", threshold, [], 0, config.scope, 0))
             continue
         chunk_ids = await topic_chunks(store, [t.topic_id for t in topics])
-        retrieval = await retrieve(
-            store, embeddings, query, restrict_to_chunks(filters, chunk_ids), options
-        )
+        if config.scope == "document":
+            restricted = await restrict_to_documents(store, filters, chunk_ids)
+        else:
+            restricted = restrict_to_chunks(filters, chunk_ids)
+        retrieval = await retrieve(store, embeddings, query, restricted, options)
         hits = len(retrieval.candidates)
-        decisions.append(_record(decision, threshold, topics, len(chunk_ids), hits))
+        decisions.append(_record(decision, threshold, topics, len(chunk_ids), config.scope, hits))
         if hits >= min(config.min_results, options.k):
             return TopicRetrieval(retrieval, decisions, topics)
     retrieval = await retrieve(store, embeddings, query, filters, options)
-    decisions.append(_record("dropped", None, [], 0, len(retrieval.candidates)))
+    decisions.append(_record("dropped", None, [], 0, config.scope, len(retrieval.candidates)))
     logger.info("topic filter dropped for %r: %s", query, decisions[:-1])
     return TopicRetrieval(retrieval, decisions, [])
 
 
 def _record(
-    decision: Decision, threshold: float | None, topics: list[Topic], chunks: int, hits: int
+    decision: Decision,
+    threshold: float | None,
+    topics: list[Topic],
+    chunks: int,
+    scope: Scope,
+    hits: int,
 ) -> TopicDecision:
     return TopicDecision(
         stage="topics",
@@ -195,5 +228,6 @@ def _record(
         threshold=threshold,
         topics=[t.name for t in topics],
         chunks=chunks,
+        scope=scope,
         hits=hits,
     )

@@ -197,6 +197,9 @@ async def ensure_ingested(
     if batch:
         await flush()
     bar.close()
+    async with store.pool.connection() as conn:
+        # Fresh statistics for the planner and a visibility map for index-only BM25 scans.
+        await conn.execute("VACUUM (ANALYZE) chunks, bm25_postings, bm25_terms")
     return IngestStats(await document_count(store), added, chunks_written,
                        time.perf_counter() - started)  # fmt: skip
 

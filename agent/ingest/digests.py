@@ -91,7 +91,7 @@ def digest_text(subject: str, messages: Sequence[ThreadMessage]) -> str:
         f'Thread "{subject}": {len(messages)} messages, {_span(messages)}, between '
         f"{_names(messages)}."
     )
-    problem = _take(informative_sentences(first.text), PROBLEM_WORDS, order_only=True)
+    problem = _take(informative_sentences(first.text), PROBLEM_WORDS)
     resolution = _take(informative_sentences(last.text), RESOLUTION_WORDS, prefer_cues=True)
     closing = messages[end + 1 :]
     used = _count(header) + _count(" ".join(problem)) + _count(" ".join(resolution)) + 8
@@ -103,7 +103,7 @@ def digest_text(subject: str, messages: Sequence[ThreadMessage]) -> str:
         parts.append("Investigation: " + " ".join(findings))
     parts.append(f"Resolution ({_who(last)}): " + (" ".join(resolution) or "(no text)"))
     if closing:
-        parts[-1] += f" The thread ends with {_names(closing)} replying ({_dates(closing)})."
+        parts[-1] += f" The thread ends with {_names(closing)} replying ({_span(closing)})."
     text = "\n\n".join(parts)
     return _trim(text, MAX_WORDS)
 
@@ -215,16 +215,14 @@ def _salience(sentence: str, keys: set[str]) -> float:
     return overlap + 1.5 * len(_CUES.findall(sentence)) + 0.5 * any(c.isdigit() for c in sentence)
 
 
-def _take(
-    sentences: list[str], budget: int, *, order_only: bool = False, prefer_cues: bool = False
-) -> list[str]:
+def _take(sentences: list[str], budget: int, *, prefer_cues: bool = False) -> list[str]:
     """Whole sentences up to ``budget`` words: in order, or (``prefer_cues``) those with cue
     words first, then restored to their order. The first sentence is always kept (cut if long)."""
     capped = [_cap(s) for s in sentences]
     if not capped:
         return []
     order = list(range(len(capped)))
-    if prefer_cues and not order_only:
+    if prefer_cues:
         order.sort(key=lambda i: (-len(_CUES.findall(capped[i])), i))
     chosen: list[int] = []
     words = 0
@@ -249,7 +247,7 @@ def _trim(text: str, max_words: int) -> str:
     kept: list[str] = []
     n = 0
     for word in words:
-        n += bool(_WORDS.search(word))
+        n += len(_WORDS.findall(word))
         if n > max_words:
             break
         kept.append(word)
@@ -275,10 +273,6 @@ def _span(messages: Sequence[ThreadMessage]) -> str:
         return "undated"
     lo, hi = min(dates), max(dates)
     return lo.isoformat() if lo == hi else f"{lo.isoformat()} to {hi.isoformat()}"
-
-
-def _dates(messages: Sequence[ThreadMessage]) -> str:
-    return _span(messages)
 
 
 # --- the pass over the store --------------------------------------------------------------

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -225,7 +226,7 @@ async def _chunk_total(store: Store) -> int:
 
 async def _unscanned(
     store: Store, after: str, limit: int, doc_ids: Sequence[str] | None
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     query = """SELECT c.chunk_id, c.title, c.content, d.embedding_mode <> 'metadata_only' AS indexed
                FROM chunks c JOIN documents d USING (doc_id)
                WHERE c.chunk_id > %(after)s
@@ -238,7 +239,7 @@ async def _unscanned(
     query = query.format(docs="AND c.doc_id = ANY(%(docs)s)" if doc_ids is not None else "")
     async with store.pool.connection() as conn:
         cur = await conn.execute(query, params)  # type: ignore[arg-type]
-        return list(await cur.fetchall())
+        return [dict(row) for row in await cur.fetchall()]  # type: ignore[call-overload]
 
 
 async def _stems_and_df(

@@ -42,14 +42,15 @@ async def rerank(state: State, runtime: Runtime[Context], *, reranker: Reranker)
         ({**r, "rerank": float(s)} for r, s in zip(records, scores, strict=True)),  # type: ignore[misc]
         key=lambda r: -(r["rerank"] or 0.0),
     )
-    kept = [r for r in scored if (r["rerank"] or 0.0) >= ctx.rerank_floor] or scored[:1]
+    floor = ctx.rerank_floor if ctx.rerank_floor is not None else reranker.default_floor
+    kept = [r for r in scored if (r["rerank"] or 0.0) >= floor] or scored[:1]
     return {
         "ranked": kept,
         "rerank": {
             "status": "ok",
             "reranker": reranker.name,
             "scores": [round(r["rerank"] or 0.0, 4) for r in scored[:TOP_SCORES]],
-            "floor": ctx.rerank_floor,
+            "floor": floor,
             "dropped": len(scored) - len(kept),
         },
         "timings": {"rerank": elapsed_ms(start)},

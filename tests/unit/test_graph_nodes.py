@@ -29,12 +29,14 @@ def runtime(**knobs: Any) -> Runtime[Context]:
     return Runtime(context=Context(**knobs))
 
 
-def records(*texts: str, doc_ids: list[str] | None = None) -> list[CandidateRecord]:
+def records(
+    *texts: str, doc_ids: list[str] | None = None, cosine: float = 0.5
+) -> list[CandidateRecord]:
     out = []
     for i, text in enumerate(texts):
         doc = doc_ids[i] if doc_ids else f"d{i}"
         p = passage(f"a{i:011d}", text, doc_id=doc, title=f"Doc {i}")
-        out.append(record_of(Candidate(p, 1.0, 0.5, 1.0 - i / 10)))
+        out.append(record_of(Candidate(p, 1.0, cosine, 1.0 - i / 10)))
     return out
 
 
@@ -145,7 +147,7 @@ def test_rerank_failure_falls_back_to_fused_order() -> None:
 
 
 async def test_cutoff_below_threshold_replies_without_a_model() -> None:
-    ranked = [{**r, "rerank": 0.05} for r in records("a")]
+    ranked = [{**r, "rerank": 0.05} for r in records("a", cosine=0.2)]
     state: State = {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
     update = await cutoff(state, runtime(), reranker=FakeReranker(default_cutoff=0.1))
     assert update["cutoff"] is True
@@ -154,8 +156,16 @@ async def test_cutoff_below_threshold_replies_without_a_model() -> None:
     assert kept["cutoff"] is False
 
 
+async def test_a_close_semantic_match_is_not_cut_off() -> None:
+    ranked = [{**r, "rerank": 0.05} for r in records("a", cosine=0.6)]
+    state: State = {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
+    update = await cutoff(state, runtime(), reranker=FakeReranker(default_cutoff=0.1))
+    assert update["cutoff"] is False
+    assert update["relevance"]["rescued_by_cosine"] is True
+
+
 async def test_cutoff_uses_the_rerankers_calibration_and_skips_unscored() -> None:
-    ranked = [{**r, "rerank": 0.3} for r in records("a")]
+    ranked = [{**r, "rerank": 0.3} for r in records("a", cosine=0.2)]
     state: State = {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
     update = await cutoff(state, runtime(), reranker=FakeReranker(default_cutoff=0.5))
     assert update["cutoff"] is True and update["relevance"]["threshold"] == 0.5

@@ -1,0 +1,254 @@
+"""What each retrieval quality layer adds on the BEIR dev splits (nDCG@10, recall@100, latency).
+
+    python benchmarks/layers_eval.py ../shared/data/beir/scifact:train \\
+        ../shared/data/beir/ntsb_pc2narr:dev [--layers enrich,expand,topics] [--limit N]
+
+Every run goes through agent.evaluation.harness.evaluate (hybrid retrieval, default options) on
+the eval collection `bosun eval` builds (ingested here when missing: minutes), with a search hook
+per layer:
+
+- enrich: the corpus ingested again with the ingest-time context summary prepended to each
+  passage's embedding text (collection ``<eval collection>_enriched``), compared with the plain
+  collection, hybrid and dense-only;
+- expand: pseudo-relevance feedback (tools.expansion.PseudoRelevanceExpander) with a few settings,
+  and the nearest-topics expander when topics exist;
+- topics: the topic filter (tools.topics.retrieve_with_topics) on a copy of the eval collection
+  (``layers_<name>``, made inside the same database, its topics built there) so the eval
+  collection itself is only read.
+
+Prints one markdown table per split: configuration, nDCG@10, its change against the baseline,
+recall@100, p50 latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from psycopg import sql
+from tqdm import tqdm
+
+from agent.evaluation.beir import BeirDataset, load_dataset
+from agent.evaluation.harness import (
+    DEFAULT_CHUNK_CHARS,
+    DEFAULT_OVERLAP,
+    EvalResult,
+    collection_name,
+    evaluate,
+    open_eval_services,
+)
+from agent.ingest.chunking import chunk_document
+from agent.ingest.enrich import enrich
+from agent.ingest.pipeline import embedding_text
+from agent.ingest.topics import build_topics
+from agent.services import Services, open_services
+from agent.settings import Settings
+from agent.store.documents import stored_hashes, write_document
+from agent.store.filters import SearchFilters
+from tools.expansion import PRFConfig, PseudoRelevanceExpander, TopicExpander
+from tools.hybrid import Retrieval, RetrievalOptions, retrieve
+from tools.topics import TopicFilterConfig, retrieve_with_topics
+
+logger = logging.getLogger("layers_eval")
+
+Hook = Callable[[str], Awaitable[Retrieval]]
+Row = tuple[str, EvalResult]
+
+PRF_SETTINGS = {
+    "prf: 10 passages, 3 terms": PRFConfig(feedback=10, terms=3),
+    "prf: 10 passages, 5 terms": PRFConfig(feedback=10, terms=5),
+    "prf: 5 passages, 10 terms": PRFConfig(feedback=5, terms=10),
+}
+_CHUNK_COLUMNS = (
+    "chunk_id, content, embedding, doc_id, ordinal, kind, source_id, title, thread_id, date, "
+    "sender, vessel_name, imo, vessel_type, vessel_class, report_no, section, page, "
+    "langchain_metadata"
+)
+
+
+# --- collections --------------------------------------------------------------------------
+
+
+async def ingest_enriched(services: Services, dataset: BeirDataset, *, batch: int = 64) -> int:
+    """The corpus through :func:`agent.ingest.enrich.enrich` (resumable); documents written."""
+    written = 0
+    pending: list = []
+
+    async def flush() -> None:
+        nonlocal written, pending
+        known = await stored_hashes(services.store, [d.doc_id for d, _ in pending])
+        todo = [(d, cs) for d, cs in pending if known.get(d.doc_id) != d.content_hash and cs]
+        texts = [embedding_text(d, c) for d, cs in todo for c in cs]
+        vectors = await asyncio.to_thread(services.embeddings.embed_documents, texts)
+        offset = 0
+        for doc, cs in todo:
+            path = services.archive.put(doc.kind, doc.doc_id, doc.archive_name, doc.original)
+            await write_document(services.store, doc, cs, vectors[offset : offset + len(cs)], path)
+            offset += len(cs)
+            written += 1
+        pending = []
+
+    size = 0
+    bar = tqdm(total=dataset.corpus_size, desc=f"enriched {dataset.name}", file=sys.stderr)
+    for raw in dataset.documents():
+        doc = enrich(raw)
+        chunks = chunk_document(doc, max_chars=DEFAULT_CHUNK_CHARS, overlap=DEFAULT_OVERLAP)
+        pending.append((doc, chunks))
+        size += len(chunks)
+        if size >= batch:
+            bar.update(len(pending))
+            await flush()
+            size = 0
+    if pending:
+        bar.update(len(pending))
+        await flush()
+    bar.close()
+    return written
+
+
+async def copy_collection(settings: Settings, source: str, target: str) -> Services:
+    """Open ``target`` (same database), filled from ``source`` when empty (BM25 rebuilt by the
+    chunk triggers); the caller closes the returned services' store."""
+    opened = open_services(settings, collection=target)
+    services = await opened.__aenter__()
+    async with services.store.pool.connection() as conn:
+        cur = await conn.execute("SELECT count(*) AS n FROM documents")
+        row = await cur.fetchone()
+        if row and row["n"] == 0:
+            started = time.perf_counter()
+            src, dst = sql.Identifier(source), sql.Identifier(target)
+            await conn.execute(
+                sql.SQL("INSERT INTO {}.documents SELECT * FROM {}.documents").format(dst, src)
+            )
+            columns = sql.SQL(_CHUNK_COLUMNS)
+            await conn.execute(
+                sql.SQL("INSERT INTO {}.chunks ({}) SELECT {} FROM {}.chunks").format(
+                    dst, columns, columns, src
+                )
+            )
+            logger.info("copied %s to %s in %.0f s", source, target, time.perf_counter() - started)
+    return services
+
+
+# --- hooks --------------------------------------------------------------------------------
+
+
+def plain(services: Services, options: RetrievalOptions) -> Hook:
+    async def search(query: str) -> Retrieval:
+        return await retrieve(services.store, services.embeddings, query, SearchFilters(), options)
+
+    return search
+
+
+def expanded(services: Services, expander: PseudoRelevanceExpander | TopicExpander) -> Hook:
+    async def search(query: str) -> Retrieval:
+        started = time.perf_counter()
+        text = (await expander.expand(query)).text
+        took = (time.perf_counter() - started) * 1000.0
+        retrieval = await retrieve(services.store, services.embeddings, text, SearchFilters(),
+                                   RetrievalOptions(k=100))  # fmt: skip
+        retrieval.timings_ms["expand"] = took
+        return retrieval
+
+    return search
+
+
+def topic_filtered(services: Services, config: TopicFilterConfig, decisions: Counter) -> Hook:
+    async def search(query: str) -> Retrieval:
+        result = await retrieve_with_topics(
+            services.store, services.embeddings, query, SearchFilters(),
+            RetrievalOptions(k=100), config,
+        )  # fmt: skip
+        decisions[result.decision] += 1
+        return result.retrieval
+
+    return search
+
+
+# --- runs ---------------------------------------------------------------------------------
+
+
+async def run_split(
+    settings: Settings, dataset: BeirDataset, layers: set[str], limit: int | None
+) -> list[Row]:
+    rows: list[Row] = []
+    dense = RetrievalOptions(lexical=False)
+    async with open_eval_services(settings, dataset, progress=True) as base:
+        rows.append(("baseline (hybrid)", await evaluate(base, dataset, limit=limit)))
+        if "enrich" in layers:
+            rows.append(("dense only", await evaluate(base, dataset, options=dense, limit=limit)))
+            name = f"{collection_name(dataset.name)}_enriched"
+            async with open_services(settings, collection=name) as enriched:
+                await ingest_enriched(enriched, dataset)
+                hybrid = await evaluate(enriched, dataset, limit=limit)
+                rows.append(("enrich: summary-prefixed (hybrid)", hybrid))
+                alone = await evaluate(enriched, dataset, options=dense, limit=limit)
+                rows.append(("enrich: summary-prefixed (dense only)", alone))
+        if "expand" in layers:
+            for label, config in PRF_SETTINGS.items():
+                expander = PseudoRelevanceExpander(base.store, config)
+                rows.append((label, await evaluate(base, dataset, limit=limit,
+                                                   search=expanded(base, expander))))  # fmt: skip
+    if "topics" in layers:
+        copy = await copy_collection(settings, collection_name(dataset.name),
+                                     f"layers_{dataset.name}")  # fmt: skip
+        try:
+            stats = await build_topics(copy.store, copy.embeddings)
+            logger.info("topics of %s: %s", dataset.name, stats)
+            for label, config in {
+                "topics: filter (default)": TopicFilterConfig(),
+                "topics: filter, min_results 20": TopicFilterConfig(min_results=20),
+            }.items():
+                decisions: Counter = Counter()
+                result = await evaluate(copy, dataset, limit=limit,
+                                        search=topic_filtered(copy, config, decisions))  # fmt: skip
+                shares = ", ".join(f"{k} {v}" for k, v in sorted(decisions.items()))
+                rows.append((f"{label} [{shares}]", result))
+            expander = TopicExpander(copy.store, copy.embeddings)
+            rows.append(("expand: nearest topics", await evaluate(
+                copy, dataset, limit=limit, search=expanded(copy, expander))))  # fmt: skip
+        finally:
+            await copy.store.close()
+    return rows
+
+
+def table(dataset: BeirDataset, rows: list[Row]) -> str:
+    base = rows[0][1].metrics["ndcg@10"]
+    lines = [
+        f"\n{dataset.name} ({dataset.split}, {rows[0][1].queries} queries)\n",
+        "| configuration | nDCG@10 | Δ | recall@100 | p50 ms |",
+        "|---|---|---|---|---|",
+    ]
+    for label, result in rows:
+        ndcg = result.metrics["ndcg@10"]
+        recall = result.metrics.get("recall@100", float("nan"))
+        p50 = result.latency_ms.get("total", {}).get("p50", float("nan"))
+        lines.append(f"| {label} | {ndcg:.4f} | {ndcg - base:+.4f} | {recall:.4f} | {p50:.0f} |")
+    return "\n".join(lines)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("splits", nargs="+", help="path:split, e.g. ../shared/data/beir/ntsb:dev")
+    parser.add_argument("--layers", default="enrich,expand,topics")
+    parser.add_argument("--limit", type=int, default=None, help="first N queries only")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    settings = Settings.from_env()
+    layers = {layer.strip() for layer in args.layers.split(",") if layer.strip()}
+    for spec in args.splits:
+        path, _, split = spec.partition(":")
+        dataset = load_dataset(Path(path), split or None)
+        rows = await run_split(settings, dataset, layers, args.limit)
+        print(table(dataset, rows), flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,16 @@
+"""Every test runs offline: provider and tracing keys from the developer's shell are ignored."""
+
+import pytest
+
+PROVIDER_VARIABLES = (
+    "GOOGLE_API_KEY", "GEMINI_API_KEY", "COHERE_API_KEY", "BOSUN_CHAT_MODEL",
+    "BOSUN_CHAT_BASE_URL", "BOSUN_EMBEDDINGS", "BOSUN_CROSS_ENCODER_DIR",
+    "LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY", "LANGFUSE_BASE_URL", "LANGFUSE_HOST",
+)  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in PROVIDER_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANGSMITH_TRACING", "false")

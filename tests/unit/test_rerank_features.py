@@ -1,0 +1,198 @@
+"""The offline feature reranker: relevance in [0, 1], sensible order, deterministic."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from tools.relevance_features import FEATURES, is_identifier, query_terms, stem, tokens
+from tools.rerank import FeatureReranker, FeatureWeights, Reranker, rerank_text
+
+ENGINE = (
+    "Loss of engine power | ERA22LA175\n"
+    "The pilot reported a total loss of engine power during cruise flight. Examination of the "
+    "engine revealed fuel starvation: both fuel tanks were empty and the fuel selector was set "
+    "to the left tank."
+)
+PIZZA = (
+    "Margherita pizza\nStretch the dough, add tomato sauce, fresh mozzarella and basil, and bake "
+    "in a very hot oven for eight minutes."
+)
+OTHER_ENGINE = (
+    "Loss of engine power | ERA22LA180\n"
+    "The pilot reported a total loss of engine power during cruise flight. Examination of the "
+    "engine revealed a fractured crankshaft."
+)
+
+
+@dataclass(frozen=True)
+class _Passage:
+    title: str
+    subject: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    passage: _Passage
+    bm25: float
+    cosine: float
+    score: float
+
+
+class _FakeEmbeddings:
+    """Bag-of-words vectors: enough for cosines that reflect shared words."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+
+    def _vector(self, text: str) -> list[float]:
+        v = np.zeros(64)
+        for token in tokens(text):
+            v[zlib.crc32(stem(token).encode()) % 64] += 1.0
+        return list(v)
+
+    def embed_query(self, text: str) -> list[float]:
+        self.calls.append(("query", 1))
+        return self._vector(text)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.calls.append(("documents", len(texts)))
+        return [self._vector(t) for t in texts]
+
+
+async def test_relevant_document_scores_higher_and_in_unit_interval() -> None:
+    reranker = FeatureReranker(_FakeEmbeddings())
+    scores = await reranker.rerank("why did the engine lose power in cruise?", [PIZZA, ENGINE])
+    assert len(scores) == 2
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    assert scores[1] > scores[0]
+
+
+async def test_scores_are_deterministic() -> None:
+    reranker = FeatureReranker(_FakeEmbeddings())
+    query = "fuel starvation after the selector was left on an empty tank"
+    first = await reranker.rerank(query, [ENGINE, PIZZA, OTHER_ENGINE])
+    second = await reranker.rerank(query, [ENGINE, PIZZA, OTHER_ENGINE])
+    assert first == second
+
+
+async def test_identifier_match_boosts() -> None:
+    reranker = FeatureReranker(_FakeEmbeddings())
+    scores = await reranker.rerank("what happened in ERA22LA175?", [OTHER_ENGINE, ENGINE])
+    assert scores[1] > scores[0]
+    x = reranker.features("what happened in ERA22LA175?", [OTHER_ENGINE, ENGINE])
+    ident = FEATURES.index("identifier")
+    assert list(x[:, ident]) == [0.0, 1.0]
+
+
+async def test_documents_embedded_in_one_batch_without_candidates() -> None:
+    embeddings = _FakeEmbeddings()
+    await FeatureReranker(embeddings).rerank("engine power", [ENGINE, PIZZA, OTHER_ENGINE])
+    assert embeddings.calls == [("query", 1), ("documents", 3)]
+
+
+async def test_candidates_supply_scores_and_no_embedding_runs() -> None:
+    embeddings = _FakeEmbeddings()
+    reranker = FeatureReranker(embeddings)
+    candidates = [
+        _Candidate(_Passage("Margherita pizza", None, PIZZA), bm25=0.0, cosine=0.05, score=0.1),
+        _Candidate(_Passage("Loss of engine power", "ERA22LA175", ENGINE), 14.2, 0.62, 0.9),
+    ]
+    docs = [rerank_text(c.passage) for c in candidates]
+    scores = await reranker.rerank("engine lost power in cruise", docs, candidates=candidates)  # type: ignore[arg-type]
+    assert embeddings.calls == []
+    assert scores[1] > scores[0]
+    x = reranker.features("engine lost power in cruise", docs, candidates=candidates)  # type: ignore[arg-type]
+    assert x[1, FEATURES.index("cosine")] == pytest.approx(0.62)
+    assert x[1, FEATURES.index("bm25_rel")] == pytest.approx(1.0)
+    assert x[1, FEATURES.index("title")] > 0.0
+
+
+async def test_candidates_must_match_documents() -> None:
+    reranker = FeatureReranker()
+    candidate = _Candidate(_Passage("t", None, "x"), 0.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match="1 candidates for 2 documents"):
+        await reranker.rerank("q", ["a", "b"], candidates=[candidate])  # type: ignore[list-item]
+
+
+async def test_empty_documents_give_no_scores() -> None:
+    assert await FeatureReranker().rerank("anything", []) == []
+
+
+def test_shipped_weights_load_with_a_cutoff() -> None:
+    weights = FeatureWeights.load()
+    assert weights.weights.shape == (len(FEATURES),)
+    assert 0.0 < weights.cutoff < 1.0
+    reranker = FeatureReranker()
+    assert reranker.default_cutoff == weights.cutoff
+    assert isinstance(reranker, Reranker)
+
+
+def test_weights_for_other_features_are_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "w.json"
+    path.write_text('{"features": ["cosine"], "weights": {"cosine": 1}, "bias": 0, "cutoff": 0.5}')
+    with pytest.raises(ValueError, match="trained on"):
+        FeatureWeights.load(path)
+
+
+def test_query_terms_drop_stop_words_and_keep_identifiers() -> None:
+    terms = query_terms("What did the pilot of N3718F do wrong in ERA22LA175 (IMO 9234567)?")
+    assert "the" not in terms.stems and "what" not in terms.stems
+    assert "pilot" in terms.stems
+    assert terms.identifiers == {"n3718f", "era22la175", "9234567"}
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [("era22la175", True), ("9234567", True), ("err-4711", True), ("n3718f", True),
+     ("2019", False), ("p53", False), ("il-6", False), ("brca1", False), ("engine", False)],
+)  # fmt: skip
+def test_identifiers(token: str, expected: bool) -> None:
+    assert is_identifier(token) is expected
+
+
+def test_stems_meet_across_word_forms() -> None:
+    assert stem("landing") == stem("landings")
+    assert stem("stalled") == stem("stall")
+    assert stem("inspections") == stem("inspection")
+
+
+def test_distinctive_coverage_ignores_words_every_candidate_holds() -> None:
+    reranker = FeatureReranker()
+    docs = ["the pilot reported a noseover", "the pilot reported a bounced landing"]
+    x = reranker.features("pilot noseover", docs)
+    distinctive = x[:, FEATURES.index("distinctive")]
+    coverage = x[:, FEATURES.index("coverage")]
+    assert list(coverage) == [1.0, 0.5]  # both hold "pilot"
+    assert distinctive[0] == pytest.approx(1.0)
+    assert distinctive[1] < 0.3 < distinctive[0]
+
+
+@dataclass(frozen=True)
+class _StoredPassage:
+    title: str
+    subject: str | None
+    text: str
+    embedding: np.ndarray
+
+
+async def test_lexical_only_candidates_get_cosines_from_their_stored_vectors() -> None:
+    embeddings = _FakeEmbeddings()
+    reranker = FeatureReranker(embeddings)
+    texts = [PIZZA, ENGINE]
+    candidates = [
+        _Candidate(
+            _StoredPassage("t", None, text, np.asarray(embeddings._vector(text))), 5.0, 0.0, 0.5
+        )
+        for text in texts
+    ]
+    query = "engine power loss from fuel starvation"
+    with_stored = await reranker.rerank(query, texts, candidates=candidates)  # type: ignore[arg-type]
+    assert embeddings.calls == [("query", 1)]  # no document embedding
+    no_vectors = FeatureReranker().score(query, texts, candidates=candidates)  # type: ignore[arg-type]
+    assert with_stored[1] > no_vectors[1]
+    assert with_stored[1] > with_stored[0]
