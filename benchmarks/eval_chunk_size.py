@@ -24,7 +24,7 @@ from agent.evaluation.beir import load_dataset
 from agent.evaluation.metrics import METRICS, aggregate_documents, score_query
 from agent.ingest.chunking import chunk_document
 from agent.settings import Settings
-from agent.store.lexical import B, K1
+from agent.store.lexical import K1, B
 from agent.store.server import database_uri
 
 TOP = 100
@@ -94,8 +94,12 @@ def main() -> int:
                 texts: list[str] = []
                 for doc in docs:
                     if size:
-                        chunks = [c.text for c in chunk_document(doc, max_chars=size,
-                                                                 overlap=min(150, size // 4))]
+                        chunks = [
+                            c.text
+                            for c in chunk_document(
+                                doc, max_chars=size, overlap=min(150, size // 4)
+                            )
+                        ]
                     else:
                         chunks = ["\n\n".join(s.text for s in doc.sections)]
                     for text in chunks:

@@ -1,7 +1,8 @@
 """What each retrieval quality layer adds on the BEIR dev splits (nDCG@10, recall@100, latency).
 
     python benchmarks/layers_eval.py ../shared/data/beir/scifact:train \\
-        ../shared/data/beir/ntsb_pc2narr:dev [--layers enrich,expand,topics] [--limit N]
+        ../shared/data/beir/ntsb_pc2narr:dev [--layers enrich,expand,topics] [--limit N] \
+        [--lexical-only]
 
 Every run goes through agent.evaluation.harness.evaluate (hybrid retrieval, default options) on
 the eval collection `bosun eval` builds (ingested here when missing: minutes), with a search hook
@@ -16,8 +17,9 @@ per layer:
   (``layers_<name>``, made inside the same database, its topics built there) so the eval
   collection itself is only read.
 
-Prints one markdown table per split: configuration, nDCG@10, its change against the baseline,
-recall@100, p50 latency.
+``--lexical-only`` runs every configuration on the BM25 arm alone (no embedding per query: a
+quicker signal). Prints one markdown table per split: configuration, nDCG@10, its change against
+the baseline, recall@100, p50 latency.
 """
 
 from __future__ import annotations
@@ -63,7 +65,6 @@ Row = tuple[str, EvalResult]
 PRF_SETTINGS = {
     "prf: 10 passages, 3 terms": PRFConfig(feedback=10, terms=3),
     "prf: 10 passages, 5 terms": PRFConfig(feedback=10, terms=5),
-    "prf: 5 passages, 10 terms": PRFConfig(feedback=5, terms=10),
 }
 _CHUNK_COLUMNS = (
     "chunk_id, content, embedding, doc_id, ordinal, kind, source_id, title, thread_id, date, "
@@ -139,31 +140,29 @@ async def copy_collection(settings: Settings, source: str, target: str) -> Servi
 # --- hooks --------------------------------------------------------------------------------
 
 
-def plain(services: Services, options: RetrievalOptions) -> Hook:
-    async def search(query: str) -> Retrieval:
-        return await retrieve(services.store, services.embeddings, query, SearchFilters(), options)
-
-    return search
-
-
-def expanded(services: Services, expander: PseudoRelevanceExpander | TopicExpander) -> Hook:
+def expanded(
+    services: Services,
+    expander: PseudoRelevanceExpander | TopicExpander,
+    options: RetrievalOptions,
+) -> Hook:
     async def search(query: str) -> Retrieval:
         started = time.perf_counter()
         text = (await expander.expand(query)).text
         took = (time.perf_counter() - started) * 1000.0
         retrieval = await retrieve(services.store, services.embeddings, text, SearchFilters(),
-                                   RetrievalOptions(k=100))  # fmt: skip
+                                   options)  # fmt: skip
         retrieval.timings_ms["expand"] = took
         return retrieval
 
     return search
 
 
-def topic_filtered(services: Services, config: TopicFilterConfig, decisions: Counter) -> Hook:
+def topic_filtered(
+    services: Services, config: TopicFilterConfig, decisions: Counter, options: RetrievalOptions
+) -> Hook:
     async def search(query: str) -> Retrieval:
         result = await retrieve_with_topics(
-            services.store, services.embeddings, query, SearchFilters(),
-            RetrievalOptions(k=100), config,
+            services.store, services.embeddings, query, SearchFilters(), options, config,
         )  # fmt: skip
         decisions[result.decision] += 1
         return result.retrieval
@@ -175,12 +174,18 @@ def topic_filtered(services: Services, config: TopicFilterConfig, decisions: Cou
 
 
 async def run_split(
-    settings: Settings, dataset: BeirDataset, layers: set[str], limit: int | None
+    settings: Settings,
+    dataset: BeirDataset,
+    layers: set[str],
+    limit: int | None,
+    lexical_only: bool = False,
 ) -> list[Row]:
     rows: list[Row] = []
     dense = RetrievalOptions(lexical=False)
+    arms = RetrievalOptions(dense=False, k=100) if lexical_only else RetrievalOptions(k=100)
+    name = "BM25 only" if lexical_only else "hybrid"
     async with open_eval_services(settings, dataset, progress=True) as base:
-        rows.append(("baseline (hybrid)", await evaluate(base, dataset, limit=limit)))
+        rows.append((f"baseline ({name})", await evaluate(base, dataset, arms, limit=limit)))
         if "enrich" in layers:
             rows.append(("dense only", await evaluate(base, dataset, options=dense, limit=limit)))
             name = f"{collection_name(dataset.name)}_enriched"
@@ -193,8 +198,8 @@ async def run_split(
         if "expand" in layers:
             for label, config in PRF_SETTINGS.items():
                 expander = PseudoRelevanceExpander(base.store, config)
-                rows.append((label, await evaluate(base, dataset, limit=limit,
-                                                   search=expanded(base, expander))))  # fmt: skip
+                hook = expanded(base, expander, arms)
+                rows.append((label, await evaluate(base, dataset, limit=limit, search=hook)))
     if "topics" in layers:
         copy = await copy_collection(settings, collection_name(dataset.name),
                                      f"layers_{dataset.name}")  # fmt: skip
@@ -204,15 +209,19 @@ async def run_split(
             for label, config in {
                 "topics: filter (default)": TopicFilterConfig(),
                 "topics: filter, min_results 20": TopicFilterConfig(min_results=20),
+                "topics: filter, document scope, min_results 20": TopicFilterConfig(
+                    scope="document", min_results=20
+                ),
             }.items():
                 decisions: Counter = Counter()
-                result = await evaluate(copy, dataset, limit=limit,
-                                        search=topic_filtered(copy, config, decisions))  # fmt: skip
+                hook = topic_filtered(copy, config, decisions, arms)
+                result = await evaluate(copy, dataset, limit=limit, search=hook)
                 shares = ", ".join(f"{k} {v}" for k, v in sorted(decisions.items()))
                 rows.append((f"{label} [{shares}]", result))
             expander = TopicExpander(copy.store, copy.embeddings)
-            rows.append(("expand: nearest topics", await evaluate(
-                copy, dataset, limit=limit, search=expanded(copy, expander))))  # fmt: skip
+            hook = expanded(copy, expander, arms)
+            rows.append(("expand: nearest topics",
+                         await evaluate(copy, dataset, limit=limit, search=hook)))  # fmt: skip
         finally:
             await copy.store.close()
     return rows
@@ -238,6 +247,7 @@ async def main() -> None:
     parser.add_argument("splits", nargs="+", help="path:split, e.g. ../shared/data/beir/ntsb:dev")
     parser.add_argument("--layers", default="enrich,expand,topics")
     parser.add_argument("--limit", type=int, default=None, help="first N queries only")
+    parser.add_argument("--lexical-only", action="store_true", help="BM25 arm only (no dense)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -246,7 +256,7 @@ async def main() -> None:
     for spec in args.splits:
         path, _, split = spec.partition(":")
         dataset = load_dataset(Path(path), split or None)
-        rows = await run_split(settings, dataset, layers, args.limit)
+        rows = await run_split(settings, dataset, layers, args.limit, args.lexical_only)
         print(table(dataset, rows), flush=True)
 
 

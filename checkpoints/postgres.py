@@ -52,7 +52,7 @@ async def _setup_once(pool: AsyncConnectionPool, saver: AsyncPostgresSaver) -> N
     async with pool.connection() as conn:
         # Poll rather than block: the setup builds an index CONCURRENTLY, which waits for every
         # open statement, including a pg_advisory_lock() waiting for that very setup.
-        while not (await (await conn.execute(_TRY_LOCK)).fetchone() or {}).get("locked"):
+        while not (await (await conn.execute(_TRY_LOCK)).fetchone() or {}).get("locked"):  # noqa: ASYNC110 (the lock lives in another process)
             await asyncio.sleep(0.1)
         try:
             await saver.setup()

@@ -11,11 +11,15 @@ the messages. With a chat model the model writes it (``agent.prompts.THREAD_DIGE
 the extractive digest stands in when the call fails.
 
 Embedding mode ``full``: a digest runs to 1,300-2,600 characters, so the chunker cuts it into two
-or three passages and the embedding model reads at most 256 tokens. In ``summary`` mode every
-passage would be embedded as the same truncated text (the resolution, at the end, cut off) and the
-context would repeat the whole digest per passage. In ``full`` mode each passage is embedded with
-a short summary naming the subject, the problem and the resolution, so each part of the arc is
-retrievable and carries the other's context.
+or three passages, and the embedding model reads at most 256 tokens. In ``summary`` mode every
+passage is embedded as the same text, the digest's first ~190 words (the resolution of a long
+digest falls outside), and the context repeats the whole digest per passage. In ``full`` mode
+each passage is embedded on its own (a problem-phrased and a resolution-phrased question each find
+their part) and the context shows the short summary (subject, problem and resolution gist) above
+the passage. Measured on 13 usrp-users questions spanning a thread's first and last messages
+(benchmarks/thread_digest_eval.py): digest in the top 5 for all 13 in every variant; digest MRR@10
+0.63 with passages embedded under the title (``full``, the embedding text recommended for every
+kind), 0.58 in ``summary`` mode, 0.54 with the summary prefixed to each passage.
 
 The digests are regenerated only when their thread changed: each records a hash of its messages'
 content hashes in ``metadata["thread_hash"]``.

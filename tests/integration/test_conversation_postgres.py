@@ -86,7 +86,7 @@ async def test_filters_persist_across_two_graph_instances(
         follow = await ask(second_graph, thread, "How was the purifier repaired?")
         history = await second_graph.aget_state({"configurable": {"thread_id": thread}})
     assert follow["filters"] == first["filters"]
-    assert follow["citations"], (follow["messages"][-1].content, follow.get("relevance"), follow.get("rerank"))
+    assert follow["citations"], (follow["messages"][-1].content, follow.get("relevance"))
     titles = {c["title"] for c in follow["citations"]}
     assert all("Kestrel Dawn" in t for t in titles), titles  # never the Osprey Line message
     humans = [m.content for m in history.values["messages"] if m.type == "human"]
