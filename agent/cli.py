@@ -96,7 +96,8 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     )  # fmt: skip
     summary = {
         "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
-        "chunks_added": report.chunks_added, "seconds": round(report.seconds, 2),
+        "chunks_added": report.chunks_added, "thread_digests": report.digests,
+        "seconds": round(report.seconds, 2),
         "errors": [{"path": e.path, "reason": e.reason} for e in report.errors],
     }  # fmt: skip
     if args.json:
@@ -104,8 +105,8 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     else:
         print(
             f"ingested {report.added} new and {report.updated} changed documents "
-            f"({report.chunks_added} chunks), {report.unchanged} unchanged, "
-            f"in {report.seconds:.1f} s"
+            f"and {report.digests} thread digests ({report.chunks_added} chunks), "
+            f"{report.unchanged} unchanged, in {report.seconds:.1f} s"
         )
         for err in report.errors:
             print(f"  skipped {err.path}: {err.reason}")

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from psycopg import sql
@@ -113,28 +114,31 @@ async def ingest_enriched(services: Services, dataset: BeirDataset, *, batch: in
     return written
 
 
-async def copy_collection(settings: Settings, source: str, target: str) -> Services:
-    """Open ``target`` (same database), filled from ``source`` when empty (BM25 rebuilt by the
-    chunk triggers); the caller closes the returned services' store."""
-    opened = open_services(settings, collection=target)
-    services = await opened.__aenter__()
-    async with services.store.pool.connection() as conn:
-        cur = await conn.execute("SELECT count(*) AS n FROM documents")
-        row = await cur.fetchone()
-        if row and row["n"] == 0:
-            started = time.perf_counter()
-            src, dst = sql.Identifier(source), sql.Identifier(target)
-            await conn.execute(
-                sql.SQL("INSERT INTO {}.documents SELECT * FROM {}.documents").format(dst, src)
-            )
-            columns = sql.SQL(_CHUNK_COLUMNS)
-            await conn.execute(
-                sql.SQL("INSERT INTO {}.chunks ({}) SELECT {} FROM {}.chunks").format(
-                    dst, columns, columns, src
+@contextlib.asynccontextmanager
+async def copied_collection(
+    settings: Settings, source: str, target: str
+) -> AsyncIterator[Services]:
+    """Services on ``target`` (same database), filled from ``source`` when empty (BM25 rebuilt by
+    the chunk triggers)."""
+    async with open_services(settings, collection=target) as services:
+        async with services.store.pool.connection() as conn:
+            cur = await conn.execute("SELECT count(*) AS n FROM documents")
+            row = await cur.fetchone()
+            if row and row["n"] == 0:
+                started = time.perf_counter()
+                src, dst = sql.Identifier(source), sql.Identifier(target)
+                await conn.execute(
+                    sql.SQL("INSERT INTO {}.documents SELECT * FROM {}.documents").format(dst, src)
                 )
-            )
-            logger.info("copied %s to %s in %.0f s", source, target, time.perf_counter() - started)
-    return services
+                columns = sql.SQL(_CHUNK_COLUMNS)
+                await conn.execute(
+                    sql.SQL("INSERT INTO {}.chunks ({}) SELECT {} FROM {}.chunks").format(
+                        dst, columns, columns, src
+                    )
+                )
+                logger.info("copied %s to %s in %.0f s", source, target,
+                            time.perf_counter() - started)  # fmt: skip
+        yield services
 
 
 # --- hooks --------------------------------------------------------------------------------
@@ -185,7 +189,8 @@ async def run_split(
     arms = RetrievalOptions(dense=False, k=100) if lexical_only else RetrievalOptions(k=100)
     name = "BM25 only" if lexical_only else "hybrid"
     async with open_eval_services(settings, dataset, progress=True) as base:
-        rows.append((f"baseline ({name})", await evaluate(base, dataset, arms, limit=limit)))
+        baseline = await evaluate(base, dataset, options=arms, limit=limit)
+        rows.append((f"baseline ({name})", baseline))
         if "enrich" in layers:
             rows.append(("dense only", await evaluate(base, dataset, options=dense, limit=limit)))
             name = f"{collection_name(dataset.name)}_enriched"
@@ -201,9 +206,8 @@ async def run_split(
                 hook = expanded(base, expander, arms)
                 rows.append((label, await evaluate(base, dataset, limit=limit, search=hook)))
     if "topics" in layers:
-        copy = await copy_collection(settings, collection_name(dataset.name),
-                                     f"layers_{dataset.name}")  # fmt: skip
-        try:
+        async with copied_collection(settings, collection_name(dataset.name),
+                                     f"layers_{dataset.name}") as copy:  # fmt: skip
             stats = await build_topics(copy.store, copy.embeddings)
             logger.info("topics of %s: %s", dataset.name, stats)
             for label, config in {
@@ -222,8 +226,6 @@ async def run_split(
             hook = expanded(copy, expander, arms)
             rows.append(("expand: nearest topics",
                          await evaluate(copy, dataset, limit=limit, search=hook)))  # fmt: skip
-        finally:
-            await copy.store.close()
     return rows
 
 

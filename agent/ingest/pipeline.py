@@ -14,7 +14,9 @@ from langchain_core.embeddings import Embeddings
 from tqdm import tqdm
 
 from agent.ingest.chunking import chunk_document
+from agent.ingest.digests import build_thread_digests
 from agent.ingest.discover import load_paths
+from agent.ingest.enrich import enrich
 from agent.ingest.model import Chunk, LoadError, SourceDocument
 from agent.ingest.vessel_tagging import tag_vessel_mentions
 from agent.store.archive import Archive
@@ -33,6 +35,7 @@ class IngestReport:
     unchanged: int = 0
     chunks_added: int = 0
     vessel_tagged: int = 0  # documents linked to the vessels they mention
+    digests: int = 0  # thread digests written or refreshed
     errors: list[LoadError] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -41,10 +44,8 @@ def embedding_text(doc: SourceDocument, chunk: Chunk) -> str:
     """What the vector of ``chunk`` encodes, by the document's embedding mode."""
     if doc.embedding_mode == "summary" and doc.summary:
         return doc.summary
-    if doc.embedding_mode == "metadata_only":
-        return f"{doc.title}\n{chunk.text}"
-    if doc.summary:
-        return f"{doc.summary}\n---\n{chunk.text}"
+    # "full" passages are embedded under their title: prefixing the context summary measured
+    # worse on NTSB (nDCG@10 0.4242 vs 0.4271 hybrid); the summary is shown in the LLM context.
     return f"{doc.title}\n{chunk.text}"
 
 
@@ -86,10 +87,27 @@ async def ingest_documents(
 
 
 async def ingest_paths(
-    paths: Iterable[Path], store: Store, embeddings: Embeddings, archive: Archive, **kwargs: object
+    paths: Iterable[Path],
+    store: Store,
+    embeddings: Embeddings,
+    archive: Archive,
+    *,
+    progress: bool = True,
 ) -> IngestReport:
-    """Ingest files and folders (see :func:`agent.ingest.discover.load_paths`)."""
-    return await ingest_documents(load_paths(paths), store, embeddings, archive, **kwargs)  # type: ignore[arg-type]
+    """Ingest files and folders (see :func:`agent.ingest.discover.load_paths`) with context
+    summaries, then (re)build the digests of new or changed multi-message email threads."""
+    report = await ingest_documents(
+        load_paths(paths), store, embeddings, archive, progress=progress, prepare=enrich
+    )
+    digests = await build_thread_digests(store)
+    if digests:
+        digested = await ingest_documents(
+            digests, store, embeddings, archive, progress=False, prepare=enrich
+        )
+        report.digests = digested.added + digested.updated
+        report.chunks_added += digested.chunks_added
+        report.errors.extend(digested.errors)
+    return report
 
 
 async def _flush(

@@ -113,7 +113,7 @@ def test_search_finds_the_report_by_number_with_its_scores(runs: dict) -> None:
 def test_status_counts_what_was_ingested(runs: dict, bosun: Bosun) -> None:
     info = _run(runs, "status").json()
     assert {"documents", "chunks", "threads", "vessels", "embedding_model"} <= set(info)
-    assert info["documents"] == bosun.ingested["added"]
+    assert info["documents"] == bosun.ingested["added"] + bosun.ingested["thread_digests"]
     assert info["chunks"] == bosun.ingested["chunks_added"]
     assert info["vessels"] >= 2 and info["threads"] >= 1  # Nordic Star, Baltic Trader, ...
     assert info["embedding_model"]
@@ -136,4 +136,5 @@ def test_ingesting_the_same_archive_again_changes_nothing(runs: dict, bosun: Bos
     run = _run(runs, "reingest")
     assert run.returncode == 0, run.stderr
     unchanged = bosun.ingested["added"]
-    assert f"ingested 0 new and 0 changed documents (0 chunks), {unchanged} unchanged" in run.stdout
+    expected = "ingested 0 new and 0 changed documents and 0 thread digests (0 chunks)"
+    assert f"{expected}, {unchanged} unchanged" in run.stdout

@@ -47,6 +47,7 @@ async def mail(settings: Settings) -> Services:
         report = await ingest_paths([EXAMPLES / "fleet-mail"], svc.store, svc.embeddings,
                                     svc.archive, progress=False)  # fmt: skip
         assert report.errors == []
+        assert report.digests == 2  # the Nordic Star and Baltic Trader threads
         yield svc
 
 
@@ -73,6 +74,15 @@ async def test_threads_attachments_and_vessels(mail: Services) -> None:
     assert result.candidates
     assert {c.passage.vessel_name for c in result.candidates} == {"Nordic Star"}
     assert result.candidates[0].passage.kind == "attachment"  # the log attached to the thread
+
+
+async def test_thread_digest_answers_a_question_spanning_the_thread(mail: Services) -> None:
+    question = "What cracked on Nordic Star, why, and how was it fixed?"
+    result = await retrieve(mail.store, mail.embeddings, question, SearchFilters(),
+                            RetrievalOptions(k=5))  # fmt: skip
+    digests = [c.passage for c in result.candidates if c.passage.kind == "thread_digest"]
+    assert digests and digests[0].thread_id == "ns-2025-001@nordicstar.example"
+    assert "crack" in digests[0].text
 
 
 async def test_imo_number_finds_vessel_first(mail: Services) -> None:

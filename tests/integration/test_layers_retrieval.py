@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from agent.ingest.digests import build_thread_digests
-from agent.ingest.enrich import enrich
-from agent.ingest.pipeline import ingest_documents, ingest_paths
+from agent.ingest.pipeline import ingest_paths
 from agent.ingest.topics import build_topics
 from agent.services import Services, open_services
 from agent.settings import Settings
@@ -29,16 +28,21 @@ NORDIC_STAR_ROOT = "ns-2025-001@nordicstar.example"
 BALTIC_TRADER_ROOT = "bt-2025-007@baltictrader.example"
 
 
+async def _digest_threads(svc: Services) -> list[str]:
+    async with svc.store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT thread_id FROM documents WHERE kind = 'thread_digest' ORDER BY thread_id"
+        )
+        return [r["thread_id"] for r in await cur.fetchall()]
+
+
 async def _ingest_with_layers(svc: Services, folder: Path) -> list[str]:
-    """Ingest ``folder`` enriched, then its thread digests and topics; the digests' threads."""
-    report = await ingest_paths([folder], svc.store, svc.embeddings, svc.archive,
-                                progress=False, prepare=enrich)  # fmt: skip
+    """Ingest ``folder`` (enriched, with its thread digests), then topics; the digests' threads."""
+    report = await ingest_paths([folder], svc.store, svc.embeddings, svc.archive, progress=False)
     assert report.errors == []
-    digests = await build_thread_digests(svc.store)
-    await ingest_documents(digests, svc.store, svc.embeddings, svc.archive, progress=False,
-                           prepare=enrich)  # fmt: skip
+    assert report.digests == len(await _digest_threads(svc))
     await build_topics(svc.store, svc.embeddings)
-    return sorted(d.thread_id or "" for d in digests)
+    return await _digest_threads(svc)
 
 
 @pytest.fixture(scope="module")
@@ -107,12 +111,20 @@ async def test_a_changed_thread_gets_its_digest_regenerated(
             "New seals fitted on hatch 2 by the riding crew. The ultrasonic tightness test passed\n"
             "on all panels; report attached to the voyage file. Loading started this morning.\n"
         )
-        await ingest_paths([folder], svc.store, svc.embeddings, svc.archive, progress=False,
-                           prepare=enrich)  # fmt: skip
-        regenerated = await build_thread_digests(svc.store)
-        assert [d.thread_id for d in regenerated] == [BALTIC_TRADER_ROOT]
-        assert regenerated[0].metadata["message_count"] == "3"
-        assert "ultrasonic tightness test passed" in regenerated[0].sections[0].text
+        report = await ingest_paths([folder], svc.store, svc.embeddings, svc.archive,
+                                    progress=False)  # fmt: skip
+        assert report.digests == 1  # only the changed thread
+        async with svc.store.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT d.metadata->>'message_count' AS n, string_agg(c.content, ' ') AS text"
+                " FROM documents d JOIN chunks c USING (doc_id)"
+                " WHERE d.kind = 'thread_digest' AND d.thread_id = %s GROUP BY d.doc_id",
+                (BALTIC_TRADER_ROOT,),
+            )
+            row = await cur.fetchone()
+        assert row["n"] == "3"
+        assert "ultrasonic tightness test passed" in row["text"]
+        assert await build_thread_digests(svc.store) == []  # nothing left to regenerate
 
 
 # --- topics -------------------------------------------------------------------------------
