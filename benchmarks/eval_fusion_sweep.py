@@ -262,28 +262,32 @@ async def check_against_sql(services: Services, dataset: BeirDataset, corpus: Co
     return worst
 
 
-def grid() -> list[Config]:
+def grid(full: bool = False) -> list[Config]:
+    """The configurations to replay: a focused set by default, everything with ``full``."""
     configs: list[Config] = []
-    for k1, b in itertools.product((0.6, 0.9, 1.2, 1.5, 2.0), (0.3, 0.5, 0.75, 0.9)):
+    ks = (0.6, 0.9, 1.2, 1.5, 2.0) if full else (0.9, 1.2, 1.5, 2.0)
+    bs = (0.3, 0.5, 0.75, 0.9) if full else (0.5, 0.75, 0.9)
+    for k1, b in itertools.product(ks, bs):
         configs.append(Config("bm25", k1=k1, b=b))
     for floor in (0.0, 0.3):
         configs.append(Config("dense", floor=floor))
-    for k1, b in ((K1, B), (0.9, 0.4), (1.5, 0.75), (2.0, 0.75), (1.2, 0.9)):
-        for w in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
-            configs.append(Config("hybrid", k1=k1, b=b,
-                                  fusion=FusionConfig("convex", lexical_weight=w)))  # fmt: skip
-        for k, wlex in itertools.product((10, 20, 60), (1.0, 1.5, 2.0, 3.0)):
-            configs.append(
-                Config(
-                    "hybrid",
-                    k1=k1,
-                    b=b,
-                    fusion=FusionConfig("rrf", rrf_k=k, rrf_lexical_weight=wlex),
-                )
-            )
-    default = FusionConfig()
-    for cand, floor in itertools.product((100, 200), (0.0, 0.2, 0.3, 0.4)):
-        configs.append(Config("hybrid", candidates=cand, floor=floor, fusion=default))
+    for w in (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9):
+        configs.append(Config("hybrid", fusion=FusionConfig("convex", lexical_weight=w)))
+    bm25_params = ((0.9, 0.4), (1.5, 0.75), (2.0, 0.75), (1.2, 0.9)) if full else (
+        (1.2, 0.5), (1.5, 0.75), (1.2, 0.9))  # fmt: skip
+    for (k1, b), w in itertools.product(bm25_params, (0.5, 0.6, 0.7) if full else (0.6, 0.7)):
+        configs.append(
+            Config("hybrid", k1=k1, b=b, fusion=FusionConfig("convex", lexical_weight=w))
+        )
+    for k, wlex in itertools.product(
+        (10, 20, 60) if full else (10, 60), (1.0, 1.5, 2.0, 3.0) if full else (1.0, 2.0, 3.0)
+    ):
+        configs.append(
+            Config("hybrid", fusion=FusionConfig("rrf", rrf_k=k, rrf_lexical_weight=wlex))
+        )
+    for cand, floor, w in itertools.product((100, 200), (0.0, 0.3, 0.4), (0.6, 0.7)):
+        configs.append(Config("hybrid", candidates=cand, floor=floor,
+                              fusion=FusionConfig("convex", lexical_weight=w)))  # fmt: skip
     return list(dict.fromkeys(configs))
 
 
@@ -292,6 +296,7 @@ async def main() -> int:
     parser.add_argument("datasets", nargs="+", help="DATASET_DIR:SPLIT")
     parser.add_argument("--chunk-chars", type=int, default=DEFAULT_CHUNK_CHARS)
     parser.add_argument("--limit", type=int, help="first N queries of each split")
+    parser.add_argument("--full", action="store_true", help="the wide grid (slow: minutes)")
     parser.add_argument(
         "--verify",
         type=int,
@@ -301,7 +306,7 @@ async def main() -> int:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     settings = Settings.from_env()
-    configs = grid()
+    configs = grid(args.full)
     table: dict[str, Runner] = {}
     for spec in args.datasets:
         path, _, split = spec.partition(":")
