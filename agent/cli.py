@@ -8,19 +8,26 @@ import json
 import logging
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agent.conversation import add_conversation_parsers, run_ask, run_chat
+from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
 from agent.evaluation.command import add_eval_parser, run_eval
 from agent.ingest.pipeline import ingest_paths
+from agent.models.chat import build_chat_model
 from agent.services import Services, open_services
 from agent.settings import Settings
 from agent.store.filters import SearchFilters
 from agent.store.schema import StoreError
 from agent.store.vessels import collection_counts, registered_vessels, vessel_documents
-from tools.hybrid import RetrievalOptions, retrieve
+from graph.context import Context
+from tools.backend import StoreBackend
+from tools.expansion import PseudoRelevanceExpander, QueryExpander, build_expander
+from tools.hybrid import Candidate, RetrievalOptions
+from tools.rerank import build_reranker
+from tools.search import SearchOptions, rerank_candidates, search_pipeline
 from tools.vessels import UnknownVessel, resolve_vessel
 
 logger = logging.getLogger("bosun")
@@ -47,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
     arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
     search.add_argument("-k", type=int, default=10)
+    add_layer_args(search, cutoff=False)
     search.add_argument("--json", action="store_true")
 
     status = sub.add_parser("status", help="what the archive holds")
@@ -115,20 +123,43 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
 
 async def _search(services: Services, args: argparse.Namespace) -> int:
     filters = await build_filters(services, args)
-    options = RetrievalOptions(lexical=not args.no_hybrid, dense=not args.lexical_only, k=args.k)
-    result = await retrieve(services.store, services.embeddings, args.query, filters, options)
-    rows = [
+    defaults = Context()
+    # Reranking reorders the product's candidate pool; without it only k passages are needed.
+    pool = max(args.k, defaults.candidates) if args.rerank else args.k
+    options = RetrievalOptions(lexical=not args.no_hybrid, dense=not args.lexical_only, k=pool)
+    layers = SearchOptions(expand=args.expand, topics=args.topics)
+    outcome = await search_pipeline(
+        StoreBackend(services.store, services.embeddings), args.query, filters, layers,
+        expander=_expander(services) if args.expand else None, retrieval=options,
+    )  # fmt: skip
+    timings = dict(outcome.timings_ms)
+    ranked: list[tuple[Candidate, float | None]] = [(c, None) for c in outcome.retrieval.candidates]
+    if args.rerank and ranked:
+        reranker = build_reranker(services.settings, services.embeddings)
+        started = time.perf_counter()
+        scores = await rerank_candidates(reranker, args.query, [c for c, _ in ranked])
+        timings["rerank"] = (time.perf_counter() - started) * 1000.0
+        ranked = sorted(((c, float(s)) for (c, _), s in zip(ranked, scores, strict=True)),
+                        key=lambda pair: -(pair[1] or 0.0))  # fmt: skip
+    rows: list[dict[str, Any]] = [
         {
             "chunk_id": c.passage.chunk_id, "source_id": c.passage.source_id,
             "title": c.passage.title, "text": c.passage.text, "section": c.passage.section,
             "page": c.passage.page, "bm25": round(c.bm25, 4), "cosine": round(c.cosine, 4),
-            "score": round(c.score, 4),
+            "score": round(c.score, 4), "rerank": None if r is None else round(r, 4),
         }
-        for c in result.candidates
+        for c, r in ranked[: args.k]
     ]  # fmt: skip
     if args.json:
-        print(json.dumps({"results": rows, "timings_ms": _rounded(result.timings_ms)}, indent=2))
+        print(json.dumps({"results": rows, "expansion": outcome.expansion,
+                          "topic_decisions": outcome.topics, "timings_ms": _rounded(timings)},
+                         indent=2))  # fmt: skip
         return 0
+    if outcome.expansion["method"] != "off":
+        print(f"(expanded: {outcome.expansion['text']})", file=sys.stderr)
+    if outcome.topics:
+        print(f"(topic filter: {' -> '.join(d['decision'] for d in outcome.topics)})",
+              file=sys.stderr)  # fmt: skip
     if not rows:
         print("no results")
     for rank, row in enumerate(rows, start=1):
@@ -137,7 +168,9 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
         )
         print(
             f"{rank:>2}. [{row['chunk_id']}] {row['source_id']}  score={row['score']:.4f} "
-            f"bm25={row['bm25']:.3f} cosine={row['cosine']:.3f}\n    {row['title'][:90]}"
+            f"bm25={row['bm25']:.3f} cosine={row['cosine']:.3f}"
+            + (f" rerank={row['rerank']:.3f}" if row["rerank"] is not None else "")
+            + f"\n    {row['title'][:90]}"
             + (f" — {where}" if where else "")
             + f"\n    {_snippet(row['text'])}"
         )
@@ -159,6 +192,12 @@ async def _status(services: Services, args: argparse.Namespace) -> int:
         for key, value in info.items():
             print(f"{key:>16}: {value}")
     return 0
+
+
+def _expander(services: Services) -> QueryExpander | None:
+    """The chat model's rewrite when one is configured, else pseudo-relevance feedback."""
+    return build_expander(services.store, chat_model=build_chat_model(services.settings),
+                          offline=PseudoRelevanceExpander(services.store))  # fmt: skip
 
 
 def _snippet(text: str, width: int = 160) -> str:

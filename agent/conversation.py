@@ -55,21 +55,43 @@ def _add_turn_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vessel", help="filter by vessel name (fuzzy) or IMO number")
     parser.add_argument("--report", help="single-report mode, e.g. ERA22LA175")
     parser.add_argument("--no-hybrid", action="store_true", help="vector search only (no BM25)")
-    parser.add_argument("--no-rerank", action="store_true", help="keep the fused order")
-    parser.add_argument("--no-expand", action="store_true", help="no query expansion")
+    add_layer_args(parser)
+    parser.add_argument("--user", help="user id for traces")
+
+
+def add_layer_args(parser: argparse.ArgumentParser, *, cutoff: bool = True) -> None:
+    """The query-time layer switches shared by ask, chat, search and eval (defaults: the
+    product's, see :class:`graph.context.Context`)."""
+    defaults = Context()
+    parser.add_argument(
+        "--expand", action=argparse.BooleanOptionalAction, default=defaults.expand,
+        help="query expansion into the archive's terms (default off: measured to lower nDCG@10)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--topics", action=argparse.BooleanOptionalAction, default=defaults.topics,
+        help="topic filter, loosened then dropped when too few passages match (default off: "
+        "measured to lower nDCG@10)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--rerank", action=argparse.BooleanOptionalAction, default=defaults.rerank,
+        help="rerank the fused candidates (default on)",
+    )  # fmt: skip
+    if not cutoff:
+        return
     parser.add_argument(
         "--score-cutoff", type=float, metavar="X",
-        help="best relevance below which nothing is answered (0 turns the cutoff off)",
+        help="best reranker score below which nothing is answered (default: the reranker's "
+        "calibrated cutoff; 0 turns the cutoff off)",
     )  # fmt: skip
-    parser.add_argument("--user", help="user id for traces")
 
 
 def context_from_args(args: argparse.Namespace) -> Context:
     return Context(
         user_id=getattr(args, "user", None),
         hybrid=not args.no_hybrid,
-        rerank=not args.no_rerank,
-        expand=not args.no_expand,
+        rerank=args.rerank,
+        expand=args.expand,
+        topics=args.topics,
         score_cutoff=args.score_cutoff,
     )
 
@@ -122,6 +144,8 @@ class Turn:
             "retrieved": int(state.get("retrieved") or 0),
             "invalid_citations": int(check.get("invalid", 0)),
             "flagged": bool(check.get("flagged", False)),
+            "expansion": state.get("expansion") or {},
+            "topic_decisions": state.get("topic_decisions") or [],
             "rerank": state.get("rerank") or {},
             "relevance": state.get("relevance") or {},
             "degraded": state.get("degraded") or [],
@@ -269,5 +293,6 @@ async def _read_line(prompt: str) -> str | None:
 
 
 __all__: Sequence[str] = [
-    "add_conversation_parsers", "ask_graph", "conversation_graph", "render", "run_ask", "run_chat",
+    "add_conversation_parsers", "add_layer_args", "ask_graph", "conversation_graph", "render",
+    "run_ask", "run_chat",
 ]  # fmt: skip

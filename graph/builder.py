@@ -73,23 +73,29 @@ class Clients:
     embeddings: Embeddings | None = None  # intent centroids (None: regex, model or default)
     chat_model: ChatModel | None = None  # answers; None = offline extractive answers
     classifier_model: ChatModel | None = None  # intent labels at temperature 0
-    expander: Expander | None = None  # query expansion (optional)
+    expander: Expander | None = None  # query expansion, run when Context.expand is on
 
     @classmethod
     def from_services(cls, services: Services, *, offline: bool = False) -> Clients:
         """The providers the settings configure (``offline``: no chat model even if one is)."""
         from agent.models.chat import build_chat_model, build_classifier_model
+        from tools.expansion import PseudoRelevanceExpander, build_expander
         from tools.rerank import build_reranker
 
         settings = services.settings
+        chat_model = None if offline else build_chat_model(settings)
         return cls(
             backend=StoreBackend(services.store, services.embeddings),
             archive=services.archive,
             reranker=build_reranker(settings, services.embeddings),
             embeddings=services.embeddings,
-            chat_model=None if offline else build_chat_model(settings),
+            chat_model=chat_model,
             classifier_model=None if offline else build_classifier_model(settings),
-        )
+            # The chat model's rewrite when one is configured, else pseudo-relevance feedback;
+            # either runs only when a run switches expansion on (off by default, see Context).
+            expander=build_expander(services.store, chat_model=chat_model,
+                                    offline=PseudoRelevanceExpander(services.store)),
+        )  # fmt: skip
 
 
 def build_graph(

@@ -12,7 +12,9 @@ class Context:
     user_id: str | None = None  # for traces and per-user limits
     hybrid: bool = True  # BM25 + vector; False = vector only
     rerank: bool = True  # cross-encoder / feature reranker over the fused candidates
-    expand: bool = True  # query expansion, when the graph was built with an expander
+    # Off by default: measured harmful (benchmarks/layers_eval.py; `bosun eval --ablation`).
+    expand: bool = False  # query expansion, when the graph was built with an expander
+    topics: bool = False  # topic filter (strict -> loosened -> dropped; structural filters kept)
     dedup: bool = True  # best chunk per document (always off in single-report mode)
     candidates: int = 40  # passages retrieved and reranked per search
     max_passages: int = 8  # passages given to the answer

@@ -17,10 +17,12 @@ from agent.intents import Intent
 from tools.citations import Citation
 from tools.filters import FilterRequest, Filters
 from tools.records import CandidateRecord
+from tools.search import ExpansionRecord
+from tools.topics import TopicDecision
 
 __all__ = [
-    "CandidateRecord", "Citation", "FilterRequest", "Filters", "InputState", "Intent", "State",
-    "turn_defaults",
+    "CandidateRecord", "Citation", "ExpansionRecord", "FilterRequest", "Filters", "InputState",
+    "Intent", "State", "TopicDecision", "turn_defaults",
 ]  # fmt: skip
 
 
@@ -48,7 +50,9 @@ class State(InputState, total=False):
     filter_problem: str  # a requested filter that matched nothing ("" when none)
     filters_only: bool  # the message only cleared filters: confirm, no search
     searches: int  # search tool calls made this turn
-    query: str  # the query the last search ran
+    query: str  # the query the last search ran (as asked; the expanded text is in expansion)
+    expansion: ExpansionRecord  # what query expansion did to the last search (method "off": off)
+    topic_decisions: list[TopicDecision]  # the topic filter's attempts this turn ([]: off)
     candidates: list[CandidateRecord]  # this turn's retrieved passages, best first
     retrieved: int  # how many passages the searches returned
     ranked: list[CandidateRecord]  # candidates after reranking and the rerank floor
@@ -73,6 +77,8 @@ def turn_defaults() -> dict[str, Any]:
         "filters_only": False,
         "searches": 0,
         "query": "",
+        "expansion": {"method": "off", "original": "", "text": "", "terms": []},
+        "topic_decisions": [],
         "candidates": [],
         "retrieved": 0,
         "ranked": [],

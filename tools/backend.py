@@ -12,6 +12,7 @@ from agent.store.database import Store
 from agent.store.filters import SearchFilters
 from agent.store.vessels import RegisteredVessel, registered_vessels, vessel_documents
 from tools.hybrid import Retrieval, RetrievalOptions, retrieve
+from tools.topics import TopicFilterConfig, TopicRetrieval, retrieve_with_topics
 
 
 class SearchBackend(Protocol):
@@ -20,6 +21,12 @@ class SearchBackend(Protocol):
     async def retrieve(
         self, query: str, filters: SearchFilters, options: RetrievalOptions
     ) -> Retrieval: ...
+
+    async def retrieve_topics(
+        self, query: str, filters: SearchFilters, options: RetrievalOptions
+    ) -> TopicRetrieval:
+        """:meth:`retrieve` under the topic filter (strict, else loosened, else dropped)."""
+        ...
 
     async def vessels(self) -> list[RegisteredVessel]: ...
 
@@ -33,14 +40,24 @@ class SearchBackend(Protocol):
 class StoreBackend:
     """:class:`SearchBackend` over the PostgreSQL store and an embedding model."""
 
-    def __init__(self, store: Store, embeddings: Embeddings) -> None:
+    def __init__(
+        self, store: Store, embeddings: Embeddings, topics: TopicFilterConfig | None = None
+    ) -> None:
         self.store = store
         self.embeddings = embeddings
+        self.topics = topics or TopicFilterConfig()
 
     async def retrieve(
         self, query: str, filters: SearchFilters, options: RetrievalOptions
     ) -> Retrieval:
         return await retrieve(self.store, self.embeddings, query, filters, options)
+
+    async def retrieve_topics(
+        self, query: str, filters: SearchFilters, options: RetrievalOptions
+    ) -> TopicRetrieval:
+        return await retrieve_with_topics(
+            self.store, self.embeddings, query, filters, options, self.topics
+        )
 
     async def vessels(self) -> list[RegisteredVessel]:
         return await registered_vessels(self.store)

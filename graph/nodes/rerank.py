@@ -15,7 +15,8 @@ from graph.context import Context, context_of
 from graph.state import CandidateRecord, State
 from graph.timing import elapsed_ms
 from tools.records import candidate_of
-from tools.rerank import Reranker, rerank_text
+from tools.rerank import Reranker
+from tools.search import rerank_candidates
 
 logger = logging.getLogger(__name__)
 
@@ -33,10 +34,8 @@ async def rerank(state: State, runtime: Runtime[Context], *, reranker: Reranker)
             "rerank": {"status": "off" if not ctx.rerank else "empty", "reranker": reranker.name},
         }
     candidates = [candidate_of(r) for r in records]
-    scores = await reranker.rerank(
-        state.get("question") or state.get("query", ""),
-        [rerank_text(c.passage) for c in candidates],
-        candidates=candidates,
+    scores = await rerank_candidates(
+        reranker, state.get("question") or state.get("query", ""), candidates
     )
     scored: list[CandidateRecord] = sorted(
         ({**r, "rerank": float(s)} for r, s in zip(records, scores, strict=True)),  # type: ignore[misc]

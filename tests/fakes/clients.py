@@ -16,6 +16,7 @@ from agent.store.filters import SearchFilters
 from agent.store.passages import Passage
 from agent.store.vessels import RegisteredVessel
 from tools.hybrid import Candidate, Retrieval, RetrievalOptions
+from tools.topics import TopicDecision, TopicRetrieval
 
 
 def passage(
@@ -85,6 +86,7 @@ class FakeBackend:
     vessel_docs: dict[str, list[str]] = field(default_factory=dict)  # vessel key -> doc ids
     calls: list[str] = field(default_factory=list)  # "retrieve", "vessels", "count", ...
     queries: list[tuple[str, SearchFilters]] = field(default_factory=list)
+    topics: dict[str, set[str]] = field(default_factory=dict)  # topic name -> chunk ids
 
     def _admits(self, p: Passage, f: SearchFilters) -> bool:
         return (
@@ -110,6 +112,28 @@ class FakeBackend:
                 scored.append(Candidate(p, float(overlap), overlap / (len(terms) or 1), overlap))
         scored.sort(key=lambda c: (-c.score, c.passage.chunk_id))
         return Retrieval(scored[: options.k], {"retrieve": 0.1})
+
+    async def retrieve_topics(
+        self, query: str, filters: SearchFilters, options: RetrievalOptions
+    ) -> TopicRetrieval:
+        """Topics whose every word is in the query restrict retrieval to their chunks ("strict");
+        no such topic, or no hit under them: searched without the topic filter ("dropped")."""
+        self.calls.append("retrieve_topics")
+        words = _words(query)
+        names = [n for n in self.topics if _words(n) <= words]
+        chunks = {c for n in names for c in self.topics[n]}
+        if chunks:
+            result = await self.retrieve(query, filters, options)
+            result.candidates = [c for c in result.candidates if c.passage.chunk_id in chunks]
+            if result.candidates:
+                strict = TopicDecision(stage="topics", decision="strict", threshold=0.5,
+                                       topics=names, chunks=len(chunks), scope="chunk",
+                                       hits=len(result.candidates))  # fmt: skip
+                return TopicRetrieval(result, [strict], [])
+        result = await self.retrieve(query, filters, options)
+        dropped = TopicDecision(stage="topics", decision="dropped", threshold=None, topics=[],
+                                chunks=0, scope="chunk", hits=len(result.candidates))  # fmt: skip
+        return TopicRetrieval(result, [dropped], [])
 
     async def vessels(self) -> list[RegisteredVessel]:
         self.calls.append("vessels")

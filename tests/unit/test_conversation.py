@@ -44,6 +44,20 @@ def test_ask_arguments_become_context_and_filter_request() -> None:
     assert chat.command == "chat" and filter_request(chat) == {}
 
 
+def test_layer_switches_default_to_the_measured_choice_and_can_be_flipped() -> None:
+    default = context_from_args(parser().parse_args(["ask", "q"]))
+    assert (default.expand, default.topics, default.rerank, default.score_cutoff) == (
+        False, False, True, None,
+    )  # fmt: skip
+    flipped = context_from_args(
+        parser().parse_args(["chat", "--expand", "--topics", "--no-rerank", "--score-cutoff",
+                             "0.25"])
+    )  # fmt: skip
+    assert (flipped.expand, flipped.topics, flipped.rerank, flipped.score_cutoff) == (
+        True, True, False, 0.25,
+    )  # fmt: skip
+
+
 async def test_one_turn_as_json_and_as_text(tmp_path: Path) -> None:
     passages, registry, docs = fleet_fixture()
     graph = build_graph(
@@ -56,7 +70,8 @@ async def test_one_turn_as_json_and_as_text(tmp_path: Path) -> None:
                            request={"vessel": "Baltic Trader"})  # fmt: skip
     data = turn.to_json()
     for key in ("answer", "citations", "intent", "filters", "cutoff", "llm_called", "retrieved",
-                "invalid_citations", "flagged", "timings"):  # fmt: skip
+                "invalid_citations", "flagged", "timings", "expansion",
+                "topic_decisions"):  # fmt: skip
         assert key in data, key
     assert data["filters"]["vessels"][0]["name"] == "BALTIC TRADER"
     assert data["intent"] == "factual_query" and data["llm_called"] is False

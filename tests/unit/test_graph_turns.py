@@ -32,9 +32,13 @@ def setup(**overrides: Any) -> tuple[Any, FakeBackend, dict[str, Any]]:
     return graph, backend, parts
 
 
-async def ask(graph: Any, text: str, thread: str = "t1", **extra: Any) -> dict[str, Any]:
+async def ask(
+    graph: Any, text: str, thread: str = "t1", context: Context | None = None, **extra: Any
+) -> dict[str, Any]:
     inputs = {"messages": [HumanMessage(text)], **extra}
-    return await graph.ainvoke(inputs, {"configurable": {"thread_id": thread}}, context=Context())
+    return await graph.ainvoke(
+        inputs, {"configurable": {"thread_id": thread}}, context=context or Context()
+    )
 
 
 async def test_filters_persist_across_turns_of_one_thread_only() -> None:
@@ -201,3 +205,41 @@ async def test_per_turn_keys_are_reset() -> None:
     assert out["citations"] == [] and out["retrieved"] == 0 and out["passages"] == []
     assert set(out["timings"]) == {"sanitize", "classify"}
     assert out["filters"]["vessels"][0]["name"] == "BALTIC TRADER"  # kept
+
+
+async def test_expansion_and_topic_filter_are_off_by_default_and_recorded_when_on() -> None:
+    seen: list[str] = []
+
+    async def expand(query: str) -> str:
+        seen.append(query)
+        return query + " seal renewed"
+
+    graph, backend, _ = setup(expander=expand)
+    backend.topics = {"ballast pump": {"a00000000002"}}
+    off = await ask(graph, "ballast pump leak in the engine room")
+    assert seen == [] and "retrieve_topics" not in backend.calls
+    assert off["expansion"]["method"] == "off" and off["topic_decisions"] == []
+    assert "expand" not in off["timings"] and "topics" not in off["timings"]
+
+    on = await ask(graph, "ballast pump leak in the engine room", thread="t2",
+                   context=Context(expand=True, topics=True))  # fmt: skip
+    # The expanded text feeds retrieval; the original question goes to the reranker and answer.
+    assert backend.queries[-1][0] == "ballast pump leak in the engine room seal renewed"
+    assert on["expansion"]["text"].endswith("seal renewed")
+    assert on["expansion"]["original"] == on["question"] == "ballast pump leak in the engine room"
+    assert [d["decision"] for d in on["topic_decisions"]] == ["strict"]
+    assert {"expand", "topics", "cutoff", "rerank"} <= set(on["timings"])
+    assert [c["id"] for c in on["citations"]] == ["a00000000002"]
+    assert on["llm_called"] is False  # a plain expander is no model call
+
+
+async def test_no_rerank_and_score_cutoff_switches_reach_the_nodes() -> None:
+    graph, _, parts = setup()
+    out = await ask(graph, "ballast pump leak in the engine room",
+                    context=Context(rerank=False))  # fmt: skip
+    assert out["rerank"]["status"] == "off" and parts["reranker"].calls == 0
+    strict = await ask(graph, "ballast pump leak in the engine room", thread="t2",
+                       context=Context(score_cutoff=1.5))  # fmt: skip
+    relevance = strict["relevance"]
+    assert relevance["threshold"] == 1.5 and relevance["best"] < 1.5
+    assert relevance["rescued_by_cosine"] is True  # the fakes' passages are close in meaning

@@ -5,6 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import ToolMessage
 
 from tests.fakes.clients import FakeBackend, fleet_fixture
+from tools.expansion import Expansion
 from tools.search import make_search_tool
 
 
@@ -28,7 +29,7 @@ async def test_content_has_citation_headers_and_artifact_has_plain_records() -> 
     )  # fmt: skip
     assert isinstance(message, ToolMessage)
     assert "[CITE:a00000000001 | " in message.content
-    (first, *_) = message.artifact
+    (first, *_) = message.artifact["candidates"]
     assert first["chunk_id"] == "a00000000001"
     assert first["date"] == "2019-05-02" and isinstance(first["score"], float)
 
@@ -54,10 +55,55 @@ async def test_expansion_is_optional_and_switchable() -> None:
 
     fake = backend()
     tool = make_search_tool(fake, expander=expand)
-    await tool.ainvoke({"query": "pilot confused in clouds"})
+    await tool.ainvoke({"query": "pilot confused in clouds", "options": {"expand": True}})
     await tool.ainvoke({"query": "pilot confused", "options": {"expand": False}})
+    await tool.ainvoke({"query": "pilot lost"})  # off unless switched on (measured harmful)
     assert seen == ["pilot confused in clouds"]
     assert [q for q, _ in fake.queries] == [
         "pilot confused in clouds spatial disorientation",
         "pilot confused",
+        "pilot lost",
     ]
+
+
+async def test_expansion_is_recorded_and_timed() -> None:
+    class Expander:
+        async def expand(self, query: str) -> Expansion:
+            return Expansion(query, query + " disorientation", ("disorientation",), "prf")
+
+    fake = backend()
+    tool = make_search_tool(fake, expander=Expander())  # type: ignore[arg-type]
+    message = await tool.ainvoke(_call("pilot confused", {"expand": True}))
+    artifact = message.artifact
+    assert artifact["expansion"] == {
+        "method": "prf", "original": "pilot confused", "text": "pilot confused disorientation",
+        "terms": ["disorientation"],
+    }  # fmt: skip
+    assert "expand" in artifact["timings"] and "topics" not in artifact["timings"]
+    assert artifact["topics"] == []
+    off = (await tool.ainvoke(_call("pilot confused", {}))).artifact
+    assert off["expansion"]["method"] == "off" and "expand" not in off["timings"]
+
+
+async def test_topic_filter_runs_only_when_switched_on_and_keeps_structural_filters() -> None:
+    fake = backend()
+    fake.topics = {"ballast pump": {"a00000000002"}}
+    tool = make_search_tool(fake)
+    nordic = {"vessels": [{"key": "9234567", "name": "NORDIC STAR", "imo": "9234567"}]}
+    plain = (await tool.ainvoke(_call("engine ballast pump leak", {}))).artifact
+    assert "retrieve_topics" not in fake.calls and plain["topics"] == []
+    strict = (await tool.ainvoke(_call("engine ballast pump leak", {"topics": True}))).artifact
+    assert [c["chunk_id"] for c in strict["candidates"]] == ["a00000000002"]
+    assert strict["topics"][0]["decision"] == "strict" and "topics" in strict["timings"]
+    # The topic's chunk belongs to another vessel: the filter is dropped, the vessel filter kept.
+    dropped = (
+        await tool.ainvoke(_call("engine ballast pump leak", {"topics": True}, filters=nordic))
+    ).artifact
+    assert dropped["topics"][-1]["decision"] == "dropped"
+    assert fake.queries[-1][1].doc_ids == ("da0000000001",)
+    assert {c["doc_id"] for c in dropped["candidates"]} <= {"da0000000001"}
+
+
+def _call(query: str, options: dict, filters: dict | None = None) -> dict:
+    return {"type": "tool_call", "id": "c1", "name": "search_archive",
+            "args": {"query": query, "options": options, "filters": filters or {}}}  # fmt: skip
