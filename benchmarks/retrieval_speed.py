@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import re
 import sys
 import time
@@ -30,47 +31,15 @@ from agent.evaluation.metrics import percentile
 from agent.ingest.model import LoadError
 from agent.ingest.ntsb import load_records
 from agent.ingest.pipeline import ingest_documents
-from agent.services import Services, open_services
+from agent.services import open_services
 from agent.settings import Settings
 from agent.store.filters import SearchFilters
-from agent.store.lexical import bm25_search
-from agent.store.passages import fetch_passages
-from agent.store.vectors import vector_search
 from tools.hybrid import RetrievalOptions, retrieve
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 COLLECTION = "bench_ntsb"
 _TOKEN = re.compile(r"\w+")
-
-# The SELECT of agent.store.passages.fetch_passages, to time it with binary transfer as well.
-_PASSAGES = """SELECT c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
-       c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo, c.report_no,
-       d.archive_path, d.embedding_mode, d.summary, c.embedding
-FROM chunks c JOIN documents d USING (doc_id) WHERE c.chunk_id = ANY(%s)"""
-
-
-async def fetch_formats(services: Services, queries: list[str], candidates: int) -> dict:
-    """Time fetching each query's hybrid candidate set (both arms' top rows) with its vectors:
-    fetch_passages as it is (text transfer) and the same SELECT in binary transfer."""
-    times: dict[str, list[float]] = {"text (fetch_passages)": [], "binary": [], "rows": []}
-    for q in queries:
-        vector = services.embeddings.embed_query(q)
-        lexical = await bm25_search(services.store, q, SearchFilters(), limit=candidates)
-        dense = await vector_search(services.store, vector, SearchFilters(), limit=candidates)
-        ids = list({c for c, _ in lexical} | {c for c, _ in dense})
-        start = time.perf_counter()
-        await fetch_passages(services.store, ids)
-        times["text (fetch_passages)"].append((time.perf_counter() - start) * 1000.0)
-        async with services.store.pool.connection() as conn:
-            start = time.perf_counter()
-            async with conn.cursor(binary=True) as cur:
-                await cur.execute(_PASSAGES, (ids,))
-                await cur.fetchall()
-            times["binary"].append((time.perf_counter() - start) * 1000.0)
-        times["rows"].append(float(len(ids)))
-    return times
-
 
 def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
@@ -132,7 +101,6 @@ async def main() -> int:
                                          options)  # fmt: skip
                     for stage, ms in got.timings_ms.items():
                         timings[key].setdefault(stage, []).append(ms)
-        fetch = await fetch_formats(services, long_queries[:100], args.candidates)
 
     started = time.perf_counter()
     tokenized = [tokenize(f"{c['title']}\n{c['content']}") for c in chunks]
@@ -157,7 +125,9 @@ async def main() -> int:
         print("ingest (product pipeline: chunk, embed locally, store, BM25 postings by trigger)")
         print(f"  {log['documents']} documents, {log['chunks']} chunks in {log['seconds']:.0f} s:"
               f" {log['chunks'] / log['seconds']:.1f} chunks/s\n")  # fmt: skip
-    print(f"{'query latency, ms':<28}{'p50':>9}{'p95':>9}{'mean':>9}")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{'query latency, ms':<28}{'p50':>9}{'p95':>9}{'mean':>9}"
+          f"   (load average {load} on {os.cpu_count()} cores)")  # fmt: skip
     for key, stages in timings.items():
         print(f"{key + ' (excl. embed)':<28}{stats(stages['retrieve'])}")
         for stage in ("bm25", "vector"):
@@ -165,12 +135,6 @@ async def main() -> int:
                 print(f"{'  ' + stage + ' arm':<28}{stats(stages[stage])}")
         if stages.get("embed"):
             print(f"{'  query embedding':<28}{stats(stages['embed'])}")
-    rows = np.mean(fetch.pop("rows"))
-    print(
-        f"\nfetching the hybrid candidates with their vectors ({rows:.0f} rows avg, long queries)"
-    )
-    for name, values in fetch.items():
-        print(f"{'  ' + name:<28}{stats(values)}")
     print(f"\nrank_bm25.BM25Okapi in memory over the same {len(chunks)} chunks"
           f" (lowercase \\w+ tokens)")  # fmt: skip
     print(f"  build {build_s:.2f} s")

@@ -7,14 +7,12 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from agent.store.candidates import dense_candidates, lexical_candidates
 from agent.store.database import Store
 from agent.store.filters import SearchFilters
-from agent.store.lexical import bm25_search
-from agent.store.passages import Passage, fetch_passages
-from agent.store.vectors import vector_search
+from agent.store.passages import Passage
 from tools.fusion import FusionConfig, fuse
 
 logger = logging.getLogger(__name__)
@@ -61,7 +59,10 @@ async def retrieve(
     filters: SearchFilters,
     options: RetrievalOptions,
 ) -> Retrieval:
-    """Rank chunks for ``query`` under ``filters`` with the arms ``options`` turns on."""
+    """Rank chunks for ``query`` under ``filters`` with the arms ``options`` turns on.
+
+    Each arm is one statement that also scores its rows on the other arm, so fusion compares
+    every candidate on both scores; with both arms on, the two run side by side."""
     timings: dict[str, float] = {}
     vector: list[float] | None = None
     if options.dense:
@@ -70,50 +71,35 @@ async def retrieve(
         timings["embed"] = _ms(start)
 
     start = time.perf_counter()
-    lexical_hits, dense_hits = await asyncio.gather(
-        _timed(bm25_search(store, query, filters, limit=options.candidates), timings, "bm25")
+    lexical_rows, dense_rows = await asyncio.gather(
+        _timed(lexical_candidates(store, query, filters, limit=options.candidates, vector=vector,
+                                  with_vectors=vector is None),  # the reranker may need them
+               timings, "bm25")
         if options.lexical
         else _none(),
-        _timed(vector_search(store, vector, filters, limit=options.candidates), timings, "vector")
+        _timed(dense_candidates(store, query, vector, filters, limit=options.candidates,
+                                floor=options.similarity_floor), timings, "vector")
         if vector is not None
         else _none(),
-    )
-    lexical = dict(lexical_hits or [])
-    dense = {cid: cos for cid, cos in (dense_hits or []) if cos >= options.similarity_floor}
-    ids = list(lexical.keys() | dense.keys())
-    passages = await fetch_passages(store, ids)
+    )  # fmt: skip
+    found = {row.passage.chunk_id: row for row in (*(lexical_rows or ()), *(dense_rows or ()))}
+    lexical = {cid: row.bm25 for cid, row in found.items()}
+    cosines = {cid: row.cosine for cid, row in found.items() if row.cosine is not None}
     if options.lexical and options.dense:
-        # Score every candidate on both arms so fusion compares like with like.
-        missing = [cid for cid in ids if cid not in lexical]
-        if missing:
-            lexical.update(await bm25_search(store, query, filters, limit=len(missing),
-                                             only=missing))  # fmt: skip
-    cosines = _cosines(vector, passages) if vector is not None else {}
-    if options.lexical and options.dense:
-        scores = fuse({c: lexical.get(c, 0.0) for c in ids}, cosines, options.fusion)
+        scores = fuse(lexical, cosines, options.fusion)
     elif options.lexical:
         scores = lexical
     else:
-        scores = dense
-    ranked = sorted((cid for cid in ids if cid in passages), key=lambda c: (-scores[c], c))
+        scores = cosines
+    ranked = sorted(found, key=lambda c: (-scores[c], c))
     timings["retrieve"] = _ms(start)
     return Retrieval(
         candidates=[
-            Candidate(passages[c], lexical.get(c, 0.0), cosines.get(c, 0.0), scores[c])
+            Candidate(found[c].passage, lexical[c], cosines.get(c, 0.0), scores[c])
             for c in ranked[: options.k]
         ],
         timings_ms=timings,
     )
-
-
-def _cosines(vector: list[float], passages: dict[str, Passage]) -> dict[str, float]:
-    if not passages:
-        return {}
-    q = np.asarray(vector, dtype=np.float32)
-    ids = list(passages)
-    matrix = np.stack([passages[c].embedding for c in ids])
-    sims = matrix @ q / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(q) + 1e-12)
-    return dict(zip(ids, (float(s) for s in sims), strict=True))
 
 
 async def _timed(coro, timings: dict[str, float], name: str):  # type: ignore[no-untyped-def]

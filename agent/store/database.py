@@ -90,6 +90,8 @@ class Store:
         async def configure(conn: AsyncConnection) -> None:
             await register_vector_async(conn)
 
+        hnsw = IterativeHNSWQueryOptions()
+
         pool = AsyncConnectionPool(
             uri,
             min_size=1,
@@ -99,7 +101,10 @@ class Store:
             kwargs={
                 "autocommit": True,
                 "row_factory": dict_row,
-                "options": f"-c search_path={schema},public",
+                # The HNSW settings PGVectorStore sets per query hold for every pooled session,
+                # so the SQL of the retrieval arms gets the same iterative scan.
+                "options": f"-c search_path={schema},public -c hnsw.ef_search={hnsw.ef_search}"
+                f" -c hnsw.iterative_scan={hnsw.iterative_scan}",
             },
         )
         await pool.open(wait=True)
@@ -115,7 +120,7 @@ class Store:
             metadata_columns=CHUNK_COLUMNS,
             metadata_json_column="langchain_metadata",
             distance_strategy=DistanceStrategy.COSINE_DISTANCE,
-            index_query_options=IterativeHNSWQueryOptions(),
+            index_query_options=hnsw,
         )
         return cls(pool, schema, vectors, engine, identity)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
 from psycopg import sql
 
@@ -18,8 +18,10 @@ B = 0.75
 # Speed: ``w`` is MATERIALIZED and in float8, so idf is computed once per query term (inlined, it
 # was recomputed in numeric arithmetic for every posting row: ~2 us a row); postings are read by
 # an index-only scan of their primary key, which carries (tf, len) (migration 004).
-_BM25 = """
-WITH q AS (
+
+#: CTEs ``q`` (query lexemes), ``st`` (collection statistics) and ``w`` (idf per query term);
+#: parameter ``query``.
+BM25_WEIGHTS = """q AS (
     SELECT DISTINCT t.lexeme FROM unnest(to_tsvector('english', %(query)s)) AS t
 ), st AS (
     SELECT n_chunks::float8 AS n, greatest(total_len::float8 / greatest(n_chunks, 1), 1) AS avgdl
@@ -27,16 +29,28 @@ WITH q AS (
 ), w AS MATERIALIZED (
     SELECT t.lexeme, ln(1.0::float8 + (st.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS idf
     FROM bm25_terms t JOIN q USING (lexeme) CROSS JOIN st
-)
-SELECT p.chunk_id,
-       sum(w.idf * p.tf * (%(k1)s + 1)
-           / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.len / st.avgdl))) AS score
+)"""
+
+#: The BM25 aggregate over postings ``p`` joined to ``w`` and ``st``; parameters ``k1``, ``b``.
+BM25_SUM = """sum(w.idf * p.tf * (%(k1)s + 1)
+           / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * p.len / st.avgdl)))"""
+
+#: The ``limit`` best chunks with their BM25 ``score`` under the filter ``{restrict}``; needs
+#: the CTEs of :data:`BM25_WEIGHTS`.
+BM25_TOP = """SELECT p.chunk_id, {bm25} AS score
 FROM bm25_postings p JOIN w USING (lexeme) CROSS JOIN st
 WHERE {restrict}
 GROUP BY p.chunk_id
 ORDER BY score DESC, p.chunk_id
-LIMIT %(limit)s
-"""
+LIMIT %(limit)s"""
+
+
+def bm25_restriction(filters: SearchFilters) -> tuple[sql.Composable, dict[str, Any]]:
+    """The WHERE body over postings ``p`` for ``filters``, with its parameters."""
+    if filters.is_empty():
+        return sql.SQL("TRUE"), {}
+    where, params = filters.where("c")
+    return sql.SQL("p.chunk_id IN (SELECT c.chunk_id FROM chunks c WHERE {})").format(where), params
 
 
 async def bm25_search(
@@ -45,24 +59,15 @@ async def bm25_search(
     filters: SearchFilters,
     *,
     limit: int = 100,
-    only: Sequence[str] | None = None,
     k1: float = K1,
     b: float = B,
 ) -> list[tuple[str, float]]:
-    """Chunks ranked by BM25 for ``query`` under ``filters``, optionally only among ``only``."""
-    params: dict[str, object] = {"query": query, "k1": k1, "b": b, "limit": limit}
-    restrict: list[sql.Composable] = []
-    if only is not None:
-        restrict.append(sql.SQL("p.chunk_id = ANY(%(only)s)"))
-        params["only"] = list(only)
-    if not filters.is_empty():
-        where, values = filters.where("c")
-        params.update(values)
-        restrict.append(
-            sql.SQL("p.chunk_id IN (SELECT c.chunk_id FROM chunks c WHERE {})").format(where)
-        )
-    statement = sql.SQL(_BM25).format(
-        restrict=sql.SQL(" AND ").join(restrict) if restrict else sql.SQL("TRUE")
+    """Chunks ranked by BM25 for ``query`` under ``filters``, best first."""
+    restrict, params = bm25_restriction(filters)
+    params.update({"query": query, "k1": k1, "b": b, "limit": limit})
+    statement = sql.SQL("WITH {weights} {top}").format(
+        weights=sql.SQL(BM25_WEIGHTS),
+        top=sql.SQL(BM25_TOP).format(bm25=sql.SQL(BM25_SUM), restrict=restrict),
     )
     async with store.pool.connection() as conn:
         cur = await conn.execute(statement, params)

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 import numpy as np
 
 from agent.store.database import Store
+
+#: The chunk and document columns a :class:`Passage` is built from (``c`` chunks, ``d`` documents).
+PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
+       c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo, c.report_no,
+       d.archive_path, d.embedding_mode, d.summary"""
+
+_NO_VECTOR = np.zeros(0, dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -33,31 +41,33 @@ class Passage:
     archive_path: str
     embedding_mode: str
     summary: str
-    embedding: np.ndarray
+    embedding: np.ndarray  # empty unless the caller asked for the stored vector
+
+
+def passage_of(row: Mapping[str, Any]) -> Passage:
+    """A :class:`Passage` from a row of :data:`PASSAGE_COLUMNS` (plus ``embedding`` if selected)."""
+    vector = row.get("embedding")
+    return Passage(
+        chunk_id=row["chunk_id"], doc_id=row["doc_id"], kind=row["kind"],
+        source_id=row["source_id"], title=row["title"], text=row["content"],
+        section=row["section"], page=row["page"], date=row["date"], sender=row["sender"],
+        subject=row["subject"], thread_id=row["thread_id"], vessel_name=row["vessel_name"],
+        imo=row["imo"], report_no=row["report_no"], archive_path=row["archive_path"],
+        embedding_mode=row["embedding_mode"], summary=row["summary"],
+        embedding=_NO_VECTOR if vector is None else np.asarray(vector, dtype=np.float32),
+    )  # fmt: skip
 
 
 async def fetch_passages(store: Store, chunk_ids: Sequence[str]) -> dict[str, Passage]:
-    """The passages for ``chunk_ids`` (unknown ids are absent from the result)."""
+    """The passages for ``chunk_ids`` with their vectors (unknown ids are absent)."""
     if not chunk_ids:
         return {}
-    async with store.pool.connection() as conn:
-        cur = await conn.execute(
-            """SELECT c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
-                      c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo,
-                      c.report_no, d.archive_path, d.embedding_mode, d.summary, c.embedding
+    async with store.pool.connection() as conn, conn.cursor(binary=True) as cur:
+        await cur.execute(
+            f"""SELECT {PASSAGE_COLUMNS}, c.embedding
                FROM chunks c JOIN documents d USING (doc_id)
                WHERE c.chunk_id = ANY(%s)""",
             (list(chunk_ids),),
         )
         rows = await cur.fetchall()
-    return {
-        r["chunk_id"]: Passage(
-            chunk_id=r["chunk_id"], doc_id=r["doc_id"], kind=r["kind"], source_id=r["source_id"],
-            title=r["title"], text=r["content"], section=r["section"], page=r["page"],
-            date=r["date"], sender=r["sender"], subject=r["subject"], thread_id=r["thread_id"],
-            vessel_name=r["vessel_name"], imo=r["imo"], report_no=r["report_no"],
-            archive_path=r["archive_path"], embedding_mode=r["embedding_mode"],
-            summary=r["summary"], embedding=np.asarray(r["embedding"], dtype=np.float32),
-        )
-        for r in rows
-    }  # fmt: skip
+    return {r["chunk_id"]: passage_of(r) for r in rows}

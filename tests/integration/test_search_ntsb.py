@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agent.ingest.pipeline import ingest_paths
 from agent.services import Services, open_services
 from agent.settings import Settings
 from agent.store.filters import SearchFilters
+from agent.store.lexical import bm25_search
+from agent.store.passages import fetch_passages
 from tools.hybrid import RetrievalOptions, retrieve
 
 pytestmark = pytest.mark.integration
@@ -58,3 +61,21 @@ async def test_filtered_vector_search_still_returns_k_rows(ntsb: Services) -> No
     result = await retrieve(ntsb.store, ntsb.embeddings, "engine failure", filters, options)
     assert len(result.candidates) == 10
     assert {c.passage.doc_id for c in result.candidates} <= set(doc_ids)
+
+
+async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> None:
+    """Dense-only candidates get their exact BM25, lexical-only ones their exact cosine."""
+    query = "engine power loss during cruise flight over mountains"
+    result = await retrieve(ntsb.store, ntsb.embeddings, query, SearchFilters(),
+                            RetrievalOptions(k=100, candidates=20))  # fmt: skip
+    every_bm25 = dict(await bm25_search(ntsb.store, query, SearchFilters(), limit=100_000))
+    lexical_top = set(list(every_bm25)[:20])
+    ids = [c.passage.chunk_id for c in result.candidates]
+    assert lexical_top <= set(ids) and len(ids) > 20  # the dense arm added candidates
+    stored = await fetch_passages(ntsb.store, ids)
+    q = np.asarray(ntsb.embeddings.embed_query(query), dtype=np.float64)
+    for candidate in result.candidates:
+        v = stored[candidate.passage.chunk_id].embedding.astype(np.float64)
+        assert candidate.cosine == pytest.approx(v @ q / (np.linalg.norm(v) * np.linalg.norm(q)),
+                                                 abs=1e-5)  # fmt: skip
+        assert candidate.bm25 == pytest.approx(every_bm25.get(candidate.passage.chunk_id, 0.0))
