@@ -1,4 +1,4 @@
-"""The `bosun` command line: ingest, search, status, eval, ask, chat."""
+"""The `bosun` command line: ingest, search, status, eval, eval-answers, ask, chat."""
 
 from __future__ import annotations
 
@@ -14,7 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
-from agent.evaluation.command import add_eval_parser, run_eval
+from agent.evaluation.command import (
+    add_eval_answers_parser,
+    add_eval_parser,
+    run_eval,
+    run_eval_answers,
+)
 from agent.ingest.pipeline import ingest_paths
 from agent.models.chat import build_chat_model
 from agent.services import Services, open_services
@@ -61,6 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     status.add_argument("--json", action="store_true")
 
     add_eval_parser(sub)
+    add_eval_answers_parser(sub)
     add_conversation_parsers(sub)
     return parser
 
@@ -211,7 +217,12 @@ def _rounded(timings: dict[str, float]) -> dict[str, float]:
 
 # Commands on the main archive get its services; the others open what they need themselves.
 _ARCHIVE_COMMANDS = {"ingest": _ingest, "search": _search, "status": _status}
-_SETTINGS_COMMANDS = {"eval": run_eval, "ask": run_ask, "chat": run_chat}
+_SETTINGS_COMMANDS = {
+    "eval": run_eval,
+    "eval-answers": run_eval_answers,
+    "ask": run_ask,
+    "chat": run_chat,
+}
 
 
 async def _run(args: argparse.Namespace) -> int:

@@ -47,9 +47,15 @@ def latest_by_configuration(
 
 
 def write_chart(
-    runs: Sequence[Mapping[str, Any]], dataset: str, split: str, out_dir: Path
+    runs: Sequence[Mapping[str, Any]],
+    dataset: str,
+    split: str,
+    out_dir: Path,
+    *,
+    name: str | None = None,
 ) -> Path | None:
-    """Grouped bars of nDCG@10, Recall@10 and MRR@10 per configuration; None without runs."""
+    """Grouped bars of nDCG@10, Recall@10 and MRR@10 per configuration, written to
+    ``<out_dir>/<name or dataset_split>.png``; None without runs."""
     chosen = latest_by_configuration(runs, split)
     if not chosen:
         return None
@@ -69,6 +75,6 @@ def write_chart(
     ax.set_title(f"{dataset} / {split}: latest run per configuration")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"{dataset}_{split}.png"
+    path = out_dir / f"{name or f'{dataset}_{split}'}.png"
     fig.savefig(path, dpi=120)
     return path

@@ -1,14 +1,30 @@
-"""`bosun eval DATASET_DIR`: retrieval quality and latency on a BEIR-layout dataset."""
+"""`bosun eval DATASET_DIR`: retrieval quality and latency on a BEIR-layout dataset, through the
+same query-time layers as the agent (:mod:`agent.evaluation.layers`); ``--ablation`` compares the
+layer combinations worth comparing in one table and one chart."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.evaluation.beir import DatasetError, load_dataset
+from tqdm import tqdm
+
+from agent.conversation import add_layer_args, context_from_args
+from agent.evaluation.answers import (
+    EXPECTS,
+    AnswerReport,
+    Question,
+    QuestionsError,
+    ask_each,
+    dataset_questions,
+    format_report,
+    read_questions,
+)
+from agent.evaluation.beir import BeirDataset, DatasetError, load_dataset
 from agent.evaluation.chart import write_chart
 from agent.evaluation.harness import (
     DEFAULT_CHUNK_CHARS,
@@ -21,9 +37,15 @@ from agent.evaluation.harness import (
     read_runs,
     record_run,
 )
-from agent.services import open_services
+from agent.evaluation.layers import ABLATION, LayeredSearch, Layers, layered_search
+from agent.services import Services, open_services
 from agent.settings import Settings
+from graph.builder import Clients, build_graph
+from graph.context import Context
 from tools.hybrid import RetrievalOptions
+
+#: Stages whose cost the layers add, shown for every run of an ablation.
+LAYER_STAGES = ("expand", "topics", "rerank", "cutoff", "total")
 
 
 def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -31,7 +53,9 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "eval", help="measure retrieval on a BEIR-layout dataset",
         description="Ingest a BEIR dataset into its own collection (once), run every query of a "
-        "split, print nDCG@10, Recall@10, Recall@100, MRR@10 and per-stage latency.",
+        "split through the agent's query-time layers (expansion, topic filter, hybrid retrieval, "
+        "rerank, cutoff: the switches below, the product's defaults unless given), print "
+        "nDCG@10, Recall@10, Recall@100, MRR@10 and per-stage latency p50/p95.",
     )  # fmt: skip
     parser.add_argument(
         "dataset",
@@ -43,6 +67,12 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     arms = parser.add_mutually_exclusive_group()
     arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
     arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
+    add_layer_args(parser)
+    parser.add_argument(
+        "--ablation", action="store_true",
+        help="run the layer combinations worth comparing (bm25, dense, hybrid, hybrid+rerank = "
+        "default, +expand, +topics) instead of one configuration: one table, one chart",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--limit", type=int, metavar="N", help="run only the first N queries")
     parser.add_argument(
@@ -61,14 +91,40 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser  # fmt: skip
 
 
-def switches_of(args: argparse.Namespace) -> dict[str, Any]:
+def layers_of(args: argparse.Namespace) -> Layers:
+    """The configuration the switches ask for."""
+    return Layers(
+        lexical=not args.no_hybrid, dense=not args.lexical_only, rerank=args.rerank,
+        expand=args.expand, topics=args.topics, score_cutoff=args.score_cutoff,
+    )  # fmt: skip
+
+
+def switches_of(args: argparse.Namespace, layers: Layers | None = None) -> dict[str, Any]:
     """The switches that make a run configuration (what the chart compares)."""
-    switches: dict[str, Any] = {"no_hybrid": args.no_hybrid, "lexical_only": args.lexical_only}
+    switches = (layers or layers_of(args)).switches()
     if args.chunk_chars != DEFAULT_CHUNK_CHARS:
         switches["chunk_chars"] = args.chunk_chars
     if args.limit is not None:
         switches["limit"] = args.limit
     return switches
+
+
+@dataclass
+class LayerRun:
+    """One configuration's result and what its layers decided."""
+
+    layers: Layers
+    result: EvalResult
+    search: LayeredSearch
+
+    def summary(self) -> dict[str, Any]:
+        summary = {"configuration": self.layers.label, "default": self.layers.is_default,
+                   **self.result.summary()}  # fmt: skip
+        if self.layers.rerank:
+            summary["stopped_by_cutoff"] = self.search.stopped
+        if self.layers.topics:
+            summary["topic_decisions"] = dict(self.search.topic_decisions)
+        return summary
 
 
 async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
@@ -81,42 +137,115 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         _err("bosun: --limit must be at least 1")
         return 2
-    options = RetrievalOptions(
-        lexical=not args.no_hybrid, dense=not args.lexical_only, k=EVAL_CHUNKS
-    )
+    configurations = list(ABLATION) if args.ablation else [layers_of(args)]
     collection = collection_name(dataset.name, args.chunk_chars)
+    runs: list[LayerRun] = []
     async with open_services(settings, collection=collection) as services:
-        if await document_count(services.store) != dataset.corpus_size:
-            _err(f"ingesting {dataset.corpus_size} documents of {dataset.name} into collection "
-                 f"{collection} (once; later runs reuse it)")  # fmt: skip
-        stats = await ensure_ingested(
-            services, dataset, chunk_chars=args.chunk_chars, progress=sys.stderr.isatty()
-        )
-        if stats.added:
-            _err(f"ingested {stats.added} documents ({stats.chunks} chunks) in "
-                 f"{stats.seconds:.0f} s")  # fmt: skip
-        result = await evaluate(services, dataset, options=options, limit=args.limit)
+        await _prepare(services, dataset, args.chunk_chars, collection)
+        for layers in configurations:
+            if args.ablation:
+                _err(f"running {layers.label} ...")
+            search = await layered_search(services, layers, EVAL_CHUNKS)
+            result = await evaluate(services, dataset, limit=args.limit, search=search)
+            runs.append(LayerRun(layers, result, search))
+    options = RetrievalOptions()
     config = {
         "collection": collection, "chunk_chars": args.chunk_chars,
         "candidates": options.candidates, "similarity_floor": options.similarity_floor,
-        "fusion": vars(options.fusion).copy(),
+        "fusion": vars(options.fusion).copy(), "rerank_pool": Context().candidates,
     }  # fmt: skip
-    log = record_run(settings, result, switches_of(args), config)
+    log = settings.home
+    for run in runs:
+        log = record_run(settings, run.result, switches_of(args, run.layers), config)
     out = args.out or log.parent
-    chart = write_chart(read_runs(log), dataset.name, dataset.split, out)
+    if args.ablation:
+        chart = write_chart(_logged(read_runs(log), runs, args), dataset.name, dataset.split, out,
+                            name=f"{dataset.name}_{dataset.split}_ablation")  # fmt: skip
+        text = format_ablation(runs, collection=collection)
+        data: dict[str, Any] = {"dataset": dataset.name, "split": dataset.split,
+                                "runs": [r.summary() for r in runs]}  # fmt: skip
+    else:
+        chart = write_chart(read_runs(log), dataset.name, dataset.split, out)
+        (run,) = runs
+        text = format_result(run.result, label=run.layers.label, collection=collection)
+        text += _decisions(run)
+        data = run.summary()
     if args.json:
-        _out(json.dumps(result.summary()))
+        _out(json.dumps(data))
         if chart:
             _err(f"chart: {chart}")
     else:
-        _out(format_result(result, label=_arms(args), collection=collection))
+        _out(text)
         if chart:
             _out(f"chart: {chart}")
     return 0
 
 
-def _arms(args: argparse.Namespace) -> str:
-    return "bm25 only" if args.lexical_only else "dense only" if args.no_hybrid else "hybrid"
+async def _prepare(
+    services: Services, dataset: BeirDataset, chunk_chars: int, collection: str
+) -> None:
+    if await document_count(services.store) != dataset.corpus_size:
+        _err(f"ingesting {dataset.corpus_size} documents of {dataset.name} into collection "
+             f"{collection} (once; later runs reuse it)")  # fmt: skip
+    stats = await ensure_ingested(
+        services, dataset, chunk_chars=chunk_chars, progress=sys.stderr.isatty()
+    )
+    if stats.added:
+        _err(f"ingested {stats.added} documents ({stats.chunks} chunks) in "
+             f"{stats.seconds:.0f} s")  # fmt: skip
+
+
+def _logged(
+    logged: list[dict[str, Any]], runs: list[LayerRun], args: argparse.Namespace
+) -> list[dict[str, Any]]:
+    """The logged runs of this ablation's configurations (the latest of each is drawn)."""
+    wanted = [json.dumps(switches_of(args, r.layers), sort_keys=True) for r in runs]
+    return [r for r in logged if json.dumps(r.get("switches", {}), sort_keys=True) in wanted]
+
+
+def _decisions(run: LayerRun) -> str:
+    lines = []
+    if run.layers.rerank:
+        lines.append(f"  relevance cutoff would stop {run.search.stopped} of "
+                     f"{run.search.queries} queries")  # fmt: skip
+    if run.search.topic_decisions:
+        shares = ", ".join(f"{k} {v}" for k, v in sorted(run.search.topic_decisions.items()))
+        lines.append(f"  topic filter: {shares}")
+    return "".join("\n" + line for line in lines)
+
+
+def format_ablation(runs: list[LayerRun], *, collection: str) -> str:
+    """One markdown table: each configuration's metrics and change against the default, then the
+    p50/p95 of each stage the layers add."""
+    first = runs[0].result
+    base = next((r for r in runs if r.layers.is_default), runs[0]).result.metrics["ndcg@10"]
+    lines = [
+        f"{first.dataset}/{first.split}: {first.queries} queries, ablation "
+        f"(collection {collection})",
+        "",
+        "| configuration | nDCG@10 | Δ default | Recall@10 | Recall@100 | MRR@10 | stopped |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for run in runs:
+        m = run.result.metrics
+        name = run.layers.label + (" (default)" if run.layers.is_default else "")
+        stopped = str(run.search.stopped) if run.layers.rerank else "–"
+        lines.append(
+            f"| {name} | {m['ndcg@10']:.4f} | {m['ndcg@10'] - base:+.4f} | "
+            f"{m['recall@10']:.4f} | {m['recall@100']:.4f} | {m['mrr@10']:.4f} | {stopped} |"
+        )
+    lines += [
+        "",
+        "| configuration | " + " | ".join(f"{s} p50 / p95 ms" for s in LAYER_STAGES) + " |",
+        "|---|" + "---|" * len(LAYER_STAGES),
+    ]
+    for run in runs:
+        cells = []
+        for stage in LAYER_STAGES:
+            values = run.result.latency_ms.get(stage)
+            cells.append(f"{values['p50']:.1f} / {values['p95']:.1f}" if values else "–")
+        lines.append(f"| {run.layers.label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def format_result(result: EvalResult, *, label: str, collection: str) -> str:
@@ -140,3 +269,86 @@ def _out(text: str) -> None:
 
 def _err(text: str) -> None:
     sys.stderr.write(text + "\n")
+
+
+# --- bosun eval-answers ---------------------------------------------------------------------
+
+ANSWERS_HELP = """\
+Run each question through the agent graph (one turn, its own thread; offline with no provider
+keys) and report: the share of answers whose citations are all valid, the share of off-topic
+questions stopped with no LLM call, the share of in-domain questions wrongly stopped, mean
+citations per answer, and the counts.
+
+QUESTIONS.jsonl holds one JSON object per line:
+  {"question": "What is the capital of France?", "expect": "off_topic", "split": "heldout"}
+  {"question": "Why did the engine lose power?", "expect": "in_domain"}
+"expect" is off_topic (must be stopped before any LLM call) or in_domain (must be answered);
+--expect fills it in for lines without it. "split" is optional; off-topic shares are also
+reported per split. --dataset adds a BEIR split's queries as in-domain questions and runs
+against that dataset's eval collection (the one `bosun eval` builds); otherwise the questions
+run against the main archive (or --collection)."""
+
+
+def add_eval_answers_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``eval-answers`` sub-command to the CLI's sub-parsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "eval-answers", help="answer-level evaluation through the agent graph",
+        description=ANSWERS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    parser.add_argument("questions", nargs="*", type=Path, metavar="QUESTIONS.jsonl")
+    parser.add_argument("--expect", choices=EXPECTS, help="for lines without an expect field")
+    parser.add_argument(
+        "--dataset", type=Path, metavar="DIR",
+        help="BEIR folder whose queries are asked as in-domain questions, on its eval collection",
+    )  # fmt: skip
+    parser.add_argument("--split", help="split of --dataset (default: test, dev, train)")
+    parser.add_argument(
+        "--limit", type=int, metavar="N", help="ask only N of the dataset's queries"
+    )
+    parser.add_argument("--collection", help="collection to ask (default: the main archive)")
+    parser.add_argument("--no-hybrid", action="store_true", help="vector search only")
+    add_layer_args(parser)
+    parser.add_argument("--offline", action="store_true",
+                        help="no chat model even if one is configured")  # fmt: skip
+    parser.add_argument("--details", type=Path, metavar="FILE",
+                        help="also write each question's outcome to FILE (JSONL)")  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+async def run_eval_answers(settings: Settings, args: argparse.Namespace) -> int:
+    """Run ``bosun eval-answers``; 2 for unusable input."""
+    questions: list[Question] = []
+    try:
+        for path in args.questions:
+            questions += read_questions(path, default_expect=args.expect)
+        dataset = load_dataset(args.dataset, args.split) if args.dataset else None
+    except (QuestionsError, DatasetError) as err:
+        _err(f"bosun: {err}")
+        return 2
+    if args.limit is not None and args.limit < 1:
+        _err("bosun: --limit must be at least 1")
+        return 2
+    if dataset is not None:
+        queries = dict(list(dataset.queries.items())[: args.limit])
+        questions += dataset_questions(queries, f"{dataset.name}/{dataset.split}")
+    if not questions:
+        _err("bosun: no questions: give QUESTIONS.jsonl files, --dataset, or both")
+        return 2
+    collection = collection_name(dataset.name) if dataset else args.collection
+    async with open_services(settings, collection=collection) as services:
+        if dataset is not None:
+            await _prepare(services, dataset, DEFAULT_CHUNK_CHARS, services.store.schema)
+        graph = build_graph(Clients.from_services(services, offline=args.offline))
+        progress = tqdm(total=len(questions), desc="questions", disable=not sys.stderr.isatty(),
+                        file=sys.stderr, leave=False)  # fmt: skip
+        outcomes = await ask_each(graph, questions, context_from_args(args), progress=progress)
+        progress.close()
+        schema = services.store.schema
+    summary = AnswerReport(outcomes).summary()
+    if args.details:
+        args.details.parent.mkdir(parents=True, exist_ok=True)
+        args.details.write_text("".join(json.dumps(o.to_json()) + "\n" for o in outcomes),
+                                encoding="utf-8")  # fmt: skip
+    _out(json.dumps(summary) if args.json else format_report(summary, collection=schema))
+    return 0
