@@ -128,7 +128,8 @@ class LayeredSearch:
         closest = max((c.cosine for c in pool), default=0.0)
         limit = threshold(replace(self.context, score_cutoff=self.layers.score_cutoff),
                           self.reranker)  # fmt: skip
-        if relevance_of(best, closest, limit, empty=not pool)["stopped"]:
+        calibrated = self.layers.score_cutoff is None
+        if relevance_of(best, closest, limit, empty=not pool, calibrated=calibrated)["stopped"]:
             self.stopped += 1
         timings["cutoff"] = _ms(started)
         order = sorted(range(len(pool)), key=lambda i: -scores[i])

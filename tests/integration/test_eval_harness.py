@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 
 from agent.evaluation.beir import load_dataset
-from agent.evaluation.command import add_eval_parser, run_eval
+from agent.evaluation.command import (
+    add_eval_answers_parser,
+    add_eval_parser,
+    run_eval,
+    run_eval_answers,
+)
 from agent.evaluation.harness import (
     collection_name,
     ensure_ingested,
@@ -164,3 +169,65 @@ async def test_an_eval_collection_with_another_chunk_size_is_its_own(
     async with open_services(settings, collection=name) as services:
         stats = await ensure_ingested(services, dataset, chunk_chars=400)
         assert (stats.documents, stats.added) == (6, 6)
+
+
+async def test_ablation_runs_each_layer_combination_into_one_table_and_chart(
+    settings: Settings, tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = argparse.ArgumentParser()
+    add_eval_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["eval", str(tiny), "--split", "dev", "--ablation", "--json",
+                              "--out", str(tmp_path / "charts")])  # fmt: skip
+    assert await run_eval(settings, args) == 0
+    out = json.loads(capsys.readouterr().out)
+    runs = {run["configuration"]: run for run in out["runs"]}
+    assert list(runs) == ["bm25", "dense", "hybrid", "hybrid+rerank", "hybrid+rerank+expand",
+                          "hybrid+rerank+topics"]  # fmt: skip
+    assert [r["configuration"] for r in out["runs"] if r["default"]] == ["hybrid+rerank"]
+    assert all(r["queries"] == 3 for r in out["runs"])
+    assert "rerank" not in runs["hybrid"]["latency_ms"]
+    assert {"rerank", "cutoff"} <= set(runs["hybrid+rerank"]["latency_ms"])
+    assert "expand" in runs["hybrid+rerank+expand"]["latency_ms"]
+    assert "topics" in runs["hybrid+rerank+topics"]["latency_ms"]  # ontology built on demand
+    assert sum(runs["hybrid+rerank+topics"]["topic_decisions"].values()) == 3
+    assert runs["hybrid+rerank"]["ndcg@10"] == pytest.approx(1.0)
+    assert runs["hybrid+rerank"]["stopped_by_cutoff"] == 0
+    assert (tmp_path / "charts" / f"{tiny.name}_dev_ablation.png").is_file()
+
+
+async def test_eval_answers_stops_off_topic_questions_and_answers_the_datasets_queries(
+    settings: Settings, tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(
+        "".join(json.dumps(row) + "\n" for row in (
+            {"question": "What is the capital of France?", "expect": "off_topic",
+             "split": "train"},
+            {"question": "Give me a good recipe for banana bread.", "split": "heldout"},
+            {"question": "hello there", "split": "heldout"},
+            {"question": "Why did the helicopter hit the power lines?", "expect": "in_domain"},
+        )),
+        encoding="utf-8",
+    )  # fmt: skip
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    add_eval_answers_parser(sub)
+    args = parser.parse_args(["eval-answers", str(questions), "--expect", "off_topic",
+                              "--dataset", str(tiny), "--split", "dev", "--json",
+                              "--details", str(tmp_path / "details.jsonl")])  # fmt: skip
+    assert await run_eval_answers(settings, args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["questions"], out["off_topic"], out["in_domain"]) == (7, 3, 4)
+    assert out["off_topic_stopped_no_llm"] == 3 and out["off_topic_stopped_no_llm_share"] == 1.0
+    assert out["off_topic_by_split"]["heldout"] == {"questions": 2, "stopped_no_llm": 2,
+                                                   "share": 1.0}  # fmt: skip
+    assert out["in_domain_wrongly_stopped"] == 0, out["failures"]
+    assert out["answers"] == 4 and out["citations_all_valid_share"] == 1.0
+    assert out["mean_citations_per_answer"] >= 1
+    details = [json.loads(line) for line in (tmp_path / "details.jsonl").read_text().splitlines()]
+    assert [d["outcome"] for d in details[:3]] == ["cutoff", "cutoff", "reply"]
+    assert not any(d["llm_called"] for d in details)
+
+    missing = parser.parse_args(["eval-answers", str(questions)])  # no --expect for two lines
+    assert await run_eval_answers(settings, missing) == 2
+    assert "questions.jsonl:2" in capsys.readouterr().err

@@ -164,6 +164,22 @@ async def test_a_close_semantic_match_is_not_cut_off() -> None:
     assert update["relevance"]["rescued_by_cosine"] is True
 
 
+async def test_a_distant_best_passage_stops_unless_the_reranker_is_sure_or_overridden() -> None:
+    def state(score: float, cosine: float) -> State:
+        ranked = [{**r, "rerank": score} for r in records("a", cosine=cosine)]
+        return {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
+
+    reranker = FakeReranker(default_cutoff=0.01)
+    distant = await cutoff(state(0.05, 0.2), runtime(), reranker=reranker)
+    assert distant["cutoff"] is True and distant["relevance"]["below_cosine_floor"] is True
+    near = await cutoff(state(0.05, 0.4), runtime(), reranker=reranker)
+    assert near["cutoff"] is False and near["relevance"]["below_cosine_floor"] is False
+    sure = await cutoff(state(0.6, 0.2), runtime(), reranker=reranker)  # e.g. an exact report no.
+    assert sure["cutoff"] is False
+    overridden = await cutoff(state(0.05, 0.2), runtime(score_cutoff=0.02), reranker=reranker)
+    assert overridden["cutoff"] is False  # --score-cutoff replaces the whole calibrated rule
+
+
 async def test_cutoff_uses_the_rerankers_calibration_and_skips_unscored() -> None:
     ranked = [{**r, "rerank": 0.3} for r in records("a", cosine=0.2)]
     state: State = {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
