@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import date
 
 from agent import prompts
+from agent.store.filters import SearchFilters
 from graph.state import State
 from graph.timing import elapsed_ms
 from tools.backend import SearchBackend
-from tools.filters import VesselRegistry, describe, only_clears, resolve, to_search_filters
+from tools.filters import (
+    Filters,
+    VesselRegistry,
+    describe,
+    only_clears,
+    resolve,
+    to_search_filters,
+)
 
 logger = logging.getLogger(__name__)
+
+UNDATED_NOTE = "the archive has no dated documents: the years are searched as words"
 
 
 async def resolve_filters(
@@ -26,17 +37,45 @@ async def resolve_filters(
     )
     update: State = {"filter_notes": resolution.notes, "filter_request": {}}
     problem = resolution.problem
-    if problem is None and resolution.filters and resolution.filters != current:
-        matching = await backend.count(
-            await to_search_filters(resolution.filters, backend.vessel_documents)
-        )
-        if matching == 0:
-            problem = prompts.NO_MATCHING_DOCUMENTS.format(filters=describe(resolution.filters))
+    filters = resolution.filters
+    if problem is None and filters and filters != current:
+        matching = await backend.count(await to_search_filters(filters, backend.vessel_documents))
+        if matching == 0 and _new_dates(current, filters) and not await _dated(backend):
+            # An archive without dates (e.g. abstracts): "from 2009 to 2014" is content.
+            filters = _without_dates(filters, current)
+            update["filter_notes"] = [
+                *resolution.notes,
+                "no dated documents: years searched as words",
+            ]
+            if filters != current:
+                matching = await backend.count(
+                    await to_search_filters(filters, backend.vessel_documents)
+                )
+        if matching == 0 and filters != current:
+            problem = prompts.NO_MATCHING_DOCUMENTS.format(filters=describe(filters))
     if problem is not None:
         logger.info("filter not applied: %s", problem)
         update["filter_problem"] = problem
     else:
-        update["filters"] = resolution.filters
+        update["filters"] = filters
         update["filters_only"] = only_clears(state.get("question", ""))
     update["timings"] = {"filters": elapsed_ms(start)}
     return update
+
+
+def _new_dates(current: Filters, filters: Filters) -> bool:
+    return any(filters.get(k) != current.get(k) for k in ("date_from", "date_to"))
+
+
+def _without_dates(filters: Filters, current: Filters) -> Filters:
+    """``filters`` with the dates as they were before this message."""
+    kept: Filters = {k: v for k, v in filters.items() if k not in ("date_from", "date_to")}  # type: ignore[assignment]
+    for key in ("date_from", "date_to"):
+        if key in current:
+            kept[key] = current[key]  # type: ignore[literal-required]
+    return kept
+
+
+async def _dated(backend: SearchBackend) -> bool:
+    """Whether any passage of the archive has a date."""
+    return await backend.count(SearchFilters(date_from=date.min)) > 0

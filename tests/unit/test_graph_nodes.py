@@ -97,6 +97,26 @@ async def test_filters_that_match_nothing_are_reported() -> None:
     assert update["filter_problem"].startswith("No documents match the filters (vessel NORDIC STAR")
 
 
+async def test_years_in_a_question_to_an_undated_archive_are_words_not_a_filter() -> None:
+    undated = FakeBackend([passage("a00000000001", "Sepsis mortality 2009 to 2014 in adults")])
+    question = "Sepsis related mortality has risen from 2009 to 2014."
+    update = await resolve_filters(
+        {"question": question, "filters": {}},
+        registry=VesselRegistry(undated.vessels), backend=undated,
+    )  # fmt: skip
+    assert "filter_problem" not in update and update["filters"] == {}
+    assert "no dated documents" in update["filter_notes"][-1]
+    passages, registry, docs = fleet_fixture()  # dated: the years stay a filter
+    dated = FakeBackend(passages, registry, docs)
+    registry_ = VesselRegistry(dated.vessels)
+    kept = await resolve_filters({"question": "engine incidents in 2019", "filters": {}},
+                                 registry=registry_, backend=dated)  # fmt: skip
+    assert kept["filters"] == {"date_from": "2019-01-01", "date_to": "2019-12-31"}
+    empty = await resolve_filters({"question": "engine incidents in 2005", "filters": {}},
+                                  registry=registry_, backend=dated)  # fmt: skip
+    assert empty["filter_problem"].startswith("No documents match the filters")
+
+
 async def test_registry_is_cached_per_graph() -> None:
     passages, registry, docs = fleet_fixture()
     backend = FakeBackend(passages, registry, docs)
