@@ -125,7 +125,13 @@ class LayeredSearch:
         timings["rerank"] = _ms(started)
         started = time.perf_counter()
         best = max(scores, default=None)
-        closest = max((c.cosine for c in pool), default=0.0)
+        # As the agent: the closest passage among those the rerank floor keeps (at least one).
+        floor = self.context.rerank_floor
+        floor = self.reranker.default_floor if floor is None else floor
+        kept = [c for c, s in zip(pool, scores, strict=True) if s >= floor]
+        if not kept and pool:
+            kept = [pool[max(range(len(pool)), key=lambda i: scores[i])]]
+        closest = max((c.cosine for c in kept), default=0.0)
         limit = threshold(replace(self.context, score_cutoff=self.layers.score_cutoff),
                           self.reranker)  # fmt: skip
         calibrated = self.layers.score_cutoff is None
