@@ -252,10 +252,10 @@ def format_report(summary: Mapping[str, Any], *, collection: str) -> str:
     ]  # fmt: skip
     for stage, values in s["latency_ms"].items():
         lines.append(f"  {stage:<12}{values['p50']:>9.2f}{values['p95']:>9.2f}")
-    for kind, rows in s["failures"].items():
-        for row in rows:
-            lines.append(f"  {kind}: [{row['outcome']}, best {row['best_score']}] "
-                         f"{row['question'][:90]}")  # fmt: skip
+    for kind, failed in s["failures"].items():
+        for item in failed:
+            lines.append(f"  {kind}: [{item['outcome']}, best {item['best_score']}] "
+                         f"{item['question'][:90]}")  # fmt: skip
     return "\n".join(lines)
 
 
