@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 CHART_METRICS = (("ndcg@10", "nDCG@10"), ("recall@10", "Recall@10"), ("mrr@10", "MRR@10"))
 
 _ARM_SWITCHES = ("no_hybrid", "lexical_only")
+_LAYERS = ("rerank", "expand", "topics")
 
 
 def run_label(switches: Mapping[str, Any]) -> str:
@@ -24,7 +25,9 @@ def run_label(switches: Mapping[str, Any]) -> str:
         label = "dense"
     else:
         label = "hybrid"
-    for key in sorted(k for k in switches if k not in _ARM_SWITCHES):
+    rest = [k for k in switches if k not in _ARM_SWITCHES]
+    # The query-time layers in pipeline order (as `bosun eval` names them), then the rest.
+    for key in [k for k in _LAYERS if k in rest] + sorted(k for k in rest if k not in _LAYERS):
         value = switches[key]
         if value is True:
             label += f"+{key}"

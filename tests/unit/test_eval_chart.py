@@ -25,6 +25,8 @@ def test_labels_name_the_arms_and_every_other_switch_that_is_on() -> None:
     assert run_label(HYBRID) == "hybrid"
     assert run_label({**HYBRID, "rerank": True, "expansion": False}) == "hybrid+rerank"
     assert run_label({**HYBRID, "chunk_chars": 2000}) == "hybrid+chunk_chars=2000"
+    layered = {**HYBRID, "topics": True, "expand": True, "rerank": True, "limit": 5}
+    assert run_label(layered) == "hybrid+rerank+expand+topics+limit=5"
 
 
 def test_only_the_latest_run_of_each_configuration_on_the_split_is_kept() -> None:
