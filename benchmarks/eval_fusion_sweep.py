@@ -140,14 +140,17 @@ def _read_cache(file: Path, key: tuple) -> tuple[Corpus, list[QueryCache]] | Non
     if not file.is_file():
         return None
     with file.open("rb") as handle:
-        stored_key, value = pickle.load(handle)
-    return value if stored_key == key else None
+        stored_key, (corpus, caches) = pickle.load(handle)  # plain dicts: see _write_cache
+    if stored_key != key:
+        return None
+    return Corpus(**corpus), [QueryCache(**q) for q in caches]
 
 
 def _write_cache(file: Path, key: tuple, value: tuple[Corpus, list[QueryCache]]) -> None:
     file.parent.mkdir(parents=True, exist_ok=True)
     with file.open("wb") as handle:
-        pickle.dump((key, value), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        plain = (vars(value[0]), [vars(q) for q in value[1]])  # loadable from any __main__
+        pickle.dump((key, plain), handle, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 async def build_cache(
