@@ -37,6 +37,7 @@ class _Passage:
     title: str
     subject: str | None
     text: str
+    source_id: str
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def load(n_queries: int, k: int, seed: int) -> list[tuple[str, list[_Candidate]]
             title = f"{report['ntsb_no']} {report['event_date']} {report['city']}"
             candidates.append(
                 _Candidate(
-                    _Passage(title, None, text[start : start + 1000]),
+                    _Passage(title, None, text[start : start + 1000], report["ntsb_no"]),
                     bm25=rng.uniform(0, 30),
                     cosine=rng.uniform(0.1, 0.7),
                     score=rng.random(),

@@ -1,4 +1,4 @@
-"""Train the offline FeatureReranker: logistic regression on (query, candidate, label) triples.
+"""Train the offline FeatureReranker on (query, candidate, label) triples.
 
 Candidates are the top-40 hybrid retrieval results per query from the eval collections
 (``eval_scifact`` from beir/scifact train, ``eval_ntsb_pc2narr`` from beir/ntsb_pc2narr dev; build
@@ -6,12 +6,19 @@ them with ``bosun eval``); a candidate is positive when its corpus document is j
 Off-topic questions (``benchmarks/questions/off_topic.jsonl``, split ``train``) add negatives
 against both collections; their ``heldout`` split only measures the cutoff.
 
-30% of the queries of each split are held out (fixed seed). The script prints nDCG@10 of the fused
-order vs the reranked order on them, calibrates the relevance cutoff, and with ``--write`` stores
-weights, bias and cutoff in ``tools/data/feature_reranker.json``.
+Two models share the features: a pointwise logistic regression (off-topic questions included) whose
+best-candidate probability decides the cutoff, and a listwise ranker (softmax over each query's
+candidates: linear weights, then boosted trees; ``benchmarks/listwise_ranker.py``) that orders the
+candidates. One model serves both datasets.
+
+The script first runs two-fold cross-validation over the queries of both datasets together and
+prints nDCG@10 of the fused order, the pointwise model and the reranked order on the held-out fold
+(also with the passage floor the graph applies), then fits the shipped model on every query,
+calibrates the relevance cutoff and the passage floor, and with ``--write`` stores it all in
+``tools/data/feature_reranker.json``.
 
     BOSUN_HOME=... python benchmarks/train_feature_reranker.py   # collect (cached), fit, report
-    python benchmarks/train_feature_reranker.py --write           # ... and ship the weights
+    python benchmarks/train_feature_reranker.py --write           # ... and ship the model
 
 Retrieved candidates are cached per dataset in ``benchmarks/out/rerank_candidates_<name>.pkl``
 (``--refresh`` redoes).
@@ -27,7 +34,8 @@ import math
 import pickle
 import random
 import sys
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +44,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from listwise_ranker import Group, fit_linear, fit_slope, fit_trees  # noqa: E402  (benchmarks/)
+
 from agent.evaluation.beir import load_dataset  # noqa: E402
 from agent.evaluation.metrics import aggregate_documents, ndcg_at_k, percentile  # noqa: E402
 from tools.relevance_features import FEATURES  # noqa: E402
-from tools.rerank import FeatureReranker, FeatureWeights, rerank_text  # noqa: E402
+from tools.rerank import FeatureReranker, FeatureWeights, RankModel, Tree, rerank_text  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "beir"
 SPLITS = (("scifact", "train"), ("ntsb_pc2narr", "dev"))
@@ -141,14 +151,12 @@ async def collect(name: str, split: str, k: int, partial: bool = False) -> list[
     return queries
 
 
-def hold_out(queries: list[Query], share: float, seed: int) -> None:
-    """Mark ``share`` of each dataset's in-domain queries as held out (deterministic)."""
-    for name, _ in SPLITS:
-        ids = sorted(q.qid for q in queries if q.dataset == name and not q.off_topic)
-        held = set(random.Random(f"{seed}:{name}").sample(ids, round(share * len(ids))))
-        for q in queries:
-            if q.dataset == name and not q.off_topic:
-                q.heldout = q.qid in held
+def assign_folds(queries: list[Query], seed: int) -> None:
+    """Split each dataset's in-domain queries into two folds (``heldout`` marks fold 1), by a hash
+    of the query id so a query keeps its fold whatever else changes."""
+    for q in queries:
+        if not q.off_topic:
+            q.heldout = random.Random(f"{seed}:{q.dataset}:{q.qid}").random() < 0.5
 
 
 # --- fitting ------------------------------------------------------------------------------------
@@ -161,6 +169,10 @@ def design(reranker: FeatureReranker, queries: list[Query]) -> list[np.ndarray]:
         if q.candidates else np.zeros((0, len(FEATURES)))
         for q in queries
     ]  # fmt: skip
+
+
+def sources(q: Query) -> list[str]:
+    return [c.passage.source_id for c in q.candidates]
 
 
 def labels(q: Query) -> np.ndarray:
@@ -221,8 +233,17 @@ def ndcg(q: Query, scores: np.ndarray | None) -> float:
     if scores is None:
         pairs = [(c.passage.source_id, c.score) for c in q.candidates]
     else:
-        pairs = [(c.passage.source_id, float(s)) for c, s in zip(q.candidates, scores, strict=True)]
+        pairs = [(c.passage.source_id, float(s))
+                 for c, s in zip(q.candidates, scores, strict=True) if np.isfinite(s)]  # fmt: skip
     return ndcg_at_k(aggregate_documents(pairs), q.qrels, 10)
+
+
+def floored(scores: np.ndarray, floor: float) -> np.ndarray:
+    """As the graph's rerank node leaves them: passages below ``floor`` dropped (scored -inf,
+    which :func:`ndcg` leaves out), the best always kept."""
+    kept = scores >= floor
+    kept[int(np.argmax(scores))] = True
+    return np.where(kept, scores, -np.inf)
 
 
 def choose_cutoff(
@@ -242,12 +263,85 @@ def choose_cutoff(
     return float(sigmoid(np.array((logit(floor) + logit(ceiling)) / 2)))
 
 
+@dataclass
+class Model:
+    """What one training run produces: the shipped model and the cutoff chosen on its data."""
+
+    weights: FeatureWeights
+    train_best: list[float]  # best score of each in-domain training query
+    off_best: list[float]  # best score of each off-topic training run
+    relevant: list[float]  # score of each relevant training candidate
+
+    def floor(self, cutoff: float, max_drop: float) -> float:
+        """The passage floor: at most ``max_drop`` of the relevant training candidates score
+        below it, and never above the cutoff."""
+        return min(cutoff, percentile(self.relevant, 100 * max_drop))
+
+
+def train(queries: list[Query], xs: list[np.ndarray], idx: list[int], args: argparse.Namespace,
+          factor: dict[str, float]) -> Model:  # fmt: skip
+    """Fit on the queries ``idx`` (in-domain and off-topic): the pointwise logistic model, the
+    listwise ranker (linear, then trees) and the slope that anchors one to the other."""
+    idx = [i for i in idx if len(queries[i].candidates)]
+    in_domain = [i for i in idx if not queries[i].off_topic]
+    per_dataset = Counter(queries[i].dataset for i in in_domain)
+    largest = max(per_dataset.values())
+
+    def weight(q: Query) -> float:  # each dataset's queries weigh the same in total, times factor
+        if q.off_topic:
+            return args.off_topic_weight
+        return factor.get(q.dataset, 1.0) * largest / per_dataset[q.dataset]
+
+    ys = {i: labels(queries[i]) for i in idx}
+    w, b = fit([xs[i] for i in idx], [ys[i] for i in idx],
+               [np.full(len(xs[i]), weight(queries[i])) for i in idx], args.l2, FIXED)  # fmt: skip
+    pointwise = FeatureWeights(w, b, 0.5, 0.5, {})
+    ranker: RankModel | None = None
+    if args.trees >= 0:
+        groups = [Group(xs[i], ys[i], weight(queries[i])) for i in in_domain]
+        fitted = fit_linear(groups, l2=args.l2)
+        if args.trees:
+            fitted = fit_trees(fitted, groups, trees=args.trees, depth=args.depth,
+                               rate=args.rate)  # fmt: skip
+        raws = [fitted.raw(xs[i]) for i in in_domain]
+        anchors = [float((xs[i] @ w + b).max()) for i in in_domain]
+        slope = fit_slope(anchors, raws, [ys[i] for i in in_domain],
+                          [weight(queries[i]) for i in in_domain])  # fmt: skip
+        ranker = RankModel(fitted.mean, fitted.scale, fitted.weights,
+                           tuple(Tree.from_json(t) for t in fitted.trees), slope,
+                           np.array([FIXED.get(n, 0.0) for n in FEATURES]))  # fmt: skip
+    model = FeatureWeights(w, b, 0.5, 0.5, {}, ranker)
+    best = {i: float(pointwise.scores(xs[i], sources(queries[i])).max()) for i in idx}
+    relevant = [
+        float(v) for i in in_domain for v in model.scores(xs[i], sources(queries[i]))[ys[i] > 0]
+    ]
+    return Model(model, [best[i] for i in in_domain],
+                 [best[i] for i in idx if queries[i].off_topic], relevant)  # fmt: skip
+
+
+def ranker_json(ranker: RankModel) -> dict[str, Any]:
+    def by_name(values: np.ndarray) -> dict[str, float]:
+        return {n: round(float(v), 6) for n, v in zip(FEATURES, values, strict=True)}
+
+    return {
+        "mean": by_name(ranker.mean), "scale": by_name(ranker.scale),
+        "weights": by_name(ranker.weights), "slope": round(ranker.slope, 6),
+        "prior": {n: v for n, v in FIXED.items()},
+        "trees": [{"feature": t.feature.tolist(), "threshold": [float(v) for v in t.threshold],
+                   "left": t.left.tolist(), "right": t.right.tolist(),
+                   "value": [round(float(v), 7) for v in t.value]} for t in ranker.trees],
+    }  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--k", type=int, default=40, help="candidates per query (default 40)")
-    parser.add_argument("--heldout", type=float, default=0.3, help="share held out per split")
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--l2", type=float, default=3.0, help="L2 penalty on the weights")
+    parser.add_argument("--seed", type=int, default=13, help="of the two-fold split")
+    parser.add_argument("--l2", type=float, default=3.0, help="L2 penalty on the linear weights")
+    parser.add_argument("--trees", type=int, default=100,
+                        help="boosted trees of the ranker (0: linear; -1: no ranker)")  # fmt: skip
+    parser.add_argument("--depth", type=int, default=3, help="depth of each tree")
+    parser.add_argument("--rate", type=float, default=0.1, help="learning rate of the trees")
     parser.add_argument(
         "--off-topic-weight",
         type=float,
@@ -259,6 +353,12 @@ def main() -> None:
         type=float,
         default=0.01,
         help="in-domain share (training queries) the cutoff may stop",
+    )
+    parser.add_argument(
+        "--max-drop",
+        type=float,
+        default=0.01,
+        help="share of relevant training passages the passage floor may drop",
     )
     parser.add_argument("--refresh", action="store_true", help="re-retrieve the candidates")
     parser.add_argument(
@@ -296,70 +396,96 @@ def main() -> None:
         for q in part:
             q.candidates = q.candidates[: args.k]
         queries.extend(part)
-    hold_out(queries, args.heldout, args.seed)
-
-    probe = FeatureReranker(weights=FeatureWeights(np.zeros(len(FEATURES)), 0.0, 0.5, 0.5, {}))
-    xs = design(probe, queries)
-    ys = [labels(q) for q in queries]
-    train = [i for i, q in enumerate(queries) if not q.heldout and len(q.candidates)]
-    # Each dataset's in-domain queries weigh the same in total (as many as the largest has).
-    per_dataset = {n: sum(1 for i in train if queries[i].dataset == n and not queries[i].off_topic)
-                   for n, _ in splits}  # fmt: skip
-    largest = max(per_dataset.values())
+    assign_folds(queries, args.seed)
     factor = {
         n: float(v) for n, v in (item.split("=", 1) for item in args.weight or ["ntsb_pc2narr=3"])
     }
-    weights_per_row = []
-    n_off = sum(1 for i in train if queries[i].off_topic)
-    for i in train:
-        q = queries[i]
-        weight = (
-            args.off_topic_weight
-            if q.off_topic
-            else factor.get(q.dataset, 1.0) * largest / per_dataset[q.dataset]
-        )
-        weights_per_row.append(np.full(len(q.candidates), weight))
-    w, b = fit([xs[i] for i in train], [ys[i] for i in train], weights_per_row, args.l2, FIXED)
-    scores = [sigmoid(x @ w + b) if len(x) else np.zeros(0) for x in xs]
+    probe = FeatureReranker(weights=FeatureWeights(np.zeros(len(FEATURES)), 0.0, 0.5, 0.5, {}))
+    xs = design(probe, queries)
+    off_train = [i for i, q in enumerate(queries) if q.off_topic and not q.heldout]
 
-    print(
-        f"\ntrained on {len(train) - n_off} in-domain queries + {n_off} off-topic question runs, "
-        f"{sum(len(queries[i].candidates) for i in train)} pairs\n"
-    )
-    print("| feature | weight |\n|---|---:|")
-    for name, value in zip(FEATURES, w, strict=True):
-        print(f"| {name} | {value:+.3f} |")
-    print(f"| (bias) | {b:+.3f} |\n")
+    # Two-fold cross-validation: every in-domain query is scored by a model that never saw it.
+    held_scores: dict[int, np.ndarray] = {}
+    held_pointwise: dict[int, np.ndarray] = {}
+    held_stopped: dict[int, bool] = {}
+    held_floored: dict[int, np.ndarray] = {}
+    off_stopped: list[float] = []
+    for fold in (False, True):
+        train_idx = [i for i, q in enumerate(queries) if not q.off_topic and q.heldout != fold]
+        model = train(queries, xs, train_idx + off_train, args, factor)
+        cutoff = choose_cutoff(model.train_best, model.off_best, args.max_stop)
+        plain = replace(model.weights, ranker=None)
+        for i, q in enumerate(queries):
+            if q.off_topic and q.heldout and q.candidates:
+                off_stopped.append(float(plain.scores(xs[i], sources(queries[i])).max() < cutoff))
+            if q.off_topic or q.heldout != fold or not q.candidates:
+                continue
+            held_scores[i] = model.weights.scores(xs[i], sources(queries[i]))
+            held_floored[i] = floored(held_scores[i], model.floor(cutoff, args.max_drop))
+            held_pointwise[i] = plain.scores(xs[i], sources(queries[i]))
+            held_stopped[i] = float(held_scores[i].max()) < cutoff
 
+    print(f"\ntwo-fold cross-validation over queries (seed {args.seed}), {args.k} candidates, "
+          f"{args.trees} trees of depth {args.depth}\n")  # fmt: skip
+    print("| split | queries | fused | pointwise logistic | reranked | delta | + floor | stopped |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     report: dict[str, dict[str, float]] = {}
-    print(
-        "| split | queries | nDCG@10 fused | nDCG@10 reranked | delta |\n|---|---:|---:|---:|---:|"
-    )
     for name, split in splits:
-        for part, held in (("held-out", True), ("train", False)):
-            idx = [i for i, q in enumerate(queries)
-                   if q.dataset == name and not q.off_topic and q.heldout == held]  # fmt: skip
-            fused = float(np.mean([ndcg(queries[i], None) for i in idx]))
-            reranked = float(np.mean([ndcg(queries[i], scores[i]) for i in idx]))
-            print(
-                f"| {name}/{split} {part} | {len(idx)} | {fused:.4f} | {reranked:.4f} | "
-                f"{reranked - fused:+.4f} |"
-            )
-            report[f"{name}/{split} {part}"] = {
-                "queries": len(idx), "ndcg@10_fused": round(fused, 4),
-                "ndcg@10_reranked": round(reranked, 4),
-            }  # fmt: skip
+        idx = [i for i, q in enumerate(queries) if q.dataset == name and not q.off_topic]
+        fused = float(np.mean([ndcg(queries[i], None) for i in idx]))
+        point = float(np.mean([ndcg(queries[i], held_pointwise.get(i)) for i in idx]))
+        ranked = float(np.mean([ndcg(queries[i], held_scores.get(i)) for i in idx]))
+        floor = float(np.mean([ndcg(queries[i], held_floored.get(i)) for i in idx]))
+        stopped = float(np.mean([held_stopped.get(i, False) for i in idx]))
+        print(f"| {name}/{split} held-out | {len(idx)} | {fused:.4f} | {point:.4f} | "
+              f"{ranked:.4f} | {ranked - fused:+.4f} | {floor:.4f} | "
+              f"{100 * stopped:.1f}% |")  # fmt: skip
+        report[f"{name}/{split} held-out"] = {
+            "queries": len(idx), "ndcg@10_fused": round(fused, 4),
+            "ndcg@10_pointwise": round(point, 4), "ndcg@10_reranked": round(ranked, 4),
+            "ndcg@10_reranked_floor": round(floor, 4),
+            "stopped": round(stopped, 4),
+        }  # fmt: skip
+    print(f"\noff-topic held-out questions stopped (cross-validated): "
+          f"{100 * float(np.mean(off_stopped)):.1f}% of {len(off_stopped)} runs")  # fmt: skip
+
+    # The shipped model: every in-domain query and the off-topic training questions.
+    everything = [i for i, q in enumerate(queries) if not q.off_topic] + off_train
+    model = train(queries, xs, everything, args, factor)
+    scores = [model.weights.scores(x, sources(q)) if len(x) else np.zeros(0)
+              for x, q in zip(xs, queries, strict=True)]  # fmt: skip
+    print(f"\nshipped model: trained on {len(everything) - len(off_train)} in-domain queries + "
+          f"{len(off_train)} off-topic question runs\n")  # fmt: skip
+    print("| feature | pointwise weight | listwise weight |\n|---|---:|---:|")
+    ranker = model.weights.ranker
+    for j, name in enumerate(FEATURES):
+        listwise = f"{ranker.weights[j] / ranker.scale[j]:+.3f}" if ranker else "-"
+        print(f"| {name} | {model.weights.weights[j]:+.3f} | {listwise} |")
+    print(f"| (bias) | {model.weights.bias:+.3f} | |")
+    if ranker:
+        print(f"\nranker: {len(ranker.trees)} trees, slope {ranker.slope:.3f}")
+    print("\n| split | queries | nDCG@10 fused | nDCG@10 reranked (in-sample) |")
+    print("|---|---:|---:|---:|")
+    for name, split in splits:
+        idx = [i for i, q in enumerate(queries) if q.dataset == name and not q.off_topic]
+        fused = float(np.mean([ndcg(queries[i], None) for i in idx]))
+        ranked = float(np.mean([ndcg(queries[i], scores[i]) for i in idx]))
+        print(f"| {name}/{split} all | {len(idx)} | {fused:.4f} | {ranked:.4f} |")
+        report[f"{name}/{split} all (in-sample)"] = {
+            "queries": len(idx), "ndcg@10_fused": round(fused, 4),
+            "ndcg@10_reranked": round(ranked, 4),
+        }  # fmt: skip
 
     def best(i: int) -> float:
         return float(scores[i].max()) if len(scores[i]) else 0.0
 
-    in_train = [best(i) for i in train if not queries[i].off_topic]
-    off_train = [best(i) for i in train if queries[i].off_topic]
-    cutoff = choose_cutoff(in_train, off_train, args.max_stop)
+    cutoff = choose_cutoff(model.train_best, model.off_best, args.max_stop)
+    floor = model.floor(cutoff, args.max_drop)
     print(
-        f"\ncutoff {cutoff:.4f} (training: highest off-topic best {max(off_train):.4f}, "
+        f"\ncutoff {cutoff:.4f} (training: highest off-topic best {max(model.off_best):.4f}, "
         f"in-domain {100 * args.max_stop:g}th percentile best "
-        f"{percentile(in_train, 100 * args.max_stop):.4f})\n"
+        f"{percentile(model.train_best, 100 * args.max_stop):.4f}); passage floor {floor:.5f} "
+        f"({100 * args.max_drop:g}th percentile of relevant passages)\n"
     )
     print("| question set | runs | best < cutoff (stopped) | best score p50 | min | max |")
     print("|---|---:|---:|---:|---:|---:|")
@@ -371,14 +497,10 @@ def main() -> None:
              and q.dataset == n),
             (f"off-topic train vs {name}", lambda q, n=name: q.off_topic and not q.heldout
              and q.dataset == n),
-            (f"in-domain held-out {name}", lambda q, n=name: not q.off_topic and q.heldout
+            (f"in-domain {name} (in-sample)", lambda q, n=name: not q.off_topic
              and q.dataset == n),
         ]  # fmt: skip
-    sets += [
-        ("off-topic held-out (all)", lambda q: q.off_topic and q.heldout),
-        ("in-domain held-out (all)", lambda q: not q.off_topic and q.heldout),
-        ("in-domain train (all)", lambda q: not q.off_topic and not q.heldout),
-    ]
+    sets += [("off-topic held-out (all)", lambda q: q.off_topic and q.heldout)]
     for label, sel in sets:
         bests = [best(i) for i, q in enumerate(queries) if sel(q)]
         if not bests:
@@ -396,22 +518,29 @@ def main() -> None:
         print(f"  {value:.4f}  {dataset:13s}  {text}")
 
     if args.write:
+        w = model.weights
         payload = {
             "features": list(FEATURES),
-            "weights": {n: round(float(v), 6) for n, v in zip(FEATURES, w, strict=True)},
-            "bias": round(b, 6),
+            "weights": {n: round(float(v), 6) for n, v in zip(FEATURES, w.weights, strict=True)},
+            "bias": round(w.bias, 6),
             "cutoff": round(cutoff, 4),
-            "floor": round(cutoff, 4),  # passages below the relevance cutoff are noise too
+            "floor": round(floor, 6),  # passages below it are noise
+            "ranker": ranker_json(w.ranker) if w.ranker else None,
+            "passage_step": w.passage_step,
             "info": {
                 "trained": dt.date.today().isoformat(),
                 "script": "benchmarks/train_feature_reranker.py",
                 "data": [f"beir/{n} {s}" for n, s in splits]
                 + ["benchmarks/questions/off_topic.jsonl train"],
                 "candidates_per_query": args.k,
-                "heldout_share": args.heldout,
-                "seed": args.seed,
+                "folds_seed": args.seed,
                 "l2": args.l2,
+                "trees": args.trees,
+                "depth": args.depth,
+                "rate": args.rate,
                 "off_topic_weight": args.off_topic_weight,
+                "max_stop": args.max_stop,
+                "max_drop": args.max_drop,
                 "fixed_weights": FIXED,
                 "dataset_weights": factor,
                 "partial_collections": PARTIAL,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -30,7 +30,27 @@ FEATURES: tuple[str, ...] = (
     "rank_prior",  # 1 / log2(2 + position in the fused order)
     "length",  # log(1 + document tokens) / 8
     "distinctive",  # coverage weighted by how few of the candidates hold each query stem
+    "cosine_rank",  # 1 / log2(2 + position by cosine among the candidates)
+    "bm25_rank",  # 1 / log2(2 + position by BM25 among the candidates)
+    # The document each passage comes from, over its passages among the candidates:
+    "doc_passages",  # log(1 + other passages of the same document among the candidates)
+    "doc_bm25_rel",  # its best BM25 over the best among the candidates
+    "doc_bm25_sum",  # log(1 + the sum of its passages' BM25)
+    "doc_cosine_gap",  # its best cosine minus the best cosine among the candidates
+    "doc_fused_rel",  # its best fused score over the best among the candidates
+    # Okapi BM25 over the candidates themselves (their own document frequencies), over the best:
+    "local_bm25",  # k1 1.2, b 0.75
+    "local_bm25_flat",  # k1 0.9, b 0.4: long passages are penalised less
+    "local_bm25_steep",  # k1 2.0, b 1.0: repeated terms count more, length fully normalised
+    # Proximity of the query's content stems in the passage:
+    "near_pairs",  # share of the query's stem pairs found within 5 tokens of each other
+    "ordered_pairs",  # ... of those in the query's order, over the query's adjacent pairs
+    "window",  # most distinct query stems inside any 20-token window, over the query's stems
 )
+#: (k1, b) of the local_bm25 columns, in order.
+LOCAL_BM25 = ((1.2, 0.75), (0.9, 0.4), (2.0, 1.0))
+NEAR = 5  # tokens: query stems this close count as a near pair
+WINDOW = 20  # tokens: the window of the ``window`` feature
 # No query-length feature on purpose: the training questions (claims, probable-cause sentences) are
 # longer than the off-topic ones, and a model that learnt "short means off-topic" would cut off
 # short real questions ("ERA22LA175?", "engine fire on Nordic Star").
@@ -150,8 +170,12 @@ def feature_matrix(
     documents: Sequence[str],
     titles: Sequence[str],
     signals: Sequence[DocumentSignals],
+    sources: Sequence[Hashable] | None = None,
 ) -> np.ndarray:
-    """One row of :data:`FEATURES` per document; ``signals`` in the caller's (fused) order."""
+    """One row of :data:`FEATURES` per document; ``signals`` in the caller's (fused) order.
+
+    ``sources`` names the document each passage belongs to (passages of one document are pooled
+    for the ``doc_*`` features); without it every passage is its own document."""
     n = len(documents)
     rows = np.zeros((n, len(FEATURES)), dtype=np.float64)
     if n == 0:
@@ -160,9 +184,11 @@ def feature_matrix(
     n_bigrams = len(query.bigrams)
     n_ids = len(query.identifiers)
     held: list[set[str]] = []  # query stems each document holds
+    all_stems: list[list[str]] = []
     for i, (text, title) in enumerate(zip(documents, titles, strict=True)):
         words = tokens(text)
         stems = content_stems(words)
+        all_stems.append(stems)
         present = set(stems)
         held.append(present.intersection(query.stems))
         title_stems = set(content_stems(tokens(title))) if title else set()
@@ -201,7 +227,95 @@ def feature_matrix(
         local = {s: math.log((n + 1.0) / (df[s] + 0.5)) for s in query.stems}
         total = sum(local.values()) or 1.0
         rows[:, 13] = [sum(local[s] for s in h) / total for h in held]
+    rows[:, 14] = _rank_prior(cos)
+    rows[:, 15] = _rank_prior(bm25)
+    _document_features(rows, list(sources) if sources is not None else list(range(n)), cos, bm25,
+                       fused)  # fmt: skip
+    rows[:, 21:24] = _local_bm25(query.stems, all_stems)
+    rows[:, 24:27] = [_proximity(query.stems, stems) for stems in all_stems]
     return rows
+
+
+def _rank_prior(values: np.ndarray) -> np.ndarray:
+    order = np.argsort(-values, kind="stable")
+    position = np.empty(len(values), dtype=np.float64)
+    position[order] = np.arange(len(values))
+    return 1.0 / np.log2(2.0 + position)
+
+
+def _document_features(
+    rows: np.ndarray, sources: list[Hashable], cos: np.ndarray, bm25: np.ndarray, fused: np.ndarray
+) -> None:
+    """The ``doc_*`` columns: each passage's document over its passages among the candidates."""
+    groups: dict[Hashable, list[int]] = {}
+    for i, source in enumerate(sources):
+        groups.setdefault(source, []).append(i)
+    top_bm25 = bm25.max() or 1.0
+    fused_rel = _relative(fused)
+    for members in groups.values():
+        idx = np.array(members)
+        rows[idx, 16] = math.log1p(len(members) - 1)
+        rows[idx, 17] = bm25[idx].max() / top_bm25
+        rows[idx, 18] = math.log1p(bm25[idx].sum())
+        rows[idx, 19] = cos[idx].max() - cos.max()
+        rows[idx, 20] = fused_rel[idx].max()
+
+
+def _local_bm25(query: Sequence[str], docs: Sequence[Sequence[str]]) -> np.ndarray:
+    """Okapi BM25 of each document with the candidates as the collection, one column per
+    :data:`LOCAL_BM25` setting, each over its best (0 when nothing matches)."""
+    out = np.zeros((len(docs), len(LOCAL_BM25)), dtype=np.float64)
+    if not query or not docs:
+        return out
+    n = len(docs)
+    lengths = np.array([len(d) for d in docs], dtype=np.float64)
+    avg = lengths.mean() or 1.0
+    tf = np.zeros((n, len(query)), dtype=np.float64)
+    index = {s: j for j, s in enumerate(query)}
+    for i, doc in enumerate(docs):
+        for s in doc:
+            j = index.get(s)
+            if j is not None:
+                tf[i, j] += 1.0
+    df = (tf > 0).sum(axis=0)
+    idf = np.log1p((n - df + 0.5) / (df + 0.5))
+    for col, (k1, b) in enumerate(LOCAL_BM25):
+        norm = k1 * (1.0 - b + b * lengths / avg)
+        score = (idf * tf * (k1 + 1.0) / (tf + norm[:, None])).sum(axis=1)
+        top = score.max()
+        out[:, col] = score / top if top > 0 else 0.0
+    return out
+
+
+def _proximity(query: Sequence[str], doc: Sequence[str]) -> tuple[float, float, float]:
+    """(near_pairs, ordered_pairs, window) of one document's stems."""
+    if len(query) < 2:
+        return 0.0, 0.0, 1.0 if query and query[0] in doc else 0.0
+    order = {s: j for j, s in enumerate(query)}
+    hits = [(p, s) for p, s in enumerate(doc) if s in order]
+    near: set[frozenset[str]] = set()
+    ordered: set[tuple[str, str]] = set()
+    for a, (pa, sa) in enumerate(hits):
+        for pb, sb in hits[a + 1 :]:
+            if pb - pa > NEAR:
+                break
+            if sa != sb:
+                near.add(frozenset((sa, sb)))
+                if order[sa] < order[sb]:
+                    ordered.add((sa, sb))
+    best, start = 0, 0
+    inside: dict[str, int] = {}
+    for pb, sb in hits:
+        inside[sb] = inside.get(sb, 0) + 1
+        while pb - hits[start][0] > WINDOW:
+            s = hits[start][1]
+            inside[s] -= 1
+            if not inside[s]:
+                del inside[s]
+            start += 1
+        best = max(best, len(inside))
+    m = len(query)
+    return len(near) / (m * (m - 1) / 2), len(ordered) / (m - 1), best / m
 
 
 def _relative(values: np.ndarray) -> np.ndarray:

@@ -6,9 +6,10 @@ Three implementations behind one protocol, chosen by :func:`build_reranker`:
   is set;
 - :class:`CrossEncoderReranker` — a local cross-encoder exported to ONNX, when
   ``BOSUN_CROSS_ENCODER_DIR`` names a folder with ``model.onnx`` and ``tokenizer.json``;
-- :class:`FeatureReranker` — the offline default: a logistic model over lexical, semantic and field
-  signals (``tools/relevance_features.py``), weights trained by
-  ``benchmarks/train_feature_reranker.py``.
+- :class:`FeatureReranker` — the offline default: a learned model over lexical, semantic, proximity,
+  document and field signals (``tools/relevance_features.py``): a listwise ranker (linear plus
+  boosted trees) for the order, a logistic model for how relevant the best candidate is; trained by
+  ``benchmarks/train_feature_reranker.py`` into ``tools/data/feature_reranker.json``.
 
 Every provider failure surfaces as :class:`RerankError` with secrets scrubbed from its message; the
 graph decides what to do about it (fall back to fused order).
@@ -20,7 +21,7 @@ import asyncio
 import json
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -232,14 +233,110 @@ class CrossEncoderReranker:
 
 
 @dataclass(frozen=True)
+class Tree:
+    """One regression tree: node ``i`` splits on ``feature[i]`` (``x <= threshold[i]`` goes to
+    ``left[i]``, else ``right[i]``) or, when ``feature[i] < 0``, is a leaf worth ``value[i]``."""
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    value: np.ndarray
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Sequence[float]]) -> Tree:
+        return cls(
+            feature=np.asarray(data["feature"], dtype=np.int64),
+            threshold=np.asarray(data["threshold"], dtype=np.float64),
+            left=np.asarray(data["left"], dtype=np.int64),
+            right=np.asarray(data["right"], dtype=np.int64),
+            value=np.asarray(data["value"], dtype=np.float64),
+        )
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        node = np.zeros(len(x), dtype=np.int64)
+        rows = np.arange(len(x))
+        while True:
+            feature = self.feature[node]
+            inner = feature >= 0
+            if not inner.any():
+                return self.value[node]
+            go_left = x[rows, np.where(inner, feature, 0)] <= self.threshold[node]
+            node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
+
+
+@dataclass(frozen=True)
+class RankModel:
+    """Orders one query's candidates: a linear score over standardised features plus boosted
+    regression trees over the raw ones, both trained listwise (softmax over each query's
+    candidates). ``slope`` turns the score into logit units; ``prior`` adds fixed logits per
+    feature (identifier matches, which no training question exercises)."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    trees: tuple[Tree, ...]
+    slope: float
+    prior: np.ndarray
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RankModel:
+        return cls(
+            mean=np.array([float(data["mean"][n]) for n in FEATURES]),
+            scale=np.array([float(data["scale"][n]) for n in FEATURES]),
+            weights=np.array([float(data["weights"][n]) for n in FEATURES]),
+            trees=tuple(Tree.from_json(t) for t in data.get("trees", ())),
+            slope=float(data["slope"]),
+            prior=np.array([float(data.get("prior", {}).get(n, 0.0)) for n in FEATURES]),
+        )
+
+    def raw(self, x: np.ndarray) -> np.ndarray:
+        """The listwise score (before ``slope`` and ``prior``)."""
+        score = ((x - self.mean) / self.scale) @ self.weights
+        for tree in self.trees:
+            score = score + tree.predict(x)
+        return np.asarray(score, dtype=np.float64)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        return self.slope * self.raw(x) + x @ self.prior
+
+
+@dataclass(frozen=True)
 class FeatureWeights:
-    """A trained logistic model over :data:`tools.relevance_features.FEATURES`."""
+    """A trained model over :data:`tools.relevance_features.FEATURES`.
+
+    ``weights``/``bias`` are a logistic model trained pointwise (off-topic questions included): the
+    best candidate's probability under it says whether the archive holds an answer at all. Without
+    a ``ranker``, each candidate's probability is its score. With one, the ranker orders the
+    documents (each at its best passage's ranker score), anchored so that the best document keeps
+    that probability; within a document, passages keep the order they were given in (retrieval's),
+    each one ``passage_step`` logits below the one before: the training data judge whole
+    documents, so nothing taught the model which passage of a document answers.
+    """
 
     weights: np.ndarray  # one per feature, in FEATURES order
     bias: float
     cutoff: float  # best score below this: the question is not about the archive
     floor: float  # passages below this are noise
     info: Mapping[str, Any]  # how they were trained and what they scored
+    ranker: RankModel | None = None
+    passage_step: float = 0.5
+
+    def scores(self, x: np.ndarray, sources: Sequence[Hashable] | None = None) -> np.ndarray:
+        """Relevance in [0, 1] of each row of a feature matrix (one query's candidates, in
+        retrieval order); ``sources`` names each row's document (default: a document each)."""
+        logits = x @ self.weights + self.bias
+        if self.ranker is None or len(x) == 0:
+            return _sigmoid(logits)
+        ranked = self.ranker.logits(x)
+        groups: dict[Hashable, list[int]] = {}
+        for i, source in enumerate(range(len(x)) if sources is None else sources):
+            groups.setdefault(source, []).append(i)
+        adjusted = np.empty(len(x), dtype=np.float64)
+        for members in groups.values():
+            best = ranked[members].max()
+            adjusted[members] = best - self.passage_step * np.arange(len(members))
+        return _sigmoid(logits.max() + adjusted - adjusted.max())
 
     @classmethod
     def load(cls, path: Path | None = None) -> FeatureWeights:
@@ -262,11 +359,13 @@ class FeatureWeights:
             cutoff=float(data["cutoff"]),
             floor=float(data.get("floor", data["cutoff"])),
             info=data.get("info", {}),
+            ranker=RankModel.from_json(data["ranker"]) if data.get("ranker") else None,
+            passage_step=float(data.get("passage_step", 0.5)),
         )
 
 
 class FeatureReranker:
-    """Learned logistic combination of lexical, semantic and field signals; no model download.
+    """Learned combination of lexical, semantic, proximity and field signals; no model download.
 
     Give it the retrieval ``candidates`` (their cosine, BM25 and fused scores, title and subject)
     and it runs in a few milliseconds; when they carry no cosines (lexical-only retrieval), one
@@ -321,7 +420,12 @@ class FeatureReranker:
     ) -> list[float]:
         """Relevance of each document (synchronous; the training script calls this too)."""
         x = self.features(query, documents, candidates=candidates, cosines=cosines)
-        return [float(s) for s in _sigmoid(x @ self._weights.weights + self._weights.bias)]
+        sources = (
+            None
+            if candidates is None
+            else [_document_of(c.passage, i) for i, c in enumerate(candidates)]
+        )
+        return [float(s) for s in self._weights.scores(x, sources)]
 
     def features(
         self,
@@ -344,19 +448,24 @@ class FeatureReranker:
                 DocumentSignals(cosine, c.bm25, c.score)
                 for cosine, c in zip(cos, candidates, strict=True)
             ]
-            return feature_matrix(terms, documents, titles, signals)
+            sources = [_document_of(c.passage, i) for i, c in enumerate(candidates)]
+            return feature_matrix(terms, documents, titles, signals, sources)
         titles = [doc.split("\n", 1)[0] for doc in documents]
         cos = list(cosines) if cosines is not None else [0.0] * len(documents)
         x = feature_matrix(terms, documents, titles, [DocumentSignals(c) for c in cos])
-        # No retrieval scores: stand in term coverage for BM25 and the mean of both for fusion.
+        # No retrieval scores: stand in term coverage for BM25 and the mean of both for fusion,
+        # then compute again so the features derived from them agree.
         coverage = x[:, FEATURES.index("coverage")]
         top = coverage.max()
-        x[:, FEATURES.index("bm25_rel")] = coverage / top if top > 0 else 0.0
-        x[:, FEATURES.index("bm25_log")] = np.log1p(coverage * 10.0 * len(terms.stems))
+        bm25 = coverage * 10.0 * len(terms.stems)
+        bm25_rel = coverage / top if top > 0 else np.zeros_like(coverage)
         cos_arr = np.asarray(cos, dtype=np.float64)
         cos_rel = (cos_arr - cos_arr.min()) / (np.ptp(cos_arr) or 1.0)
-        x[:, FEATURES.index("fused_rel")] = 0.5 * (cos_rel + x[:, FEATURES.index("bm25_rel")])
-        return x
+        fused = 0.5 * (cos_rel + bm25_rel)
+        signals = [
+            DocumentSignals(c, float(b), float(f)) for c, b, f in zip(cos, bm25, fused, strict=True)
+        ]
+        return feature_matrix(terms, documents, titles, signals)
 
     def _stored_cosines(self, query: str, candidates: Sequence[Candidate]) -> list[float] | None:
         vectors = [getattr(c.passage, "embedding", None) for c in candidates]
@@ -375,6 +484,12 @@ class FeatureReranker:
         d = np.asarray(self._embeddings.embed_documents(list(documents)), dtype=np.float64)
         sims = d @ q / (np.linalg.norm(d, axis=1) * np.linalg.norm(q) + 1e-12)
         return [float(s) for s in sims]
+
+
+def _document_of(passage: Any, position: int) -> Hashable:
+    """What groups passages into documents: the stored document id, else the source id, else
+    the passage's own position (a document of its own)."""
+    return getattr(passage, "doc_id", None) or getattr(passage, "source_id", None) or position
 
 
 def rerank_text(passage: Any) -> str:

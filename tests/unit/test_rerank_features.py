@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import zlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import tools
 from tools.relevance_features import FEATURES, is_identifier, query_terms, stem, tokens
-from tools.rerank import FeatureReranker, FeatureWeights, Reranker, rerank_text
+from tools.rerank import FeatureReranker, FeatureWeights, RankModel, Reranker, Tree, rerank_text
 
 ENGINE = (
     "Loss of engine power | ERA22LA175\n"
@@ -196,3 +199,106 @@ async def test_lexical_only_candidates_get_cosines_from_their_stored_vectors() -
     no_vectors = FeatureReranker().score(query, texts, candidates=candidates)  # type: ignore[arg-type]
     assert with_stored[1] > no_vectors[1]
     assert with_stored[1] > with_stored[0]
+
+
+@dataclass(frozen=True)
+class _DocPassage:
+    title: str
+    subject: str | None
+    text: str
+    source_id: str
+
+
+def test_passages_of_one_document_pool_their_scores() -> None:
+    candidates = [
+        _Candidate(_DocPassage("a", None, "engine fire after takeoff", "A"), 9.0, 0.3, 0.9),
+        _Candidate(_DocPassage("b", None, "the pilot landed", "B"), 3.0, 0.6, 0.5),
+        _Candidate(_DocPassage("a", None, "the engine cowling burned", "A"), 1.0, 0.2, 0.2),
+    ]
+    docs = [rerank_text(c.passage) for c in candidates]
+    x = FeatureReranker().features("engine fire", docs, candidates=candidates)  # type: ignore[arg-type]
+    col = {name: x[:, FEATURES.index(name)] for name in FEATURES}
+    assert list(col["doc_passages"]) == pytest.approx([np.log(2), 0.0, np.log(2)])
+    assert list(col["doc_bm25_rel"]) == pytest.approx([1.0, 1 / 3, 1.0])
+    assert list(col["doc_bm25_sum"]) == pytest.approx(np.log1p([10.0, 3.0, 10.0]))
+    assert list(col["doc_cosine_gap"]) == pytest.approx([-0.3, 0.0, -0.3])
+    assert list(col["bm25_rank"]) == pytest.approx([1.0, 1 / np.log2(3), 0.5])
+
+
+def test_local_bm25_and_proximity() -> None:
+    docs = [
+        "the engine lost power and the engine fire started",
+        "fire crews met the airplane at the runway, towed it to the hangar, and later the engine "
+        "was examined",
+        "the pilot landed",
+    ]
+    x = FeatureReranker().features("engine fire", docs)
+    col = {name: x[:, FEATURES.index(name)] for name in FEATURES}
+    assert col["local_bm25"][0] == pytest.approx(1.0)
+    assert 0.0 < col["local_bm25"][1] < 1.0
+    assert col["local_bm25"][2] == 0.0
+    assert list(col["near_pairs"]) == [1.0, 0.0, 0.0]  # "engine fire" adjacent only in the first
+    assert list(col["ordered_pairs"]) == [1.0, 0.0, 0.0]
+    assert list(col["window"]) == [1.0, 1.0, 0.0]  # both within 20 tokens in the second too
+
+
+def _weights_with_ranker(tree_value: float) -> FeatureWeights:
+    """Pointwise weights that prefer high cosine; a ranker whose one tree prefers long text."""
+    n = len(FEATURES)
+    pointwise = np.zeros(n)
+    pointwise[FEATURES.index("cosine")] = 4.0
+    length = FEATURES.index("length")
+    tree = Tree(
+        feature=np.array([length, -1, -1]), threshold=np.array([0.5, 0.0, 0.0]),
+        left=np.array([1, 0, 0]), right=np.array([2, 0, 0]),
+        value=np.array([0.0, 0.0, tree_value]),
+    )  # fmt: skip
+    ranker = RankModel(np.zeros(n), np.ones(n), np.zeros(n), (tree,), 1.0, np.zeros(n))
+    return FeatureWeights(pointwise, -2.0, 0.1, 0.1, {}, ranker)
+
+
+def test_the_ranker_orders_and_the_pointwise_model_sets_the_best_score() -> None:
+    short, long = "engine fire", "engine fire " + "and then the crew reported smoke " * 20
+    candidates = [
+        _Candidate(_Passage("t", None, short), bm25=5.0, cosine=0.9, score=0.9),
+        _Candidate(_Passage("t", None, long), bm25=5.0, cosine=0.1, score=0.5),
+    ]
+    docs = [c.passage.text for c in candidates]
+    weights = _weights_with_ranker(3.0)
+    scores = FeatureReranker(weights=weights).score("engine fire", docs, candidates=candidates)  # type: ignore[arg-type]
+    assert scores[1] > scores[0]  # the tree wins the order ...
+    best_pointwise = 1 / (1 + np.exp(-(4.0 * 0.9 - 2.0)))
+    assert max(scores) == pytest.approx(best_pointwise)  # ... the cutoff sees the same best score
+    assert scores[0] == pytest.approx(1 / (1 + np.exp(-(4.0 * 0.9 - 2.0 - 3.0))))
+
+
+def test_a_ranker_survives_the_weights_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    shipped = json.loads(
+        (Path(tools.__file__).parent / "data" / "feature_reranker.json").read_text()
+    )
+    assert shipped["ranker"]["trees"]  # the shipped model orders with trees
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(shipped))
+    loaded = FeatureWeights.load(path)
+    assert loaded.ranker is not None and len(loaded.ranker.trees) == len(shipped["ranker"]["trees"])
+    x = FeatureReranker().features("engine fire", [ENGINE, PIZZA, OTHER_ENGINE])
+    assert np.allclose(loaded.scores(x), FeatureWeights.load().scores(x))
+
+
+def test_passages_of_one_document_keep_their_retrieval_order() -> None:
+    # The ranker's tree prefers long passages; the two of document A come short first.
+    long = "engine fire " + "and then the crew reported smoke " * 20
+    candidates = [
+        _Candidate(_DocPassage("a", None, "engine fire", "A"), bm25=5.0, cosine=0.9, score=0.9),
+        _Candidate(_DocPassage("b", None, long, "B"), bm25=5.0, cosine=0.2, score=0.6),
+        _Candidate(_DocPassage("a", None, long, "A"), bm25=5.0, cosine=0.1, score=0.5),
+    ]
+    docs = [c.passage.text for c in candidates]
+    weights = _weights_with_ranker(3.0)
+    scores = FeatureReranker(weights=weights).score("engine fire", docs, candidates=candidates)  # type: ignore[arg-type]
+    # Both documents hold a long passage, so both reach the top score ...
+    assert scores[0] == pytest.approx(max(scores)) and scores[1] == pytest.approx(max(scores))
+    # ... and inside A the passage retrieval put first stays first, one step above the next.
+    assert scores[0] > scores[2]
+    logit = np.log(scores[2] / (1 - scores[2]))
+    assert logit == pytest.approx(np.log(scores[0] / (1 - scores[0])) - weights.passage_step)
