@@ -36,6 +36,7 @@ from agent.evaluation.harness import (
     evaluate,
     read_runs,
     record_run,
+    runs_file,
 )
 from agent.evaluation.layers import ABLATION, LayeredSearch, Layers, layered_search
 from agent.services import Services, open_services
@@ -154,9 +155,9 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
         "candidates": options.candidates, "similarity_floor": options.similarity_floor,
         "fusion": vars(options.fusion).copy(), "rerank_pool": Context().candidates,
     }  # fmt: skip
-    log = settings.home
     for run in runs:
-        log = record_run(settings, run.result, switches_of(args, run.layers), config)
+        record_run(settings, run.result, switches_of(args, run.layers), config)
+    log = runs_file(settings, dataset.name)
     out = args.out or log.parent
     if args.ablation:
         chart = write_chart(_logged(read_runs(log), runs, args), dataset.name, dataset.split, out,
