@@ -333,6 +333,17 @@ def ranker_json(ranker: RankModel) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def dump_weights(payload: dict[str, Any]) -> str:
+    """The weights file as indented JSON, each tree on one line (readable diffs)."""
+    ranker = payload.get("ranker")
+    if not ranker:
+        return json.dumps(payload, indent=2) + "\n"
+    marker = "@trees@"
+    text = json.dumps({**payload, "ranker": {**ranker, "trees": marker}}, indent=2)
+    trees = ",\n".join("      " + json.dumps(t, separators=(",", ":")) for t in ranker["trees"])
+    return text.replace(json.dumps(marker), "[\n" + trees + "\n    ]") + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--k", type=int, default=40, help="candidates per query (default 40)")
@@ -548,7 +559,7 @@ def main() -> None:
                 "stop_rates": rates,
             },
         }
-        WEIGHTS.write_text(json.dumps(payload, indent=2) + "\n")
+        WEIGHTS.write_text(dump_weights(payload))
         print(f"\nwrote {WEIGHTS.relative_to(ROOT)}")
 
 
