@@ -111,6 +111,7 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     summary = {
         "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
         "chunks_added": report.chunks_added, "thread_digests": report.digests,
+        "new_topics": report.topics,
         "seconds": round(report.seconds, 2),
         "errors": [{"path": e.path, "reason": e.reason} for e in report.errors],
     }  # fmt: skip
@@ -119,8 +120,8 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     else:
         print(
             f"ingested {report.added} new and {report.updated} changed documents "
-            f"and {report.digests} thread digests ({report.chunks_added} chunks), "
-            f"{report.unchanged} unchanged, in {report.seconds:.1f} s"
+            f"and {report.digests} thread digests ({report.chunks_added} chunks, "
+            f"{report.topics} new topics), {report.unchanged} unchanged, in {report.seconds:.1f} s"
         )
         for err in report.errors:
             print(f"  skipped {err.path}: {err.reason}")

@@ -18,6 +18,7 @@ from agent.ingest.digests import build_thread_digests
 from agent.ingest.discover import load_paths
 from agent.ingest.enrich import enrich
 from agent.ingest.model import Chunk, LoadError, SourceDocument
+from agent.ingest.topics import build_topics
 from agent.ingest.vessel_tagging import tag_vessel_mentions
 from agent.store.archive import Archive
 from agent.store.database import Store
@@ -36,6 +37,7 @@ class IngestReport:
     chunks_added: int = 0
     vessel_tagged: int = 0  # documents linked to the vessels they mention
     digests: int = 0  # thread digests written or refreshed
+    topics: int = 0  # new names in the topic ontology
     errors: list[LoadError] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -95,7 +97,9 @@ async def ingest_paths(
     progress: bool = True,
 ) -> IngestReport:
     """Ingest files and folders (see :func:`agent.ingest.discover.load_paths`) with context
-    summaries, then (re)build the digests of new or changed multi-message email threads."""
+    summaries, (re)build the digests of new or changed multi-message email threads, then add
+    the topics of every new chunk to the topic ontology."""
+    started = time.perf_counter()
     report = await ingest_documents(
         load_paths(paths), store, embeddings, archive, progress=progress, prepare=enrich
     )
@@ -107,6 +111,9 @@ async def ingest_paths(
         report.digests = digested.added + digested.updated
         report.chunks_added += digested.chunks_added
         report.errors.extend(digested.errors)
+    if report.chunks_added:
+        report.topics = (await build_topics(store, embeddings)).new_topics
+    report.seconds = time.perf_counter() - started
     return report
 
 

@@ -42,14 +42,15 @@ async def vessel_documents(store: Store, keys: Sequence[str]) -> list[str]:
 
 
 async def collection_counts(store: Store) -> dict[str, int]:
-    """Documents, chunks, threads and vessels held by the collection."""
+    """Documents, chunks, threads, vessels and ontology topics held by the collection."""
     async with store.pool.connection() as conn:
         cur = await conn.execute(
             """SELECT (SELECT count(*) FROM documents) AS documents,
                       (SELECT count(*) FROM chunks) AS chunks,
                       (SELECT count(DISTINCT thread_id) FROM documents
                         WHERE kind = 'email' AND thread_id IS NOT NULL) AS threads,
-                      (SELECT count(*) FROM vessels) AS vessels"""
+                      (SELECT count(*) FROM vessels) AS vessels,
+                      (SELECT count(*) FROM topics) AS topics"""
         )
         row = await cur.fetchone()
         assert row is not None

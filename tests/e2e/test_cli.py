@@ -116,6 +116,7 @@ def test_status_counts_what_was_ingested(runs: dict, bosun: Bosun) -> None:
     assert info["documents"] == bosun.ingested["added"] + bosun.ingested["thread_digests"]
     assert info["chunks"] == bosun.ingested["chunks_added"]
     assert info["vessels"] >= 2 and info["threads"] >= 1  # Nordic Star, Baltic Trader, ...
+    assert info["topics"] == bosun.ingested["new_topics"] > 0  # the ontology is built at ingest
     assert info["embedding_model"]
 
 
@@ -136,5 +137,7 @@ def test_ingesting_the_same_archive_again_changes_nothing(runs: dict, bosun: Bos
     run = _run(runs, "reingest")
     assert run.returncode == 0, run.stderr
     unchanged = bosun.ingested["added"]
-    expected = "ingested 0 new and 0 changed documents and 0 thread digests (0 chunks)"
+    expected = (
+        "ingested 0 new and 0 changed documents and 0 thread digests (0 chunks, 0 new topics)"
+    )
     assert f"{expected}, {unchanged} unchanged" in run.stdout

@@ -37,11 +37,12 @@ async def _digest_threads(svc: Services) -> list[str]:
 
 
 async def _ingest_with_layers(svc: Services, folder: Path) -> list[str]:
-    """Ingest ``folder`` (enriched, with its thread digests), then topics; the digests' threads."""
+    """Ingest ``folder`` (enriched, with its thread digests and topics); the digests' threads."""
     report = await ingest_paths([folder], svc.store, svc.embeddings, svc.archive, progress=False)
     assert report.errors == []
     assert report.digests == len(await _digest_threads(svc))
-    await build_topics(svc.store, svc.embeddings)
+    assert report.topics > 0
+    assert (await build_topics(svc.store, svc.embeddings)).chunks == 0  # ingest read them all
     return await _digest_threads(svc)
 
 
