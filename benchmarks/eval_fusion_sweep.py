@@ -30,9 +30,9 @@ from agent.evaluation.harness import DEFAULT_CHUNK_CHARS, EVAL_CHUNKS, evaluate,
 from agent.evaluation.metrics import METRICS, aggregate_documents, score_query
 from agent.services import Services
 from agent.settings import Settings
+from agent.store.candidates import dense_candidates
 from agent.store.filters import SearchFilters
 from agent.store.lexical import K1, B, bm25_search
-from agent.store.vectors import vector_search
 from tools.fusion import FusionConfig, fuse
 from tools.hybrid import RetrievalOptions
 
@@ -163,8 +163,9 @@ async def build_cache(
     for qid, text in items:
         vector = np.asarray(await asyncio.to_thread(services.embeddings.embed_query, text),
                             dtype=np.float32)  # fmt: skip
-        hits = await vector_search(services.store, vector.tolist(), SearchFilters(),
-                                   limit=MAX_CANDIDATES)  # fmt: skip
+        nearest = await dense_candidates(services.store, text, vector.tolist(), SearchFilters(),
+                                         limit=MAX_CANDIDATES, floor=-1.0)  # fmt: skip
+        hits = [(row.passage.chunk_id, float(row.cosine or 0.0)) for row in nearest]
         q = vector / (np.linalg.norm(vector) + 1e-12)
         caches.append(QueryCache(
             qid, lexemes[qid], [(corpus.index[c], cos) for c, cos in hits], corpus.vectors @ q,
