@@ -48,7 +48,13 @@ class EmbeddingIdentity:
 
 
 class Store:
-    """Connections to one collection: a psycopg pool for SQL and a PGVectorStore for vectors."""
+    """Connections to one collection: a psycopg pool for SQL and a PGVectorStore for vectors.
+
+    ``vectors`` is the chunks table as a LangChain vector store (filter columns usable in its
+    filter syntax), for LangChain code that wants the archive as a retriever. Bosun's own
+    retrieval reads the same table in SQL (:mod:`agent.store.candidates`): PGVectorStore returns
+    every row's vector and metadata, which measured 15.5 ms p50 for the dense arm against 8.0 ms.
+    """
 
     def __init__(
         self,

@@ -79,3 +79,15 @@ async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> Non
         assert candidate.cosine == pytest.approx(v @ q / (np.linalg.norm(v) * np.linalg.norm(q)),
                                                  abs=1e-5)  # fmt: skip
         assert candidate.bm25 == pytest.approx(every_bm25.get(candidate.passage.chunk_id, 0.0))
+
+
+async def test_the_chunks_table_is_a_langchain_vector_store(ntsb: Services) -> None:
+    """LangChain code can use the archive through PGVectorStore, filter columns included."""
+    hits = await ntsb.store.vectors.asimilarity_search(
+        "fuel planning", k=3, filter={"report_no": {"$eq": "ERA25LA084"}}
+    )
+    assert len(hits) == 3
+    assert {doc.metadata["report_no"] for doc in hits} == {"ERA25LA084"}
+    assert all(doc.id and len(doc.id) == 12 for doc in hits)
+    retriever = ntsb.store.vectors.as_retriever(search_kwargs={"k": 2})
+    assert len(await retriever.ainvoke("engine failure after takeoff")) == 2
