@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from dataclasses import dataclass, field
 
@@ -14,8 +13,6 @@ from agent.store.database import Store
 from agent.store.filters import SearchFilters
 from agent.store.passages import Passage
 from tools.fusion import FusionConfig, fuse
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
