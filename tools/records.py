@@ -5,8 +5,6 @@ from __future__ import annotations
 from datetime import date
 from typing import TypedDict
 
-import numpy as np
-
 from agent.store.passages import Passage
 from tools.hybrid import Candidate
 
@@ -61,6 +59,6 @@ def candidate_of(record: CandidateRecord) -> Candidate:
         sender=record["sender"], subject=record["subject"], thread_id=record["thread_id"],
         vessel_name=record["vessel_name"], imo=record["imo"], report_no=record["report_no"],
         archive_path=record["archive_path"], embedding_mode=record["embedding_mode"],
-        summary=record["summary"], embedding=np.zeros(0, dtype=np.float32),
+        summary=record["summary"],
     )  # fmt: skip
     return Candidate(passage, record["bm25"], record["cosine"], record["score"])

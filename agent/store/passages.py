@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -15,8 +15,6 @@ from agent.store.database import Store
 PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
        c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo, c.report_no,
        d.archive_path, d.embedding_mode, d.summary"""
-
-_NO_VECTOR = np.zeros(0, dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -41,7 +39,8 @@ class Passage:
     archive_path: str
     embedding_mode: str
     summary: str
-    embedding: np.ndarray  # empty unless the caller asked for the stored vector
+    # The stored vector, when the caller selected it; empty otherwise.
+    embedding: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
 
 
 def passage_of(row: Mapping[str, Any]) -> Passage:
@@ -54,7 +53,7 @@ def passage_of(row: Mapping[str, Any]) -> Passage:
         subject=row["subject"], thread_id=row["thread_id"], vessel_name=row["vessel_name"],
         imo=row["imo"], report_no=row["report_no"], archive_path=row["archive_path"],
         embedding_mode=row["embedding_mode"], summary=row["summary"],
-        embedding=_NO_VECTOR if vector is None else np.asarray(vector, dtype=np.float32),
+        **({} if vector is None else {"embedding": np.asarray(vector, dtype=np.float32)}),
     )  # fmt: skip
 
 

@@ -36,7 +36,7 @@ def passage(
         "title": title, "text": text, "section": None, "page": None, "date": None,
         "sender": None, "subject": None, "thread_id": None, "vessel_name": None, "imo": None,
         "report_no": None, "archive_path": f"{kind}/{doc}/original.txt",
-        "embedding_mode": "full", "summary": "", "embedding": np.zeros(0, dtype=np.float32),
+        "embedding_mode": "full", "summary": "",
     }  # fmt: skip
     values.update(fields)
     return Passage(**values)
