@@ -1,5 +1,7 @@
 """Every test runs offline: provider and tracing keys from the developer's shell are ignored."""
 
+from pathlib import Path
+
 import pytest
 
 PROVIDER_VARIABLES = (
@@ -14,3 +16,13 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in PROVIDER_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANGSMITH_TRACING", "false")
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The workspace's shared real data folder, or a skip saying it is absent (a clone outside
+    the workspace has none)."""
+    path = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    if not path.is_dir():
+        pytest.skip(f"shared data not present at {path}")
+    return path

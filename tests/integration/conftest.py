@@ -35,12 +35,3 @@ def settings() -> Iterator[Settings]:
 async def services(settings: Settings) -> AsyncIterator[Services]:
     async with open_services(settings) as opened:
         yield opened
-
-
-@pytest.fixture
-def shared_data() -> Path:
-    """The shared real data folder, or a skip saying it is absent."""
-    path = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-    if not path.is_dir():
-        pytest.skip(f"shared data not present at {path}")
-    return path

@@ -14,8 +14,6 @@ from agent.ingest.discover import load_paths
 from agent.ingest.email import html_to_text, load_eml, load_maildir, load_mbox, parse_message
 from agent.ingest.model import LoadError, SourceDocument
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-
 REPLY = b"""\
 From: Captain Ahab <ahab@pequod.example>
 To: ops@fleet.example
@@ -200,13 +198,6 @@ def test_reply_quotes_never_dominate() -> None:
     assert parse_message(raw)[0].sections[0].text == "Short answer."
     only_quotes = b"From: a@x\nMessage-ID: <q2@x>\n\n> all quoted\n> still quoted\n"
     assert parse_message(only_quotes)[0].sections[0].text == "> all quoted\n> still quoted"
-
-
-@pytest.fixture
-def shared_data() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip(f"shared data folder {SHARED} is absent")
-    return SHARED
 
 
 @pytest.mark.shared_data

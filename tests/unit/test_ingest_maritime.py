@@ -15,7 +15,6 @@ from agent.ingest.discover import load_paths
 from agent.ingest.maritime import load_casualties, load_taic_report, parse_ships
 from agent.ingest.model import LoadError, SourceDocument, Vessel
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 NOT_DESIGNATED = "[Primary Annex 2 not designated]"
 COLUMNS = ["Reference", "NumberOfShipsInvolved", "ShipsInvolved", "FlagStates",
            "IncidentDateTime", "TypeOfCasualty", "Location", "InitialEvent", "SummaryOfEvents",
@@ -145,13 +144,6 @@ def test_taic_report(tmp_path: Path) -> None:
     ]
     assert "12 A footnote" in doc.sections[2].text
     assert not any("Page 1" in s.text or "....." in s.text for s in doc.sections)
-
-
-@pytest.fixture
-def shared_data() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip(f"shared data folder {SHARED} is absent")
-    return SHARED
 
 
 @pytest.mark.shared_data

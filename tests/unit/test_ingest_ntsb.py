@@ -13,8 +13,6 @@ from agent.ingest.model import LoadError, SourceDocument
 from agent.ingest.ntsb import load_final_report_txt, load_records
 from agent.ingest.pdf import load_pdf_file
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-
 RECORD = {
     "ntsb_no": "ERA22LA175", "event_date": "2022-05-01", "city": "Morristown",
     "state": "New Jersey", "registration": "N123AB", "make": "CESSNA", "model": "172",
@@ -111,13 +109,6 @@ def test_txt_report_is_skipped_when_its_pdf_is_loaded(tmp_path: Path) -> None:
     results = list(load_paths([tmp_path]))
     assert [type(r).__name__ for r in results] == ["LoadError", "SourceDocument"]
     assert isinstance(results[1], SourceDocument) and results[1].source_id == "CEN24LA002"
-
-
-@pytest.fixture
-def shared_data() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip(f"shared data folder {SHARED} is absent")
-    return SHARED
 
 
 @pytest.mark.shared_data
