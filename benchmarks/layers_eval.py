@@ -1,7 +1,7 @@
 """What each retrieval quality layer adds on the BEIR dev splits (nDCG@10, recall@100, latency).
 
     python benchmarks/layers_eval.py ../shared/data/beir/scifact:train \\
-        ../shared/data/beir/ntsb_pc2narr:dev [--layers enrich,expand,topics] [--limit N] \
+        ../shared/data/beir/ntsb_pc2narr:dev [--layers enrich,titles,expand,topics] [--limit N] \
         [--lexical-only]
 
 Every run goes through agent.evaluation.harness.evaluate (hybrid retrieval, default options) on
@@ -11,6 +11,8 @@ per layer:
 - enrich: the corpus ingested again with the ingest-time context summary prepended to each
   passage's embedding text (collection ``<eval collection>_enriched``), compared with the plain
   collection, hybrid and dense-only;
+- titles: the corpus ingested again with every passage embedded under its title, metadata-line
+  titles included (collection ``<eval collection>_titled``), hybrid and dense-only;
 - expand: pseudo-relevance feedback (tools.expansion.PseudoRelevanceExpander) with a few settings,
   and the nearest-topics expander when topics exist;
 - topics: the topic filter (tools.topics.retrieve_with_topics) on a copy of the eval collection
@@ -48,6 +50,7 @@ from agent.evaluation.harness import (
 )
 from agent.ingest.chunking import chunk_document
 from agent.ingest.enrich import enrich
+from agent.ingest.model import Chunk, SourceDocument
 from agent.ingest.pipeline import embedding_text
 from agent.ingest.topics import build_topics
 from agent.services import Services, open_services
@@ -77,8 +80,16 @@ _CHUNK_COLUMNS = (
 # --- collections --------------------------------------------------------------------------
 
 
-async def ingest_enriched(services: Services, dataset: BeirDataset, *, batch: int = 64) -> int:
-    """The corpus through :func:`agent.ingest.enrich.enrich` (resumable); documents written."""
+async def ingest_variant(
+    services: Services,
+    dataset: BeirDataset,
+    text_of: Callable[[SourceDocument, Chunk], str],
+    *,
+    prepare: Callable[[SourceDocument], SourceDocument] = lambda doc: doc,
+    batch: int = 64,
+) -> int:
+    """The corpus through ``prepare``, each passage embedded as ``text_of`` says (resumable);
+    documents written."""
     written = 0
     pending: list = []
 
@@ -86,7 +97,7 @@ async def ingest_enriched(services: Services, dataset: BeirDataset, *, batch: in
         nonlocal written, pending
         known = await stored_hashes(services.store, [d.doc_id for d, _ in pending])
         todo = [(d, cs) for d, cs in pending if known.get(d.doc_id) != d.content_hash and cs]
-        texts = [embedding_text(d, c) for d, cs in todo for c in cs]
+        texts = [text_of(d, c) for d, cs in todo for c in cs]
         vectors = await asyncio.to_thread(services.embeddings.embed_documents, texts)
         offset = 0
         for doc, cs in todo:
@@ -97,9 +108,9 @@ async def ingest_enriched(services: Services, dataset: BeirDataset, *, batch: in
         pending = []
 
     size = 0
-    bar = tqdm(total=dataset.corpus_size, desc=f"enriched {dataset.name}", file=sys.stderr)
+    bar = tqdm(total=dataset.corpus_size, desc=f"{services.store.schema}", file=sys.stderr)
     for raw in dataset.documents():
-        doc = enrich(raw)
+        doc = prepare(raw)
         chunks = chunk_document(doc, max_chars=DEFAULT_CHUNK_CHARS, overlap=DEFAULT_OVERLAP)
         pending.append((doc, chunks))
         size += len(chunks)
@@ -112,6 +123,11 @@ async def ingest_enriched(services: Services, dataset: BeirDataset, *, batch: in
         await flush()
     bar.close()
     return written
+
+
+def summary_prefixed(doc: SourceDocument, chunk: Chunk) -> str:
+    """The passage's embedding text under the document's context summary and ``---``."""
+    return f"{doc.summary}\n---\n{embedding_text(doc, chunk)}"
 
 
 @contextlib.asynccontextmanager
@@ -195,11 +211,22 @@ async def run_split(
             rows.append(("dense only", await evaluate(base, dataset, options=dense, limit=limit)))
             name = f"{collection_name(dataset.name)}_enriched"
             async with open_services(settings, collection=name) as enriched:
-                await ingest_enriched(enriched, dataset)
+                await ingest_variant(enriched, dataset, summary_prefixed, prepare=enrich)
                 hybrid = await evaluate(enriched, dataset, limit=limit)
                 rows.append(("enrich: summary-prefixed (hybrid)", hybrid))
                 alone = await evaluate(enriched, dataset, options=dense, limit=limit)
                 rows.append(("enrich: summary-prefixed (dense only)", alone))
+        if "titles" in layers:
+            if "enrich" not in layers:
+                rows.append(
+                    ("dense only", await evaluate(base, dataset, options=dense, limit=limit))
+                )
+            name = f"{collection_name(dataset.name)}_titled"
+            async with open_services(settings, collection=name) as titled:
+                await ingest_variant(titled, dataset, lambda d, c: f"{d.title}\n{c.text}")
+                for label, options in (("hybrid", None), ("dense only", dense)):
+                    result = await evaluate(titled, dataset, options=options, limit=limit)
+                    rows.append((f"every title embedded ({label})", result))
         if "expand" in layers:
             for label, config in PRF_SETTINGS.items():
                 expander = PseudoRelevanceExpander(base.store, config)
@@ -247,7 +274,7 @@ def table(dataset: BeirDataset, rows: list[Row]) -> str:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("splits", nargs="+", help="path:split, e.g. ../shared/data/beir/ntsb:dev")
-    parser.add_argument("--layers", default="enrich,expand,topics")
+    parser.add_argument("--layers", default="enrich,titles,expand,topics")
     parser.add_argument("--limit", type=int, default=None, help="first N queries only")
     parser.add_argument("--lexical-only", action="store_true", help="BM25 arm only (no dense)")
     args = parser.parse_args()

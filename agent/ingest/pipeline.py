@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -25,6 +26,10 @@ from agent.store.database import Store
 from agent.store.documents import stored_hashes, write_document
 
 logger = logging.getLogger(__name__)
+
+_PROSE_WORD = re.compile(r"\b[a-z]{2,}\b")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_IDENTIFIER = re.compile(r"(?=.{8,})[A-Z]+\d+[A-Z]+\d+[A-Z0-9]*")  # ANC10CA015, ERA22LA175
 
 
 @dataclass
@@ -48,7 +53,21 @@ def embedding_text(doc: SourceDocument, chunk: Chunk) -> str:
         return doc.summary
     # "full" passages are embedded under their title: prefixing the context summary measured
     # worse on NTSB (nDCG@10 0.4242 vs 0.4271 hybrid); the summary is shown in the LLM context.
+    # A title that is only a metadata line (report number, date, place, make) is left out: it is
+    # noise to a sentence embedder (see benchmarks/layers_eval.py --layers titles) and BM25 and
+    # the structural filters still see it.
+    if not reads_as_text(doc.title):
+        return chunk.text
     return f"{doc.title}\n{chunk.text}"
+
+
+def reads_as_text(title: str) -> bool:
+    """Whether ``title`` is a subject or a headline, not a metadata line such as
+    "ANC10CA015 2010-01-23 Nightmute, Alaska CESSNA 172H": no lower-case word, and a date or a
+    report-number-like identifier."""
+    if _PROSE_WORD.search(title):
+        return True
+    return not any(_DATE.fullmatch(t) or _IDENTIFIER.fullmatch(t) for t in title.split())
 
 
 async def ingest_documents(

@@ -8,6 +8,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
+from agent.ingest.chunking import chunk_document
 from agent.ingest.enrich import (
     SUMMARY_CHARS,
     clean_subject,
@@ -21,6 +22,7 @@ from agent.ingest.enrich import (
 from agent.ingest.maritime import casualty_document
 from agent.ingest.model import Section, SourceDocument, Vessel
 from agent.ingest.ntsb import record_document
+from agent.ingest.pipeline import embedding_text, reads_as_text
 from tests.fakes.chat import ScriptedChatModel
 
 
@@ -121,6 +123,21 @@ def test_final_report_summary_takes_the_probable_cause_statement() -> None:
     assert context_summary(doc) == (
         "ERA25LA084 Ocala, Florida Piper PA-28. Probable cause: The pilot's improper landing flare."
     )
+
+
+def test_a_metadata_line_title_is_left_out_of_the_embedding_text() -> None:
+    report = enrich(record_document({
+        "ntsb_no": "ANC10CA015", "event_date": "2010-01-23", "city": "Nightmute",
+        "state": "Alaska", "make": "CESSNA", "model": "172H",
+        "narrative": "While taxiing for departure, a wind gust lifted the left wing.",
+    }))  # fmt: skip
+    email = enrich(_email("The cooling water pump seized on the way to Rotterdam."))
+    (report_chunk,) = chunk_document(report)
+    (email_chunk,) = chunk_document(email)
+    assert embedding_text(report, report_chunk) == report_chunk.text
+    assert embedding_text(email, email_chunk) == f"{email.title}\n{email_chunk.text}"
+    assert reads_as_text("Re: X310 fan") and reads_as_text("Engine Room Fire Aboard")
+    assert not reads_as_text("ERA22LA175 Valdosta, GA Piper PA-28")
 
 
 def _casualty(summary_of_events: str = "") -> SourceDocument:
