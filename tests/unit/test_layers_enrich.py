@@ -137,6 +137,7 @@ def test_a_metadata_line_title_is_left_out_of_the_embedding_text() -> None:
     assert embedding_text(report, report_chunk) == report_chunk.text
     assert embedding_text(email, email_chunk) == f"{email.title}\n{email_chunk.text}"
     assert reads_as_text("Re: X310 fan") and reads_as_text("Engine Room Fire Aboard")
+    assert reads_as_text("RAD52 Facilitates Mitotic DNA Synthesis")  # a title-case headline
     assert not reads_as_text("ERA22LA175 Valdosta, GA Piper PA-28")
 
 
