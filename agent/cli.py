@@ -33,6 +33,7 @@ from tools.expansion import PseudoRelevanceExpander, QueryExpander, build_expand
 from tools.hybrid import Candidate, RetrievalOptions
 from tools.rerank import build_reranker
 from tools.search import SearchOptions, rerank_candidates, search_pipeline
+from tools.timing import elapsed_ms
 from tools.vessels import UnknownVessel, resolve_vessel
 
 logger = logging.getLogger("bosun")
@@ -145,7 +146,7 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
         reranker = build_reranker(services.settings, services.embeddings)
         started = time.perf_counter()
         scores = await rerank_candidates(reranker, args.query, [c for c, _ in ranked])
-        timings["rerank"] = (time.perf_counter() - started) * 1000.0
+        timings["rerank"] = elapsed_ms(started)
         ranked = sorted(((c, float(s)) for (c, _), s in zip(ranked, scores, strict=True)),
                         key=lambda pair: -(pair[1] or 0.0))  # fmt: skip
     rows: list[dict[str, Any]] = [

@@ -13,6 +13,7 @@ from agent.store.database import Store
 from agent.store.filters import SearchFilters
 from agent.store.passages import Passage
 from tools.fusion import FusionConfig, fuse
+from tools.timing import elapsed_ms
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ async def retrieve(
     if options.dense:
         start = time.perf_counter()
         vector = await asyncio.to_thread(embeddings.embed_query, query)
-        timings["embed"] = _ms(start)
+        timings["embed"] = elapsed_ms(start)
 
     start = time.perf_counter()
     lexical_rows, dense_rows = await asyncio.gather(
@@ -89,7 +90,7 @@ async def retrieve(
     else:
         scores = cosines
     ranked = sorted(found, key=lambda c: (-scores[c], c))
-    timings["retrieve"] = _ms(start)
+    timings["retrieve"] = elapsed_ms(start)
     return Retrieval(
         candidates=[
             Candidate(found[c].passage, lexical[c], cosines.get(c, 0.0), scores[c])
@@ -102,13 +103,10 @@ async def retrieve(
 async def _timed(coro, timings: dict[str, float], name: str):  # type: ignore[no-untyped-def]
     start = time.perf_counter()
     result = await coro
-    timings[name] = _ms(start)
+    timings[name] = elapsed_ms(start)
     return result
 
 
 async def _none() -> None:
     return None
 
-
-def _ms(start: float) -> float:
-    return (time.perf_counter() - start) * 1000.0

@@ -29,6 +29,7 @@ from tools.filters import Filters, to_search_filters
 from tools.hybrid import Candidate, Retrieval, RetrievalOptions
 from tools.records import CandidateRecord, record_of
 from tools.rerank import Reranker, rerank_text
+from tools.timing import elapsed_ms
 from tools.topics import TopicDecision
 
 logger = logging.getLogger(__name__)
@@ -114,7 +115,7 @@ async def search_pipeline(
     if expander is not None and options.get("expand", False):
         started = time.perf_counter()
         expansion = await expand_query(expander, query)
-        timings["expand"] = _ms(started)
+        timings["expand"] = elapsed_ms(started)
         logger.info("query expansion (%s): %r -> %r", expansion["method"], query,
                     expansion["text"])  # fmt: skip
     opts = retrieval or RetrievalOptions(
@@ -128,7 +129,7 @@ async def search_pipeline(
         filtered = await backend.retrieve_topics(expansion["text"], filters, opts)
         result, decisions = filtered.retrieval, filtered.decisions
         own = sum(result.timings_ms.get(s, 0.0) for s in ("embed", "retrieve"))
-        timings["topics"] = max(_ms(started) - own, 0.0)
+        timings["topics"] = max(elapsed_ms(started) - own, 0.0)
         logger.info("topic filter %s for %r: %s", decisions[-1]["decision"] if decisions else "-",
                     query, decisions)  # fmt: skip
     else:
@@ -175,7 +176,3 @@ def make_search_tool(
         description=prompts.SEARCH_TOOL_DESCRIPTION,
         response_format="content_and_artifact",
     )
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000.0, 2)

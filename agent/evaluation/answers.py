@@ -29,6 +29,7 @@ from langchain_core.messages import HumanMessage
 from agent.evaluation.metrics import percentile
 from graph.builder import BosunGraph
 from graph.context import Context
+from tools.timing import elapsed_ms
 
 Expect = Literal["off_topic", "in_domain"]
 EXPECTS: tuple[Expect, ...] = get_args(Expect)
@@ -163,7 +164,7 @@ async def ask_each(
             {"messages": [HumanMessage(content=question.text)]}, config, context=context
         )
         outcome = outcome_of(question, state)
-        outcome.timings_ms["total"] = (time.perf_counter() - started) * 1000.0
+        outcome.timings_ms["total"] = elapsed_ms(started)
         outcomes.append(outcome)
         if progress is not None:
             progress.update(1)

@@ -27,6 +27,7 @@ from tools.expansion import PseudoRelevanceExpander, build_expander
 from tools.hybrid import Candidate, Retrieval, RetrievalOptions
 from tools.rerank import Reranker, build_reranker
 from tools.search import Expander, SearchOptions, rerank_candidates, search_pipeline
+from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ class LayeredSearch:
         pool, rest = candidates[: self.context.candidates], candidates[self.context.candidates :]
         started = time.perf_counter()
         scores = await rerank_candidates(self.reranker, query, pool)
-        timings["rerank"] = _ms(started)
+        timings["rerank"] = elapsed_ms(started)
         started = time.perf_counter()
         best = max(scores, default=None)
         # As the agent: the closest passage among those the rerank floor keeps (at least one).
@@ -137,7 +138,7 @@ class LayeredSearch:
         calibrated = self.layers.score_cutoff is None
         if relevance_of(best, closest, limit, empty=not pool, calibrated=calibrated)["stopped"]:
             self.stopped += 1
-        timings["cutoff"] = _ms(started)
+        timings["cutoff"] = elapsed_ms(started)
         order = sorted(range(len(pool)), key=lambda i: -scores[i])
         ranked = [pool[i] for i in order] + rest
         # The harness ranks documents by score: the reranked order, as descending scores.
@@ -172,7 +173,3 @@ async def topic_count(services: Services) -> int:
         cur = await conn.execute("SELECT count(*) AS n FROM topics WHERE chunk_count > 0")
         row = await cur.fetchone()
         return int(row["n"]) if row else 0
-
-
-def _ms(start: float) -> float:
-    return (time.perf_counter() - start) * 1000.0

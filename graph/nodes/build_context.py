@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 
 from graph.state import State
-from graph.timing import elapsed_ms
 from tools.context import build_context as layout
+from tools.timing import elapsed_ms
 
 
 async def build_context(state: State) -> State:

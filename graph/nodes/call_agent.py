@@ -17,8 +17,8 @@ from checkpoints.prune import drop_orphans
 from graph.context import Context, context_of
 from graph.followup import standalone_query
 from graph.state import State
-from graph.timing import elapsed_ms
 from tools.filters import describe
+from tools.timing import elapsed_ms
 
 ChatModel = BaseChatModel | RunnableWithFallbacks
 

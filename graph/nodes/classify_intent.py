@@ -16,8 +16,8 @@ from langgraph.types import Command
 from agent.intents import classify_by_embeddings, classify_by_model, fast_intent
 from agent.security import scrub_secrets
 from graph.state import State
-from graph.timing import elapsed_ms
 from tools.filters import IMO_NUMBER, REPORT_NO, VESSEL_CUE
+from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 

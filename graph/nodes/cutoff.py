@@ -11,8 +11,8 @@ from langgraph.runtime import Runtime
 from agent import prompts
 from graph.context import DEFAULT_CUTOFF, Context, context_of
 from graph.state import State
-from graph.timing import elapsed_ms
 from tools.rerank import Reranker
+from tools.timing import elapsed_ms
 
 # A passage this close in meaning to the question is relevant whatever the reranker says: the
 # offline reranker is calibrated on large archives and underrates short mail threads. Off-topic

@@ -13,10 +13,10 @@ from langgraph.types import Command
 from agent.security import scrub_secrets
 from graph.context import Context, context_of
 from graph.state import CandidateRecord, State
-from graph.timing import elapsed_ms
 from tools.records import candidate_of
 from tools.rerank import Reranker
 from tools.search import rerank_candidates
+from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,6 @@ from datetime import date
 from agent import prompts
 from agent.store.filters import SearchFilters
 from graph.state import State
-from graph.timing import elapsed_ms
 from tools.backend import SearchBackend
 from tools.filters import (
     Filters,
@@ -19,6 +18,7 @@ from tools.filters import (
     resolve,
     to_search_filters,
 )
+from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from langgraph.types import Overwrite
 
 from agent.security import sanitize as clean
 from graph.state import State, turn_defaults
-from graph.timing import elapsed_ms
+from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 

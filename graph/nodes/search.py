@@ -11,8 +11,8 @@ from langgraph.runtime import Runtime
 
 from graph.context import Context, context_of
 from graph.state import CandidateRecord, ExpansionRecord, State, TopicDecision
-from graph.timing import elapsed_ms
 from tools.search import SearchArtifact, expansion_off
+from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 

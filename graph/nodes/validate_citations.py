@@ -10,8 +10,8 @@ from langchain_core.messages import AIMessage
 
 from agent import prompts
 from graph.state import State
-from graph.timing import elapsed_ms
 from tools.citations import validate
+from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Stage timings, as nodes record them in ``State.timings``."""
+"""Stage timings in milliseconds, as the tools, the graph's nodes and the eval record them."""
 
 from __future__ import annotations
 
