@@ -29,7 +29,7 @@ from agent.store.schema import StoreError
 from agent.store.vessels import collection_counts, registered_vessels, vessel_documents
 from graph.context import Context
 from tools.backend import StoreBackend
-from tools.expansion import PseudoRelevanceExpander, QueryExpander, build_expander
+from tools.expansion import archive_expander
 from tools.hybrid import Candidate, RetrievalOptions
 from tools.rerank import build_reranker
 from tools.search import SearchOptions, rerank_candidates, search_pipeline
@@ -136,9 +136,10 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
     pool = max(args.k, defaults.candidates) if args.rerank else args.k
     options = RetrievalOptions(lexical=not args.no_hybrid, dense=not args.lexical_only, k=pool)
     layers = SearchOptions(expand=args.expand, topics=args.topics)
+    chat_model = build_chat_model(services.settings) if args.expand else None
     outcome = await search_pipeline(
         StoreBackend(services.store, services.embeddings), args.query, filters, layers,
-        expander=_expander(services) if args.expand else None, retrieval=options,
+        expander=archive_expander(services.store, chat_model), retrieval=options,
     )  # fmt: skip
     timings = dict(outcome.timings_ms)
     ranked: list[tuple[Candidate, float | None]] = [(c, None) for c in outcome.retrieval.candidates]
@@ -200,12 +201,6 @@ async def _status(services: Services, args: argparse.Namespace) -> int:
         for key, value in info.items():
             print(f"{key:>16}: {value}")
     return 0
-
-
-def _expander(services: Services) -> QueryExpander | None:
-    """The chat model's rewrite when one is configured, else pseudo-relevance feedback."""
-    return build_expander(services.store, chat_model=build_chat_model(services.settings),
-                          offline=PseudoRelevanceExpander(services.store))  # fmt: skip
 
 
 def _snippet(text: str, width: int = 160) -> str:

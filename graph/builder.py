@@ -79,7 +79,7 @@ class Clients:
     def from_services(cls, services: Services, *, offline: bool = False) -> Clients:
         """The providers the settings configure (``offline``: no chat model even if one is)."""
         from agent.models.chat import build_chat_model, build_classifier_model
-        from tools.expansion import PseudoRelevanceExpander, build_expander
+        from tools.expansion import archive_expander
         from tools.rerank import build_reranker
 
         settings = services.settings
@@ -91,10 +91,7 @@ class Clients:
             embeddings=services.embeddings,
             chat_model=chat_model,
             classifier_model=None if offline else build_classifier_model(settings),
-            # The chat model's rewrite when one is configured, else pseudo-relevance feedback;
-            # either runs only when a run switches expansion on (off by default, see Context).
-            expander=build_expander(services.store, chat_model=chat_model,
-                                    offline=PseudoRelevanceExpander(services.store)),
+            expander=archive_expander(services.store, chat_model),  # off unless Context.expand
         )  # fmt: skip
 
 

@@ -279,6 +279,14 @@ def build_expander(
     return offline
 
 
+def archive_expander(
+    store: Store, chat_model: BaseChatModel | Runnable | None
+) -> QueryExpander | None:
+    """The product's expander over ``store``: the chat model's rewrite when one is configured,
+    else pseudo-relevance feedback on the archive (run only when a run switches expansion on)."""
+    return build_expander(store, chat_model=chat_model, offline=PseudoRelevanceExpander(store))
+
+
 def softmax(scores: Sequence[float], temperature: float = 1.0) -> list[float]:
     """Weights summing to 1 from scores (higher score, higher weight)."""
     if not scores:

@@ -23,7 +23,7 @@ from agent.store.filters import SearchFilters
 from graph.context import Context
 from graph.nodes.cutoff import relevance_of, threshold
 from tools.backend import SearchBackend, StoreBackend
-from tools.expansion import PseudoRelevanceExpander, build_expander
+from tools.expansion import archive_expander
 from tools.hybrid import Candidate, Retrieval, RetrievalOptions
 from tools.rerank import Reranker, build_reranker
 from tools.search import Expander, SearchOptions, rerank_candidates, search_pipeline
@@ -156,8 +156,7 @@ async def layered_search(services: Services, layers: Layers, k: int) -> LayeredS
     settings = services.settings
     expander = None
     if layers.expand:
-        expander = build_expander(services.store, chat_model=build_chat_model(settings),
-                                  offline=PseudoRelevanceExpander(services.store))  # fmt: skip
+        expander = archive_expander(services.store, build_chat_model(settings))
     return LayeredSearch(
         StoreBackend(services.store, services.embeddings),
         layers,
