@@ -247,18 +247,23 @@ def _document_features(
     rows: np.ndarray, sources: list[Hashable], cos: np.ndarray, bm25: np.ndarray, fused: np.ndarray
 ) -> None:
     """The ``doc_*`` columns: each passage's document over its passages among the candidates."""
-    groups: dict[Hashable, list[int]] = {}
-    for i, source in enumerate(sources):
-        groups.setdefault(source, []).append(i)
     top_bm25 = bm25.max() or 1.0
     fused_rel = _relative(fused)
-    for members in groups.values():
+    for members in document_groups(sources):
         idx = np.array(members)
         rows[idx, 16] = math.log1p(len(members) - 1)
         rows[idx, 17] = bm25[idx].max() / top_bm25
         rows[idx, 18] = math.log1p(bm25[idx].sum())
         rows[idx, 19] = cos[idx].max() - cos.max()
         rows[idx, 20] = fused_rel[idx].max()
+
+
+def document_groups(sources: Sequence[Hashable]) -> list[list[int]]:
+    """The positions of each document's passages, documents in order of first appearance."""
+    groups: dict[Hashable, list[int]] = {}
+    for i, source in enumerate(sources):
+        groups.setdefault(source, []).append(i)
+    return list(groups.values())
 
 
 def _local_bm25(query: Sequence[str], docs: Sequence[Sequence[str]]) -> np.ndarray:

@@ -32,7 +32,13 @@ from langchain_core.embeddings import Embeddings
 
 from agent.security import scrub_secrets
 from agent.settings import Settings
-from tools.relevance_features import FEATURES, DocumentSignals, feature_matrix, query_terms
+from tools.relevance_features import (
+    FEATURES,
+    DocumentSignals,
+    document_groups,
+    feature_matrix,
+    query_terms,
+)
 
 if TYPE_CHECKING:
     from tools.hybrid import Candidate
@@ -329,11 +335,8 @@ class FeatureWeights:
         if self.ranker is None or len(x) == 0:
             return _sigmoid(logits)
         ranked = self.ranker.logits(x)
-        groups: dict[Hashable, list[int]] = {}
-        for i, source in enumerate(range(len(x)) if sources is None else sources):
-            groups.setdefault(source, []).append(i)
         adjusted = np.empty(len(x), dtype=np.float64)
-        for members in groups.values():
+        for members in document_groups(range(len(x)) if sources is None else sources):
             best = ranked[members].max()
             adjusted[members] = best - self.passage_step * np.arange(len(members))
         return _sigmoid(logits.max() + adjusted - adjusted.max())

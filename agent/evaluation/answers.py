@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -210,7 +211,7 @@ class AnswerReport:
             "in_domain": len(inside),
             "in_domain_wrongly_stopped": len(wrongly),
             "in_domain_wrongly_stopped_share": _share(len(wrongly), len(inside)),
-            "outcomes": _count(o.outcome for o in self.outcomes),
+            "outcomes": dict(Counter(o.outcome for o in self.outcomes)),
             "latency_ms": _latency(self.outcomes),
             "failures": {
                 "off_topic_not_stopped": [o.to_json() for o in off if o not in off_stopped][
@@ -268,13 +269,6 @@ def _off_topic(outcomes: Sequence[AnswerOutcome]) -> dict[str, Any]:
 
 def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
-
-
-def _count(values: Iterable[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
-    return counts
 
 
 def _latency(outcomes: Sequence[AnswerOutcome]) -> dict[str, dict[str, float]]:

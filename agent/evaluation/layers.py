@@ -22,6 +22,7 @@ from agent.services import Services
 from agent.store.filters import SearchFilters
 from graph.context import Context
 from graph.nodes.cutoff import relevance_of, threshold
+from graph.nodes.rerank import rerank_floor
 from tools.backend import SearchBackend, StoreBackend
 from tools.expansion import archive_expander
 from tools.hybrid import Candidate, Retrieval, RetrievalOptions
@@ -125,21 +126,18 @@ class LayeredSearch:
         scores = await rerank_candidates(self.reranker, query, pool)
         timings["rerank"] = elapsed_ms(started)
         started = time.perf_counter()
-        best = max(scores, default=None)
+        order = sorted(range(len(pool)), key=lambda i: -scores[i])
         # As the agent: the closest passage among those the rerank floor keeps (at least one).
-        floor = self.context.rerank_floor
-        floor = self.reranker.default_floor if floor is None else floor
-        kept = [c for c, s in zip(pool, scores, strict=True) if s >= floor]
-        if not kept and pool:
-            kept = [pool[max(range(len(pool)), key=lambda i: scores[i])]]
-        closest = max((c.cosine for c in kept), default=0.0)
+        floor = rerank_floor(self.context, self.reranker)
+        kept = [i for i in order if scores[i] >= floor] or order[:1]
+        best = scores[order[0]] if order else None
+        closest = max((pool[i].cosine for i in kept), default=0.0)
         limit = threshold(replace(self.context, score_cutoff=self.layers.score_cutoff),
                           self.reranker)  # fmt: skip
         calibrated = self.layers.score_cutoff is None
         if relevance_of(best, closest, limit, empty=not pool, calibrated=calibrated)["stopped"]:
             self.stopped += 1
         timings["cutoff"] = elapsed_ms(started)
-        order = sorted(range(len(pool)), key=lambda i: -scores[i])
         ranked = [pool[i] for i in order] + rest
         # The harness ranks documents by score: the reranked order, as descending scores.
         return [replace(c, score=float(len(ranked) - i)) for i, c in enumerate(ranked)]

@@ -41,7 +41,7 @@ async def rerank(state: State, runtime: Runtime[Context], *, reranker: Reranker)
         ({**r, "rerank": float(s)} for r, s in zip(records, scores, strict=True)),  # type: ignore[misc]
         key=lambda r: -(r["rerank"] or 0.0),
     )
-    floor = ctx.rerank_floor if ctx.rerank_floor is not None else reranker.default_floor
+    floor = rerank_floor(ctx, reranker)
     kept = [r for r in scored if (r["rerank"] or 0.0) >= floor] or scored[:1]
     return {
         "ranked": kept,
@@ -54,6 +54,12 @@ async def rerank(state: State, runtime: Runtime[Context], *, reranker: Reranker)
         },
         "timings": {"rerank": elapsed_ms(start)},
     }
+
+
+def rerank_floor(ctx: Context, reranker: Reranker) -> float:
+    """The run's rerank floor, else the reranker's own: passages below it are dropped (the
+    best one always stays)."""
+    return ctx.rerank_floor if ctx.rerank_floor is not None else reranker.default_floor
 
 
 def rerank_failed(state: State, error: NodeError) -> Command[Literal["cutoff"]]:

@@ -22,8 +22,6 @@ from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 
-UNDATED_NOTE = "the archive has no dated documents: the years are searched as words"
-
 
 async def resolve_filters(
     state: State, *, registry: VesselRegistry, backend: SearchBackend
