@@ -20,18 +20,18 @@ from agent.evaluation.command import (
     run_eval,
     run_eval_answers,
 )
-from agent.ingest.pipeline import ingest_paths
-from agent.models.chat import build_chat_model
-from agent.services import Services, open_services
 from agent.settings import Settings
-from agent.store.filters import SearchFilters
-from agent.store.schema import StoreError
-from agent.store.vessels import collection_counts, registered_vessels, vessel_documents
+from agent.wiring import Services, open_services
+from archive.ingest.pipeline import ingest_paths
+from archive.store.schema import StoreError
+from archive.store.search_filters import SearchFilters
+from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from graph.context import Context
+from providers.chat import build_chat_model
+from providers.rerank import build_reranker
 from tools.backend import StoreBackend
 from tools.expansion import archive_expander
 from tools.hybrid import Candidate, RetrievalOptions
-from tools.rerank import build_reranker
 from tools.search import SearchOptions, rerank_candidates, search_pipeline
 from tools.timing import elapsed_ms
 from tools.vessels import UnknownVessel, resolve_vessel
@@ -106,16 +106,22 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
     report = await ingest_paths(
-        args.paths, services.store, services.embeddings, services.archive,
+        args.paths,
+        services.store,
+        services.embeddings,
+        services.archive,
         progress=not args.no_progress and sys.stderr.isatty(),
-    )  # fmt: skip
+    )
     summary = {
-        "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
-        "chunks_added": report.chunks_added, "thread_digests": report.digests,
+        "added": report.added,
+        "updated": report.updated,
+        "unchanged": report.unchanged,
+        "chunks_added": report.chunks_added,
+        "thread_digests": report.digests,
         "new_topics": report.topics,
         "seconds": round(report.seconds, 2),
         "errors": [{"path": e.path, "reason": e.reason} for e in report.errors],
-    }  # fmt: skip
+    }
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -138,9 +144,13 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
     layers = SearchOptions(expand=args.expand, topics=args.topics)
     chat_model = build_chat_model(services.settings) if args.expand else None
     outcome = await search_pipeline(
-        StoreBackend(services.store, services.embeddings), args.query, filters, layers,
-        expander=archive_expander(services.store, chat_model), retrieval=options,
-    )  # fmt: skip
+        StoreBackend(services.store, services.embeddings),
+        args.query,
+        filters,
+        layers,
+        expander=archive_expander(services.store, chat_model),
+        retrieval=options,
+    )
     timings = dict(outcome.timings_ms)
     ranked: list[tuple[Candidate, float | None]] = [(c, None) for c in outcome.retrieval.candidates]
     if args.rerank and ranked:
@@ -148,27 +158,44 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
         started = time.perf_counter()
         scores = await rerank_candidates(reranker, args.query, [c for c, _ in ranked])
         timings["rerank"] = elapsed_ms(started)
-        ranked = sorted(((c, float(s)) for (c, _), s in zip(ranked, scores, strict=True)),
-                        key=lambda pair: -(pair[1] or 0.0))  # fmt: skip
+        ranked = sorted(
+            ((c, float(s)) for (c, _), s in zip(ranked, scores, strict=True)),
+            key=lambda pair: -(pair[1] or 0.0),
+        )
     rows: list[dict[str, Any]] = [
         {
-            "chunk_id": c.passage.chunk_id, "source_id": c.passage.source_id,
-            "title": c.passage.title, "text": c.passage.text, "section": c.passage.section,
-            "page": c.passage.page, "bm25": round(c.bm25, 4), "cosine": round(c.cosine, 4),
-            "score": round(c.score, 4), "rerank": None if r is None else round(r, 4),
+            "chunk_id": c.passage.chunk_id,
+            "source_id": c.passage.source_id,
+            "title": c.passage.title,
+            "text": c.passage.text,
+            "section": c.passage.section,
+            "page": c.passage.page,
+            "bm25": round(c.bm25, 4),
+            "cosine": round(c.cosine, 4),
+            "score": round(c.score, 4),
+            "rerank": None if r is None else round(r, 4),
         }
         for c, r in ranked[: args.k]
-    ]  # fmt: skip
+    ]
     if args.json:
-        print(json.dumps({"results": rows, "expansion": outcome.expansion,
-                          "topic_decisions": outcome.topics, "timings_ms": _rounded(timings)},
-                         indent=2))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "results": rows,
+                    "expansion": outcome.expansion,
+                    "topic_decisions": outcome.topics,
+                    "timings_ms": _rounded(timings),
+                },
+                indent=2,
+            )
+        )
         return 0
     if outcome.expansion["method"] != "off":
         print(f"(expanded: {outcome.expansion['text']})", file=sys.stderr)
     if outcome.topics:
-        print(f"(topic filter: {' -> '.join(d['decision'] for d in outcome.topics)})",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"(topic filter: {' -> '.join(d['decision'] for d in outcome.topics)})", file=sys.stderr
+        )
     if not rows:
         print("no results")
     for rank, row in enumerate(rows, start=1):

@@ -2,7 +2,7 @@
 
 Wired into :mod:`agent.cli` with :func:`add_conversation_parsers`, :func:`run_ask` and
 :func:`run_chat`. Each turn runs with Langfuse callbacks when its keys are set; errors shown to the
-user pass through :func:`agent.security.scrub_secrets`.
+user pass through :func:`graph.sanitization.scrub_secrets`.
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from typing import Any, cast
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from agent.security import scrub_secrets
-from agent.services import open_services
 from agent.settings import Settings
-from agent.tracing import flush_tracing, trace_metadata, tracing_callbacks
+from agent.wiring import open_services
 from checkpoints.postgres import open_checkpointer
 from graph.builder import BosunGraph, Clients, build_graph
 from graph.context import Context
 from graph.state import InputState
+from providers.scrub import scrub_secrets
+from providers.tracing import flush_tracing, trace_metadata, tracing_callbacks
 from tools.citations import number_markers
 from tools.filters import FilterRequest, Filters, describe
 
@@ -64,25 +64,33 @@ def add_layer_args(parser: argparse.ArgumentParser, *, cutoff: bool = True) -> N
     product's, see :class:`graph.context.Context`)."""
     defaults = Context()
     parser.add_argument(
-        "--expand", action=argparse.BooleanOptionalAction, default=defaults.expand,
+        "--expand",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.expand,
         help="query expansion into the archive's terms (default off: measured to lower nDCG@10)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--topics", action=argparse.BooleanOptionalAction, default=defaults.topics,
+        "--topics",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.topics,
         help="topic filter, loosened then dropped when too few passages match (default off: "
         "measured to lower nDCG@10)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--rerank", action=argparse.BooleanOptionalAction, default=defaults.rerank,
+        "--rerank",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.rerank,
         help="rerank the fused candidates (default on)",
-    )  # fmt: skip
+    )
     if not cutoff:
         return
     parser.add_argument(
-        "--score-cutoff", type=float, metavar="X",
+        "--score-cutoff",
+        type=float,
+        metavar="X",
         help="best reranker score below which nothing is answered (default: the reranker's "
         "calibrated cutoff; 0 turns the cutoff off)",
-    )  # fmt: skip
+    )
 
 
 def context_from_args(args: argparse.Namespace) -> Context:
@@ -124,10 +132,22 @@ class Turn:
         state = self.state
         check = state.get("citation_check") or {}
         citations = [
-            {key: c.get(key) for key in ("id", "number", "source_id", "title", "date",
-                                          "archive_path", "page", "section", "sender")}
+            {
+                key: c.get(key)
+                for key in (
+                    "id",
+                    "number",
+                    "source_id",
+                    "title",
+                    "date",
+                    "archive_path",
+                    "page",
+                    "section",
+                    "sender",
+                )
+            }
             for c in state.get("citations", [])
-        ]  # fmt: skip
+        ]
         timings = dict(state.get("timings") or {})
         timings["total"] = round(self.seconds * 1000.0, 2)
         return {
@@ -195,19 +215,27 @@ def render(turn: Turn) -> str:
         for c in citations:
             details = " · ".join(
                 str(x)
-                for x in (c.get("date"), c.get("sender"),
-                          c.get("section") if c.get("section") != "body" else None,
-                          f"p. {c['page']}" if c.get("page") else None)
+                for x in (
+                    c.get("date"),
+                    c.get("sender"),
+                    c.get("section") if c.get("section") != "body" else None,
+                    f"p. {c['page']}" if c.get("page") else None,
+                )
                 if x
-            )  # fmt: skip
+            )
             lines.append(f"  [{c['number']}] {c['title']}" + (f" — {details}" if details else ""))
             lines.append(f"      {c['archive_path']}")
     return "\n".join(lines)
 
 
 def _error(err: BaseException, settings: Settings) -> str:
-    known = (settings.google_api_key, settings.cohere_api_key, settings.langfuse_secret_key,
-             settings.langfuse_public_key, settings.database_url)  # fmt: skip
+    known = (
+        settings.google_api_key,
+        settings.cohere_api_key,
+        settings.langfuse_secret_key,
+        settings.langfuse_public_key,
+        settings.database_url,
+    )
     return scrub_secrets(f"bosun: {type(err).__name__}: {err}", known)
 
 
@@ -217,9 +245,14 @@ async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
     try:
         async with conversation_graph(settings) as graph:
             turn = await ask_graph(
-                graph, settings, thread_id=thread_id, question=args.question,
-                context=context_from_args(args), request=filter_request(args), user_id=args.user,
-            )  # fmt: skip
+                graph,
+                settings,
+                thread_id=thread_id,
+                question=args.question,
+                context=context_from_args(args),
+                request=filter_request(args),
+                user_id=args.user,
+            )
     except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
         logger.debug("ask failed", exc_info=True)
         _say(_error(err, settings), err=True)
@@ -258,9 +291,14 @@ async def run_chat(settings: Settings, args: argparse.Namespace) -> int:
                     break
                 try:
                     turn = await ask_graph(
-                        graph, settings, thread_id=thread_id, question=line, context=context,
-                        request=request, user_id=args.user,
-                    )  # fmt: skip
+                        graph,
+                        settings,
+                        thread_id=thread_id,
+                        question=line,
+                        context=context,
+                        request=request,
+                        user_id=args.user,
+                    )
                 except Exception as err:  # one failed turn does not end the session
                     logger.debug("turn failed", exc_info=True)
                     _say(_error(err, settings), err=True)
@@ -293,6 +331,11 @@ async def _read_line(prompt: str) -> str | None:
 
 
 __all__: Sequence[str] = [
-    "add_conversation_parsers", "add_layer_args", "ask_graph", "conversation_graph", "render",
-    "run_ask", "run_chat",
-]  # fmt: skip
+    "add_conversation_parsers",
+    "add_layer_args",
+    "ask_graph",
+    "conversation_graph",
+    "render",
+    "run_ask",
+    "run_chat",
+]

@@ -1,6 +1,6 @@
 """How closely the offline MiniLM int8 model agrees with the reference, and how fast it is.
 
-Compares ``agent.models.minilm.MiniLMEmbeddings`` with sentence-transformers'
+Compares ``providers.minilm.MiniLMEmbeddings`` with sentence-transformers'
 all-MiniLM-L6-v2 (fp32, torch) on real NTSB passages: cosine per passage, top-1 agreement on
 queries made from the reports' probable causes, passages/s, query latency and RSS; then times
 ``embed_documents`` at several batch sizes, against naive (unsorted, padded) batching.
@@ -120,7 +120,7 @@ def run_ours(passages: list[str], queries: list[str], threads: int) -> dict:
     """Embed with MiniLMEmbeddings in this process; vectors + stats."""
     rss_before = rss_mb()
     t0 = time.perf_counter()
-    from agent.models.minilm import MiniLMEmbeddings
+    from providers.minilm import MiniLMEmbeddings
 
     t_import = time.perf_counter() - t0
     emb = MiniLMEmbeddings(threads=threads)
@@ -149,7 +149,7 @@ def time_batch_sizes(
     texts: list[str], sizes: list[int], repeats: int, threads: int
 ) -> list[tuple[str, float, float]]:
     """(label, passages/s, CPU s) medians; strategies interleaved so machine load hits all."""
-    from agent.models.minilm import MiniLMEmbeddings
+    from providers.minilm import MiniLMEmbeddings
 
     runs: dict[str, object] = {}
     for bs in sizes:
@@ -194,7 +194,7 @@ def naive_batches(m: Any, texts: list[str], bs: int) -> np.ndarray:
 def token_stats(texts: list[str]) -> str:
     from tokenizers import Tokenizer
 
-    from agent.models.minilm import MAX_TOKENS, TOKENIZER_PATH
+    from providers.minilm import MAX_TOKENS, TOKENIZER_PATH
 
     tok = Tokenizer.from_file(str(TOKENIZER_PATH))
     tok.no_padding()

@@ -3,9 +3,9 @@
     python benchmarks/eval_chunk_size.py ../shared/data/beir/scifact:train \\
         ../shared/data/beir/ntsb_pc2narr:dev [--sizes 600,1000,1500,2000,4000,0]
 
-No embeddings needed: every corpus document is cut with agent.ingest.chunking at each size (0 =
+No embeddings needed: every corpus document is cut with archive.ingest.chunking at each size (0 =
 the whole document as one chunk), tokenised by PostgreSQL's ``english`` text search exactly as the
-BM25 triggers do (title + chunk), and ranked with the Okapi BM25 of agent/store/lexical.py.
+BM25 triggers do (title + chunk), and ranked with the Okapi BM25 of archive/store/lexical.py.
 Only the PostgreSQL server is used (the embedded one under BOSUN_HOME, or DATABASE_URL).
 """
 
@@ -22,10 +22,10 @@ import psycopg
 
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.metrics import METRICS, aggregate_documents, score_query
-from agent.ingest.chunking import chunk_document
 from agent.settings import Settings
-from agent.store.lexical import K1, B
-from agent.store.server import database_uri
+from archive.ingest.chunking import chunk_document
+from archive.store.lexical import K1, B
+from archive.store.server import database_uri
 
 TOP = 100
 
@@ -54,8 +54,9 @@ class Index:
             for lexeme, tf in terms.items():
                 postings[lexeme][0].append(row)
                 postings[lexeme][1].append(tf)
-        self.postings = {k: (np.asarray(r), np.asarray(t, np.float64)) for k, (r, t) in
-                         postings.items()}  # fmt: skip
+        self.postings = {
+            k: (np.asarray(r), np.asarray(t, np.float64)) for k, (r, t) in postings.items()
+        }
 
     def scores(self, query: dict[str, int], k1: float, b: float) -> np.ndarray:
         avgdl = max(float(self.lengths.sum()) / max(self.n, 1), 1.0)
@@ -78,10 +79,14 @@ def main() -> int:
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     uri = database_uri(Settings.from_env())
-    print(f"BM25 k1={args.k1:g} b={args.b:g}; documents ranked by their best chunk (size 0 ="
-          " whole document)\n")  # fmt: skip
-    print(f"{'dataset':<24}{'chunk chars':>12}{'chunks':>9}{'nDCG@10':>9}{'R@10':>8}"
-          f"{'R@100':>8}{'MRR@10':>8}")  # fmt: skip
+    print(
+        f"BM25 k1={args.k1:g} b={args.b:g}; documents ranked by their best chunk (size 0 ="
+        " whole document)\n"
+    )
+    print(
+        f"{'dataset':<24}{'chunk chars':>12}{'chunks':>9}{'nDCG@10':>9}{'R@10':>8}"
+        f"{'R@100':>8}{'MRR@10':>8}"
+    )
     with psycopg.connect(uri) as conn:
         for spec in args.datasets:
             path, _, split = spec.partition(":")
@@ -114,9 +119,12 @@ def main() -> int:
                     for name, value in score_query(ranked, dataset.qrels[qid]).items():
                         totals[name] += value
                 m = {k: v / len(queries) for k, v in totals.items()}
-                print(f"{dataset.name + '/' + dataset.split:<24}{size or 'doc':>12}"
-                      f"{len(texts):>9}{m['ndcg@10']:>9.4f}{m['recall@10']:>8.3f}"
-                      f"{m['recall@100']:>8.3f}{m['mrr@10']:>8.3f}", flush=True)  # fmt: skip
+                print(
+                    f"{dataset.name + '/' + dataset.split:<24}{size or 'doc':>12}"
+                    f"{len(texts):>9}{m['ndcg@10']:>9.4f}{m['recall@10']:>8.3f}"
+                    f"{m['recall@100']:>8.3f}{m['mrr@10']:>8.3f}",
+                    flush=True,
+                )
     return 0
 
 

@@ -5,7 +5,7 @@
 
 Reuses the eval collections `bosun eval` builds (ingests them when missing: minutes). Each query is
 embedded and searched on the HNSW index once; BM25 is recomputed in numpy from the collection's
-own postings with the formula of agent/store/lexical.py (checked against the SQL on a sample), so
+own postings with the formula of archive/store/lexical.py (checked against the SQL on a sample), so
 every configuration replays exactly what tools.hybrid.retrieve does — arms, candidate cut,
 similarity floor, tools.fusion.fuse, best chunk per document — without new database round trips.
 """
@@ -28,11 +28,11 @@ import numpy as np
 from agent.evaluation.beir import BeirDataset, load_dataset
 from agent.evaluation.harness import DEFAULT_CHUNK_CHARS, EVAL_CHUNKS, evaluate, open_eval_services
 from agent.evaluation.metrics import METRICS, aggregate_documents, score_query
-from agent.services import Services
 from agent.settings import Settings
-from agent.store.candidates import dense_candidates
-from agent.store.filters import SearchFilters
-from agent.store.lexical import K1, B, bm25_search
+from agent.wiring import Services
+from archive.store.candidates import dense_candidates
+from archive.store.lexical import K1, B, bm25_search
+from archive.store.search_filters import SearchFilters
 from tools.fusion import FusionConfig, fuse
 from tools.hybrid import RetrievalOptions
 
@@ -54,7 +54,7 @@ class Corpus:
     df: dict[str, int] = field(default_factory=dict)
 
     def bm25(self, lexemes: list[str], k1: float, b: float) -> np.ndarray:
-        """Okapi BM25 of every chunk, as agent/store/lexical.py computes it."""
+        """Okapi BM25 of every chunk, as archive/store/lexical.py computes it."""
         n = len(self.chunk_ids)
         avgdl = max(float(self.lengths.sum()) / max(n, 1), 1.0)
         norm = k1 * (1 - b + b * self.lengths / avgdl)
@@ -125,8 +125,14 @@ async def load_or_build_cache(
     async with services.store.pool.connection() as conn:
         cur = await conn.execute("SELECT count(*) AS n, max(chunk_id) AS m FROM chunks")
         row = await cur.fetchone()
-    key = (services.store.schema, dataset.split, row["n"] if row else 0, row["m"] if row else "",
-           tuple(list(dataset.queries)[:limit]), MAX_CANDIDATES)  # fmt: skip
+    key = (
+        services.store.schema,
+        dataset.split,
+        row["n"] if row else 0,
+        row["m"] if row else "",
+        tuple(list(dataset.queries)[:limit]),
+        MAX_CANDIDATES,
+    )
     file = folder / f"sweep_cache_{services.store.schema}_{dataset.split}.pkl"
     cached = _read_cache(file, key)
     if cached is not None:
@@ -161,15 +167,22 @@ async def build_cache(
     corpus = await snapshot(services, set(itertools.chain.from_iterable(lexemes.values())))
     caches = []
     for qid, text in items:
-        vector = np.asarray(await asyncio.to_thread(services.embeddings.embed_query, text),
-                            dtype=np.float32)  # fmt: skip
-        nearest = await dense_candidates(services.store, text, vector.tolist(), SearchFilters(),
-                                         limit=MAX_CANDIDATES, floor=-1.0)  # fmt: skip
+        vector = np.asarray(
+            await asyncio.to_thread(services.embeddings.embed_query, text), dtype=np.float32
+        )
+        nearest = await dense_candidates(
+            services.store, text, vector.tolist(), SearchFilters(), limit=MAX_CANDIDATES, floor=-1.0
+        )
         hits = [(row.passage.chunk_id, float(row.cosine or 0.0)) for row in nearest]
         q = vector / (np.linalg.norm(vector) + 1e-12)
-        caches.append(QueryCache(
-            qid, lexemes[qid], [(corpus.index[c], cos) for c, cos in hits], corpus.vectors @ q,
-        ))  # fmt: skip
+        caches.append(
+            QueryCache(
+                qid,
+                lexemes[qid],
+                [(corpus.index[c], cos) for c, cos in hits],
+                corpus.vectors @ q,
+            )
+        )
     return corpus, caches
 
 
@@ -193,8 +206,11 @@ class Config:
         parts.append(f"cand={self.candidates}")
         if self.arms == "hybrid":
             f = self.fusion
-            parts.append(f"convex w={f.lexical_weight:g}" if f.method == "convex"
-                         else f"rrf k={f.rrf_k} wlex={f.rrf_lexical_weight:g}")  # fmt: skip
+            parts.append(
+                f"convex w={f.lexical_weight:g}"
+                if f.method == "convex"
+                else f"rrf k={f.rrf_k} wlex={f.rrf_lexical_weight:g}"
+            )
         return " ".join(parts)
 
 
@@ -253,13 +269,15 @@ class Runner:
         return {name: v / len(self.caches) for name, v in totals.items()}
 
 
-async def check_against_sql(services: Services, dataset: BeirDataset, corpus: Corpus,
-                            caches: list[QueryCache], n: int = 20) -> float:  # fmt: skip
+async def check_against_sql(
+    services: Services, dataset: BeirDataset, corpus: Corpus, caches: list[QueryCache], n: int = 20
+) -> float:
     """Largest score difference between the numpy BM25 and the SQL on ``n`` queries."""
     worst = 0.0
     for q in caches[:n]:
-        sql_hits = await bm25_search(services.store, dataset.queries[q.qid], SearchFilters(),
-                                     limit=20)  # fmt: skip
+        sql_hits = await bm25_search(
+            services.store, dataset.queries[q.qid], SearchFilters(), limit=20
+        )
         mine = corpus.bm25(q.lexemes, K1, B)
         for cid, score in sql_hits:
             worst = max(worst, abs(mine[corpus.index[cid]] - score))
@@ -277,8 +295,11 @@ def grid(full: bool = False) -> list[Config]:
         configs.append(Config("dense", floor=floor))
     for w in (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9):
         configs.append(Config("hybrid", fusion=FusionConfig("convex", lexical_weight=w)))
-    bm25_params = ((0.9, 0.4), (1.5, 0.75), (2.0, 0.75), (1.2, 0.9)) if full else (
-        (1.2, 0.5), (1.5, 0.75), (1.2, 0.9))  # fmt: skip
+    bm25_params = (
+        ((0.9, 0.4), (1.5, 0.75), (2.0, 0.75), (1.2, 0.9))
+        if full
+        else ((1.2, 0.5), (1.5, 0.75), (1.2, 0.9))
+    )
     for (k1, b), w in itertools.product(bm25_params, (0.5, 0.6, 0.7) if full else (0.6, 0.7)):
         configs.append(
             Config("hybrid", k1=k1, b=b, fusion=FusionConfig("convex", lexical_weight=w))
@@ -290,8 +311,14 @@ def grid(full: bool = False) -> list[Config]:
             Config("hybrid", fusion=FusionConfig("rrf", rrf_k=k, rrf_lexical_weight=wlex))
         )
     for cand, floor, w in itertools.product((100, 200), (0.0, 0.3, 0.4), (0.6, 0.7)):
-        configs.append(Config("hybrid", candidates=cand, floor=floor,
-                              fusion=FusionConfig("convex", lexical_weight=w)))  # fmt: skip
+        configs.append(
+            Config(
+                "hybrid",
+                candidates=cand,
+                floor=floor,
+                fusion=FusionConfig("convex", lexical_weight=w),
+            )
+        )
     return list(dict.fromkeys(configs))
 
 
@@ -315,17 +342,21 @@ async def main() -> int:
     for spec in args.datasets:
         path, _, split = spec.partition(":")
         dataset = load_dataset(Path(path), split or None)
-        async with open_eval_services(settings, dataset, chunk_chars=args.chunk_chars,
-                                      progress=sys.stderr.isatty()) as services:  # fmt: skip
+        async with open_eval_services(
+            settings, dataset, chunk_chars=args.chunk_chars, progress=sys.stderr.isatty()
+        ) as services:
             started = time.perf_counter()
             corpus, caches = await load_or_build_cache(
                 services, dataset, args.limit, settings.home / "eval" / dataset.name
             )
             diff = await check_against_sql(services, dataset, corpus, caches)
             seconds = time.perf_counter() - started
-            print(f"{dataset.name}/{dataset.split}: {len(caches)} queries, "
-                  f"{len(corpus.chunk_ids)} chunks, cached in {seconds:.0f} s;"
-                  f" numpy BM25 vs SQL max |diff| {diff:.2e}", file=sys.stderr)  # fmt: skip
+            print(
+                f"{dataset.name}/{dataset.split}: {len(caches)} queries, "
+                f"{len(corpus.chunk_ids)} chunks, cached in {seconds:.0f} s;"
+                f" numpy BM25 vs SQL max |diff| {diff:.2e}",
+                file=sys.stderr,
+            )
             runner = Runner(corpus, caches, dataset.qrels)
             if args.verify:
                 head = Runner(corpus, caches[: args.verify], dataset.qrels)
@@ -335,9 +366,11 @@ async def main() -> int:
                 ):
                     real = await evaluate(services, dataset, options=options, limit=args.verify)
                     sim = head.metrics(cfg)
-                    print(f"  check {cfg.arms}: evaluate() nDCG@10 {real.metrics['ndcg@10']:.4f}"
-                          f" replay {sim['ndcg@10']:.4f} on {args.verify} queries",
-                          file=sys.stderr)  # fmt: skip
+                    print(
+                        f"  check {cfg.arms}: evaluate() nDCG@10 {real.metrics['ndcg@10']:.4f}"
+                        f" replay {sim['ndcg@10']:.4f} on {args.verify} queries",
+                        file=sys.stderr,
+                    )
         for cfg in configs:
             runner.metrics(cfg)
         table[f"{dataset.name}/{dataset.split}"] = runner

@@ -48,15 +48,15 @@ from agent.evaluation.harness import (
     evaluate,
     open_eval_services,
 )
-from agent.ingest.chunking import chunk_document
-from agent.ingest.enrich import enrich
-from agent.ingest.model import Chunk, SourceDocument
-from agent.ingest.pipeline import embedding_text
-from agent.ingest.topics import build_topics
-from agent.services import Services, open_services
 from agent.settings import Settings
-from agent.store.documents import stored_hashes, write_document
-from agent.store.filters import SearchFilters
+from agent.wiring import Services, open_services
+from archive.ingest.chunking import chunk_document
+from archive.ingest.enrich import enrich
+from archive.ingest.model import Chunk, SourceDocument
+from archive.ingest.pipeline import embedding_text
+from archive.ingest.topics import build_topics
+from archive.store.documents import stored_hashes, write_document
+from archive.store.search_filters import SearchFilters
 from tools.expansion import PRFConfig, PseudoRelevanceExpander, TopicExpander
 from tools.hybrid import Retrieval, RetrievalOptions, retrieve
 from tools.topics import TopicFilterConfig, retrieve_with_topics
@@ -152,8 +152,9 @@ async def copied_collection(
                         dst, columns, columns, src
                     )
                 )
-                logger.info("copied %s to %s in %.0f s", source, target,
-                            time.perf_counter() - started)  # fmt: skip
+                logger.info(
+                    "copied %s to %s in %.0f s", source, target, time.perf_counter() - started
+                )
         yield services
 
 
@@ -169,8 +170,9 @@ def expanded(
         started = time.perf_counter()
         text = (await expander.expand(query)).text
         took = (time.perf_counter() - started) * 1000.0
-        retrieval = await retrieve(services.store, services.embeddings, text, SearchFilters(),
-                                   options)  # fmt: skip
+        retrieval = await retrieve(
+            services.store, services.embeddings, text, SearchFilters(), options
+        )
         retrieval.timings_ms["expand"] = took
         return retrieval
 
@@ -182,8 +184,13 @@ def topic_filtered(
 ) -> Hook:
     async def search(query: str) -> Retrieval:
         result = await retrieve_with_topics(
-            services.store, services.embeddings, query, SearchFilters(), options, config,
-        )  # fmt: skip
+            services.store,
+            services.embeddings,
+            query,
+            SearchFilters(),
+            options,
+            config,
+        )
         decisions[result.decision] += 1
         return result.retrieval
 
@@ -233,8 +240,9 @@ async def run_split(
                 hook = expanded(base, expander, arms)
                 rows.append((label, await evaluate(base, dataset, limit=limit, search=hook)))
     if "topics" in layers:
-        async with copied_collection(settings, collection_name(dataset.name),
-                                     f"layers_{dataset.name}") as copy:  # fmt: skip
+        async with copied_collection(
+            settings, collection_name(dataset.name), f"layers_{dataset.name}"
+        ) as copy:
             stats = await build_topics(copy.store, copy.embeddings)
             logger.info("topics of %s: %s", dataset.name, stats)
             for label, config in {
@@ -251,8 +259,9 @@ async def run_split(
                 rows.append((f"{label} [{shares}]", result))
             expander = TopicExpander(copy.store, copy.embeddings)
             hook = expanded(copy, expander, arms)
-            rows.append(("expand: nearest topics",
-                         await evaluate(copy, dataset, limit=limit, search=hook)))  # fmt: skip
+            rows.append(
+                ("expand: nearest topics", await evaluate(copy, dataset, limit=limit, search=hook))
+            )
     return rows
 
 

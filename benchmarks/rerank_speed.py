@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agent.settings import Settings  # noqa: E402
-from tools.rerank import FeatureReranker, rerank_text  # noqa: E402
+from providers.rerank import FeatureReranker, rerank_text  # noqa: E402
 
 REPORTS = ROOT.parent / "shared" / "data" / "ntsb" / "reports_2010_2016.jsonl"
 
@@ -90,8 +90,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--k", type=int, default=40)
-    parser.add_argument("--embed-queries", type=int, default=5,
-                        help="queries for the slow path that embeds every document")  # fmt: skip
+    parser.add_argument(
+        "--embed-queries",
+        type=int,
+        default=5,
+        help="queries for the slow path that embeds every document",
+    )
     parser.add_argument("--no-embeddings", action="store_true", help="skip the MiniLM row")
     args = parser.parse_args()
 
@@ -113,7 +117,7 @@ def main() -> None:
 
     if not args.no_embeddings:
         try:
-            from agent.models.embeddings import build_embeddings
+            from providers.embeddings import build_embeddings
 
             embedder = FeatureReranker(build_embeddings(Settings.from_env({"BOSUN_HOME": "/tmp"})))
         except Exception as err:  # the benchmark reports what it could not measure
@@ -125,16 +129,23 @@ def main() -> None:
                 asyncio.run(embedder.rerank(query, docs))
 
             time_calls(embeds_docs, runs[:1])
-            rows.append(("features, embeds docs (MiniLM)", args.k,
-                         time_calls(embeds_docs, runs[: args.embed_queries])))  # fmt: skip
+            rows.append(
+                (
+                    "features, embeds docs (MiniLM)",
+                    args.k,
+                    time_calls(embeds_docs, runs[: args.embed_queries]),
+                )
+            )
 
     print("\n| reranker path | candidates | calls | p50 ms | p95 ms | CPU ms p50 |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, k, (wall, cpu) in rows:
         ordered = sorted(wall)
         p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-        print(f"| {name} | {k} | {len(wall)} | {statistics.median(wall):.1f} | {p95:.1f} | "
-              f"{statistics.median(cpu):.1f} |")  # fmt: skip
+        print(
+            f"| {name} | {k} | {len(wall)} | {statistics.median(wall):.1f} | {p95:.1f} | "
+            f"{statistics.median(cpu):.1f} |"
+        )
     print(f"\n(load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
 
 

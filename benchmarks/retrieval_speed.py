@@ -28,18 +28,19 @@ from rank_bm25 import BM25Okapi
 from agent.evaluation.beir import load_queries
 from agent.evaluation.harness import document_count
 from agent.evaluation.metrics import percentile
-from agent.ingest.model import LoadError
-from agent.ingest.ntsb import load_records
-from agent.ingest.pipeline import ingest_documents
-from agent.services import open_services
 from agent.settings import Settings
-from agent.store.filters import SearchFilters
+from agent.wiring import open_services
+from archive.ingest.model import LoadError
+from archive.ingest.ntsb import load_records
+from archive.ingest.pipeline import ingest_documents
+from archive.store.search_filters import SearchFilters
 from tools.hybrid import RetrievalOptions, retrieve
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 COLLECTION = "bench_ntsb"
 _TOKEN = re.compile(r"\w+")
+
 
 def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
@@ -70,14 +71,22 @@ async def main() -> int:
         if await document_count(services.store) < len(reports):
             print(f"ingesting {len(reports)} reports into {COLLECTION} ...", file=sys.stderr)
             report = await ingest_documents(
-                reports, services.store, services.embeddings, services.archive,
+                reports,
+                services.store,
+                services.embeddings,
+                services.archive,
                 progress=sys.stderr.isatty(),
-            )  # fmt: skip
+            )
             ingest_log.parent.mkdir(parents=True, exist_ok=True)
-            ingest_log.write_text(json.dumps({
-                "documents": report.added + report.updated, "chunks": report.chunks_added,
-                "seconds": report.seconds,
-            }))  # fmt: skip
+            ingest_log.write_text(
+                json.dumps(
+                    {
+                        "documents": report.added + report.updated,
+                        "chunks": report.chunks_added,
+                        "seconds": report.seconds,
+                    }
+                )
+            )
         async with services.store.pool.connection() as conn:
             cur = await conn.execute(
                 "SELECT chunk_id, title, content FROM chunks ORDER BY chunk_id"
@@ -97,8 +106,9 @@ async def main() -> int:
                 key = f"{mode} / {name}"
                 timings[key] = {"retrieve": [], "embed": [], "bm25": [], "vector": []}
                 for q in queries:
-                    got = await retrieve(services.store, services.embeddings, q, SearchFilters(),
-                                         options)  # fmt: skip
+                    got = await retrieve(
+                        services.store, services.embeddings, q, SearchFilters(), options
+                    )
                     for stage, ms in got.timings_ms.items():
                         timings[key].setdefault(stage, []).append(ms)
 
@@ -117,17 +127,23 @@ async def main() -> int:
             seed[name].append((time.perf_counter() - start) * 1000.0)
 
     terms_long = np.mean([len(tokenize(q)) for q in long_queries])
-    print(f"NTSB reports: {len(reports)} documents, {len(chunks)} chunks in {COLLECTION}; "
-          f"{len(long_queries)} long queries ({terms_long:.0f} words avg) and their "
-          f"first 6 words; {args.candidates} candidates per arm\n")  # fmt: skip
+    print(
+        f"NTSB reports: {len(reports)} documents, {len(chunks)} chunks in {COLLECTION}; "
+        f"{len(long_queries)} long queries ({terms_long:.0f} words avg) and their "
+        f"first 6 words; {args.candidates} candidates per arm\n"
+    )
     if ingest_log.is_file():
         log = json.loads(ingest_log.read_text())
         print("ingest (product pipeline: chunk, embed locally, store, BM25 postings by trigger)")
-        print(f"  {log['documents']} documents, {log['chunks']} chunks in {log['seconds']:.0f} s:"
-              f" {log['chunks'] / log['seconds']:.1f} chunks/s\n")  # fmt: skip
+        print(
+            f"  {log['documents']} documents, {log['chunks']} chunks in {log['seconds']:.0f} s:"
+            f" {log['chunks'] / log['seconds']:.1f} chunks/s\n"
+        )
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"{'query latency, ms':<28}{'p50':>9}{'p95':>9}{'mean':>9}"
-          f"   (load average {load} on {os.cpu_count()} cores)")  # fmt: skip
+    print(
+        f"{'query latency, ms':<28}{'p50':>9}{'p95':>9}{'mean':>9}"
+        f"   (load average {load} on {os.cpu_count()} cores)"
+    )
     for key, stages in timings.items():
         print(f"{key + ' (excl. embed)':<28}{stats(stages['retrieve'])}")
         for stage in ("bm25", "vector"):
@@ -135,8 +151,10 @@ async def main() -> int:
                 print(f"{'  ' + stage + ' arm':<28}{stats(stages[stage])}")
         if stages.get("embed"):
             print(f"{'  query embedding':<28}{stats(stages['embed'])}")
-    print(f"\nrank_bm25.BM25Okapi in memory over the same {len(chunks)} chunks"
-          f" (lowercase \\w+ tokens)")  # fmt: skip
+    print(
+        f"\nrank_bm25.BM25Okapi in memory over the same {len(chunks)} chunks"
+        f" (lowercase \\w+ tokens)"
+    )
     print(f"  build {build_s:.2f} s")
     for name, values in seed.items():
         print(f"{'  query / ' + name:<28}{stats(values)}")

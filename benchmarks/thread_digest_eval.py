@@ -15,7 +15,7 @@ twice: over everything (digests compete with the messages) and over messages and
   and the last message.
 
 ``--topics`` retrieves through the topic filter (tools.topics; build the topics first with
-agent.ingest.topics.build_topics). ``--digest-mode summary`` re-ingests the digests in
+archive.ingest.topics.build_topics). ``--digest-mode summary`` re-ingests the digests in
 ``summary`` embedding mode first, the digest text being its own summary (to compare with the
 default ``full``; ``--digest-mode full`` restores); ``full-title`` embeds each digest passage
 with the title alone, not the summary.
@@ -30,12 +30,12 @@ import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agent.ingest.digests import build_thread_digests
-from agent.ingest.enrich import enrich
-from agent.ingest.pipeline import ingest_documents, ingest_paths
-from agent.services import Services, open_services
 from agent.settings import Settings
-from agent.store.filters import SearchFilters
+from agent.wiring import Services, open_services
+from archive.ingest.digests import build_thread_digests
+from archive.ingest.enrich import enrich
+from archive.ingest.pipeline import ingest_documents, ingest_paths
+from archive.store.search_filters import SearchFilters
 from tools.hybrid import RetrievalOptions, retrieve
 from tools.topics import retrieve_with_topics
 
@@ -55,8 +55,9 @@ class Outcome:
 
 async def prepare(svc: Services, mail: Path, digest_mode: str | None) -> None:
     """Ingest the mailbox and its digests (idempotent); optionally switch the digests' mode."""
-    report = await ingest_paths([mail], svc.store, svc.embeddings, svc.archive, progress=True,
-                                prepare=enrich)  # fmt: skip
+    report = await ingest_paths(
+        [mail], svc.store, svc.embeddings, svc.archive, progress=True, prepare=enrich
+    )
     print(f"mailbox: {report.added} added, {report.unchanged} unchanged")
     digests = await build_thread_digests(svc.store)
     if digests:
@@ -70,17 +71,19 @@ async def prepare(svc: Services, mail: Path, digest_mode: str | None) -> None:
                 "SELECT thread_id FROM documents WHERE kind = 'thread_digest'"
                 " AND (embedding_mode <> %s OR (summary = '') <> %s)",
                 (mode, digest_mode == "full-title"),
-            )  # fmt: skip
+            )
             stale = {r["thread_id"] for r in await cur.fetchall()}
             if stale:
                 await conn.execute(
                     "UPDATE documents SET metadata = metadata - 'thread_hash'"
-                    " WHERE kind = 'thread_digest' AND thread_id = ANY(%s)", (list(stale),),
-                )  # fmt: skip
+                    " WHERE kind = 'thread_digest' AND thread_id = ANY(%s)",
+                    (list(stale),),
+                )
         rebuilt = [d for d in await build_thread_digests(svc.store) if d.thread_id in stale]
         if digest_mode == "summary":  # the digest is its own summary: embedded (and shown) alone
-            rebuilt = [replace(d, summary=d.sections[0].text, embedding_mode="summary")
-                       for d in rebuilt]  # fmt: skip
+            rebuilt = [
+                replace(d, summary=d.sections[0].text, embedding_mode="summary") for d in rebuilt
+            ]
         elif digest_mode == "full-title":  # each passage embedded with the title only
             rebuilt = [replace(d, summary="") for d in rebuilt]
         await ingest_documents(rebuilt, svc.store, svc.embeddings, svc.archive)
@@ -110,14 +113,24 @@ async def ask(
         retrieval = await retrieve(svc.store, svc.embeddings, question, filters, options)
     ranked = [c.passage for c in retrieval.candidates]
     top = ranked[:TOP]
-    rank = next((i for i, p in enumerate(ranked, start=1)
-                 if p.kind == "thread_digest" and p.thread_id == thread_id), None)  # fmt: skip
+    rank = next(
+        (
+            i
+            for i, p in enumerate(ranked, start=1)
+            if p.kind == "thread_digest" and p.thread_id == thread_id
+        ),
+        None,
+    )
     digest = rank is not None and rank <= TOP
     messages = await thread_messages(svc, thread_id)
     found = {p.source_id for p in top if p.kind == "email"}
     both_ends = bool(messages) and messages[0] in found and messages[-1] in found
-    return Outcome(digest, any(p.thread_id == thread_id for p in top), digest or both_ends,
-                   1.0 / rank if rank else 0.0)  # fmt: skip
+    return Outcome(
+        digest,
+        any(p.thread_id == thread_id for p in top),
+        digest or both_ends,
+        1.0 / rank if rank else 0.0,
+    )
 
 
 async def main() -> None:
@@ -136,13 +149,16 @@ async def main() -> None:
         runs = {"with digests": (), "without digests": ("email", "attachment")}
         rows = {}
         for name, kinds in runs.items():
-            outcomes = [await ask(svc, q["question"], q["thread_id"], kinds, args.topics)
-                        for q in questions]  # fmt: skip
+            outcomes = [
+                await ask(svc, q["question"], q["thread_id"], kinds, args.topics) for q in questions
+            ]
             rows[name] = outcomes
             if args.verbose:
                 for q, o in zip(questions, outcomes, strict=True):
-                    print(f"  [{name}] digest={o.digest:d} thread={o.thread:d} arc={o.arc:d}  "
-                          f"{q['question'][:70]}")  # fmt: skip
+                    print(
+                        f"  [{name}] digest={o.digest:d} thread={o.thread:d} arc={o.arc:d}  "
+                        f"{q['question'][:70]}"
+                    )
     n = len(questions)
     how = " under the topic filter" if args.topics else ""
     print(f"\n{n} questions, top {TOP} passages, hybrid retrieval (BM25 + vectors){how}\n")

@@ -15,7 +15,7 @@ The script first runs two-fold cross-validation over the queries of both dataset
 prints nDCG@10 of the fused order, the pointwise model and the reranked order on the held-out fold
 (also with the passage floor the graph applies), then fits the shipped model on every query,
 calibrates the relevance cutoff and the passage floor, and with ``--write`` stores it all in
-``tools/data/feature_reranker.json``.
+``providers/data/feature_reranker.json``.
 
     BOSUN_HOME=... python benchmarks/train_feature_reranker.py   # collect (cached), fit, report
     python benchmarks/train_feature_reranker.py --write           # ... and ship the model
@@ -48,14 +48,14 @@ from listwise_ranker import Group, fit_linear, fit_slope, fit_trees  # noqa: E40
 
 from agent.evaluation.beir import load_dataset  # noqa: E402
 from agent.evaluation.metrics import aggregate_documents, ndcg_at_k, percentile  # noqa: E402
-from tools.relevance_features import FEATURES  # noqa: E402
-from tools.rerank import FeatureReranker, FeatureWeights, RankModel, Tree, rerank_text  # noqa: E402
+from providers.relevance_features import FEATURES  # noqa: E402
+from providers.rerank import FeatureReranker, FeatureWeights, RankModel, Tree, rerank_text  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "beir"
 SPLITS = (("scifact", "train"), ("ntsb_pc2narr", "dev"))
 OFF_TOPIC = ROOT / "benchmarks" / "questions" / "off_topic.jsonl"
 CACHE = ROOT / "benchmarks" / "out"  # rerank_candidates_<dataset>.pkl
-WEIGHTS = ROOT / "tools" / "data" / "feature_reranker.json"
+WEIGHTS = ROOT / "providers" / "data" / "feature_reranker.json"
 PARTIAL: dict[str, str] = {}  # dataset -> how much of its collection was stored (--partial runs)
 
 
@@ -97,10 +97,10 @@ async def collect(name: str, split: str, k: int, partial: bool = False) -> list[
     ``partial``: the collection may still be ingesting; only queries whose relevant documents are
     all stored are kept (an interim measure, recorded in the weights file)."""
     from agent.evaluation.harness import collection_name
-    from agent.services import open_services
     from agent.settings import Settings
-    from agent.store.filters import SearchFilters
-    from agent.store.vessels import collection_counts
+    from agent.wiring import open_services
+    from archive.store.search_filters import SearchFilters
+    from archive.store.vessels import collection_counts
     from tools.hybrid import RetrievalOptions, retrieve
 
     settings = Settings.from_env()
@@ -130,24 +130,36 @@ async def collect(name: str, split: str, k: int, partial: bool = False) -> list[
             found = await retrieve(store, embeddings, text, SearchFilters(), options)
             return [
                 CachedCandidate(
-                    CachedPassage(c.passage.source_id, c.passage.title, c.passage.subject,
-                                  c.passage.text),
-                    c.bm25, c.cosine, c.score,
+                    CachedPassage(
+                        c.passage.source_id, c.passage.title, c.passage.subject, c.passage.text
+                    ),
+                    c.bm25,
+                    c.cosine,
+                    c.score,
                 )
                 for c in found.candidates
-            ]  # fmt: skip
+            ]
 
         for i, (qid, text) in enumerate(dataset.queries.items()):
             if stored is not None and not set(dataset.qrels[qid]) <= stored:
                 continue
-            queries.append(Query(name, qid, text, dataset.qrels[qid], False, False,
-                                 await search(text)))  # fmt: skip
+            queries.append(
+                Query(name, qid, text, dataset.qrels[qid], False, False, await search(text))
+            )
             if i % 200 == 0:
                 print(f"  {name}: {i}/{len(dataset.queries)}", file=sys.stderr)
         for j, record in enumerate(off_topic):
-            queries.append(Query(name, f"off{j}", record["question"], {}, True,
-                                 record.get("split") == "heldout",
-                                 await search(record["question"])))  # fmt: skip
+            queries.append(
+                Query(
+                    name,
+                    f"off{j}",
+                    record["question"],
+                    {},
+                    True,
+                    record.get("split") == "heldout",
+                    await search(record["question"]),
+                )
+            )
     return queries
 
 
@@ -164,11 +176,13 @@ def assign_folds(queries: list[Query], seed: int) -> None:
 
 def design(reranker: FeatureReranker, queries: list[Query]) -> list[np.ndarray]:
     return [
-        reranker.features(q.text, [rerank_text(c.passage) for c in q.candidates],
-                          candidates=q.candidates)  # type: ignore[arg-type]
-        if q.candidates else np.zeros((0, len(FEATURES)))
+        reranker.features(
+            q.text, [rerank_text(c.passage) for c in q.candidates], candidates=q.candidates
+        )  # type: ignore[arg-type]
+        if q.candidates
+        else np.zeros((0, len(FEATURES)))
         for q in queries
-    ]  # fmt: skip
+    ]
 
 
 def sources(q: Query) -> list[str]:
@@ -176,8 +190,7 @@ def sources(q: Query) -> list[str]:
 
 
 def labels(q: Query) -> np.ndarray:
-    return np.array([1.0 if q.qrels.get(c.passage.source_id, 0) > 0 else 0.0
-                     for c in q.candidates])  # fmt: skip
+    return np.array([1.0 if q.qrels.get(c.passage.source_id, 0) > 0 else 0.0 for c in q.candidates])
 
 
 #: Weights set, not learnt: neither training split asks about identifiers (claims and
@@ -233,8 +246,11 @@ def ndcg(q: Query, scores: np.ndarray | None) -> float:
     if scores is None:
         pairs = [(c.passage.source_id, c.score) for c in q.candidates]
     else:
-        pairs = [(c.passage.source_id, float(s))
-                 for c, s in zip(q.candidates, scores, strict=True) if np.isfinite(s)]  # fmt: skip
+        pairs = [
+            (c.passage.source_id, float(s))
+            for c, s in zip(q.candidates, scores, strict=True)
+            if np.isfinite(s)
+        ]
     return ndcg_at_k(aggregate_documents(pairs), q.qrels, 10)
 
 
@@ -278,8 +294,13 @@ class Model:
         return min(cutoff, percentile(self.relevant, 100 * max_drop))
 
 
-def train(queries: list[Query], xs: list[np.ndarray], idx: list[int], args: argparse.Namespace,
-          factor: dict[str, float]) -> Model:  # fmt: skip
+def train(
+    queries: list[Query],
+    xs: list[np.ndarray],
+    idx: list[int],
+    args: argparse.Namespace,
+    factor: dict[str, float],
+) -> Model:
     """Fit on the queries ``idx`` (in-domain and off-topic): the pointwise logistic model, the
     listwise ranker (linear, then trees) and the slope that anchors one to the other."""
     idx = [i for i in idx if len(queries[i].candidates)]
@@ -293,30 +314,44 @@ def train(queries: list[Query], xs: list[np.ndarray], idx: list[int], args: argp
         return factor.get(q.dataset, 1.0) * largest / per_dataset[q.dataset]
 
     ys = {i: labels(queries[i]) for i in idx}
-    w, b = fit([xs[i] for i in idx], [ys[i] for i in idx],
-               [np.full(len(xs[i]), weight(queries[i])) for i in idx], args.l2, FIXED)  # fmt: skip
+    w, b = fit(
+        [xs[i] for i in idx],
+        [ys[i] for i in idx],
+        [np.full(len(xs[i]), weight(queries[i])) for i in idx],
+        args.l2,
+        FIXED,
+    )
     pointwise = FeatureWeights(w, b, 0.5, 0.5, {})
     ranker: RankModel | None = None
     if args.trees >= 0:
         groups = [Group(xs[i], ys[i], weight(queries[i])) for i in in_domain]
         fitted = fit_linear(groups, l2=args.l2)
         if args.trees:
-            fitted = fit_trees(fitted, groups, trees=args.trees, depth=args.depth,
-                               rate=args.rate)  # fmt: skip
+            fitted = fit_trees(fitted, groups, trees=args.trees, depth=args.depth, rate=args.rate)
         raws = [fitted.raw(xs[i]) for i in in_domain]
         anchors = [float((xs[i] @ w + b).max()) for i in in_domain]
-        slope = fit_slope(anchors, raws, [ys[i] for i in in_domain],
-                          [weight(queries[i]) for i in in_domain])  # fmt: skip
-        ranker = RankModel(fitted.mean, fitted.scale, fitted.weights,
-                           tuple(Tree.from_json(t) for t in fitted.trees), slope,
-                           np.array([FIXED.get(n, 0.0) for n in FEATURES]))  # fmt: skip
+        slope = fit_slope(
+            anchors, raws, [ys[i] for i in in_domain], [weight(queries[i]) for i in in_domain]
+        )
+        ranker = RankModel(
+            fitted.mean,
+            fitted.scale,
+            fitted.weights,
+            tuple(Tree.from_json(t) for t in fitted.trees),
+            slope,
+            np.array([FIXED.get(n, 0.0) for n in FEATURES]),
+        )
     model = FeatureWeights(w, b, 0.5, 0.5, {}, ranker)
     best = {i: float(pointwise.scores(xs[i], sources(queries[i])).max()) for i in idx}
     relevant = [
         float(v) for i in in_domain for v in model.scores(xs[i], sources(queries[i]))[ys[i] > 0]
     ]
-    return Model(model, [best[i] for i in in_domain],
-                 [best[i] for i in idx if queries[i].off_topic], relevant)  # fmt: skip
+    return Model(
+        model,
+        [best[i] for i in in_domain],
+        [best[i] for i in idx if queries[i].off_topic],
+        relevant,
+    )
 
 
 def ranker_json(ranker: RankModel) -> dict[str, Any]:
@@ -324,13 +359,22 @@ def ranker_json(ranker: RankModel) -> dict[str, Any]:
         return {n: round(float(v), 6) for n, v in zip(FEATURES, values, strict=True)}
 
     return {
-        "mean": by_name(ranker.mean), "scale": by_name(ranker.scale),
-        "weights": by_name(ranker.weights), "slope": round(ranker.slope, 6),
+        "mean": by_name(ranker.mean),
+        "scale": by_name(ranker.scale),
+        "weights": by_name(ranker.weights),
+        "slope": round(ranker.slope, 6),
         "prior": {n: v for n, v in FIXED.items()},
-        "trees": [{"feature": t.feature.tolist(), "threshold": [float(v) for v in t.threshold],
-                   "left": t.left.tolist(), "right": t.right.tolist(),
-                   "value": [round(float(v), 7) for v in t.value]} for t in ranker.trees],
-    }  # fmt: skip
+        "trees": [
+            {
+                "feature": t.feature.tolist(),
+                "threshold": [float(v) for v in t.threshold],
+                "left": t.left.tolist(),
+                "right": t.right.tolist(),
+                "value": [round(float(v), 7) for v in t.value],
+            }
+            for t in ranker.trees
+        ],
+    }
 
 
 def dump_weights(payload: dict[str, Any]) -> str:
@@ -349,8 +393,12 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=40, help="candidates per query (default 40)")
     parser.add_argument("--seed", type=int, default=13, help="of the two-fold split")
     parser.add_argument("--l2", type=float, default=3.0, help="L2 penalty on the linear weights")
-    parser.add_argument("--trees", type=int, default=100,
-                        help="boosted trees of the ranker (0: linear; -1: no ranker)")  # fmt: skip
+    parser.add_argument(
+        "--trees",
+        type=int,
+        default=100,
+        help="boosted trees of the ranker (0: linear; -1: no ranker)",
+    )
     parser.add_argument("--depth", type=int, default=3, help="depth of each tree")
     parser.add_argument("--rate", type=float, default=0.1, help="learning rate of the trees")
     parser.add_argument(
@@ -384,8 +432,12 @@ def main() -> None:
         action="store_true",
         help="accept a collection still being ingested (interim; see collect)",
     )
-    parser.add_argument("--datasets", nargs="+", default=[n for n, _ in SPLITS],
-                        help="train and report on these only (default: all)")  # fmt: skip
+    parser.add_argument(
+        "--datasets",
+        nargs="+",
+        default=[n for n, _ in SPLITS],
+        help="train and report on these only (default: all)",
+    )
     parser.add_argument("--write", action="store_true", help=f"write {WEIGHTS.relative_to(ROOT)}")
     args = parser.parse_args()
 
@@ -436,8 +488,10 @@ def main() -> None:
             held_pointwise[i] = plain.scores(xs[i], sources(queries[i]))
             held_stopped[i] = float(held_scores[i].max()) < cutoff
 
-    print(f"\ntwo-fold cross-validation over queries (seed {args.seed}), {args.k} candidates, "
-          f"{args.trees} trees of depth {args.depth}\n")  # fmt: skip
+    print(
+        f"\ntwo-fold cross-validation over queries (seed {args.seed}), {args.k} candidates, "
+        f"{args.trees} trees of depth {args.depth}\n"
+    )
     print("| split | queries | fused | pointwise logistic | reranked | delta | + floor | stopped |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     report: dict[str, dict[str, float]] = {}
@@ -448,25 +502,35 @@ def main() -> None:
         ranked = float(np.mean([ndcg(queries[i], held_scores.get(i)) for i in idx]))
         floor = float(np.mean([ndcg(queries[i], held_floored.get(i)) for i in idx]))
         stopped = float(np.mean([held_stopped.get(i, False) for i in idx]))
-        print(f"| {name}/{split} held-out | {len(idx)} | {fused:.4f} | {point:.4f} | "
-              f"{ranked:.4f} | {ranked - fused:+.4f} | {floor:.4f} | "
-              f"{100 * stopped:.1f}% |")  # fmt: skip
+        print(
+            f"| {name}/{split} held-out | {len(idx)} | {fused:.4f} | {point:.4f} | "
+            f"{ranked:.4f} | {ranked - fused:+.4f} | {floor:.4f} | "
+            f"{100 * stopped:.1f}% |"
+        )
         report[f"{name}/{split} held-out"] = {
-            "queries": len(idx), "ndcg@10_fused": round(fused, 4),
-            "ndcg@10_pointwise": round(point, 4), "ndcg@10_reranked": round(ranked, 4),
+            "queries": len(idx),
+            "ndcg@10_fused": round(fused, 4),
+            "ndcg@10_pointwise": round(point, 4),
+            "ndcg@10_reranked": round(ranked, 4),
             "ndcg@10_reranked_floor": round(floor, 4),
             "stopped": round(stopped, 4),
-        }  # fmt: skip
-    print(f"\noff-topic held-out questions stopped (cross-validated): "
-          f"{100 * float(np.mean(off_stopped)):.1f}% of {len(off_stopped)} runs")  # fmt: skip
+        }
+    print(
+        f"\noff-topic held-out questions stopped (cross-validated): "
+        f"{100 * float(np.mean(off_stopped)):.1f}% of {len(off_stopped)} runs"
+    )
 
     # The shipped model: every in-domain query and the off-topic training questions.
     everything = [i for i, q in enumerate(queries) if not q.off_topic] + off_train
     model = train(queries, xs, everything, args, factor)
-    scores = [model.weights.scores(x, sources(q)) if len(x) else np.zeros(0)
-              for x, q in zip(xs, queries, strict=True)]  # fmt: skip
-    print(f"\nshipped model: trained on {len(everything) - len(off_train)} in-domain queries + "
-          f"{len(off_train)} off-topic question runs\n")  # fmt: skip
+    scores = [
+        model.weights.scores(x, sources(q)) if len(x) else np.zeros(0)
+        for x, q in zip(xs, queries, strict=True)
+    ]
+    print(
+        f"\nshipped model: trained on {len(everything) - len(off_train)} in-domain queries + "
+        f"{len(off_train)} off-topic question runs\n"
+    )
     print("| feature | pointwise weight | listwise weight |\n|---|---:|---:|")
     ranker = model.weights.ranker
     for j, name in enumerate(FEATURES):
@@ -483,9 +547,10 @@ def main() -> None:
         ranked = float(np.mean([ndcg(queries[i], scores[i]) for i in idx]))
         print(f"| {name}/{split} all | {len(idx)} | {fused:.4f} | {ranked:.4f} |")
         report[f"{name}/{split} all (in-sample)"] = {
-            "queries": len(idx), "ndcg@10_fused": round(fused, 4),
+            "queries": len(idx),
+            "ndcg@10_fused": round(fused, 4),
             "ndcg@10_reranked": round(ranked, 4),
-        }  # fmt: skip
+        }
 
     def best(i: int) -> float:
         return float(scores[i].max()) if len(scores[i]) else 0.0
@@ -504,13 +569,16 @@ def main() -> None:
     sets: list[tuple[str, Any]] = []
     for name, _ in splits:
         sets += [
-            (f"off-topic held-out vs {name}", lambda q, n=name: q.off_topic and q.heldout
-             and q.dataset == n),
-            (f"off-topic train vs {name}", lambda q, n=name: q.off_topic and not q.heldout
-             and q.dataset == n),
-            (f"in-domain {name} (in-sample)", lambda q, n=name: not q.off_topic
-             and q.dataset == n),
-        ]  # fmt: skip
+            (
+                f"off-topic held-out vs {name}",
+                lambda q, n=name: q.off_topic and q.heldout and q.dataset == n,
+            ),
+            (
+                f"off-topic train vs {name}",
+                lambda q, n=name: q.off_topic and not q.heldout and q.dataset == n,
+            ),
+            (f"in-domain {name} (in-sample)", lambda q, n=name: not q.off_topic and q.dataset == n),
+        ]
     sets += [("off-topic held-out (all)", lambda q: q.off_topic and q.heldout)]
     for label, sel in sets:
         bests = [best(i) for i, q in enumerate(queries) if sel(q)]
@@ -522,8 +590,10 @@ def main() -> None:
             f"| {label} | {len(bests)} | {100 * stopped:.1f}% | {percentile(bests, 50):.4f} | "
             f"{min(bests):.4f} | {max(bests):.4f} |"
         )
-    worst = sorted(((best(i), q.dataset, q.text) for i, q in enumerate(queries)
-                    if q.off_topic and q.heldout), reverse=True)[:8]  # fmt: skip
+    worst = sorted(
+        ((best(i), q.dataset, q.text) for i, q in enumerate(queries) if q.off_topic and q.heldout),
+        reverse=True,
+    )[:8]
     print(f"\nhighest held-out off-topic best scores (cutoff {cutoff:.4f}):")
     for value, dataset, text in worst:
         print(f"  {value:.4f}  {dataset:13s}  {text}")

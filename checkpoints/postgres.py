@@ -16,7 +16,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from agent.settings import Settings
-from agent.store.server import database_uri
+from archive.store.server import database_uri
 
 _TRY_LOCK = "SELECT pg_try_advisory_lock(hashtext('bosun:checkpoints')) AS locked"
 _ready: set[str] = set()  # databases whose checkpoint tables this process has set up

@@ -3,8 +3,8 @@
 import asyncio
 import sys
 
-from agent.services import open_services
 from agent.settings import Settings
+from agent.wiring import open_services
 from checkpoints.postgres import open_checkpointer
 from graph import build_graph
 

@@ -39,13 +39,13 @@ from graph.nodes.search import search
 from graph.nodes.validate_citations import validate_citations
 from graph.routing import route_agent, route_filters, route_intent, route_relevance
 from graph.state import InputState, State
+from providers.rerank import Reranker
 from tools.backend import SearchBackend, StoreBackend
 from tools.filters import VesselRegistry
-from tools.rerank import Reranker
 from tools.search import Expander, make_search_tool
 
 if TYPE_CHECKING:
-    from agent.services import Services
+    from agent.wiring import Services
 
 #: Transient database trouble (a dropped connection, a failover) is retried; nothing else is.
 DATABASE_RETRY = RetryPolicy(
@@ -58,7 +58,7 @@ BosunGraph = CompiledStateGraph[State, Context, InputState, State]
 
 
 class ArchiveChecker(Protocol):
-    """Checks that archived originals exist (:class:`agent.store.archive.Archive`)."""
+    """Checks that archived originals exist (:class:`archive.originals.Archive`)."""
 
     def all_exist(self, relatives: list[str]) -> Awaitable[Sequence[bool]]: ...
 
@@ -78,9 +78,9 @@ class Clients:
     @classmethod
     def from_services(cls, services: Services, *, offline: bool = False) -> Clients:
         """The providers the settings configure (``offline``: no chat model even if one is)."""
-        from agent.models.chat import build_chat_model, build_classifier_model
+        from providers.chat import build_chat_model, build_classifier_model
+        from providers.rerank import build_reranker
         from tools.expansion import archive_expander
-        from tools.rerank import build_reranker
 
         settings = services.settings
         chat_model = None if offline else build_chat_model(settings)
@@ -92,7 +92,7 @@ class Clients:
             chat_model=chat_model,
             classifier_model=None if offline else build_classifier_model(settings),
             expander=archive_expander(services.store, chat_model),  # off unless Context.expand
-        )  # fmt: skip
+        )
 
 
 def build_graph(

@@ -13,7 +13,7 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from agent.intents import Intent
+from graph.intents import Intent
 from tools.citations import Citation
 from tools.filters import FilterRequest, Filters
 from tools.records import CandidateRecord
@@ -21,9 +21,17 @@ from tools.search import ExpansionRecord
 from tools.topics import TopicDecision
 
 __all__ = [
-    "CandidateRecord", "Citation", "ExpansionRecord", "FilterRequest", "Filters", "InputState",
-    "Intent", "State", "TopicDecision", "turn_defaults",
-]  # fmt: skip
+    "CandidateRecord",
+    "Citation",
+    "ExpansionRecord",
+    "FilterRequest",
+    "Filters",
+    "InputState",
+    "Intent",
+    "State",
+    "TopicDecision",
+    "turn_defaults",
+]
 
 
 def merge(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:

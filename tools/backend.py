@@ -8,9 +8,9 @@ from typing import Any, Protocol, cast
 from langchain_core.embeddings import Embeddings
 from psycopg import sql
 
-from agent.store.database import Store
-from agent.store.filters import SearchFilters
-from agent.store.vessels import RegisteredVessel, registered_vessels, vessel_documents
+from archive.store.database import Store
+from archive.store.search_filters import SearchFilters
+from archive.store.vessels import RegisteredVessel, registered_vessels, vessel_documents
 from tools.hybrid import Retrieval, RetrievalOptions, retrieve
 from tools.topics import TopicFilterConfig, TopicRetrieval, retrieve_with_topics
 

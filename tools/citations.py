@@ -67,12 +67,19 @@ def marker_ids(text: str) -> list[str]:
 
 def citation_of(record: CandidateRecord, number: int) -> Citation:
     return Citation(
-        id=record["chunk_id"], number=number, source_id=record["source_id"],
-        doc_id=record["doc_id"], kind=record["kind"], title=record["title"],
-        subject=record.get("subject"), date=record.get("date"), sender=record.get("sender"),
-        section=record.get("section"), page=record.get("page"),
+        id=record["chunk_id"],
+        number=number,
+        source_id=record["source_id"],
+        doc_id=record["doc_id"],
+        kind=record["kind"],
+        title=record["title"],
+        subject=record.get("subject"),
+        date=record.get("date"),
+        sender=record.get("sender"),
+        section=record.get("section"),
+        page=record.get("page"),
         archive_path=record["archive_path"],
-    )  # fmt: skip
+    )
 
 
 async def validate(

@@ -51,8 +51,13 @@ def passage_body(record: CandidateRecord) -> str:
         return summary or text
     if mode == "metadata_only":
         lines = [f"File: {PurePosixPath(record['archive_path']).name}", f"Kind: {record['kind']}"]
-        for label, key in (("Section", "section"), ("Date", "date"), ("From", "sender"),
-                           ("Subject", "subject"), ("Vessel", "vessel_name")):  # fmt: skip
+        for label, key in (
+            ("Section", "section"),
+            ("Date", "date"),
+            ("From", "sender"),
+            ("Subject", "subject"),
+            ("Vessel", "vessel_name"),
+        ):
             value = record.get(key)
             if value:
                 lines.append(f"{label}: {value}")

@@ -8,7 +8,7 @@ The expanded text feeds both retrieval arms; the original question still goes to
   BM25 postings; the best terms the query lacks are appended in their most frequent surface form.
 - :class:`TopicExpander` (offline): the names of the ontology topics nearest the query.
 - :class:`LLMExpander`: a chat model rewrites the query into the archive's terms
-  (:data:`agent.prompts.QUERY_EXPANSION_PROMPT`), e.g. "pilot confused in clouds" ->
+  (:data:`tools.prompts.QUERY_EXPANSION_PROMPT`), e.g. "pilot confused in clouds" ->
   "spatial disorientation, VFR into IMC"; another expander (or none) stands in when it fails.
 
 Every expander is also an ``async (query) -> str`` callable, the ``Expander`` the search tool takes.
@@ -28,10 +28,10 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
 
-from agent import prompts
-from agent.store.database import Store
-from agent.store.filters import SearchFilters
-from agent.store.lexical import bm25_search
+from archive.store.database import Store
+from archive.store.lexical import bm25_search
+from archive.store.search_filters import SearchFilters
+from tools import prompts
 from tools.topics import match_topics
 
 logger = logging.getLogger(__name__)
@@ -52,8 +52,12 @@ class Expansion:
 
     def record(self) -> dict[str, object]:
         """The expansion as plain data for the graph state and the trace."""
-        return {"stage": "expand", "method": self.method, "text": self.text,
-                "terms": list(self.terms)}  # fmt: skip
+        return {
+            "stage": "expand",
+            "method": self.method,
+            "text": self.text,
+            "terms": list(self.terms),
+        }
 
 
 class QueryExpander(Protocol):
@@ -221,8 +225,7 @@ class TopicExpander(_Callable):
 
     async def expand(self, query: str) -> Expansion:
         vector = await asyncio.to_thread(self.embeddings.embed_query, query)
-        topics = await match_topics(self.store, vector, top_k=self.top_k,
-                                    threshold=self.threshold)  # fmt: skip
+        topics = await match_topics(self.store, vector, top_k=self.top_k, threshold=self.threshold)
         lowered = query.lower()
         names = [t.name for t in topics if t.name not in lowered]
         if not names:

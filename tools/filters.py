@@ -17,9 +17,9 @@ from typing import TypedDict
 
 from rapidfuzz import fuzz, process
 
-from agent import prompts
-from agent.store.filters import SearchFilters
-from agent.store.vessels import RegisteredVessel
+from archive.store.search_filters import SearchFilters
+from archive.store.vessels import RegisteredVessel
+from tools import prompts
 from tools.vessels import UnknownVessel, VesselMatch, resolve_vessel
 
 
@@ -58,8 +58,9 @@ VESSEL_CUE = re.compile(
     r"((?:[A-Z][\w'-]*|\d+)(?:\s+(?:[A-Z][\w'-]*|[IVX]+|\d+)){0,3})"
 )
 _YEAR = r"((?:19|20)\d{2})"
-_BETWEEN = re.compile(rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|-|until|through)\s+{_YEAR}\b",
-                      re.IGNORECASE)  # fmt: skip
+_BETWEEN = re.compile(
+    rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|-|until|through)\s+{_YEAR}\b", re.IGNORECASE
+)
 _RANGE = re.compile(rf"\b{_YEAR}\s*(?:-|–|to)\s*{_YEAR}\b")
 _SINCE = re.compile(rf"\b(?:since|after|from)\s+{_YEAR}\b", re.IGNORECASE)
 _BEFORE = re.compile(rf"\b(?:before|until|prior\s+to)\s+{_YEAR}\b", re.IGNORECASE)
@@ -242,8 +243,9 @@ def _spelled_names(
                 continue
             if not window[:1].isupper() or len(window) < 6:
                 continue  # a misspelt name is still written capitalised
-            close = process.extractOne(folded, longer, scorer=fuzz.ratio,
-                                       score_cutoff=TEXT_FUZZY_ACCEPT)  # fmt: skip
+            close = process.extractOne(
+                folded, longer, scorer=fuzz.ratio, score_cutoff=TEXT_FUZZY_ACCEPT
+            )
             if close is not None:
                 found.append((by_folded[close[0]], span, float(close[1])))
     return found

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 from langchain_core.embeddings import Embeddings
 
-from agent.store.candidates import dense_candidates, lexical_candidates
-from agent.store.database import Store
-from agent.store.filters import SearchFilters
-from agent.store.passages import Passage
+from archive.store.candidates import dense_candidates, lexical_candidates
+from archive.store.database import Store
+from archive.store.passages import Passage
+from archive.store.search_filters import SearchFilters
 from tools.fusion import FusionConfig, fuse
 from tools.timing import elapsed_ms
 
@@ -70,16 +70,35 @@ async def retrieve(
 
     start = time.perf_counter()
     lexical_rows, dense_rows = await asyncio.gather(
-        _timed(lexical_candidates(store, query, filters, limit=options.candidates, vector=vector,
-                                  with_vectors=vector is None),  # the reranker may need them
-               timings, "bm25")
+        _timed(
+            lexical_candidates(
+                store,
+                query,
+                filters,
+                limit=options.candidates,
+                vector=vector,
+                with_vectors=vector is None,
+            ),  # the reranker may need them
+            timings,
+            "bm25",
+        )
         if options.lexical
         else _none(),
-        _timed(dense_candidates(store, query, vector, filters, limit=options.candidates,
-                                floor=options.similarity_floor), timings, "vector")
+        _timed(
+            dense_candidates(
+                store,
+                query,
+                vector,
+                filters,
+                limit=options.candidates,
+                floor=options.similarity_floor,
+            ),
+            timings,
+            "vector",
+        )
         if vector is not None
         else _none(),
-    )  # fmt: skip
+    )
     found = {row.passage.chunk_id: row for row in (*(lexical_rows or ()), *(dense_rows or ()))}
     lexical = {cid: row.bm25 for cid, row in found.items()}
     cosines = {cid: row.cosine for cid, row in found.items() if row.cosine is not None}
@@ -109,4 +128,3 @@ async def _timed(coro, timings: dict[str, float], name: str):  # type: ignore[no
 
 async def _none() -> None:
     return None
-

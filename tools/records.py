@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TypedDict
 
-from agent.store.passages import Passage
+from archive.store.passages import Passage
 from tools.hybrid import Candidate
 
 
@@ -39,26 +39,51 @@ class CandidateRecord(TypedDict):
 def record_of(candidate: Candidate) -> CandidateRecord:
     p = candidate.passage
     return CandidateRecord(
-        chunk_id=p.chunk_id, doc_id=p.doc_id, kind=p.kind, source_id=p.source_id, title=p.title,
-        text=p.text, section=p.section, page=p.page,
-        date=p.date.isoformat() if p.date else None, sender=p.sender, subject=p.subject,
-        thread_id=p.thread_id, vessel_name=p.vessel_name, imo=p.imo, report_no=p.report_no,
-        archive_path=p.archive_path, embedding_mode=p.embedding_mode, summary=p.summary,
-        bm25=float(candidate.bm25), cosine=float(candidate.cosine), score=float(candidate.score),
+        chunk_id=p.chunk_id,
+        doc_id=p.doc_id,
+        kind=p.kind,
+        source_id=p.source_id,
+        title=p.title,
+        text=p.text,
+        section=p.section,
+        page=p.page,
+        date=p.date.isoformat() if p.date else None,
+        sender=p.sender,
+        subject=p.subject,
+        thread_id=p.thread_id,
+        vessel_name=p.vessel_name,
+        imo=p.imo,
+        report_no=p.report_no,
+        archive_path=p.archive_path,
+        embedding_mode=p.embedding_mode,
+        summary=p.summary,
+        bm25=float(candidate.bm25),
+        cosine=float(candidate.cosine),
+        score=float(candidate.score),
         rerank=None,
-    )  # fmt: skip
+    )
 
 
 def candidate_of(record: CandidateRecord) -> Candidate:
     """A :class:`Candidate` again (without its vector), for code that reads candidates."""
     passage = Passage(
-        chunk_id=record["chunk_id"], doc_id=record["doc_id"], kind=record["kind"],
-        source_id=record["source_id"], title=record["title"], text=record["text"],
-        section=record["section"], page=record["page"],
+        chunk_id=record["chunk_id"],
+        doc_id=record["doc_id"],
+        kind=record["kind"],
+        source_id=record["source_id"],
+        title=record["title"],
+        text=record["text"],
+        section=record["section"],
+        page=record["page"],
         date=date.fromisoformat(record["date"]) if record["date"] else None,
-        sender=record["sender"], subject=record["subject"], thread_id=record["thread_id"],
-        vessel_name=record["vessel_name"], imo=record["imo"], report_no=record["report_no"],
-        archive_path=record["archive_path"], embedding_mode=record["embedding_mode"],
+        sender=record["sender"],
+        subject=record["subject"],
+        thread_id=record["thread_id"],
+        vessel_name=record["vessel_name"],
+        imo=record["imo"],
+        report_no=record["report_no"],
+        archive_path=record["archive_path"],
+        embedding_mode=record["embedding_mode"],
         summary=record["summary"],
-    )  # fmt: skip
+    )
     return Candidate(passage, record["bm25"], record["cosine"], record["score"])

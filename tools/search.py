@@ -20,15 +20,15 @@ from typing import Annotated, Any, TypedDict, cast
 
 from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool
 
-from agent import prompts
-from agent.store.filters import SearchFilters
+from archive.store.search_filters import SearchFilters
+from providers.rerank import Reranker, rerank_text
+from tools import prompts
 from tools.backend import SearchBackend
 from tools.context import format_passages
 from tools.expansion import Expansion, QueryExpander
 from tools.filters import Filters, to_search_filters
 from tools.hybrid import Candidate, Retrieval, RetrievalOptions
 from tools.records import CandidateRecord, record_of
-from tools.rerank import Reranker, rerank_text
 from tools.timing import elapsed_ms
 from tools.topics import TopicDecision
 
@@ -88,11 +88,13 @@ async def expand_query(expander: Expander, query: str) -> ExpansionRecord:
     expand = getattr(expander, "expand", None)
     if expand is not None:
         result: Expansion = await expand(query)
-        return ExpansionRecord(method=result.method, original=query, text=result.text,
-                               terms=list(result.terms))  # fmt: skip
+        return ExpansionRecord(
+            method=result.method, original=query, text=result.text, terms=list(result.terms)
+        )
     text = await cast(Callable[[str], Awaitable[str]], expander)(query)
-    return ExpansionRecord(method="custom" if text != query else "none", original=query,
-                           text=text, terms=[])  # fmt: skip
+    return ExpansionRecord(
+        method="custom" if text != query else "none", original=query, text=text, terms=[]
+    )
 
 
 async def search_pipeline(
@@ -116,8 +118,7 @@ async def search_pipeline(
         started = time.perf_counter()
         expansion = await expand_query(expander, query)
         timings["expand"] = elapsed_ms(started)
-        logger.info("query expansion (%s): %r -> %r", expansion["method"], query,
-                    expansion["text"])  # fmt: skip
+        logger.info("query expansion (%s): %r -> %r", expansion["method"], query, expansion["text"])
     opts = retrieval or RetrievalOptions(
         lexical=options.get("hybrid", True),
         k=options.get("k", 40),
@@ -130,8 +131,12 @@ async def search_pipeline(
         result, decisions = filtered.retrieval, filtered.decisions
         own = sum(result.timings_ms.get(s, 0.0) for s in ("embed", "retrieve"))
         timings["topics"] = max(elapsed_ms(started) - own, 0.0)
-        logger.info("topic filter %s for %r: %s", decisions[-1]["decision"] if decisions else "-",
-                    query, decisions)  # fmt: skip
+        logger.info(
+            "topic filter %s for %r: %s",
+            decisions[-1]["decision"] if decisions else "-",
+            query,
+            decisions,
+        )
     else:
         result = await backend.retrieve(expansion["text"], filters, opts)
     return SearchOutcome(result, expansion, decisions, {**result.timings_ms, **timings})
@@ -166,8 +171,12 @@ def make_search_tool(
         outcome = await search_pipeline(backend, query, where, opts, expander=expander)
         records = [record_of(c) for c in outcome.retrieval.candidates]
         logger.debug("search %r: %d passages, %s", query, len(records), outcome.timings_ms)
-        artifact = SearchArtifact(candidates=records, expansion=outcome.expansion,
-                                  topics=outcome.topics, timings=outcome.timings_ms)  # fmt: skip
+        artifact = SearchArtifact(
+            candidates=records,
+            expansion=outcome.expansion,
+            topics=outcome.topics,
+            timings=outcome.timings_ms,
+        )
         return format_passages(records), artifact
 
     return StructuredTool.from_function(

@@ -1,6 +1,6 @@
 """The topic filter: restrict retrieval to chunks about the topics nearest the query.
 
-The query embedding is matched against the topic ontology (:mod:`agent.ingest.topics`); the
+The query embedding is matched against the topic ontology (:mod:`archive.ingest.topics`); the
 top-K nearest topics above a similarity threshold are pooled (the ontology is fragmented: one
 concept spans several surface forms) and retrieval is restricted to the chunks linked to them
 (``scope="chunk"``) or to the documents holding those chunks (``scope="document"``).
@@ -22,8 +22,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from psycopg import sql
 
-from agent.store.database import Store
-from agent.store.filters import SearchFilters
+from archive.store.database import Store
+from archive.store.search_filters import SearchFilters
 from tools.hybrid import Retrieval, RetrievalOptions, retrieve
 
 logger = logging.getLogger(__name__)
@@ -88,7 +88,8 @@ class TopicRetrieval:
 class ChunkRestrictedFilters(SearchFilters):
     """Structural filters plus a set of admissible chunk ids (the topic restriction).
 
-    Once :class:`agent.store.filters.SearchFilters` has a ``chunk_ids`` field this subclass can go:
+    Once :class:`~archive.store.search_filters.SearchFilters` has a ``chunk_ids`` field this
+    subclass can go:
     use ``dataclasses.replace(filters, chunk_ids=...)`` instead.
     """
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from agent.store.vessels import RegisteredVessel
+from archive.store.vessels import RegisteredVessel
 
 ACCEPT = 85.0  # a fuzzy match scoring at least this is taken
 MARGIN = 5.0  # ...when it beats the runner-up by this much
@@ -35,9 +35,7 @@ class VesselMatch:
     score: float  # 100 for exact matches
 
     def describe(self) -> str:
-        names = ", ".join(
-            f"{v.name} (IMO {v.imo})" if v.imo else v.name for v in self.vessels[:3]
-        )
+        names = ", ".join(f"{v.name} (IMO {v.imo})" if v.imo else v.name for v in self.vessels[:3])
         return f"vessel {self.query!r} -> {names}"
 
 

@@ -75,12 +75,17 @@ class AnswerOutcome:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "question": self.question.text, "expect": self.question.expect,
-            "split": self.question.split, "outcome": self.outcome,
-            "llm_called": self.llm_called, "intent": self.intent, "best_score": self.best_score,
+            "question": self.question.text,
+            "expect": self.question.expect,
+            "split": self.question.split,
+            "outcome": self.outcome,
+            "llm_called": self.llm_called,
+            "intent": self.intent,
+            "best_score": self.best_score,
             "best_cosine": self.best_cosine,
-            "citations": self.citations, "invalid_citations": self.invalid_citations,
-        }  # fmt: skip
+            "citations": self.citations,
+            "invalid_citations": self.invalid_citations,
+        }
 
 
 def read_questions(path: Path, *, default_expect: Expect | None = None) -> list[Question]:
@@ -235,36 +240,54 @@ def format_report(summary: Mapping[str, Any], *, collection: str) -> str:
 
     lines = [
         f"{s['questions']} questions through the agent (collection {collection})",
-        row("answers with all citations valid", s["citations_all_valid_share"],
+        row(
+            "answers with all citations valid",
+            s["citations_all_valid_share"],
             f"{s['answers_citations_all_valid']} of {s['answers']} answers; "
-            f"{s['answers_without_citations']} without citations"),
-        row("off-topic stopped, no LLM call", s["off_topic_stopped_no_llm_share"],
-            f"{s['off_topic_stopped_no_llm']} of {s['off_topic']}"),
-    ]  # fmt: skip
+            f"{s['answers_without_citations']} without citations",
+        ),
+        row(
+            "off-topic stopped, no LLM call",
+            s["off_topic_stopped_no_llm_share"],
+            f"{s['off_topic_stopped_no_llm']} of {s['off_topic']}",
+        ),
+    ]
     for split, part in s["off_topic_by_split"].items():
-        lines.append(row(f"  split {split}", part["share"],
-                         f"{part['stopped_no_llm']} of {part['questions']}"))  # fmt: skip
+        lines.append(
+            row(
+                f"  split {split}",
+                part["share"],
+                f"{part['stopped_no_llm']} of {part['questions']}",
+            )
+        )
     mean = s["mean_citations_per_answer"]
     lines += [
-        row("in-domain wrongly stopped", s["in_domain_wrongly_stopped_share"],
-            f"{s['in_domain_wrongly_stopped']} of {s['in_domain']}"),
+        row(
+            "in-domain wrongly stopped",
+            s["in_domain_wrongly_stopped_share"],
+            f"{s['in_domain_wrongly_stopped']} of {s['in_domain']}",
+        ),
         f"  {'mean citations per answer':<34}{'n/a' if mean is None else f'{mean:.2f}':>7}",
         "  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items())),
         f"  {'latency ms':<12}{'p50':>9}{'p95':>9}",
-    ]  # fmt: skip
+    ]
     for stage, values in s["latency_ms"].items():
         lines.append(f"  {stage:<12}{values['p50']:>9.2f}{values['p95']:>9.2f}")
     for kind, failed in s["failures"].items():
         for item in failed:
-            lines.append(f"  {kind}: [{item['outcome']}, best {item['best_score']}] "
-                         f"{item['question'][:90]}")  # fmt: skip
+            lines.append(
+                f"  {kind}: [{item['outcome']}, best {item['best_score']}] {item['question'][:90]}"
+            )
     return "\n".join(lines)
 
 
 def _off_topic(outcomes: Sequence[AnswerOutcome]) -> dict[str, Any]:
     stopped = sum(o.stopped and not o.llm_called for o in outcomes)
-    return {"questions": len(outcomes), "stopped_no_llm": stopped,
-            "share": _share(stopped, len(outcomes))}  # fmt: skip
+    return {
+        "questions": len(outcomes),
+        "stopped_no_llm": stopped,
+        "share": _share(stopped, len(outcomes)),
+    }
 
 
 def _share(part: int, whole: int) -> float | None:

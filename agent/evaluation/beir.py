@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent.ingest.model import Section, SourceDocument
+from archive.ingest.model import Section, SourceDocument
 
 logger = logging.getLogger(__name__)
 

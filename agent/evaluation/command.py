@@ -39,8 +39,8 @@ from agent.evaluation.harness import (
     runs_file,
 )
 from agent.evaluation.layers import ABLATION, LayeredSearch, Layers, layered_search
-from agent.services import Services, open_services
 from agent.settings import Settings
+from agent.wiring import Services, open_services
 from graph.builder import Clients, build_graph
 from graph.context import Context
 from tools.hybrid import RetrievalOptions
@@ -52,12 +52,13 @@ LAYER_STAGES = ("expand", "topics", "rerank", "cutoff", "total")
 def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``eval`` sub-command to the CLI's sub-parsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "eval", help="measure retrieval on a BEIR-layout dataset",
+        "eval",
+        help="measure retrieval on a BEIR-layout dataset",
         description="Ingest a BEIR dataset into its own collection (once), run every query of a "
         "split through the agent's query-time layers (expansion, topic filter, hybrid retrieval, "
         "rerank, cutoff: the switches below, the product's defaults unless given), print "
         "nDCG@10, Recall@10, Recall@100, MRR@10 and per-stage latency p50/p95.",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "dataset",
         type=Path,
@@ -70,10 +71,11 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
     add_layer_args(parser)
     parser.add_argument(
-        "--ablation", action="store_true",
+        "--ablation",
+        action="store_true",
         help="run the layer combinations worth comparing (bm25, dense, hybrid, hybrid+rerank = "
         "default, +expand, +topics) instead of one configuration: one table, one chart",
-    )  # fmt: skip
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--limit", type=int, metavar="N", help="run only the first N queries")
     parser.add_argument(
@@ -89,15 +91,19 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="N",
         help=f"chunk size of the eval collection (default {DEFAULT_CHUNK_CHARS})",
     )
-    return parser  # fmt: skip
+    return parser
 
 
 def layers_of(args: argparse.Namespace) -> Layers:
     """The configuration the switches ask for."""
     return Layers(
-        lexical=not args.no_hybrid, dense=not args.lexical_only, rerank=args.rerank,
-        expand=args.expand, topics=args.topics, score_cutoff=args.score_cutoff,
-    )  # fmt: skip
+        lexical=not args.no_hybrid,
+        dense=not args.lexical_only,
+        rerank=args.rerank,
+        expand=args.expand,
+        topics=args.topics,
+        score_cutoff=args.score_cutoff,
+    )
 
 
 def switches_of(args: argparse.Namespace, layers: Layers | None = None) -> dict[str, Any]:
@@ -119,8 +125,11 @@ class LayerRun:
     search: LayeredSearch
 
     def summary(self) -> dict[str, Any]:
-        summary = {"configuration": self.layers.label, "default": self.layers.is_default,
-                   **self.result.summary()}  # fmt: skip
+        summary = {
+            "configuration": self.layers.label,
+            "default": self.layers.is_default,
+            **self.result.summary(),
+        }
         if self.layers.rerank:
             summary["stopped_by_cutoff"] = self.search.stopped
         if self.layers.topics:
@@ -151,20 +160,31 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
             runs.append(LayerRun(layers, result, search))
     options = RetrievalOptions()
     config = {
-        "collection": collection, "chunk_chars": args.chunk_chars,
-        "candidates": options.candidates, "similarity_floor": options.similarity_floor,
-        "fusion": vars(options.fusion).copy(), "rerank_pool": Context().candidates,
-    }  # fmt: skip
+        "collection": collection,
+        "chunk_chars": args.chunk_chars,
+        "candidates": options.candidates,
+        "similarity_floor": options.similarity_floor,
+        "fusion": vars(options.fusion).copy(),
+        "rerank_pool": Context().candidates,
+    }
     for run in runs:
         record_run(settings, run.result, switches_of(args, run.layers), config)
     log = runs_file(settings, dataset.name)
     out = args.out or log.parent
     if args.ablation:
-        chart = write_chart(_logged(read_runs(log), runs, args), dataset.name, dataset.split, out,
-                            name=f"{dataset.name}_{dataset.split}_ablation")  # fmt: skip
+        chart = write_chart(
+            _logged(read_runs(log), runs, args),
+            dataset.name,
+            dataset.split,
+            out,
+            name=f"{dataset.name}_{dataset.split}_ablation",
+        )
         text = format_ablation(runs, collection=collection)
-        data: dict[str, Any] = {"dataset": dataset.name, "split": dataset.split,
-                                "runs": [r.summary() for r in runs]}  # fmt: skip
+        data: dict[str, Any] = {
+            "dataset": dataset.name,
+            "split": dataset.split,
+            "runs": [r.summary() for r in runs],
+        }
     else:
         chart = write_chart(read_runs(log), dataset.name, dataset.split, out)
         (run,) = runs
@@ -186,14 +206,15 @@ async def _prepare(
     services: Services, dataset: BeirDataset, chunk_chars: int, collection: str
 ) -> None:
     if await document_count(services.store) != dataset.corpus_size:
-        _err(f"ingesting {dataset.corpus_size} documents of {dataset.name} into collection "
-             f"{collection} (once; later runs reuse it)")  # fmt: skip
+        _err(
+            f"ingesting {dataset.corpus_size} documents of {dataset.name} into collection "
+            f"{collection} (once; later runs reuse it)"
+        )
     stats = await ensure_ingested(
         services, dataset, chunk_chars=chunk_chars, progress=sys.stderr.isatty()
     )
     if stats.added:
-        _err(f"ingested {stats.added} documents ({stats.chunks} chunks) in "
-             f"{stats.seconds:.0f} s")  # fmt: skip
+        _err(f"ingested {stats.added} documents ({stats.chunks} chunks) in {stats.seconds:.0f} s")
 
 
 def _logged(
@@ -207,8 +228,9 @@ def _logged(
 def _decisions(run: LayerRun) -> str:
     lines = []
     if run.layers.rerank:
-        lines.append(f"  relevance cutoff would stop {run.search.stopped} of "
-                     f"{run.search.queries} queries")  # fmt: skip
+        lines.append(
+            f"  relevance cutoff would stop {run.search.stopped} of {run.search.queries} queries"
+        )
     if run.search.topic_decisions:
         shares = ", ".join(f"{k} {v}" for k, v in sorted(run.search.topic_decisions.items()))
         lines.append(f"  topic filter: {shares}")
@@ -293,15 +315,19 @@ run against the main archive (or --collection)."""
 def add_eval_answers_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``eval-answers`` sub-command to the CLI's sub-parsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "eval-answers", help="answer-level evaluation through the agent graph",
-        description=ANSWERS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
+        "eval-answers",
+        help="answer-level evaluation through the agent graph",
+        description=ANSWERS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("questions", nargs="*", type=Path, metavar="QUESTIONS.jsonl")
     parser.add_argument("--expect", choices=EXPECTS, help="for lines without an expect field")
     parser.add_argument(
-        "--dataset", type=Path, metavar="DIR",
+        "--dataset",
+        type=Path,
+        metavar="DIR",
         help="BEIR folder whose queries are asked as in-domain questions, on its eval collection",
-    )  # fmt: skip
+    )
     parser.add_argument("--split", help="split of --dataset (default: test, dev, train)")
     parser.add_argument(
         "--limit", type=int, metavar="N", help="ask only N of the dataset's queries"
@@ -309,10 +335,15 @@ def add_eval_answers_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--collection", help="collection to ask (default: the main archive)")
     parser.add_argument("--no-hybrid", action="store_true", help="vector search only")
     add_layer_args(parser)
-    parser.add_argument("--offline", action="store_true",
-                        help="no chat model even if one is configured")  # fmt: skip
-    parser.add_argument("--details", type=Path, metavar="FILE",
-                        help="also write each question's outcome to FILE (JSONL)")  # fmt: skip
+    parser.add_argument(
+        "--offline", action="store_true", help="no chat model even if one is configured"
+    )
+    parser.add_argument(
+        "--details",
+        type=Path,
+        metavar="FILE",
+        help="also write each question's outcome to FILE (JSONL)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -341,15 +372,21 @@ async def run_eval_answers(settings: Settings, args: argparse.Namespace) -> int:
         if dataset is not None:
             await _prepare(services, dataset, DEFAULT_CHUNK_CHARS, services.store.schema)
         graph = build_graph(Clients.from_services(services, offline=args.offline))
-        progress = tqdm(total=len(questions), desc="questions", disable=not sys.stderr.isatty(),
-                        file=sys.stderr, leave=False)  # fmt: skip
+        progress = tqdm(
+            total=len(questions),
+            desc="questions",
+            disable=not sys.stderr.isatty(),
+            file=sys.stderr,
+            leave=False,
+        )
         outcomes = await ask_each(graph, questions, context_from_args(args), progress=progress)
         progress.close()
         schema = services.store.schema
     summary = AnswerReport(outcomes).summary()
     if args.details:
         args.details.parent.mkdir(parents=True, exist_ok=True)
-        args.details.write_text("".join(json.dumps(o.to_json()) + "\n" for o in outcomes),
-                                encoding="utf-8")  # fmt: skip
+        args.details.write_text(
+            "".join(json.dumps(o.to_json()) + "\n" for o in outcomes), encoding="utf-8"
+        )
     _out(json.dumps(summary) if args.json else format_report(summary, collection=schema))
     return 0

@@ -24,15 +24,15 @@ from tqdm import tqdm
 
 from agent.evaluation.beir import BeirDataset, load_dataset
 from agent.evaluation.metrics import METRICS, aggregate_documents, percentile, score_query
-from agent.ingest.chunking import chunk_document
-from agent.ingest.model import Chunk, SourceDocument
-from agent.ingest.pipeline import embedding_text
-from agent.services import Services, open_services
 from agent.settings import Settings
-from agent.store.database import Store
-from agent.store.documents import stored_hashes, write_document
-from agent.store.filters import SearchFilters
-from agent.store.schema import StoreError
+from agent.wiring import Services, open_services
+from archive.ingest.chunking import chunk_document
+from archive.ingest.model import Chunk, SourceDocument
+from archive.ingest.pipeline import embedding_text
+from archive.store.database import Store
+from archive.store.documents import stored_hashes, write_document
+from archive.store.schema import StoreError
+from archive.store.search_filters import SearchFilters
 from tools.hybrid import Retrieval, RetrievalOptions, retrieve
 
 logger = logging.getLogger(__name__)
@@ -154,19 +154,29 @@ async def ensure_ingested(
         return IngestStats(stored, 0, 0, 0.0)
     logger.info(
         "ingesting %s into %s: %d of %d documents stored",
-        dataset.name, store.schema, stored, dataset.corpus_size,
-    )  # fmt: skip
+        dataset.name,
+        store.schema,
+        stored,
+        dataset.corpus_size,
+    )
     await _write_meta(
         store,
-        {"eval_dataset": dataset.name, "eval_chunk_chars": str(chunk_chars),
-         "eval_overlap": str(overlap)},
-    )  # fmt: skip
+        {
+            "eval_dataset": dataset.name,
+            "eval_chunk_chars": str(chunk_chars),
+            "eval_overlap": str(overlap),
+        },
+    )
     started = time.perf_counter()
     added = chunks_written = 0
     bar = tqdm(
-        total=dataset.corpus_size, desc=f"ingest {dataset.name}", unit="doc",
-        disable=not progress, file=sys.stderr, leave=False,
-    )  # fmt: skip
+        total=dataset.corpus_size,
+        desc=f"ingest {dataset.name}",
+        unit="doc",
+        disable=not progress,
+        file=sys.stderr,
+        leave=False,
+    )
     batch: list[tuple[SourceDocument, list[Chunk]]] = []
     batch_size = 0
 
@@ -200,8 +210,9 @@ async def ensure_ingested(
     async with store.pool.connection() as conn:
         # Fresh statistics for the planner and a visibility map for index-only BM25 scans.
         await conn.execute("VACUUM (ANALYZE) chunks, bm25_postings, bm25_terms")
-    return IngestStats(await document_count(store), added, chunks_written,
-                       time.perf_counter() - started)  # fmt: skip
+    return IngestStats(
+        await document_count(store), added, chunks_written, time.perf_counter() - started
+    )
 
 
 @contextlib.asynccontextmanager

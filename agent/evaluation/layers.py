@@ -16,17 +16,17 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agent.ingest.topics import build_topics
-from agent.models.chat import build_chat_model
-from agent.services import Services
-from agent.store.filters import SearchFilters
+from agent.wiring import Services
+from archive.ingest.topics import build_topics
+from archive.store.search_filters import SearchFilters
 from graph.context import Context
 from graph.nodes.cutoff import relevance_of, threshold
 from graph.nodes.rerank import rerank_floor
+from providers.chat import build_chat_model
+from providers.rerank import Reranker, build_reranker
 from tools.backend import SearchBackend, StoreBackend
 from tools.expansion import archive_expander
 from tools.hybrid import Candidate, Retrieval, RetrievalOptions
-from tools.rerank import Reranker, build_reranker
 from tools.search import Expander, SearchOptions, rerank_candidates, search_pipeline
 from tools.timing import elapsed_ms
 
@@ -66,9 +66,12 @@ class Layers:
     def switches(self) -> dict[str, Any]:
         """The run log's ``switches`` (what the chart tells configurations apart by)."""
         switches: dict[str, Any] = {
-            "no_hybrid": not self.lexical, "lexical_only": not self.dense,
-            "rerank": self.rerank, "expand": self.expand, "topics": self.topics,
-        }  # fmt: skip
+            "no_hybrid": not self.lexical,
+            "lexical_only": not self.dense,
+            "rerank": self.rerank,
+            "expand": self.expand,
+            "topics": self.topics,
+        }
         if self.score_cutoff is not None:
             switches["score_cutoff"] = self.score_cutoff
         return switches
@@ -104,10 +107,13 @@ class LayeredSearch:
         self.queries += 1
         layers = self.layers
         outcome = await search_pipeline(
-            self.backend, query, SearchFilters(),
+            self.backend,
+            query,
+            SearchFilters(),
             SearchOptions(expand=layers.expand, topics=layers.topics),
-            expander=self.expander, retrieval=self.options,
-        )  # fmt: skip
+            expander=self.expander,
+            retrieval=self.options,
+        )
         if outcome.topics:
             final = outcome.topics[-1]["decision"]
             self.topic_decisions[final] = self.topic_decisions.get(final, 0) + 1
@@ -132,8 +138,9 @@ class LayeredSearch:
         kept = [i for i in order if scores[i] >= floor] or order[:1]
         best = scores[order[0]] if order else None
         closest = max((pool[i].cosine for i in kept), default=0.0)
-        limit = threshold(replace(self.context, score_cutoff=self.layers.score_cutoff),
-                          self.reranker)  # fmt: skip
+        limit = threshold(
+            replace(self.context, score_cutoff=self.layers.score_cutoff), self.reranker
+        )
         calibrated = self.layers.score_cutoff is None
         if relevance_of(best, closest, limit, empty=not pool, calibrated=calibrated)["stopped"]:
             self.stopped += 1

@@ -11,5 +11,4 @@ from tools.timing import elapsed_ms
 
 async def build_context(state: State) -> State:
     start = time.perf_counter()
-    return {"context": layout(state.get("passages", [])),
-            "timings": {"context": elapsed_ms(start)}}  # fmt: skip
+    return {"context": layout(state.get("passages", [])), "timings": {"context": elapsed_ms(start)}}

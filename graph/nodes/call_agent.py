@@ -11,12 +11,12 @@ from langchain_core.runnables import RunnableWithFallbacks
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
-from agent import prompts
-from agent.extractive import extractive_answer
 from checkpoints.prune import drop_orphans
+from graph import prompts
 from graph.context import Context, context_of
 from graph.followup import standalone_query
 from graph.state import State
+from tools.extractive import extractive_answer
 from tools.filters import describe
 from tools.timing import elapsed_ms
 

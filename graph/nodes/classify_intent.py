@@ -13,9 +13,9 @@ from langchain_core.runnables import Runnable
 from langgraph.errors import NodeError
 from langgraph.types import Command
 
-from agent.intents import classify_by_embeddings, classify_by_model, fast_intent
-from agent.security import scrub_secrets
+from graph.intents import classify_by_embeddings, classify_by_model, fast_intent
 from graph.state import State
+from providers.scrub import scrub_secrets
 from tools.filters import IMO_NUMBER, REPORT_NO, VESSEL_CUE
 from tools.timing import elapsed_ms
 

@@ -8,10 +8,10 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-from agent import prompts
 from graph.context import DEFAULT_CUTOFF, Context, context_of
 from graph.state import State
-from tools.rerank import Reranker
+from providers.rerank import Reranker
+from tools import prompts as tool_prompts
 from tools.timing import elapsed_ms
 
 # A passage this close in meaning to the question is relevant whatever the reranker says: the
@@ -52,13 +52,18 @@ def relevance_of(
     :data:`COSINE_FLOOR` and the reranker is not sure."""
     rescued = best is not None and best < limit and closest >= COSINE_RESCUE
     distant = (
-        calibrated and best is not None and closest < COSINE_FLOOR
-        and best < max(CONFIDENT, limit)
-    )  # fmt: skip
+        calibrated and best is not None and closest < COSINE_FLOOR and best < max(CONFIDENT, limit)
+    )
     stop = empty or (best is not None and best < limit and not rescued) or distant
-    return {"best": best, "threshold": limit, "applied": best is not None, "stopped": stop,
-            "best_cosine": round(closest, 4), "rescued_by_cosine": rescued,
-            "below_cosine_floor": distant}  # fmt: skip
+    return {
+        "best": best,
+        "threshold": limit,
+        "applied": best is not None,
+        "stopped": stop,
+        "best_cosine": round(closest, 4),
+        "rescued_by_cosine": rescued,
+        "below_cosine_floor": distant,
+    }
 
 
 async def cutoff(state: State, runtime: Runtime[Context], *, reranker: Reranker) -> State:
@@ -71,8 +76,13 @@ async def cutoff(state: State, runtime: Runtime[Context], *, reranker: Reranker)
     scored = state.get("rerank", {}).get("status") == "ok"
     best = ranked[0]["rerank"] if ranked and scored else None
     closest = max((r.get("cosine") or 0.0 for r in ranked), default=0.0)
-    relevance = relevance_of(best, closest, threshold(ctx, reranker), empty=not ranked,
-                             calibrated=ctx.score_cutoff is None)  # fmt: skip
+    relevance = relevance_of(
+        best,
+        closest,
+        threshold(ctx, reranker),
+        empty=not ranked,
+        calibrated=ctx.score_cutoff is None,
+    )
     timings = {"cutoff": elapsed_ms(start)}
     if not relevance["stopped"]:
         return {"cutoff": False, "relevance": relevance, "timings": timings}
@@ -80,7 +90,7 @@ async def cutoff(state: State, runtime: Runtime[Context], *, reranker: Reranker)
         "cutoff": True,
         "relevance": relevance,
         "messages": [
-            AIMessage(content=prompts.NO_RESULTS_REPLY, additional_kwargs={"citations": []})
-        ],  # fmt: skip
+            AIMessage(content=tool_prompts.NO_RESULTS_REPLY, additional_kwargs={"citations": []})
+        ],
         "timings": timings,
     }

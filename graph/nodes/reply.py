@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage
 
-from agent import prompts
+from graph import prompts
 from graph.state import State
 from tools.filters import describe
 

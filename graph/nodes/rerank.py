@@ -10,11 +10,11 @@ from langgraph.errors import NodeError
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from agent.security import scrub_secrets
 from graph.context import Context, context_of
 from graph.state import CandidateRecord, State
+from providers.rerank import Reranker
+from providers.scrub import scrub_secrets
 from tools.records import candidate_of
-from tools.rerank import Reranker
 from tools.search import rerank_candidates
 from tools.timing import elapsed_ms
 

@@ -6,8 +6,8 @@ import logging
 import time
 from datetime import date
 
-from agent import prompts
-from agent.store.filters import SearchFilters
+from archive.store.search_filters import SearchFilters
+from graph import prompts
 from graph.state import State
 from tools.backend import SearchBackend
 from tools.filters import (

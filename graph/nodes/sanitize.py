@@ -8,7 +8,7 @@ import time
 from langchain_core.messages import HumanMessage
 from langgraph.types import Overwrite
 
-from agent.security import sanitize as clean
+from graph.sanitization import sanitize as clean
 from graph.state import State, turn_defaults
 from tools.timing import elapsed_ms
 
@@ -34,8 +34,9 @@ async def sanitize(state: State) -> State:
         "degraded": Overwrite([]),  # type: ignore[typeddict-item]
     }
     if result.injections:
-        logger.warning("removed %d prompt-injection phrase(s) from the question",
-                       len(result.injections))  # fmt: skip
+        logger.warning(
+            "removed %d prompt-injection phrase(s) from the question", len(result.injections)
+        )
     if isinstance(last, HumanMessage) and result.changed:
         update["messages"] = [last.model_copy(update={"content": result.text})]
     update["timings"] = Overwrite({"sanitize": elapsed_ms(start)})  # type: ignore[typeddict-item]

@@ -36,8 +36,13 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
     stages: dict[str, float] = {}
     for call in last.tool_calls:
         if call["name"] != search_tool.name:
-            replies.append(ToolMessage(content=f"Unknown tool {call['name']!r}.",
-                                       tool_call_id=call["id"], status="error"))  # fmt: skip
+            replies.append(
+                ToolMessage(
+                    content=f"Unknown tool {call['name']!r}.",
+                    tool_call_id=call["id"],
+                    status="error",
+                )
+            )
             continue
         query = str(call["args"].get("query") or state.get("question", ""))
         result = await search_tool.ainvoke(
@@ -66,13 +71,22 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
             if stage in artifact["timings"]:
                 stages[stage] = stages.get(stage, 0.0) + artifact["timings"][stage]
         if expansion["method"] != "off" or artifact["topics"]:
-            logger.info("search layers for %r: expansion %s %s, topic filter %s", query,
-                        expansion["method"], expansion["terms"],
-                        [d["decision"] for d in artifact["topics"]] or "off")  # fmt: skip
+            logger.info(
+                "search layers for %r: expansion %s %s, topic filter %s",
+                query,
+                expansion["method"],
+                expansion["terms"],
+                [d["decision"] for d in artifact["topics"]] or "off",
+            )
         for record in records:
             found.setdefault(record["chunk_id"], record)
-        replies.append(ToolMessage(content=SEARCH_NOTE.format(n=len(records), query=query),
-                                   tool_call_id=call["id"], name=search_tool.name))  # fmt: skip
+        replies.append(
+            ToolMessage(
+                content=SEARCH_NOTE.format(n=len(records), query=query),
+                tool_call_id=call["id"],
+                name=search_tool.name,
+            )
+        )
     earlier = state.get("timings", {})
     timings = {stage: round(earlier.get(stage, 0.0) + ms, 2) for stage, ms in stages.items()}
     timings["search"] = round(earlier.get("search", 0.0) + elapsed_ms(start), 2)

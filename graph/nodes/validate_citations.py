@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from langchain_core.messages import AIMessage
 
-from agent import prompts
+from graph import prompts
 from graph.state import State
 from tools.citations import validate
 from tools.timing import elapsed_ms
@@ -31,8 +31,9 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
     summary = check.summary()
     text = check.text
     if check.flagged:
-        logger.warning("answer flagged: %d of %d citations invalid",
-                       len(check.invalid), check.total)  # fmt: skip
+        logger.warning(
+            "answer flagged: %d of %d citations invalid", len(check.invalid), check.total
+        )
         text = f"{text}\n\n{prompts.FLAGGED_NOTE}"
     message = answer.model_copy(
         update={

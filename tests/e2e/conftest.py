@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agent.settings import Settings
-from agent.store.server import database_uri
+from archive.store.server import database_uri
 from tests.e2e.harness import EXAMPLE_ARCHIVE, Bosun, offline_env
 
 

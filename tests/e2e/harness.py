@@ -18,11 +18,21 @@ EXAMPLE_ARCHIVE = "examples/archive"  # as a user types it in the repository roo
 
 #: Provider settings that would take the run off the machine or make answers non-deterministic.
 ONLINE_KEYS = (
-    "GOOGLE_API_KEY", "GEMINI_API_KEY", "COHERE_API_KEY", "BOSUN_EMBEDDINGS", "BOSUN_CHAT_MODEL",
-    "BOSUN_CHAT_BASE_URL", "BOSUN_CROSS_ENCODER_DIR", "BOSUN_GOOGLE_BASE_URL",
-    "BOSUN_COHERE_BASE_URL", "LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY", "LANGFUSE_BASE_URL",
-    "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY",
-)  # fmt: skip
+    "GOOGLE_API_KEY",
+    "GEMINI_API_KEY",
+    "COHERE_API_KEY",
+    "BOSUN_EMBEDDINGS",
+    "BOSUN_CHAT_MODEL",
+    "BOSUN_CHAT_BASE_URL",
+    "BOSUN_CROSS_ENCODER_DIR",
+    "BOSUN_GOOGLE_BASE_URL",
+    "BOSUN_COHERE_BASE_URL",
+    "LANGFUSE_PUBLIC_KEY",
+    "LANGFUSE_SECRET_KEY",
+    "LANGFUSE_BASE_URL",
+    "LANGSMITH_API_KEY",
+    "LANGCHAIN_API_KEY",
+)
 
 
 @dataclass(frozen=True)
@@ -59,9 +69,14 @@ class Bosun:
     def run(self, *args: str, timeout: float = 300.0) -> Run:
         start = time.perf_counter()
         done = subprocess.run(
-            [*self.command, *args], capture_output=True, text=True, env=self.env, cwd=ROOT,
-            timeout=timeout, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+            [*self.command, *args],
+            capture_output=True,
+            text=True,
+            env=self.env,
+            cwd=ROOT,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
         return Run(args, done.returncode, done.stdout, done.stderr, time.perf_counter() - start)
 
 

@@ -23,8 +23,8 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph_sdk import get_client
 
-from agent.services import open_services
 from agent.settings import Settings
+from agent.wiring import open_services
 from checkpoints.postgres import open_checkpointer
 from graph import Clients, build_graph
 from tests.e2e.harness import ROOT, Bosun
@@ -68,11 +68,23 @@ def server(bosun: Bosun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
     log = tmp_path_factory.mktemp("langgraph") / "server.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [*_langgraph(), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1",
-             "--port", str(port)],
-            cwd=ROOT, env=bosun.env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
+            [
+                *_langgraph(),
+                "dev",
+                "--no-browser",
+                "--no-reload",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            cwd=ROOT,
+            env=bosun.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + STARTUP_S
@@ -101,9 +113,11 @@ def _plain(message: dict[str, Any] | BaseMessage) -> tuple[str, str, str]:
     if isinstance(message, BaseMessage):
         return message.type, str(message.id), message.text
     content = message["content"]
-    text = content if isinstance(content, str) else "".join(
-        part.get("text", "") for part in content if isinstance(part, dict)
-    )  # fmt: skip
+    text = (
+        content
+        if isinstance(content, str)
+        else "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    )
     return message["type"], str(message["id"]), text
 
 

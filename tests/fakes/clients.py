@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from agent.store.filters import SearchFilters
-from agent.store.passages import Passage
-from agent.store.vessels import RegisteredVessel
+from archive.store.passages import Passage
+from archive.store.search_filters import SearchFilters
+from archive.store.vessels import RegisteredVessel
 from tools.hybrid import Candidate, Retrieval, RetrievalOptions
 from tools.topics import TopicDecision, TopicRetrieval
 
@@ -32,12 +32,25 @@ def passage(
     """A stored passage with sensible defaults (``vessel_keys`` are kept by the backend)."""
     doc = doc_id or f"d{chunk_id[1:]}"
     values: dict[str, Any] = {
-        "chunk_id": chunk_id, "doc_id": doc, "kind": kind, "source_id": f"SRC-{doc}",
-        "title": title, "text": text, "section": None, "page": None, "date": None,
-        "sender": None, "subject": None, "thread_id": None, "vessel_name": None, "imo": None,
-        "report_no": None, "archive_path": f"{kind}/{doc}/original.txt",
-        "embedding_mode": "full", "summary": "",
-    }  # fmt: skip
+        "chunk_id": chunk_id,
+        "doc_id": doc,
+        "kind": kind,
+        "source_id": f"SRC-{doc}",
+        "title": title,
+        "text": text,
+        "section": None,
+        "page": None,
+        "date": None,
+        "sender": None,
+        "subject": None,
+        "thread_id": None,
+        "vessel_name": None,
+        "imo": None,
+        "report_no": None,
+        "archive_path": f"{kind}/{doc}/original.txt",
+        "embedding_mode": "full",
+        "summary": "",
+    }
     values.update(fields)
     return Passage(**values)
 
@@ -126,13 +139,26 @@ class FakeBackend:
             result = await self.retrieve(query, filters, options)
             result.candidates = [c for c in result.candidates if c.passage.chunk_id in chunks]
             if result.candidates:
-                strict = TopicDecision(stage="topics", decision="strict", threshold=0.5,
-                                       topics=names, chunks=len(chunks), scope="chunk",
-                                       hits=len(result.candidates))  # fmt: skip
+                strict = TopicDecision(
+                    stage="topics",
+                    decision="strict",
+                    threshold=0.5,
+                    topics=names,
+                    chunks=len(chunks),
+                    scope="chunk",
+                    hits=len(result.candidates),
+                )
                 return TopicRetrieval(result, [strict], [])
         result = await self.retrieve(query, filters, options)
-        dropped = TopicDecision(stage="topics", decision="dropped", threshold=None, topics=[],
-                                chunks=0, scope="chunk", hits=len(result.candidates))  # fmt: skip
+        dropped = TopicDecision(
+            stage="topics",
+            decision="dropped",
+            threshold=None,
+            topics=[],
+            chunks=0,
+            scope="chunk",
+            hits=len(result.candidates),
+        )
         return TopicRetrieval(result, [dropped], [])
 
     async def vessels(self) -> list[RegisteredVessel]:
@@ -216,22 +242,52 @@ def fleet_fixture() -> tuple[list[Passage], list[RegisteredVessel], dict[str, li
     nordic = RegisteredVessel("9234567", "NORDIC STAR", "9234567", "Bulk Carrier", "DNV")
     baltic = RegisteredVessel("9345678", "BALTIC TRADER", "9345678", "Oil Tanker", "ABS")
     passages = [
-        passage("a00000000001", "A cylinder liner crack was found on the main engine of Nordic "
-                "Star during the inspection in Rotterdam. The liner was replaced and the engine "
-                "tested.", doc_id="da0000000001", title="Main engine cylinder crack",
-                kind="email", subject="RE: Cylinder crack ME unit 3", sender="chief@nordic.example",
-                date=date(2019, 5, 2), thread_id="<t1@x>", vessel_name="NORDIC STAR"),
-        passage("a00000000002", "Baltic Trader reported a ballast pump leak in the engine room. "
-                "The pump seal was renewed by the crew.", doc_id="da0000000002",
-                title="Ballast pump leak", kind="email", subject="Ballast pump leak",
-                date=date(2021, 3, 9), vessel_name="BALTIC TRADER"),
-        passage("a00000000003", "The pilot did not maintain airspeed during the approach and the "
-                "airplane stalled. The probable cause was the pilot's failure to maintain "
-                "airspeed.", doc_id="da0000000003", title="NTSB CEN22LA359",
-                report_no="CEN22LA359", section="Probable Cause", date=date(2022, 6, 1)),
-        passage("a00000000004", "The pilot reported a loss of engine power after takeoff; the "
-                "airplane landed in a field.", doc_id="da0000000003", title="NTSB CEN22LA359",
-                report_no="CEN22LA359", section="Analysis", date=date(2022, 6, 1)),
-    ]  # fmt: skip
+        passage(
+            "a00000000001",
+            "A cylinder liner crack was found on the main engine of Nordic "
+            "Star during the inspection in Rotterdam. The liner was replaced and the engine "
+            "tested.",
+            doc_id="da0000000001",
+            title="Main engine cylinder crack",
+            kind="email",
+            subject="RE: Cylinder crack ME unit 3",
+            sender="chief@nordic.example",
+            date=date(2019, 5, 2),
+            thread_id="<t1@x>",
+            vessel_name="NORDIC STAR",
+        ),
+        passage(
+            "a00000000002",
+            "Baltic Trader reported a ballast pump leak in the engine room. "
+            "The pump seal was renewed by the crew.",
+            doc_id="da0000000002",
+            title="Ballast pump leak",
+            kind="email",
+            subject="Ballast pump leak",
+            date=date(2021, 3, 9),
+            vessel_name="BALTIC TRADER",
+        ),
+        passage(
+            "a00000000003",
+            "The pilot did not maintain airspeed during the approach and the "
+            "airplane stalled. The probable cause was the pilot's failure to maintain "
+            "airspeed.",
+            doc_id="da0000000003",
+            title="NTSB CEN22LA359",
+            report_no="CEN22LA359",
+            section="Probable Cause",
+            date=date(2022, 6, 1),
+        ),
+        passage(
+            "a00000000004",
+            "The pilot reported a loss of engine power after takeoff; the "
+            "airplane landed in a field.",
+            doc_id="da0000000003",
+            title="NTSB CEN22LA359",
+            report_no="CEN22LA359",
+            section="Analysis",
+            date=date(2022, 6, 1),
+        ),
+    ]
     docs = {"9234567": ["da0000000001"], "9345678": ["da0000000002"]}
     return passages, [nordic, baltic], docs

@@ -10,7 +10,7 @@ import struct
 from pathlib import Path
 
 #: The BERT WordPiece tokenizer shipped with the local embedding model (cross-encoders share it).
-TOKENIZER = Path(__file__).resolve().parents[2] / "agent" / "models" / "data" / "tokenizer.json"
+TOKENIZER = Path(__file__).resolve().parents[2] / "providers" / "data" / "tokenizer.json"
 
 
 # A minimal protobuf writer, enough for an ONNX ModelProto.

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.services import Services, open_services
 from agent.settings import Settings
+from agent.wiring import Services, open_services
 
 
 @pytest.fixture(scope="session")

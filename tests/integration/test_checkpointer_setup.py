@@ -9,7 +9,7 @@ import pytest
 from psycopg import AsyncConnection
 
 from agent.settings import Settings
-from agent.store.server import database_uri
+from archive.store.server import database_uri
 
 pytestmark = pytest.mark.integration
 

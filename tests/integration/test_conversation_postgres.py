@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import HumanMessage
 
-from agent.ingest.model import Section, SourceDocument, Vessel
-from agent.ingest.pipeline import ingest_documents
-from agent.services import Services
 from agent.settings import Settings
-from agent.store.passages import fetch_passages
+from agent.wiring import Services
+from archive.ingest.model import Section, SourceDocument, Vessel
+from archive.ingest.pipeline import ingest_documents
+from archive.store.passages import fetch_passages
 from checkpoints.postgres import open_checkpointer
 from graph import Clients, Context, build_graph
 from tools.citations import MARKER
@@ -28,28 +28,53 @@ OSPREY = Vessel("Osprey Line", "9700002", "Oil Tanker", "ABS")
 
 
 def fixture_documents() -> list[SourceDocument]:
-    def email(source_id: str, subject: str, body: str, day: int, vessel: Vessel,
-              thread: str) -> SourceDocument:  # fmt: skip
+    def email(
+        source_id: str, subject: str, body: str, day: int, vessel: Vessel, thread: str
+    ) -> SourceDocument:
         return SourceDocument(
-            kind="email", source_id=source_id, title=subject, subject=subject,
-            sections=[Section("body", body)], original=body.encode(),
-            archive_name=f"{source_id.strip('<>').split('@')[0]}.eml", date=date(2024, 2, day),
-            sender="chief@kestrel.example", message_id=source_id, thread_id=thread,
+            kind="email",
+            source_id=source_id,
+            title=subject,
+            subject=subject,
+            sections=[Section("body", body)],
+            original=body.encode(),
+            archive_name=f"{source_id.strip('<>').split('@')[0]}.eml",
+            date=date(2024, 2, day),
+            sender="chief@kestrel.example",
+            message_id=source_id,
+            thread_id=thread,
             vessels=[vessel],
-        )  # fmt: skip
+        )
 
     return [
-        email("<kd-1@kestrel.example>", "Kestrel Dawn - purifier overheating",
-              "The fuel oil purifier on Kestrel Dawn overheated during the passage to Santos. "
-              "The bowl was dismantled and sludge was found blocking the outlet.", 3, KESTREL,
-              "<kd-1@kestrel.example>"),
-        email("<kd-2@kestrel.example>", "RE: Kestrel Dawn - purifier overheating",
-              "The purifier bowl was cleaned and the outlet seal renewed. The purifier has run "
-              "normally for 48 hours since the repair.", 5, KESTREL, "<kd-1@kestrel.example>"),
-        email("<ol-1@osprey.example>", "Osprey Line - purifier alarm",
-              "Osprey Line reported a purifier alarm caused by a faulty temperature sensor, which "
-              "was replaced in Fujairah.", 7, OSPREY, "<ol-1@osprey.example>"),
-    ]  # fmt: skip
+        email(
+            "<kd-1@kestrel.example>",
+            "Kestrel Dawn - purifier overheating",
+            "The fuel oil purifier on Kestrel Dawn overheated during the passage to Santos. "
+            "The bowl was dismantled and sludge was found blocking the outlet.",
+            3,
+            KESTREL,
+            "<kd-1@kestrel.example>",
+        ),
+        email(
+            "<kd-2@kestrel.example>",
+            "RE: Kestrel Dawn - purifier overheating",
+            "The purifier bowl was cleaned and the outlet seal renewed. The purifier has run "
+            "normally for 48 hours since the repair.",
+            5,
+            KESTREL,
+            "<kd-1@kestrel.example>",
+        ),
+        email(
+            "<ol-1@osprey.example>",
+            "Osprey Line - purifier alarm",
+            "Osprey Line reported a purifier alarm caused by a faulty temperature sensor, which "
+            "was replaced in Fujairah.",
+            7,
+            OSPREY,
+            "<ol-1@osprey.example>",
+        ),
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +106,9 @@ async def test_filters_persist_across_two_graph_instances(
 
     # A second process: a new graph and a new checkpointer pool on the same database and thread.
     async with open_checkpointer(settings) as saver:
-        second_graph = build_graph(Clients.from_services(ingested, offline=True),
-                                   checkpointer=saver)  # fmt: skip
+        second_graph = build_graph(
+            Clients.from_services(ingested, offline=True), checkpointer=saver
+        )
         follow = await ask(second_graph, thread, "How was the purifier repaired?")
         history = await second_graph.aget_state({"configurable": {"thread_id": thread}})
     assert follow["filters"] == first["filters"]
@@ -90,8 +116,10 @@ async def test_filters_persist_across_two_graph_instances(
     titles = {c["title"] for c in follow["citations"]}
     assert all("Kestrel Dawn" in t for t in titles), titles  # never the Osprey Line message
     humans = [m.content for m in history.values["messages"] if m.type == "human"]
-    assert humans == ["Why did the purifier on Kestrel Dawn overheat?",
-                      "How was the purifier repaired?"]  # fmt: skip
+    assert humans == [
+        "Why did the purifier on Kestrel Dawn overheat?",
+        "How was the purifier repaired?",
+    ]
     # the first answer's citations are still on its stored message
     stored = [m for m in history.values["messages"] if m.type == "ai" and not m.tool_calls]
     assert stored[0].additional_kwargs["citations"] == first["citations"]
@@ -130,16 +158,29 @@ def test_the_embedding_example_runs(ingested: Services, settings: Settings) -> N
         "BOSUN_COLLECTION": settings.collection,
         "PYTHONPATH": str(ROOT),
     }
-    for key in ("GOOGLE_API_KEY", "GEMINI_API_KEY", "COHERE_API_KEY", "BOSUN_CHAT_MODEL",
-                "LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY"):  # fmt: skip
+    for key in (
+        "GOOGLE_API_KEY",
+        "GEMINI_API_KEY",
+        "COHERE_API_KEY",
+        "BOSUN_CHAT_MODEL",
+        "LANGFUSE_PUBLIC_KEY",
+        "LANGFUSE_SECRET_KEY",
+    ):
         env.pop(key, None)
     if settings.database_url:
         env["DATABASE_URL"] = settings.database_url
     result = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "embed.py"),
-         "What sludge was found in the Kestrel Dawn purifier?"],
-        capture_output=True, text=True, timeout=300, env=env, cwd=ROOT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "examples" / "embed.py"),
+            "What sludge was found in the Kestrel Dawn purifier?",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "[C:" in result.stdout and ".eml" in result.stdout
 
@@ -154,8 +195,17 @@ async def test_ask_command_prints_one_json_object(
 
     parser = argparse.ArgumentParser(prog="bosun")
     add_conversation_parsers(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["ask", "Why did the purifier overheat?", "--vessel", "Kestrel Dawn",
-                              "--thread", "cli-json", "--json"])  # fmt: skip
+    args = parser.parse_args(
+        [
+            "ask",
+            "Why did the purifier overheat?",
+            "--vessel",
+            "Kestrel Dawn",
+            "--thread",
+            "cli-json",
+            "--json",
+        ]
+    )
     assert await run_ask(settings, args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["thread_id"] == "cli-json" and data["intent"] == "factual_query"

@@ -26,28 +26,45 @@ from agent.evaluation.harness import (
     record_run,
     runs_file,
 )
-from agent.services import open_services
 from agent.settings import Settings
-from agent.store.filters import SearchFilters
-from agent.store.schema import StoreError
+from agent.wiring import open_services
+from archive.store.schema import StoreError
+from archive.store.search_filters import SearchFilters
 from tools.hybrid import Retrieval, RetrievalOptions, retrieve
 
 pytestmark = pytest.mark.integration
 
 CORPUS = {
-    "fuel": ("Fuel exhaustion", "The engine stopped because both fuel tanks were empty after a "
-             "long cross-country flight; the pilot had not refueled."),
-    "wind": ("Crosswind landing", "During landing in a strong gusting crosswind the airplane "
-             "veered off the runway and struck a ditch."),
-    "ice": ("Carburetor ice", "Carburetor icing in humid conditions reduced engine power during "
-            "cruise and the pilot made a forced landing in a field."),
-    "bird": ("Bird strike", "A flock of geese struck the windshield and the left engine shortly "
-             "after takeoff."),
-    "gear": ("Gear up", "The pilot forgot to extend the landing gear and the airplane landed "
-             "gear up, scraping the belly."),
-    "wire": ("Wire strike", "While spraying crops at low altitude the helicopter struck power "
-             "lines that crossed the field."),
-}  # fmt: skip
+    "fuel": (
+        "Fuel exhaustion",
+        "The engine stopped because both fuel tanks were empty after a "
+        "long cross-country flight; the pilot had not refueled.",
+    ),
+    "wind": (
+        "Crosswind landing",
+        "During landing in a strong gusting crosswind the airplane "
+        "veered off the runway and struck a ditch.",
+    ),
+    "ice": (
+        "Carburetor ice",
+        "Carburetor icing in humid conditions reduced engine power during "
+        "cruise and the pilot made a forced landing in a field.",
+    ),
+    "bird": (
+        "Bird strike",
+        "A flock of geese struck the windshield and the left engine shortly after takeoff.",
+    ),
+    "gear": (
+        "Gear up",
+        "The pilot forgot to extend the landing gear and the airplane landed "
+        "gear up, scraping the belly.",
+    ),
+    "wire": (
+        "Wire strike",
+        "While spraying crops at low altitude the helicopter struck power "
+        "lines that crossed the field.",
+    ),
+}
 QUERIES = {
     "q_fuel": ("empty fuel tanks engine stopped", {"fuel": 1}),
     "q_wind": ("gusting crosswind runway excursion", {"wind": 2, "gear": 0}),
@@ -60,10 +77,11 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("beir") / f"tiny_{uuid.uuid4().hex[:6]}"
     (root / "qrels").mkdir(parents=True)
     (root / "corpus.jsonl").write_text(
-        "".join(json.dumps({"_id": i, "title": t, "text": x}) + "\n"
-                for i, (t, x) in CORPUS.items()),
+        "".join(
+            json.dumps({"_id": i, "title": t, "text": x}) + "\n" for i, (t, x) in CORPUS.items()
+        ),
         encoding="utf-8",
-    )  # fmt: skip
+    )
     (root / "queries.dev.jsonl").write_text(
         "".join(json.dumps({"_id": q, "text": t}) + "\n" for q, (t, _) in QUERIES.items()),
         encoding="utf-8",
@@ -99,8 +117,7 @@ async def test_ingest_once_then_evaluate_every_arm(settings: Settings, tiny: Pat
     assert set(results["bm25"].latency_ms) == {"bm25", "retrieve", "total"}
     assert set(results["dense"].latency_ms) == {"embed", "vector", "retrieve", "total"}
     hybrid = results["hybrid"].summary()
-    assert set(hybrid) == {"ndcg@10", "recall@10", "recall@100", "mrr@10", "queries",
-                           "latency_ms"}  # fmt: skip
+    assert set(hybrid) == {"ndcg@10", "recall@10", "recall@100", "mrr@10", "queries", "latency_ms"}
     assert hybrid["latency_ms"]["total"]["p95"] >= hybrid["latency_ms"]["total"]["p50"] > 0
 
 
@@ -113,8 +130,13 @@ async def test_a_search_hook_replaces_retrieval_and_limit_cuts_the_queries(
 
         async def reversed_bm25(query: str) -> Retrieval:
             seen.append(query)
-            got = await retrieve(services.store, services.embeddings, query, SearchFilters(),
-                                 RetrievalOptions(dense=False, k=100))  # fmt: skip
+            got = await retrieve(
+                services.store,
+                services.embeddings,
+                query,
+                SearchFilters(),
+                RetrievalOptions(dense=False, k=100),
+            )
             worst_first = [replace(c, score=-c.score) for c in got.candidates]
             return Retrieval(worst_first, {**got.timings_ms, "hook": 1.0})
 
@@ -147,8 +169,9 @@ async def test_run_eval_prints_one_json_object_and_writes_the_chart(
 ) -> None:
     parser = argparse.ArgumentParser()
     add_eval_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["eval", str(tiny), "--split", "dev", "--json",
-                              "--out", str(tmp_path / "charts")])  # fmt: skip
+    args = parser.parse_args(
+        ["eval", str(tiny), "--split", "dev", "--json", "--out", str(tmp_path / "charts")]
+    )
     assert await run_eval(settings, args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["queries"] == 3 and out["ndcg@10"] == pytest.approx(1.0)
@@ -176,13 +199,29 @@ async def test_ablation_runs_each_layer_combination_into_one_table_and_chart(
 ) -> None:
     parser = argparse.ArgumentParser()
     add_eval_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["eval", str(tiny), "--split", "dev", "--ablation", "--json",
-                              "--out", str(tmp_path / "charts")])  # fmt: skip
+    args = parser.parse_args(
+        [
+            "eval",
+            str(tiny),
+            "--split",
+            "dev",
+            "--ablation",
+            "--json",
+            "--out",
+            str(tmp_path / "charts"),
+        ]
+    )
     assert await run_eval(settings, args) == 0
     out = json.loads(capsys.readouterr().out)
     runs = {run["configuration"]: run for run in out["runs"]}
-    assert list(runs) == ["bm25", "dense", "hybrid", "hybrid+rerank", "hybrid+rerank+expand",
-                          "hybrid+rerank+topics"]  # fmt: skip
+    assert list(runs) == [
+        "bm25",
+        "dense",
+        "hybrid",
+        "hybrid+rerank",
+        "hybrid+rerank+expand",
+        "hybrid+rerank+topics",
+    ]
     assert [r["configuration"] for r in out["runs"] if r["default"]] == ["hybrid+rerank"]
     assert all(r["queries"] == 3 for r in out["runs"])
     assert "rerank" not in runs["hybrid"]["latency_ms"]
@@ -200,27 +239,48 @@ async def test_eval_answers_stops_off_topic_questions_and_answers_the_datasets_q
 ) -> None:
     questions = tmp_path / "questions.jsonl"
     questions.write_text(
-        "".join(json.dumps(row) + "\n" for row in (
-            {"question": "What is the capital of France?", "expect": "off_topic",
-             "split": "train"},
-            {"question": "Give me a good recipe for banana bread.", "split": "heldout"},
-            {"question": "hello there", "split": "heldout"},
-            {"question": "Why did the helicopter hit the power lines?", "expect": "in_domain"},
-        )),
+        "".join(
+            json.dumps(row) + "\n"
+            for row in (
+                {
+                    "question": "What is the capital of France?",
+                    "expect": "off_topic",
+                    "split": "train",
+                },
+                {"question": "Give me a good recipe for banana bread.", "split": "heldout"},
+                {"question": "hello there", "split": "heldout"},
+                {"question": "Why did the helicopter hit the power lines?", "expect": "in_domain"},
+            )
+        ),
         encoding="utf-8",
-    )  # fmt: skip
+    )
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command")
     add_eval_answers_parser(sub)
-    args = parser.parse_args(["eval-answers", str(questions), "--expect", "off_topic",
-                              "--dataset", str(tiny), "--split", "dev", "--json",
-                              "--details", str(tmp_path / "details.jsonl")])  # fmt: skip
+    args = parser.parse_args(
+        [
+            "eval-answers",
+            str(questions),
+            "--expect",
+            "off_topic",
+            "--dataset",
+            str(tiny),
+            "--split",
+            "dev",
+            "--json",
+            "--details",
+            str(tmp_path / "details.jsonl"),
+        ]
+    )
     assert await run_eval_answers(settings, args) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["questions"], out["off_topic"], out["in_domain"]) == (7, 3, 4)
     assert out["off_topic_stopped_no_llm"] == 3 and out["off_topic_stopped_no_llm_share"] == 1.0
-    assert out["off_topic_by_split"]["heldout"] == {"questions": 2, "stopped_no_llm": 2,
-                                                   "share": 1.0}  # fmt: skip
+    assert out["off_topic_by_split"]["heldout"] == {
+        "questions": 2,
+        "stopped_no_llm": 2,
+        "share": 1.0,
+    }
     assert out["in_domain_wrongly_stopped"] == 0, out["failures"]
     assert out["answers"] == 4 and out["citations_all_valid_share"] == 1.0
     assert out["mean_citations_per_answer"] >= 1

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from agent.ingest.pipeline import ingest_paths
-from agent.services import Services, open_services
 from agent.settings import Settings
-from agent.store.database import Store
-from agent.store.filters import SearchFilters
-from agent.store.server import database_uri
-from agent.store.vessels import collection_counts, registered_vessels, vessel_documents
+from agent.wiring import Services, open_services
+from archive.ingest.pipeline import ingest_paths
+from archive.store.database import Store
+from archive.store.search_filters import SearchFilters
+from archive.store.server import database_uri
+from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from tools.hybrid import RetrievalOptions, retrieve
 from tools.vessels import resolve_vessel
 
@@ -44,8 +44,9 @@ async def _consistent(store: Store) -> dict[str, int]:
 @pytest.fixture(scope="module")
 async def mail(settings: Settings) -> Services:
     async with open_services(settings, collection=f"{settings.collection}_mail") as svc:
-        report = await ingest_paths([EXAMPLES / "fleet-mail"], svc.store, svc.embeddings,
-                                    svc.archive, progress=False)  # fmt: skip
+        report = await ingest_paths(
+            [EXAMPLES / "fleet-mail"], svc.store, svc.embeddings, svc.archive, progress=False
+        )
         assert report.errors == []
         assert report.digests == 2  # the Nordic Star and Baltic Trader threads
         yield svc
@@ -53,8 +54,9 @@ async def mail(settings: Settings) -> Services:
 
 async def test_reingest_adds_nothing(mail: Services) -> None:
     before = await _consistent(mail.store)
-    report = await ingest_paths([EXAMPLES / "fleet-mail"], mail.store, mail.embeddings,
-                                mail.archive, progress=False)  # fmt: skip
+    report = await ingest_paths(
+        [EXAMPLES / "fleet-mail"], mail.store, mail.embeddings, mail.archive, progress=False
+    )
     assert (report.added, report.updated, report.chunks_added) == (0, 0, 0)
     assert report.unchanged > 0
     assert await _consistent(mail.store) == before
@@ -69,8 +71,13 @@ async def test_threads_attachments_and_vessels(mail: Services) -> None:
     assert [v.imo for v in match.vessels] == ["9234567"]
     docs = await vessel_documents(mail.store, [v.key for v in match.vessels])
     filters = SearchFilters(doc_ids=tuple(docs))
-    result = await retrieve(mail.store, mail.embeddings, "jacket water temperature at start",
-                            filters, RetrievalOptions(k=20))  # fmt: skip
+    result = await retrieve(
+        mail.store,
+        mail.embeddings,
+        "jacket water temperature at start",
+        filters,
+        RetrievalOptions(k=20),
+    )
     assert result.candidates
     assert {c.passage.vessel_name for c in result.candidates} == {"Nordic Star"}
     assert result.candidates[0].passage.kind == "attachment"  # the log attached to the thread
@@ -78,16 +85,18 @@ async def test_threads_attachments_and_vessels(mail: Services) -> None:
 
 async def test_thread_digest_answers_a_question_spanning_the_thread(mail: Services) -> None:
     question = "What cracked on Nordic Star, why, and how was it fixed?"
-    result = await retrieve(mail.store, mail.embeddings, question, SearchFilters(),
-                            RetrievalOptions(k=5))  # fmt: skip
+    result = await retrieve(
+        mail.store, mail.embeddings, question, SearchFilters(), RetrievalOptions(k=5)
+    )
     digests = [c.passage for c in result.candidates if c.passage.kind == "thread_digest"]
     assert digests and digests[0].thread_id == "ns-2025-001@nordicstar.example"
     assert "crack" in digests[0].text
 
 
 async def test_imo_number_finds_vessel_first(mail: Services) -> None:
-    result = await retrieve(mail.store, mail.embeddings, "IMO 9345678", SearchFilters(),
-                            RetrievalOptions(k=3))  # fmt: skip
+    result = await retrieve(
+        mail.store, mail.embeddings, "IMO 9345678", SearchFilters(), RetrievalOptions(k=3)
+    )
     assert "9345678" in result.candidates[0].passage.text
     assert "Baltic Trader" in {c.passage.vessel_name for c in result.candidates}
 
@@ -101,8 +110,9 @@ async def test_bad_files_are_reported_and_the_rest_lands(
         (EXAMPLES / "fleet-mail" / "04-cargo-damage.eml").read_bytes()
     )
     async with open_services(settings, collection=f"{settings.collection}_bad") as svc:
-        report = await ingest_paths([tmp_path], svc.store, svc.embeddings, svc.archive,
-                                    progress=False)  # fmt: skip
+        report = await ingest_paths(
+            [tmp_path], svc.store, svc.embeddings, svc.archive, progress=False
+        )
         assert report.added == 1
         failed = {Path(e.path).name: e.reason for e in report.errors}
         assert set(failed) == {"broken.pdf", "garbage.eml"}
@@ -110,12 +120,14 @@ async def test_bad_files_are_reported_and_the_rest_lands(
         assert (await _consistent(svc.store))["documents"] == 1
 
 
-async def test_killed_ingest_resumes_without_duplicates(
-    settings: Settings, tmp_path: Path
-) -> None:
+async def test_killed_ingest_resumes_without_duplicates(settings: Settings, tmp_path: Path) -> None:
     collection = f"{settings.collection}_kill"
-    env = {**os.environ, "BOSUN_HOME": str(settings.home), "BOSUN_COLLECTION": collection,
-           "DATABASE_URL": database_uri(settings)}  # fmt: skip
+    env = {
+        **os.environ,
+        "BOSUN_HOME": str(settings.home),
+        "BOSUN_COLLECTION": collection,
+        "DATABASE_URL": database_uri(settings),
+    }
     lines = (EXAMPLES / "ntsb" / "reports_sample.jsonl").read_text("utf-8").splitlines()[:120]
     sample = tmp_path / "reports.jsonl"
     sample.write_text("\n".join(lines) + "\n", "utf-8")

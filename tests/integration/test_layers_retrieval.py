@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from agent.ingest.digests import build_thread_digests
-from agent.ingest.pipeline import ingest_paths
-from agent.ingest.topics import build_topics
-from agent.services import Services, open_services
 from agent.settings import Settings
-from agent.store.filters import SearchFilters
+from agent.wiring import Services, open_services
+from archive.ingest.digests import build_thread_digests
+from archive.ingest.pipeline import ingest_paths
+from archive.ingest.topics import build_topics
+from archive.store.search_filters import SearchFilters
 from tools.expansion import PRFConfig, PseudoRelevanceExpander
 from tools.hybrid import RetrievalOptions, retrieve
 from tools.topics import TopicFilterConfig, match_topics, retrieve_with_topics, topic_chunks
@@ -68,9 +68,10 @@ async def test_one_digest_per_multi_message_thread(layered: tuple[Services, list
     nordic = next(r for r in rows if r["thread_id"] == NORDIC_STAR_ROOT)
     assert nordic["embedding_mode"] == "full"
     assert nordic["messages"].split() == [
-        NORDIC_STAR_ROOT, "tech-2025-014@bosun-shipping.example",
+        NORDIC_STAR_ROOT,
+        "tech-2025-014@bosun-shipping.example",
         "sup-2025-031@bosun-shipping.example",
-    ]  # fmt: skip
+    ]
     assert "Resolution:" in nordic["summary"]
 
 
@@ -84,9 +85,12 @@ async def test_the_digest_answers_a_question_spanning_the_thread(
 ) -> None:
     svc, _ = layered
     retrieval = await retrieve(
-        svc.store, svc.embeddings, "how was the cylinder liner crack on Nordic Star resolved?",
-        SearchFilters(), RetrievalOptions(k=5),
-    )  # fmt: skip
+        svc.store,
+        svc.embeddings,
+        "how was the cylinder liner crack on Nordic Star resolved?",
+        SearchFilters(),
+        RetrievalOptions(k=5),
+    )
     top = [(c.passage.kind, c.passage.thread_id) for c in retrieval.candidates]
     assert ("thread_digest", NORDIC_STAR_ROOT) in top
     digest = next(c for c in retrieval.candidates if c.passage.kind == "thread_digest")
@@ -112,8 +116,9 @@ async def test_a_changed_thread_gets_its_digest_regenerated(
             "New seals fitted on hatch 2 by the riding crew. The ultrasonic tightness test passed\n"
             "on all panels; report attached to the voyage file. Loading started this morning.\n"
         )
-        report = await ingest_paths([folder], svc.store, svc.embeddings, svc.archive,
-                                    progress=False)  # fmt: skip
+        report = await ingest_paths(
+            [folder], svc.store, svc.embeddings, svc.archive, progress=False
+        )
         assert report.digests == 1  # only the changed thread
         async with svc.store.pool.connection() as conn:
             cur = await conn.execute(
@@ -167,9 +172,13 @@ async def test_strict_topic_filter_restricts_to_linked_chunks(
     svc, _ = layered
     config = TopicFilterConfig(top_k=5, threshold=0.4, min_results=1)
     result = await retrieve_with_topics(
-        svc.store, svc.embeddings, "cylinder liner crack", SearchFilters(),
-        RetrievalOptions(k=10), config,
-    )  # fmt: skip
+        svc.store,
+        svc.embeddings,
+        "cylinder liner crack",
+        SearchFilters(),
+        RetrievalOptions(k=10),
+        config,
+    )
     assert result.decision == "strict"
     first = result.decisions[0]
     assert first["stage"] == "topics" and first["topics"] and first["hits"] >= 1
@@ -179,9 +188,13 @@ async def test_strict_topic_filter_restricts_to_linked_chunks(
     assert {c.passage.chunk_id for c in result.retrieval.candidates} <= linked
     # document scope: every chunk of the documents holding a linked chunk
     whole = await retrieve_with_topics(
-        svc.store, svc.embeddings, "cylinder liner crack", SearchFilters(),
-        RetrievalOptions(k=10), replace(config, scope="document"),
-    )  # fmt: skip
+        svc.store,
+        svc.embeddings,
+        "cylinder liner crack",
+        SearchFilters(),
+        RetrievalOptions(k=10),
+        replace(config, scope="document"),
+    )
     assert whole.decisions[0]["scope"] == "document"
     async with svc.store.pool.connection() as conn:
         cur = await conn.execute(
@@ -198,16 +211,25 @@ async def test_too_few_hits_loosen_then_drop_the_topic_filter_keeping_structural
     emails = SearchFilters(kinds=("email",))
     # nothing is this close: the strict attempt has no topic, the loosened one pools many
     loosened = await retrieve_with_topics(
-        svc.store, svc.embeddings, "cylinder liner crack", emails, RetrievalOptions(k=10),
+        svc.store,
+        svc.embeddings,
+        "cylinder liner crack",
+        emails,
+        RetrievalOptions(k=10),
         TopicFilterConfig(threshold=0.99, loose_top_k=50, loose_threshold=0.0, min_results=1),
-    )  # fmt: skip
+    )
     assert [d["decision"] for d in loosened.decisions] == ["no_topics", "loosened"]
     # more hits required than the pooled topics can give: dropped, the kind filter still applies
     dropped = await retrieve_with_topics(
-        svc.store, svc.embeddings, "cylinder liner crack", emails, RetrievalOptions(k=50),
-        TopicFilterConfig(top_k=1, threshold=0.3, loose_top_k=2, loose_threshold=0.2,
-                          min_results=50),
-    )  # fmt: skip
+        svc.store,
+        svc.embeddings,
+        "cylinder liner crack",
+        emails,
+        RetrievalOptions(k=50),
+        TopicFilterConfig(
+            top_k=1, threshold=0.3, loose_top_k=2, loose_threshold=0.2, min_results=50
+        ),
+    )
     assert [d["decision"] for d in dropped.decisions][-1] == "dropped"
     assert [d["decision"] for d in dropped.decisions][:2] == ["strict", "loosened"]
     assert dropped.decisions[0]["hits"] < 50 and dropped.decisions[1]["hits"] < 50
@@ -215,9 +237,12 @@ async def test_too_few_hits_loosen_then_drop_the_topic_filter_keeping_structural
     assert {c.passage.kind for c in dropped.retrieval.candidates} == {"email"}
     # a structural filter that matches nothing is never widened
     nothing = await retrieve_with_topics(
-        svc.store, svc.embeddings, "cylinder liner crack",
-        replace(emails, thread_id="no-such-thread"), RetrievalOptions(k=10),
-    )  # fmt: skip
+        svc.store,
+        svc.embeddings,
+        "cylinder liner crack",
+        replace(emails, thread_id="no-such-thread"),
+        RetrievalOptions(k=10),
+    )
     assert nothing.decision == "dropped" and nothing.retrieval.candidates == []
 
 
@@ -228,8 +253,9 @@ async def test_feedback_expansion_adds_terms_of_the_top_passages(
     layered: tuple[Services, list[str]],
 ) -> None:
     svc, _ = layered
-    expander = PseudoRelevanceExpander(svc.store, PRFConfig(feedback=3, terms=4, min_df=1,
-                                                            max_df_share=0.5))  # fmt: skip
+    expander = PseudoRelevanceExpander(
+        svc.store, PRFConfig(feedback=3, terms=4, min_df=1, max_df_share=0.5)
+    )
     expansion = await expander.expand("cylinder crack")
     assert expansion.method == "prf" and expansion.text.startswith("cylinder crack ")
     assert 0 < len(expansion.terms) <= 4

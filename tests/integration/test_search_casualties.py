@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from agent.ingest.pipeline import ingest_paths
-from agent.services import open_services
 from agent.settings import Settings
-from agent.store.filters import SearchFilters
-from agent.store.vessels import registered_vessels, vessel_documents
+from agent.wiring import open_services
+from archive.ingest.pipeline import ingest_paths
+from archive.store.search_filters import SearchFilters
+from archive.store.vessels import registered_vessels, vessel_documents
 from tools.hybrid import RetrievalOptions, retrieve
 from tools.vessels import UnknownVessel, resolve_vessel
 
@@ -34,14 +34,20 @@ async def test_imo_number_ranks_its_casualty_first(
         writer.writerows(rows)
 
     async with open_services(settings, collection=f"{settings.collection}_imo") as svc:
-        report = await ingest_paths([subset], svc.store, svc.embeddings, svc.archive,
-                                    progress=False)  # fmt: skip
+        report = await ingest_paths(
+            [subset], svc.store, svc.embeddings, svc.archive, progress=False
+        )
         assert report.errors == [] and report.added == len(rows)
         registry = await registered_vessels(svc.store)
         singles = [v for v in registry if v.imo]
         for vessel in random.Random(7).sample(singles, 5):
-            result = await retrieve(svc.store, svc.embeddings, f"IMO {vessel.imo}",
-                                    SearchFilters(), RetrievalOptions(k=5))  # fmt: skip
+            result = await retrieve(
+                svc.store,
+                svc.embeddings,
+                f"IMO {vessel.imo}",
+                SearchFilters(),
+                RetrievalOptions(k=5),
+            )
             top = result.candidates[0].passage
             assert vessel.imo in top.text, (vessel, top.source_id)
             assert top.kind == "casualty"
@@ -52,8 +58,13 @@ async def test_imo_number_ranks_its_casualty_first(
         match = resolve_vessel(typo.lower(), registry)
         assert vessel.name in {v.name for v in match.vessels}
         docs = await vessel_documents(svc.store, [v.key for v in match.vessels])
-        result = await retrieve(svc.store, svc.embeddings, "casualty", SearchFilters(
-            doc_ids=tuple(docs)), RetrievalOptions(k=10))  # fmt: skip
+        result = await retrieve(
+            svc.store,
+            svc.embeddings,
+            "casualty",
+            SearchFilters(doc_ids=tuple(docs)),
+            RetrievalOptions(k=10),
+        )
         assert result.candidates
         assert {c.passage.doc_id for c in result.candidates} <= set(docs)
         with pytest.raises(UnknownVessel, match="no vessel named"):

@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent.ingest.pipeline import ingest_paths
-from agent.services import Services, open_services
 from agent.settings import Settings
-from agent.store.filters import SearchFilters
-from agent.store.lexical import bm25_search
-from agent.store.passages import fetch_passages
+from agent.wiring import Services, open_services
+from archive.ingest.pipeline import ingest_paths
+from archive.store.lexical import bm25_search
+from archive.store.passages import fetch_passages
+from archive.store.search_filters import SearchFilters
 from tools.hybrid import RetrievalOptions, retrieve
 
 pytestmark = pytest.mark.integration
@@ -23,24 +23,29 @@ SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "archive" / "ntsb"
 @pytest.fixture(scope="module")
 async def ntsb(settings: Settings) -> Services:
     async with open_services(settings, collection=f"{settings.collection}_ntsb") as svc:
-        report = await ingest_paths([SAMPLE], svc.store, svc.embeddings, svc.archive,
-                                    progress=False)  # fmt: skip
+        report = await ingest_paths(
+            [SAMPLE], svc.store, svc.embeddings, svc.archive, progress=False
+        )
         assert report.errors == [] and report.added == 308
         yield svc
 
 
 @pytest.mark.parametrize("report_no", ["ANC12FA083", "ERA25LA084", "CEN13LA322"])
 async def test_report_number_ranks_first(ntsb: Services, report_no: str) -> None:
-    result = await retrieve(ntsb.store, ntsb.embeddings, report_no, SearchFilters(),
-                            RetrievalOptions(k=5))  # fmt: skip
+    result = await retrieve(
+        ntsb.store, ntsb.embeddings, report_no, SearchFilters(), RetrievalOptions(k=5)
+    )
     assert result.candidates[0].passage.report_no == report_no
     assert result.candidates[0].bm25 > 0
 
 
 async def test_report_filter_keeps_only_that_report(ntsb: Services) -> None:
     filters = SearchFilters(report_no="ERA25LA084")
-    for options in (RetrievalOptions(k=50), RetrievalOptions(lexical=False, k=50),
-                    RetrievalOptions(dense=False, k=50)):  # fmt: skip
+    for options in (
+        RetrievalOptions(k=50),
+        RetrievalOptions(lexical=False, k=50),
+        RetrievalOptions(dense=False, k=50),
+    ):
         result = await retrieve(ntsb.store, ntsb.embeddings, "fuel planning", filters, options)
         assert result.candidates
         assert {c.passage.report_no for c in result.candidates} == {"ERA25LA084"}
@@ -66,8 +71,9 @@ async def test_filtered_vector_search_still_returns_k_rows(ntsb: Services) -> No
 async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> None:
     """Dense-only candidates get their exact BM25, lexical-only ones their exact cosine."""
     query = "engine power loss during cruise flight over mountains"
-    result = await retrieve(ntsb.store, ntsb.embeddings, query, SearchFilters(),
-                            RetrievalOptions(k=100, candidates=20))  # fmt: skip
+    result = await retrieve(
+        ntsb.store, ntsb.embeddings, query, SearchFilters(), RetrievalOptions(k=100, candidates=20)
+    )
     every_bm25 = dict(await bm25_search(ntsb.store, query, SearchFilters(), limit=100_000))
     lexical_top = set(list(every_bm25)[:20])
     ids = [c.passage.chunk_id for c in result.candidates]
@@ -76,8 +82,9 @@ async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> Non
     q = np.asarray(ntsb.embeddings.embed_query(query), dtype=np.float64)
     for candidate in result.candidates:
         v = stored[candidate.passage.chunk_id].embedding.astype(np.float64)
-        assert candidate.cosine == pytest.approx(v @ q / (np.linalg.norm(v) * np.linalg.norm(q)),
-                                                 abs=1e-5)  # fmt: skip
+        assert candidate.cosine == pytest.approx(
+            v @ q / (np.linalg.norm(v) * np.linalg.norm(q)), abs=1e-5
+        )
         assert candidate.bm25 == pytest.approx(every_bm25.get(candidate.passage.chunk_id, 0.0))
 
 

@@ -6,12 +6,12 @@ import math
 
 import pytest
 
-from agent.ingest.model import Chunk, Section, SourceDocument, short_id
-from agent.services import open_services
 from agent.settings import Settings
-from agent.store.documents import delete_document, write_document
-from agent.store.filters import SearchFilters
-from agent.store.lexical import bm25_search
+from agent.wiring import open_services
+from archive.ingest.model import Chunk, Section, SourceDocument, short_id
+from archive.store.documents import delete_document, write_document
+from archive.store.lexical import bm25_search
+from archive.store.search_filters import SearchFilters
 
 pytestmark = pytest.mark.integration
 
@@ -20,9 +20,13 @@ TEXTS = {"one": "alpha beta", "two": "alpha gamma gamma", "three": "delta"}
 
 def _doc(name: str, text: str) -> tuple[SourceDocument, list[Chunk]]:
     doc = SourceDocument(
-        kind="text", source_id=name, title="zulu", sections=[Section("body", text)],
-        original=text.encode(), archive_name=f"{name}.txt",
-    )  # fmt: skip
+        kind="text",
+        source_id=name,
+        title="zulu",
+        sections=[Section("body", text)],
+        original=text.encode(),
+        archive_name=f"{name}.txt",
+    )
     return doc, [Chunk(short_id(doc.doc_id, "0", text), 0, "body", text)]
 
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from agent.models.chat import build_chat_model, build_classifier_model
 from agent.settings import Settings
+from providers.chat import build_chat_model, build_classifier_model
 from tests.fakes.http_providers import FakeProviderServer, fake_provider_server
 from tests.fakes.providers_routes import (
     DEFAULT_GEMINI_REPLY,
@@ -39,9 +39,13 @@ def gemini(server: FakeProviderServer) -> GeminiScript:
 
 def _settings(server: FakeProviderServer, **env: str) -> Settings:
     return Settings.from_env(
-        {"BOSUN_HOME": "/nonexistent", "GOOGLE_API_KEY": KEY,
-         "BOSUN_GOOGLE_BASE_URL": server.url, **env}
-    )  # fmt: skip
+        {
+            "BOSUN_HOME": "/nonexistent",
+            "GOOGLE_API_KEY": KEY,
+            "BOSUN_GOOGLE_BASE_URL": server.url,
+            **env,
+        }
+    )
 
 
 async def test_answer_with_citation_from_the_fake_api(

@@ -8,8 +8,8 @@ import pytest
 from langchain_core.runnables import RunnableWithFallbacks
 from langchain_google_genai import ChatGoogleGenerativeAI
 
-from agent.models.chat import ChatModelConfigError, build_chat_model, build_classifier_model
 from agent.settings import Settings
+from providers.chat import ChatModelConfigError, build_chat_model, build_classifier_model
 
 
 def _settings(**env: str) -> Settings:
@@ -22,8 +22,11 @@ def test_no_provider_means_offline_extractive_mode() -> None:
 
 
 def test_gemini_gets_explicit_timeout_bounded_retries_and_temperatures() -> None:
-    settings = _settings(GOOGLE_API_KEY="test-google-key", BOSUN_PROVIDER_TIMEOUT_S="7",
-                         BOSUN_GOOGLE_BASE_URL="http://127.0.0.1:9")  # fmt: skip
+    settings = _settings(
+        GOOGLE_API_KEY="test-google-key",
+        BOSUN_PROVIDER_TIMEOUT_S="7",
+        BOSUN_GOOGLE_BASE_URL="http://127.0.0.1:9",
+    )
     answer = build_chat_model(settings)
     classifier = build_classifier_model(settings)
     assert isinstance(answer, ChatGoogleGenerativeAI)
@@ -57,8 +60,9 @@ def test_a_model_string_without_provider_is_explained() -> None:
 
 def test_second_provider_is_the_fallback_of_gemini(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GOOGLE_API_KEY", "test-google-key")  # init_chat_model reads it
-    settings = _settings(GOOGLE_API_KEY="test-google-key",
-                         BOSUN_CHAT_MODEL="google_genai:gemini-2.0-flash-lite")  # fmt: skip
+    settings = _settings(
+        GOOGLE_API_KEY="test-google-key", BOSUN_CHAT_MODEL="google_genai:gemini-2.0-flash-lite"
+    )
     model = build_chat_model(settings)
     assert isinstance(model, RunnableWithFallbacks)
     assert isinstance(model.runnable, ChatGoogleGenerativeAI)

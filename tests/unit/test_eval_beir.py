@@ -30,8 +30,11 @@ def write_beir(root: Path, *, splits: tuple[str, ...] = ("train", "test")) -> Pa
     )
     (root / "qrels").mkdir()
     for split in splits:
-        queries = [{"_id": "q1", "text": "engine power"}, {"_id": "q2", "text": "crosswind"},
-                   {"_id": "q3", "text": "unjudged"}]  # fmt: skip
+        queries = [
+            {"_id": "q1", "text": "engine power"},
+            {"_id": "q2", "text": "crosswind"},
+            {"_id": "q3", "text": "unjudged"},
+        ]
         (root / f"queries.{split}.jsonl").write_text(
             "".join(json.dumps(q) + "\n" for q in queries), encoding="utf-8"
         )

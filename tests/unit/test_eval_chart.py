@@ -9,9 +9,12 @@ from agent.evaluation.chart import latest_by_configuration, run_label, write_cha
 
 def run(switches: dict, ndcg: float, split: str = "train", ts: str = "t") -> dict:
     return {
-        "dataset": "tiny", "split": split, "switches": switches, "timestamp": ts,
+        "dataset": "tiny",
+        "split": split,
+        "switches": switches,
+        "timestamp": ts,
         "metrics": {"ndcg@10": ndcg, "recall@10": 0.5, "recall@100": 0.9, "mrr@10": 0.4},
-    }  # fmt: skip
+    }
 
 
 BM25 = {"no_hybrid": False, "lexical_only": True}
@@ -33,13 +36,15 @@ def test_only_the_latest_run_of_each_configuration_on_the_split_is_kept() -> Non
     runs = [run(BM25, 0.1), run(HYBRID, 0.2), run(BM25, 0.3), run(HYBRID, 0.9, split="dev")]
     chosen = latest_by_configuration(runs, "train")
     assert [(run_label(r["switches"]), r["metrics"]["ndcg@10"]) for r in chosen] == [
-        ("bm25", 0.3), ("hybrid", 0.2),
-    ]  # fmt: skip
+        ("bm25", 0.3),
+        ("hybrid", 0.2),
+    ]
 
 
 def test_the_chart_is_a_png_named_after_dataset_and_split(tmp_path: Path) -> None:
-    path = write_chart([run(BM25, 0.6), run(DENSE, 0.5), run(HYBRID, 0.7)], "tiny", "train",
-                       tmp_path / "out")  # fmt: skip
+    path = write_chart(
+        [run(BM25, 0.6), run(DENSE, 0.5), run(HYBRID, 0.7)], "tiny", "train", tmp_path / "out"
+    )
     assert path == tmp_path / "out" / "tiny_train.png"
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert write_chart([run(BM25, 0.6)], "tiny", "test", tmp_path) is None  # no run on that split

@@ -9,7 +9,7 @@ import pytest
 from agent.evaluation.command import LayerRun, add_eval_parser, format_ablation, layers_of
 from agent.evaluation.harness import EvalResult
 from agent.evaluation.layers import ABLATION, LayeredSearch, Layers
-from agent.store.filters import SearchFilters
+from archive.store.search_filters import SearchFilters
 from graph.context import Context
 from tests.fakes.clients import FakeBackend, FakeReranker, fleet_fixture
 from tools.hybrid import RetrievalOptions
@@ -24,20 +24,31 @@ def parse(*argv: str) -> argparse.Namespace:
 def test_eval_runs_the_product_defaults_unless_switched() -> None:
     assert layers_of(parse()) == Layers() == Layers(rerank=True, expand=False, topics=False)
     assert Layers().label == "hybrid+rerank" and Layers().is_default
-    switched = layers_of(parse("--lexical-only", "--no-rerank", "--expand", "--topics",
-                               "--score-cutoff", "0.2"))  # fmt: skip
+    switched = layers_of(
+        parse("--lexical-only", "--no-rerank", "--expand", "--topics", "--score-cutoff", "0.2")
+    )
     assert switched.label == "bm25+expand+topics+cutoff=0.2"
     assert switched.switches() == {
-        "no_hybrid": False, "lexical_only": True, "rerank": False, "expand": True,
-        "topics": True, "score_cutoff": 0.2,
-    }  # fmt: skip
+        "no_hybrid": False,
+        "lexical_only": True,
+        "rerank": False,
+        "expand": True,
+        "topics": True,
+        "score_cutoff": 0.2,
+    }
     assert parse("--ablation").ablation
 
 
 def test_the_ablation_covers_each_arm_fusion_and_each_layer_over_the_default() -> None:
     labels = [layers.label for layers in ABLATION]
-    assert labels == ["bm25", "dense", "hybrid", "hybrid+rerank", "hybrid+rerank+expand",
-                      "hybrid+rerank+topics"]  # fmt: skip
+    assert labels == [
+        "bm25",
+        "dense",
+        "hybrid",
+        "hybrid+rerank",
+        "hybrid+rerank+expand",
+        "hybrid+rerank+topics",
+    ]
     assert sum(layers.is_default for layers in ABLATION) == 1
     with pytest.raises(ValueError, match="arm"):
         Layers(lexical=False, dense=False)
@@ -45,14 +56,20 @@ def test_the_ablation_covers_each_arm_fusion_and_each_layer_over_the_default() -
 
 def _search(layers: Layers, reranker: FakeReranker, pool: int = 40) -> LayeredSearch:
     passages, registry, docs = fleet_fixture()
-    return LayeredSearch(FakeBackend(passages, registry, docs), layers, RetrievalOptions(k=100),
-                         reranker=reranker, context=Context(candidates=pool))  # fmt: skip
+    return LayeredSearch(
+        FakeBackend(passages, registry, docs),
+        layers,
+        RetrievalOptions(k=100),
+        reranker=reranker,
+        context=Context(candidates=pool),
+    )
 
 
 async def test_rerank_reorders_the_agents_pool_and_counts_the_cutoff() -> None:
     search = _search(Layers(), FakeReranker(default_cutoff=0.9), pool=2)
-    fused = await search.backend.retrieve("engine leak pump ballast", SearchFilters(),
-                                          RetrievalOptions())  # fmt: skip
+    fused = await search.backend.retrieve(
+        "engine leak pump ballast", SearchFilters(), RetrievalOptions()
+    )
     result = await search("engine leak pump ballast")
     ids = [c.passage.chunk_id for c in result.candidates]
     fused_ids = [c.passage.chunk_id for c in fused.candidates]
@@ -89,8 +106,11 @@ def _run(layers: Layers, ndcg: float, stopped: int = 0) -> LayerRun:
 
 
 def test_ablation_table_shows_change_against_the_default_and_stage_costs() -> None:
-    runs = [_run(Layers(rerank=False), 0.70), _run(Layers(), 0.75, stopped=3),
-            _run(Layers(expand=True), 0.72)]  # fmt: skip
+    runs = [
+        _run(Layers(rerank=False), 0.70),
+        _run(Layers(), 0.75, stopped=3),
+        _run(Layers(expand=True), 0.72),
+    ]
     text = format_ablation(runs, collection="eval_scifact")
     assert "| hybrid | 0.7000 | -0.0500 |" in text
     assert "| hybrid+rerank (default) | 0.7500 | +0.0000 | 0.5000 | 0.9000 | 0.4000 | 3 |" in text

@@ -5,29 +5,52 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.extractive import extractive_answer, sentences
 from tools.citations import MARKER
+from tools.extractive import extractive_answer, sentences
 from tools.records import CandidateRecord
 
 
 def record(chunk_id: str, text: str) -> CandidateRecord:
     base: dict[str, Any] = {
-        "chunk_id": chunk_id, "doc_id": "d" + chunk_id, "kind": "email", "source_id": "s",
-        "title": "t", "text": text, "section": None, "page": None, "date": None, "sender": None,
-        "subject": None, "thread_id": None, "vessel_name": None, "imo": None, "report_no": None,
-        "archive_path": "p", "embedding_mode": "full", "summary": "", "bm25": 0.0, "cosine": 0.0,
-        "score": 0.0, "rerank": None,
-    }  # fmt: skip
+        "chunk_id": chunk_id,
+        "doc_id": "d" + chunk_id,
+        "kind": "email",
+        "source_id": "s",
+        "title": "t",
+        "text": text,
+        "section": None,
+        "page": None,
+        "date": None,
+        "sender": None,
+        "subject": None,
+        "thread_id": None,
+        "vessel_name": None,
+        "imo": None,
+        "report_no": None,
+        "archive_path": "p",
+        "embedding_mode": "full",
+        "summary": "",
+        "bm25": 0.0,
+        "cosine": 0.0,
+        "score": 0.0,
+        "rerank": None,
+    }
     return base  # type: ignore[return-value]
 
 
 PASSAGES = [
-    record("a00000000001", "The vessel left Rotterdam on 2 May. A crack was found in the cylinder "
-           "liner of unit 3 during the inspection. The weather was fair."),
-    record("a00000000002", "The cracked liner was replaced by the crew and the engine was tested "
-           "at sea. Bunkering took place in Singapore."),
+    record(
+        "a00000000001",
+        "The vessel left Rotterdam on 2 May. A crack was found in the cylinder "
+        "liner of unit 3 during the inspection. The weather was fair.",
+    ),
+    record(
+        "a00000000002",
+        "The cracked liner was replaced by the crew and the engine was tested "
+        "at sea. Bunkering took place in Singapore.",
+    ),
     record("a00000000003", "Cargo hold 4 was inspected for water ingress; none was found."),
-]  # fmt: skip
+]
 
 
 def test_every_sentence_is_copied_and_cited() -> None:
@@ -44,8 +67,13 @@ def test_every_sentence_is_copied_and_cited() -> None:
 
 
 def test_identifiers_count_for_matching() -> None:
-    passages = [record("b00000000001", "Report ERA22LA175 describes a loss of control on ground. "
-                       "Four people had minor injuries.")]  # fmt: skip
+    passages = [
+        record(
+            "b00000000001",
+            "Report ERA22LA175 describes a loss of control on ground. "
+            "Four people had minor injuries.",
+        )
+    ]
     answer = extractive_answer("ERA22LA175", passages)
     assert "[C:b00000000001]" in answer and "loss of control" in answer
 
@@ -67,10 +95,16 @@ def test_sentence_splitting() -> None:
 
 
 def test_filter_scope_words_do_not_make_a_sentence_an_answer() -> None:
-    passages = [record("c00000000001", "Vessel: Nordic Star, IMO 9234567, bulk carrier. The crack "
-                       "was repaired by replacing the liner.")]  # fmt: skip
-    answer = extractive_answer("How was the crack on Nordic Star repaired?", passages,
-                               scope=["Nordic Star", "9234567"])  # fmt: skip
+    passages = [
+        record(
+            "c00000000001",
+            "Vessel: Nordic Star, IMO 9234567, bulk carrier. The crack "
+            "was repaired by replacing the liner.",
+        )
+    ]
+    answer = extractive_answer(
+        "How was the crack on Nordic Star repaired?", passages, scope=["Nordic Star", "9234567"]
+    )
     assert "replacing the liner" in answer and "bulk carrier" not in answer
     only_scope = extractive_answer("Nordic Star", passages, scope=["Nordic Star"])
     assert "[C:c00000000001]" in only_scope

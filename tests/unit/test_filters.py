@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from agent.store.vessels import RegisteredVessel
+from archive.store.vessels import RegisteredVessel
 from tools.filters import Filters, date_range, describe, only_clears, resolve, to_search_filters
 
 REGISTRY = [
@@ -18,8 +18,12 @@ NORDIC = {"key": "9234567", "name": "NORDIC STAR", "imo": "9234567"}
 
 
 def test_vessel_names_are_found_exactly_and_with_typos() -> None:
-    for text in ("How was the crack on Nordic Star resolved?", "nordic star engine",
-                 "What happened on Nordc Star?", "MV NORDIC STAR"):  # fmt: skip
+    for text in (
+        "How was the crack on Nordic Star resolved?",
+        "nordic star engine",
+        "What happened on Nordc Star?",
+        "MV NORDIC STAR",
+    ):
         assert resolve(text, {}, REGISTRY).filters == {"vessels": [NORDIC]}, text
 
 

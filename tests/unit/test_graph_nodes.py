@@ -80,8 +80,9 @@ async def test_unknown_vessel_is_reported_without_changing_filters() -> None:
     current = {"report_no": "CEN22LA359"}
     update = await resolve_filters(
         {"question": "What happened aboard MV Ocean Pryde?", "filters": current},  # type: ignore[typeddict-item]
-        registry=VesselRegistry(backend.vessels), backend=backend,
-    )  # fmt: skip
+        registry=VesselRegistry(backend.vessels),
+        backend=backend,
+    )
     assert 'No vessel named "Ocean Pryde"' in update["filter_problem"]
     assert "filters" not in update  # the active filters stay as they were
     assert "retrieve" not in backend.calls
@@ -92,8 +93,9 @@ async def test_filters_that_match_nothing_are_reported() -> None:
     backend = FakeBackend(passages, registry, docs)
     update = await resolve_filters(
         {"question": "Nordic Star incidents in 2005", "filters": {}},
-        registry=VesselRegistry(backend.vessels), backend=backend,
-    )  # fmt: skip
+        registry=VesselRegistry(backend.vessels),
+        backend=backend,
+    )
     assert update["filter_problem"].startswith("No documents match the filters (vessel NORDIC STAR")
 
 
@@ -102,18 +104,21 @@ async def test_years_in_a_question_to_an_undated_archive_are_words_not_a_filter(
     question = "Sepsis related mortality has risen from 2009 to 2014."
     update = await resolve_filters(
         {"question": question, "filters": {}},
-        registry=VesselRegistry(undated.vessels), backend=undated,
-    )  # fmt: skip
+        registry=VesselRegistry(undated.vessels),
+        backend=undated,
+    )
     assert "filter_problem" not in update and update["filters"] == {}
     assert "no dated documents" in update["filter_notes"][-1]
     passages, registry, docs = fleet_fixture()  # dated: the years stay a filter
     dated = FakeBackend(passages, registry, docs)
     registry_ = VesselRegistry(dated.vessels)
-    kept = await resolve_filters({"question": "engine incidents in 2019", "filters": {}},
-                                 registry=registry_, backend=dated)  # fmt: skip
+    kept = await resolve_filters(
+        {"question": "engine incidents in 2019", "filters": {}}, registry=registry_, backend=dated
+    )
     assert kept["filters"] == {"date_from": "2019-01-01", "date_to": "2019-12-31"}
-    empty = await resolve_filters({"question": "engine incidents in 2005", "filters": {}},
-                                  registry=registry_, backend=dated)  # fmt: skip
+    empty = await resolve_filters(
+        {"question": "engine incidents in 2005", "filters": {}}, registry=registry_, backend=dated
+    )
     assert empty["filter_problem"].startswith("No documents match the filters")
 
 
@@ -131,7 +136,7 @@ async def test_rerank_orders_floors_and_records_scores() -> None:
         "question": "ballast pump leak",
         "candidates": records(
             "cargo hold inspection", "ballast pump leak in engine room", "pump seal renewed"
-        ),  # fmt: skip
+        ),
     }
     reranker = FakeReranker()
     update = await rerank(state, runtime(rerank_floor=0.2), reranker=reranker)

@@ -6,18 +6,25 @@ import re
 
 import pytest
 
-from agent.ingest.chunking import chunk_document, split_text
-from agent.ingest.model import Section, SourceDocument
+from archive.ingest.chunking import chunk_document, split_text
+from archive.ingest.model import Section, SourceDocument
 
 
 def _doc(*sections: Section, mode: str = "full") -> SourceDocument:
-    return SourceDocument(kind="text", source_id="notes.txt", title="Notes",
-                          sections=list(sections), original=b"", archive_name="notes.txt",
-                          embedding_mode=mode)  # type: ignore[arg-type]
+    return SourceDocument(
+        kind="text",
+        source_id="notes.txt",
+        title="Notes",
+        sections=list(sections),
+        original=b"",
+        archive_name="notes.txt",
+        embedding_mode=mode,
+    )  # type: ignore[arg-type]
 
 
-SENTENCES = [f"Sentence number {i} describes the engine room watch in some detail." for i in
-             range(40)]
+SENTENCES = [
+    f"Sentence number {i} describes the engine room watch in some detail." for i in range(40)
+]
 LONG = Section("Narrative", " ".join(SENTENCES[:20]) + "\n\n" + " ".join(SENTENCES[20:]), page=4)
 
 
@@ -44,8 +51,12 @@ def test_chunks_respect_max_chars_and_overlap_by_whole_sentences() -> None:
 
 
 def test_section_boundary_is_a_chunk_boundary() -> None:
-    chunks = chunk_document(_doc(Section("Analysis", "The engine stopped. " * 3),
-                                 Section("Probable Cause", "Fuel exhaustion. " * 3)))
+    chunks = chunk_document(
+        _doc(
+            Section("Analysis", "The engine stopped. " * 3),
+            Section("Probable Cause", "Fuel exhaustion. " * 3),
+        )
+    )
     assert [(c.section, c.text) for c in chunks] == [
         ("Analysis", "The engine stopped. The engine stopped. The engine stopped."),
         ("Probable Cause", "Fuel exhaustion. Fuel exhaustion. Fuel exhaustion."),
@@ -53,9 +64,13 @@ def test_section_boundary_is_a_chunk_boundary() -> None:
 
 
 def test_short_section_merges_into_the_next_and_empty_ones_vanish() -> None:
-    chunks = chunk_document(_doc(Section("Factual Information", "History"),
-                                 Section("Empty", "  \n "),
-                                 Section("History of Flight", "The flight departed at 0900.")))
+    chunks = chunk_document(
+        _doc(
+            Section("Factual Information", "History"),
+            Section("Empty", "  \n "),
+            Section("History of Flight", "The flight departed at 0900."),
+        )
+    )
     assert [(c.section, c.text) for c in chunks] == [
         ("History of Flight", "History\n\nThe flight departed at 0900.")
     ]
@@ -67,7 +82,8 @@ def test_paragraphs_are_kept_whole_when_they_fit() -> None:
         "First paragraph line one line two.\n\nSecond paragraph.\n\nThird."
     ]
     assert split_text(text, max_chars=40, overlap=0) == [
-        "First paragraph line one line two.", "Second paragraph.\n\nThird."
+        "First paragraph line one line two.",
+        "Second paragraph.\n\nThird.",
     ]
 
 
@@ -78,8 +94,7 @@ def test_overlong_sentence_and_word_are_hard_split() -> None:
 
 
 def test_metadata_only_document_is_one_chunk() -> None:
-    doc = _doc(Section("metadata", "File crack.png, type image/png, 8 bytes"),
-               mode="metadata_only")
+    doc = _doc(Section("metadata", "File crack.png, type image/png, 8 bytes"), mode="metadata_only")
     (chunk,) = chunk_document(doc)
     assert chunk.text == "File crack.png, type image/png, 8 bytes"
     assert chunk.section == "metadata"

@@ -5,18 +5,23 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agent.ingest.discover import load_paths
-from agent.ingest.model import LoadError, SourceDocument
+from archive.ingest.discover import load_paths
+from archive.ingest.model import LoadError, SourceDocument
 
 EML = b"From: a@x.example\nMessage-ID: <m1@x.example>\nSubject: Hello\n\nBody.\n"
-MBOX = (b"From a@x.example Mon Jan 15 09:30:00 2024\n" + EML +
-        b"\nFrom b@x.example Mon Jan 15 10:30:00 2024\n"
-        b"From: b@x.example\nMessage-ID: <m2@x.example>\nSubject: Again\n\nMore.\n")
+MBOX = (
+    b"From a@x.example Mon Jan 15 09:30:00 2024\n"
+    + EML
+    + b"\nFrom b@x.example Mon Jan 15 10:30:00 2024\n"
+    b"From: b@x.example\nMessage-ID: <m2@x.example>\nSubject: Again\n\nMore.\n"
+)
 
 
 def _summary(results: list[SourceDocument | LoadError]) -> list[tuple[str, str]]:
-    return [(r.kind, r.source_id) if isinstance(r, SourceDocument) else ("error", Path(r.path).name)
-            for r in results]
+    return [
+        (r.kind, r.source_id) if isinstance(r, SourceDocument) else ("error", Path(r.path).name)
+        for r in results
+    ]
 
 
 def test_mixed_folder_is_dispatched_in_sorted_order(tmp_path: Path) -> None:
@@ -25,8 +30,10 @@ def test_mixed_folder_is_dispatched_in_sorted_order(tmp_path: Path) -> None:
     (tmp_path / "c_archive").write_bytes(MBOX)  # no extension: an mbox by its first line
     (tmp_path / "a_notes.md").write_text("# Bunkering procedure\n\nCheck the sounding pipes.\n")
     (tmp_path / "d_plain.txt").write_text("Just a note.\n")
-    (tmp_path / "e_records.jsonl").write_text(json.dumps(
-        {"ntsb_no": "ANC10CA015", "event_date": "2010-01-23", "narrative": "Wind gust."}) + "\n")
+    (tmp_path / "e_records.jsonl").write_text(
+        json.dumps({"ntsb_no": "ANC10CA015", "event_date": "2010-01-23", "narrative": "Wind gust."})
+        + "\n"
+    )
     (tmp_path / "f_image.png").write_bytes(b"\x89PNG")
     (tmp_path / "g_other.jsonl").write_text('{"_id": "1", "text": "x"}\n')
     (tmp_path / ".DS_Store").write_bytes(b"\x00\x00")
@@ -35,9 +42,14 @@ def test_mixed_folder_is_dispatched_in_sorted_order(tmp_path: Path) -> None:
 
     results = list(load_paths([tmp_path]))
     assert _summary(results) == [
-        ("text", "a_notes.md"), ("email", "m1@x.example"), ("email", "m1@x.example"),
-        ("email", "m2@x.example"), ("text", "d_plain.txt"), ("ntsb_report", "ANC10CA015"),
-        ("error", "f_image.png"), ("error", "g_other.jsonl"),
+        ("text", "a_notes.md"),
+        ("email", "m1@x.example"),
+        ("email", "m1@x.example"),
+        ("email", "m2@x.example"),
+        ("text", "d_plain.txt"),
+        ("ntsb_report", "ANC10CA015"),
+        ("error", "f_image.png"),
+        ("error", "g_other.jsonl"),
     ]
     notes = results[0]
     assert isinstance(notes, SourceDocument)

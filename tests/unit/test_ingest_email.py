@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.ingest.discover import load_paths
-from agent.ingest.email import html_to_text, load_eml, load_maildir, load_mbox, parse_message
-from agent.ingest.model import LoadError, SourceDocument
+from archive.ingest.discover import load_paths
+from archive.ingest.email import html_to_text, load_eml, load_maildir, load_mbox, parse_message
+from archive.ingest.model import LoadError, SourceDocument
 
 REPLY = b"""\
 From: Captain Ahab <ahab@pequod.example>
@@ -153,7 +153,8 @@ def test_mbox_with_two_messages(tmp_path: Path) -> None:
 
     docs = _docs(list(load_mbox(path)))
     assert [(d.source_id, d.title) for d in docs] == [
-        ("m1@x.example", "First"), ("m2@x.example", "Second")
+        ("m1@x.example", "First"),
+        ("m2@x.example", "Second"),
     ]
     assert docs[1].sections[0].text == "Drill completed."
 
@@ -193,8 +194,10 @@ def test_malformed_email_is_a_load_error(tmp_path: Path, raw: bytes, reason: str
 
 
 def test_reply_quotes_never_dominate() -> None:
-    raw = (b"From: a@x\nMessage-ID: <q@x>\n\nShort answer.\n\n"
-           b"-----Original Message-----\nFrom: b@x\nSent: today\n\nLong original text.\n")
+    raw = (
+        b"From: a@x\nMessage-ID: <q@x>\n\nShort answer.\n\n"
+        b"-----Original Message-----\nFrom: b@x\nSent: today\n\nLong original text.\n"
+    )
     assert parse_message(raw)[0].sections[0].text == "Short answer."
     only_quotes = b"From: a@x\nMessage-ID: <q2@x>\n\n> all quoted\n> still quoted\n"
     assert parse_message(only_quotes)[0].sections[0].text == "> all quoted\n> still quoted"
@@ -214,8 +217,7 @@ def test_usrp_users_messages_and_threads(shared_data: Path) -> None:
         assert d.thread_id == expected
     assert max(Counter(d.thread_id for d in emails).values()) > 1  # some threads resolved
     assert all("mailing list --" not in s.text for d in emails for s in d.sections)
-    assert all(a.parent_id in {e.source_id for e in emails}
-               for a in docs if a.kind == "attachment")
+    assert all(a.parent_id in {e.source_id for e in emails} for a in docs if a.kind == "attachment")
 
 
 @pytest.mark.shared_data

@@ -8,18 +8,28 @@ from pathlib import Path
 
 import pytest
 
-from agent.ingest.discover import load_paths
-from agent.ingest.model import LoadError, SourceDocument
-from agent.ingest.ntsb import load_final_report_txt, load_records
-from agent.ingest.pdf import load_pdf_file
+from archive.ingest.discover import load_paths
+from archive.ingest.model import LoadError, SourceDocument
+from archive.ingest.ntsb import load_final_report_txt, load_records
+from archive.ingest.pdf import load_pdf_file
 
 RECORD = {
-    "ntsb_no": "ERA22LA175", "event_date": "2022-05-01", "city": "Morristown",
-    "state": "New Jersey", "registration": "N123AB", "make": "CESSNA", "model": "172",
-    "fatal": 0, "serious": 1, "minor": 0, "damage": "Substantial", "weather": "VMC",
-    "far_part": "091", "highest_injury": None,
+    "ntsb_no": "ERA22LA175",
+    "event_date": "2022-05-01",
+    "city": "Morristown",
+    "state": "New Jersey",
+    "registration": "N123AB",
+    "make": "CESSNA",
+    "model": "172",
+    "fatal": 0,
+    "serious": 1,
+    "minor": 0,
+    "damage": "Substantial",
+    "weather": "VMC",
+    "far_part": "091",
+    "highest_injury": None,
     "narrative": "NTSB investigators did not travel to prepare this aircraft accident "
-                 "report.The pilot reported a partial loss of engine power.",
+    "report.The pilot reported a partial loss of engine power.",
     "probable_cause": "A partial loss of engine power for reasons that could not be determined.",
 }
 
@@ -60,7 +70,8 @@ def test_jsonl_records_and_a_malformed_line(tmp_path: Path) -> None:
     errors = [r for r in results if isinstance(r, LoadError)]
     assert [d.source_id for d in docs] == ["ERA22LA175", "ERA22LA176"]
     assert [(e.path, e.reason.split(":")[0]) for e in errors] == [
-        (f"{path}:2", "invalid JSON"), (f"{path}:5", "record is not a JSON object"),
+        (f"{path}:2", "invalid JSON"),
+        (f"{path}:5", "record is not a JSON object"),
     ]
 
     doc = docs[0]
@@ -84,13 +95,16 @@ def test_final_report_text_is_split_by_heading_with_pages(tmp_path: Path) -> Non
     (doc,) = list(load_final_report_txt(path))
     assert isinstance(doc, SourceDocument)
 
-    assert (doc.kind, doc.source_id, doc.report_no) == ("ntsb_report", "CEN24LA001",
-                                                        "CEN24LA001")
+    assert (doc.kind, doc.source_id, doc.report_no) == ("ntsb_report", "CEN24LA001", "CEN24LA001")
     assert doc.title == "CEN24LA001 Springfield, Ohio Piper PA-28"
     assert doc.date == date(2024, 3, 5)
     assert [(s.name, s.page) for s in doc.sections] == [
-        ("Overview", 1), ("Analysis", 1), ("Probable Cause and Findings", 2), ("Findings", 2),
-        ("History of Flight", 3), ("Pilot Information", 3),
+        ("Overview", 1),
+        ("Analysis", 1),
+        ("Probable Cause and Findings", 2),
+        ("Findings", 2),
+        ("History of Flight", 3),
+        ("Pilot Information", 3),
     ]
     analysis = doc.sections[1].text
     assert "cross-country field" in analysis

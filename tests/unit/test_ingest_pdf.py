@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfWriter
 
-from agent.ingest.discover import load_paths
-from agent.ingest.email import parse_message
-from agent.ingest.model import LoadError, SourceDocument
-from agent.ingest.pdf import load_pdf_file, pdf_sections
+from archive.ingest.discover import load_paths
+from archive.ingest.email import parse_message
+from archive.ingest.model import LoadError, SourceDocument
+from archive.ingest.pdf import load_pdf_file, pdf_sections
 
 
 def make_pdf(pages: list[list[str]]) -> bytes:
@@ -40,8 +40,10 @@ def make_pdf(pages: list[list[str]]) -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(bodies) + 1,
-                                                                             xref)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(bodies) + 1,
+        xref,
+    )
     return bytes(out)
 
 
@@ -79,8 +81,11 @@ def test_standalone_pdf_and_corrupt_pdf_in_one_walk(tmp_path: Path) -> None:
     results = list(load_paths([tmp_path]))
     doc, error = results
     assert isinstance(doc, SourceDocument) and isinstance(error, LoadError)
-    assert (doc.kind, doc.source_id, doc.archive_name) == ("text", "inspection.pdf",
-                                                           "inspection.pdf")
+    assert (doc.kind, doc.source_id, doc.archive_name) == (
+        "text",
+        "inspection.pdf",
+        "inspection.pdf",
+    )
     assert [s.page for s in doc.sections] == [1, 2]
     assert doc.original == TWO_PAGES
     assert error.path.endswith("truncated.pdf")
@@ -113,7 +118,8 @@ def test_pdf_attachment_becomes_page_sections() -> None:
     assert survey.source_id == "survey-1@class.example/survey.pdf"
     assert (survey.parent_id, survey.thread_id) == ("survey-1@class.example", "root@fleet.example")
     assert [(s.page, s.text) for s in survey.sections] == [
-        (1, "Engine room inspection"), (2, "Cylinder 3 liner cracked")
+        (1, "Engine room inspection"),
+        (2, "Cylinder 3 liner cracked"),
     ]
     assert survey.original == TWO_PAGES
     assert broken.embedding_mode == "metadata_only"  # unreadable: kept by its metadata

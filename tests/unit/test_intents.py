@@ -7,7 +7,7 @@ import re
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from agent.intents import (
+from graph.intents import (
     EXAMPLES,
     INTENTS,
     classify_by_embeddings,
@@ -21,13 +21,18 @@ from tests.fakes.chat import ScriptedChatModel
 @pytest.mark.parametrize(
     ("text", "intent"),
     [
-        ("hi", "greeting"), ("Hello there!", "greeting"), ("good morning bosun :)", "greeting"),
-        ("thanks!", "acknowledgement"), ("Thank you so much", "acknowledgement"),
-        ("ok, thanks", "acknowledgement"), ("great, thanks a lot!", "acknowledgement"),
-        ("hi, what caused the fire?", None), ("thanks. what about 2019?", None),
+        ("hi", "greeting"),
+        ("Hello there!", "greeting"),
+        ("good morning bosun :)", "greeting"),
+        ("thanks!", "acknowledgement"),
+        ("Thank you so much", "acknowledgement"),
+        ("ok, thanks", "acknowledgement"),
+        ("great, thanks a lot!", "acknowledgement"),
+        ("hi, what caused the fire?", None),
+        ("thanks. what about 2019?", None),
         ("who are you?", None),
     ],
-)  # fmt: skip
+)
 def test_fast_path(text: str, intent: str | None) -> None:
     assert fast_intent(text) == intent
 

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from agent.ingest.digests import (
+from archive.ingest.digests import (
     MAX_WORDS,
     MIN_WORDS,
     ThreadMessage,
@@ -16,7 +16,7 @@ from agent.ingest.digests import (
     llm_digest_text,
     thread_hash,
 )
-from agent.ingest.enrich import SUMMARY_CHARS
+from archive.ingest.enrich import SUMMARY_CHARS
 from tests.fakes.chat import ScriptedChatModel
 
 CRACK = (
@@ -47,13 +47,22 @@ RESOLUTION = (
 
 def _thread() -> list[ThreadMessage]:
     return [
-        ThreadMessage("ns-1@x", "Chief Engineer", date(2025, 1, 13), "Nordic Star - crack", 0,
-                      CRACK),
-        ThreadMessage("tech-2@x", "Fleet Technical", date(2025, 1, 13),
-                      "RE: Nordic Star - crack", 1, INVESTIGATION, ["jacket-water-log.txt"]),
-        ThreadMessage("sup-3@x", "Superintendent", date(2025, 1, 17), "RE: Nordic Star - crack",
-                      2, RESOLUTION),
-    ]  # fmt: skip
+        ThreadMessage(
+            "ns-1@x", "Chief Engineer", date(2025, 1, 13), "Nordic Star - crack", 0, CRACK
+        ),
+        ThreadMessage(
+            "tech-2@x",
+            "Fleet Technical",
+            date(2025, 1, 13),
+            "RE: Nordic Star - crack",
+            1,
+            INVESTIGATION,
+            ["jacket-water-log.txt"],
+        ),
+        ThreadMessage(
+            "sup-3@x", "Superintendent", date(2025, 1, 17), "RE: Nordic Star - crack", 2, RESOLUTION
+        ),
+    ]
 
 
 def _words(text: str) -> int:
@@ -64,7 +73,9 @@ def test_digest_is_200_to_400_words_problem_then_investigation_then_resolution()
     text = digest_text("Nordic Star - crack", _thread())
     assert MIN_WORDS <= _words(text) <= MAX_WORDS
     problem, investigation, resolution = (
-        text.index("Problem ("), text.index("Investigation:"), text.index("Resolution (")
+        text.index("Problem ("),
+        text.index("Investigation:"),
+        text.index("Resolution ("),
     )
     assert problem < investigation < resolution
     # the problem comes from the first message, the resolution from the last
@@ -78,16 +89,29 @@ def test_digest_is_200_to_400_words_problem_then_investigation_then_resolution()
 def test_long_threads_are_cut_to_400_words() -> None:
     thread = _thread()
     thread[1].text = INVESTIGATION * 6
-    thread.insert(2, ThreadMessage("m@x", "Engineer", date(2025, 1, 14), "RE", 2,
-                                   INVESTIGATION.replace("liner", "unit") * 5))  # fmt: skip
+    thread.insert(
+        2,
+        ThreadMessage(
+            "m@x",
+            "Engineer",
+            date(2025, 1, 14),
+            "RE",
+            2,
+            INVESTIGATION.replace("liner", "unit") * 5,
+        ),
+    )
     assert _words(digest_text("Nordic Star - crack", thread)) <= MAX_WORDS
 
 
 def test_a_closing_thanks_is_not_taken_as_the_resolution() -> None:
-    thread = [*_thread(), ThreadMessage("ce-4@x", "Chief Engineer", date(2025, 1, 18), "RE", 3,
-                                        "Thanks, all good now!")]  # fmt: skip
+    thread = [
+        *_thread(),
+        ThreadMessage(
+            "ce-4@x", "Chief Engineer", date(2025, 1, 18), "RE", 3, "Thanks, all good now!"
+        ),
+    ]
     text = digest_text("Nordic Star - crack", thread)
-    resolution = text[text.index("Resolution ("):]
+    resolution = text[text.index("Resolution (") :]
     assert resolution.startswith("Resolution (Superintendent, 2025-01-17)")
     assert "replaced with the spare liner" in resolution
     assert "The thread ends with Chief Engineer replying (2025-01-18)." in resolution

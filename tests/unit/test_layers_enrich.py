@@ -8,8 +8,8 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import ChatResult
 
-from agent.ingest.chunking import chunk_document
-from agent.ingest.enrich import (
+from archive.ingest.chunking import chunk_document
+from archive.ingest.enrich import (
     SUMMARY_CHARS,
     clean_subject,
     context_summary,
@@ -19,20 +19,26 @@ from agent.ingest.enrich import (
     llm_enricher,
     strip_quoted,
 )
-from agent.ingest.maritime import casualty_document
-from agent.ingest.model import Section, SourceDocument, Vessel
-from agent.ingest.ntsb import record_document
-from agent.ingest.pipeline import embedding_text, reads_as_text
+from archive.ingest.maritime import casualty_document
+from archive.ingest.model import Section, SourceDocument, Vessel
+from archive.ingest.ntsb import record_document
+from archive.ingest.pipeline import embedding_text, reads_as_text
 from tests.fakes.chat import ScriptedChatModel
 
 
 def _email(body: str, **fields: Any) -> SourceDocument:
     values: dict[str, Any] = {
-        "kind": "email", "source_id": "m1@x", "title": "RE: [Fleet] Crack on No. 3 liner",
-        "subject": "RE: [Fleet] Crack on No. 3 liner", "sender": "ce@nordicstar.example",
-        "date": date(2025, 1, 13), "sections": [Section("body", body)], "original": b"x",
-        "archive_name": "m1.eml", "metadata": {"from_name": "Chief Engineer via Fleet-list"},
-    }  # fmt: skip
+        "kind": "email",
+        "source_id": "m1@x",
+        "title": "RE: [Fleet] Crack on No. 3 liner",
+        "subject": "RE: [Fleet] Crack on No. 3 liner",
+        "sender": "ce@nordicstar.example",
+        "date": date(2025, 1, 13),
+        "sections": [Section("body", body)],
+        "original": b"x",
+        "archive_name": "m1.eml",
+        "metadata": {"from_name": "Chief Engineer via Fleet-list"},
+    }
     values.update(fields)
     return SourceDocument(**values)
 
@@ -74,11 +80,16 @@ def test_greetings_thanks_and_code_are_not_informative() -> None:
 
 def test_attachment_summary_names_file_type_and_parent_subject() -> None:
     doc = SourceDocument(
-        kind="attachment", source_id="m1@x/log.txt", title="jacket-water-log.txt",
-        subject="RE: Nordic Star - crack found", sections=[Section("body", "41 C at start")],
-        original=b"41 C", archive_name="log.txt", date=date(2025, 1, 13),
+        kind="attachment",
+        source_id="m1@x/log.txt",
+        title="jacket-water-log.txt",
+        subject="RE: Nordic Star - crack found",
+        sections=[Section("body", "41 C at start")],
+        original=b"41 C",
+        archive_name="log.txt",
+        date=date(2025, 1, 13),
         metadata={"content_type": "text/plain"},
-    )  # fmt: skip
+    )
     summary = enrich(doc).summary
     assert "jacket-water-log.txt (text/plain)" in summary
     assert '"Nordic Star - crack found"' in summary
@@ -86,20 +97,32 @@ def test_attachment_summary_names_file_type_and_parent_subject() -> None:
 
 def test_metadata_only_documents_stay_metadata_only() -> None:
     doc = SourceDocument(
-        kind="attachment", source_id="m1@x/photo.jpg", title="photo.jpg", subject="Crack",
-        sections=[Section("metadata", "photo.jpg image/jpeg 2 MB")], original=b"\xff",
-        archive_name="photo.jpg", embedding_mode="metadata_only",
+        kind="attachment",
+        source_id="m1@x/photo.jpg",
+        title="photo.jpg",
+        subject="Crack",
+        sections=[Section("metadata", "photo.jpg image/jpeg 2 MB")],
+        original=b"\xff",
+        archive_name="photo.jpg",
+        embedding_mode="metadata_only",
         metadata={"content_type": "image/jpeg"},
-    )  # fmt: skip
+    )
     assert enrich(doc).embedding_mode == "metadata_only"
 
 
 def test_ntsb_record_summary_is_title_and_probable_cause() -> None:
-    doc = record_document({
-        "ntsb_no": "CEN22LA359", "event_date": "2022-08-01", "city": "Austin", "state": "Texas",
-        "make": "Cessna", "model": "172", "narrative": "The pilot reported a loss of power.",
-        "probable_cause": "The pilot's failure to maintain airspeed, which led to a stall.",
-    })  # fmt: skip
+    doc = record_document(
+        {
+            "ntsb_no": "CEN22LA359",
+            "event_date": "2022-08-01",
+            "city": "Austin",
+            "state": "Texas",
+            "make": "Cessna",
+            "model": "172",
+            "narrative": "The pilot reported a loss of power.",
+            "probable_cause": "The pilot's failure to maintain airspeed, which led to a stall.",
+        }
+    )
     enriched = enrich(doc)
     assert enriched.summary == (
         "CEN22LA359 2022-08-01 Austin, Texas Cessna 172. Probable cause: The pilot's failure to"
@@ -110,27 +133,41 @@ def test_ntsb_record_summary_is_title_and_probable_cause() -> None:
 
 def test_final_report_summary_takes_the_probable_cause_statement() -> None:
     doc = SourceDocument(
-        kind="ntsb_report", source_id="ERA25LA084", title="ERA25LA084 Ocala, Florida Piper PA-28",
+        kind="ntsb_report",
+        source_id="ERA25LA084",
+        title="ERA25LA084 Ocala, Florida Piper PA-28",
         sections=[
             Section("Analysis", "The airplane landed long."),
-            Section("Probable Cause and Findings",
-                    "The National Transportation Safety Board determines the probable cause(s) of"
-                    " this accident to be: The pilot's improper landing flare. Findings Personnel"
-                    " issues Aircraft control - Pilot"),
+            Section(
+                "Probable Cause and Findings",
+                "The National Transportation Safety Board determines the probable cause(s) of"
+                " this accident to be: The pilot's improper landing flare. Findings Personnel"
+                " issues Aircraft control - Pilot",
+            ),
         ],
-        original=b"%PDF", archive_name="ERA25LA084.pdf", metadata={"source": "final_report"},
-    )  # fmt: skip
+        original=b"%PDF",
+        archive_name="ERA25LA084.pdf",
+        metadata={"source": "final_report"},
+    )
     assert context_summary(doc) == (
         "ERA25LA084 Ocala, Florida Piper PA-28. Probable cause: The pilot's improper landing flare."
     )
 
 
 def test_a_metadata_line_title_is_left_out_of_the_embedding_text() -> None:
-    report = enrich(record_document({
-        "ntsb_no": "ANC10CA015", "event_date": "2010-01-23", "city": "Nightmute",
-        "state": "Alaska", "make": "CESSNA", "model": "172H",
-        "narrative": "While taxiing for departure, a wind gust lifted the left wing.",
-    }))  # fmt: skip
+    report = enrich(
+        record_document(
+            {
+                "ntsb_no": "ANC10CA015",
+                "event_date": "2010-01-23",
+                "city": "Nightmute",
+                "state": "Alaska",
+                "make": "CESSNA",
+                "model": "172H",
+                "narrative": "While taxiing for departure, a wind gust lifted the left wing.",
+            }
+        )
+    )
     email = enrich(_email("The cooling water pump seized on the way to Rotterdam."))
     (report_chunk,) = chunk_document(report)
     (email_chunk,) = chunk_document(email)
@@ -142,12 +179,20 @@ def test_a_metadata_line_title_is_left_out_of_the_embedding_text() -> None:
 
 
 def _casualty(summary_of_events: str = "") -> SourceDocument:
-    return casualty_document({
-        "Reference": "C0001", "ShipsInvolved": "PIONEER SEA (IMO 1234567)", "FlagStates": "PAN",
-        "TypeOfCasualty": "Serious", "IncidentDateTime": "2004-03-01 00:00",
-        "Location": "North Sea", "ShipType1": "Bulk carrier", "InitialEvent": "Collision",
-        "Consequences1": "Total loss of the ship", "SummaryOfEvents": summary_of_events,
-    })  # fmt: skip
+    return casualty_document(
+        {
+            "Reference": "C0001",
+            "ShipsInvolved": "PIONEER SEA (IMO 1234567)",
+            "FlagStates": "PAN",
+            "TypeOfCasualty": "Serious",
+            "IncidentDateTime": "2004-03-01 00:00",
+            "Location": "North Sea",
+            "ShipType1": "Bulk carrier",
+            "InitialEvent": "Collision",
+            "Consequences1": "Total loss of the ship",
+            "SummaryOfEvents": summary_of_events,
+        }
+    )
 
 
 def test_casualty_without_narrative_is_embedded_as_its_one_line_summary() -> None:
@@ -169,10 +214,14 @@ def test_casualty_with_narrative_is_full() -> None:
 
 def test_an_existing_summary_is_kept_and_digests_are_full() -> None:
     digest = SourceDocument(
-        kind="thread_digest", source_id="digest:t1", title="Thread digest: Crack",
-        sections=[Section("digest", "Problem: ... Resolution: ...")], original=b"d",
-        archive_name="digest.txt", summary="Email thread about the crack.",
-    )  # fmt: skip
+        kind="thread_digest",
+        source_id="digest:t1",
+        title="Thread digest: Crack",
+        sections=[Section("digest", "Problem: ... Resolution: ...")],
+        original=b"d",
+        archive_name="digest.txt",
+        summary="Email thread about the crack.",
+    )
     enriched = enrich(digest)
     assert enriched.summary == "Email thread about the crack."
     assert enriched.embedding_mode == "full"
@@ -181,16 +230,21 @@ def test_an_existing_summary_is_kept_and_digests_are_full() -> None:
 
 def test_investigation_report_summary_is_its_title() -> None:
     doc = SourceDocument(
-        kind="investigation_report", source_id="2010_201", title="Report 10-201: Grounding of X",
-        sections=[Section("Report", "Text.")], original=b"t", archive_name="2010_201.txt",
+        kind="investigation_report",
+        source_id="2010_201",
+        title="Report 10-201: Grounding of X",
+        sections=[Section("Report", "Text.")],
+        original=b"t",
+        archive_name="2010_201.txt",
         vessels=[Vessel("X")],
-    )  # fmt: skip
+    )
     assert context_summary(doc) == "Report 10-201: Grounding of X"
 
 
 class _Failing(BaseChatModel):
-    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:  # fmt: skip
+    def _generate(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         raise TimeoutError("provider down")
 
     @property

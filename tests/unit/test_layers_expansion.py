@@ -21,13 +21,26 @@ from tools.expansion import (
 
 # Passages a BM25 search for "pilot confused in clouds" would return first (lexemes, as stored).
 PASSAGES = [
-    FeedbackPassage(0.6, {"pilot": 2, "cloud": 1, "disorient": 3, "spatial": 2, "imc": 1,
-                          "the": 0, "n3718f": 1}, 40),
+    FeedbackPassage(
+        0.6,
+        {"pilot": 2, "cloud": 1, "disorient": 3, "spatial": 2, "imc": 1, "the": 0, "n3718f": 1},
+        40,
+    ),
     FeedbackPassage(0.3, {"pilot": 1, "cloud": 2, "disorient": 1, "vfr": 2, "imc": 2}, 30),
     FeedbackPassage(0.1, {"pilot": 1, "runway": 3, "airplan": 1}, 20),
-]  # fmt: skip
-DF = {"pilot": 900, "cloud": 120, "disorient": 40, "spatial": 35, "imc": 60, "vfr": 70,
-      "runway": 500, "airplan": 950, "n3718f": 1, "the": 0}  # fmt: skip
+]
+DF = {
+    "pilot": 900,
+    "cloud": 120,
+    "disorient": 40,
+    "spatial": 35,
+    "imc": 60,
+    "vfr": 70,
+    "runway": 500,
+    "airplan": 950,
+    "n3718f": 1,
+    "the": 0,
+}
 
 
 def test_feedback_terms_are_corpus_terms_the_query_lacks() -> None:
@@ -73,8 +86,9 @@ async def test_llm_rewrite_is_appended_to_the_query() -> None:
 
 
 class _Failing(BaseChatModel):
-    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:  # fmt: skip
+    def _generate(
+        self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         raise ConnectionError("provider down")
 
     @property

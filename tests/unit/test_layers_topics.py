@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from agent.ingest.topics import candidate_phrases, extract_topics, idf_table
-from agent.store.filters import SearchFilters
+from archive.ingest.topics import candidate_phrases, extract_topics, idf_table
+from archive.store.search_filters import SearchFilters
 from tools.topics import ChunkRestrictedFilters, restrict_to_chunks
 
 TEXT = (
@@ -13,9 +13,25 @@ TEXT = (
     "Cooling water was found in the scavenge space. The cylinder liner crack runs 40 mm; "
     "thermal fatigue from cold starts is suspected."
 )
-DF = {"inspection": 30, "crack": 12, "cylinder": 8, "liner": 6, "main": 60, "engine": 50,
-      "cooling": 20, "water": 40, "scavenge": 4, "space": 25, "runs": 35, "thermal": 5,
-      "fatigue": 5, "cold": 15, "starts": 18, "suspected": 45, "found": 80}  # fmt: skip
+DF = {
+    "inspection": 30,
+    "crack": 12,
+    "cylinder": 8,
+    "liner": 6,
+    "main": 60,
+    "engine": 50,
+    "cooling": 20,
+    "water": 40,
+    "scavenge": 4,
+    "space": 25,
+    "runs": 35,
+    "thermal": 5,
+    "fatigue": 5,
+    "cold": 15,
+    "starts": 18,
+    "suspected": 45,
+    "found": 80,
+}
 N = 500
 
 
@@ -30,9 +46,11 @@ def test_candidates_are_runs_of_content_words_between_stop_words_and_punctuation
     # digits break a run; long runs give their word pairs
     assert candidate_phrases("ERA22LA175 crack") == [("crack",)]
     assert candidate_phrases("jacket water preheater control valve") == [
-        ("jacket", "water"), ("water", "preheater"), ("preheater", "control"),
+        ("jacket", "water"),
+        ("water", "preheater"),
+        ("preheater", "control"),
         ("control", "valve"),
-    ]  # fmt: skip
+    ]
 
 
 def test_extraction_is_deterministic_and_prefers_salient_multi_word_terms() -> None:
@@ -52,8 +70,11 @@ def test_words_without_an_idf_never_make_a_topic() -> None:
 
 
 def test_idf_table_skips_stop_words_one_off_and_too_common_terms() -> None:
-    idf = idf_table({"liner": "liner", "the": None, "typo": "typo", "ship": "ship"},
-                    {"liner": 5, "typo": 1, "ship": 400}, 1000)  # fmt: skip
+    idf = idf_table(
+        {"liner": "liner", "the": None, "typo": "typo", "ship": "ship"},
+        {"liner": 5, "typo": 1, "ship": 400},
+        1000,
+    )
     liner = idf("liner")
     assert liner is not None and liner > 0
     assert idf("the") is None  # a stop word of the text-search configuration
@@ -71,10 +92,11 @@ def test_chunk_restriction_keeps_structural_filters() -> None:
     _, params = restricted.where("c")
     assert params["f_chunk_ids"] == ["aaaaaaaaaaaa", "bbbbbbbbbbbb"]
     assert params["f_kinds"] == ["email"]
-    assert restricted.pgvector_filter() == {"$and": [
-        {"kind": {"$in": ["email"]}}, {"thread_id": {"$eq": "t1"}},
-        {"chunk_id": {"$in": ["aaaaaaaaaaaa", "bbbbbbbbbbbb"]}},
-    ]}  # fmt: skip
-    assert restrict_to_chunks(SearchFilters(), []).pgvector_filter() == {
-        "chunk_id": {"$in": [""]}
+    assert restricted.pgvector_filter() == {
+        "$and": [
+            {"kind": {"$in": ["email"]}},
+            {"thread_id": {"$eq": "t1"}},
+            {"chunk_id": {"$in": ["aaaaaaaaaaaa", "bbbbbbbbbbbb"]}},
+        ]
     }
+    assert restrict_to_chunks(SearchFilters(), []).pgvector_filter() == {"chunk_id": {"$in": [""]}}

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from agent.settings import Settings
-from tests.fakes.onnx_models import TOKENIZER, tiny_cross_encoder
-from tools.rerank import (
+from providers.rerank import (
     CohereReranker,
     CrossEncoderReranker,
     FeatureReranker,
     Reranker,
     build_reranker,
 )
+from tests.fakes.onnx_models import TOKENIZER, tiny_cross_encoder
 
 
 def _settings(**env: str) -> Settings:

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from agent.settings import Settings
+from providers.rerank import CohereReranker, RerankError, build_reranker
 from tests.fakes.http_providers import FakeProviderServer, fake_provider_server
 from tests.fakes.providers_routes import RERANK_PATH, add_provider_routes, requests_to
-from tools.rerank import CohereReranker, RerankError, build_reranker
 
 KEY = "test-cohere-key-4f7a9c"
 DOCS = [

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from tokenizers import Tokenizer
 
+from providers.rerank import CrossEncoderReranker, RerankError
 from tests.fakes.onnx_models import TOKENIZER, tiny_cross_encoder
-from tools.rerank import CrossEncoderReranker, RerankError
 
 
 @pytest.fixture

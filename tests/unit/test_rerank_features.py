@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import tools
-from tools.relevance_features import FEATURES, is_identifier, query_terms, stem, tokens
-from tools.rerank import FeatureReranker, FeatureWeights, RankModel, Reranker, Tree, rerank_text
+import providers
+from providers.relevance_features import FEATURES, is_identifier, query_terms, stem, tokens
+from providers.rerank import FeatureReranker, FeatureWeights, RankModel, Reranker, Tree, rerank_text
 
 ENGINE = (
     "Loss of engine power | ERA22LA175\n"
@@ -151,9 +151,18 @@ def test_query_terms_drop_stop_words_and_keep_identifiers() -> None:
 
 @pytest.mark.parametrize(
     ("token", "expected"),
-    [("era22la175", True), ("9234567", True), ("err-4711", True), ("n3718f", True),
-     ("2019", False), ("p53", False), ("il-6", False), ("brca1", False), ("engine", False)],
-)  # fmt: skip
+    [
+        ("era22la175", True),
+        ("9234567", True),
+        ("err-4711", True),
+        ("n3718f", True),
+        ("2019", False),
+        ("p53", False),
+        ("il-6", False),
+        ("brca1", False),
+        ("engine", False),
+    ],
+)
 def test_identifiers(token: str, expected: bool) -> None:
     assert is_identifier(token) is expected
 
@@ -249,10 +258,12 @@ def _weights_with_ranker(tree_value: float) -> FeatureWeights:
     pointwise[FEATURES.index("cosine")] = 4.0
     length = FEATURES.index("length")
     tree = Tree(
-        feature=np.array([length, -1, -1]), threshold=np.array([0.5, 0.0, 0.0]),
-        left=np.array([1, 0, 0]), right=np.array([2, 0, 0]),
+        feature=np.array([length, -1, -1]),
+        threshold=np.array([0.5, 0.0, 0.0]),
+        left=np.array([1, 0, 0]),
+        right=np.array([2, 0, 0]),
         value=np.array([0.0, 0.0, tree_value]),
-    )  # fmt: skip
+    )
     ranker = RankModel(np.zeros(n), np.ones(n), np.zeros(n), (tree,), 1.0, np.zeros(n))
     return FeatureWeights(pointwise, -2.0, 0.1, 0.1, {}, ranker)
 
@@ -274,7 +285,7 @@ def test_the_ranker_orders_and_the_pointwise_model_sets_the_best_score() -> None
 
 def test_a_ranker_survives_the_weights_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
     shipped = json.loads(
-        (Path(tools.__file__).parent / "data" / "feature_reranker.json").read_text()
+        (Path(providers.__file__).parent / "data" / "feature_reranker.json").read_text()
     )
     assert shipped["ranker"]["trees"]  # the shipped model orders with trees
     path = tmp_path / "w.json"

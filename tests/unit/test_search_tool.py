@@ -24,9 +24,13 @@ def test_the_model_sees_only_the_query() -> None:
 async def test_content_has_citation_headers_and_artifact_has_plain_records() -> None:
     tool = make_search_tool(backend())
     message = await tool.ainvoke(
-        {"type": "tool_call", "id": "c1", "name": "search_archive",
-         "args": {"query": "cylinder liner crack"}}
-    )  # fmt: skip
+        {
+            "type": "tool_call",
+            "id": "c1",
+            "name": "search_archive",
+            "args": {"query": "cylinder liner crack"},
+        }
+    )
     assert isinstance(message, ToolMessage)
     assert "[CITE:a00000000001 | " in message.content
     (first, *_) = message.artifact["candidates"]
@@ -38,10 +42,12 @@ async def test_injected_filters_and_options_reach_retrieval() -> None:
     fake = backend()
     tool = make_search_tool(fake)
     await tool.ainvoke(
-        {"query": "engine room leak",
-         "filters": {"vessels": [{"key": "9345678", "name": "BALTIC TRADER", "imo": "9345678"}]},
-         "options": {"hybrid": False, "k": 5}}
-    )  # fmt: skip
+        {
+            "query": "engine room leak",
+            "filters": {"vessels": [{"key": "9345678", "name": "BALTIC TRADER", "imo": "9345678"}]},
+            "options": {"hybrid": False, "k": 5},
+        }
+    )
     ((query, filters),) = fake.queries
     assert filters.doc_ids == ("da0000000002",)
 
@@ -76,9 +82,11 @@ async def test_expansion_is_recorded_and_timed() -> None:
     message = await tool.ainvoke(_call("pilot confused", {"expand": True}))
     artifact = message.artifact
     assert artifact["expansion"] == {
-        "method": "prf", "original": "pilot confused", "text": "pilot confused disorientation",
+        "method": "prf",
+        "original": "pilot confused",
+        "text": "pilot confused disorientation",
         "terms": ["disorientation"],
-    }  # fmt: skip
+    }
     assert "expand" in artifact["timings"] and "topics" not in artifact["timings"]
     assert artifact["topics"] == []
     off = (await tool.ainvoke(_call("pilot confused", {}))).artifact
@@ -105,5 +113,9 @@ async def test_topic_filter_runs_only_when_switched_on_and_keeps_structural_filt
 
 
 def _call(query: str, options: dict, filters: dict | None = None) -> dict:
-    return {"type": "tool_call", "id": "c1", "name": "search_archive",
-            "args": {"query": query, "options": options, "filters": filters or {}}}  # fmt: skip
+    return {
+        "type": "tool_call",
+        "id": "c1",
+        "name": "search_archive",
+        "args": {"query": query, "options": options, "filters": filters or {}},
+    }

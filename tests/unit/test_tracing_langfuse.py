@@ -11,7 +11,7 @@ import pytest
 from langchain_core.runnables import RunnableLambda
 
 from agent.settings import Settings
-from agent.tracing import flush_tracing, shutdown_tracing, trace_metadata, tracing_callbacks
+from providers.tracing import flush_tracing, shutdown_tracing, trace_metadata, tracing_callbacks
 from tests.fakes.otlp_receiver import OtlpReceiver, otlp_receiver
 
 
@@ -25,12 +25,14 @@ def receiver() -> Iterator[OtlpReceiver]:
 def _settings(url: str) -> Settings:
     # A fresh key pair per test: the Langfuse SDK keeps one client per public key per process.
     tag = uuid.uuid4().hex[:12]
-    return Settings.from_env({
-        "BOSUN_HOME": "/nonexistent",
-        "LANGFUSE_PUBLIC_KEY": f"pk-lf-test-{tag}",
-        "LANGFUSE_SECRET_KEY": f"sk-lf-test-{tag}",
-        "LANGFUSE_BASE_URL": url,
-    })  # fmt: skip
+    return Settings.from_env(
+        {
+            "BOSUN_HOME": "/nonexistent",
+            "LANGFUSE_PUBLIC_KEY": f"pk-lf-test-{tag}",
+            "LANGFUSE_SECRET_KEY": f"sk-lf-test-{tag}",
+            "LANGFUSE_BASE_URL": url,
+        }
+    )
 
 
 def _turn() -> RunnableLambda:

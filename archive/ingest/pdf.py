@@ -1,0 +1,95 @@
+"""PDF text, page by page, and the loader for a standalone PDF file."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
+
+from archive.ingest import ntsb
+from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument
+
+logger = logging.getLogger(__name__)
+
+# What pypdf raises on damaged input besides its own errors.
+_PDF_ERRORS = (
+    PyPdfError,
+    ValueError,
+    TypeError,
+    LookupError,
+    AttributeError,
+    OSError,
+    RecursionError,
+    AssertionError,
+    ZeroDivisionError,
+)
+
+
+def pdf_pages(data: bytes, *, origin: str = "<pdf>") -> list[str]:
+    """The extracted text of every page, in order; LoadError for a corrupt or locked PDF."""
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise LoadError(origin, "encrypted PDF (a password is needed)")
+        return [(page.extract_text() or "").replace("\x00", "") for page in reader.pages]
+    except LoadError:
+        raise
+    except _PDF_ERRORS as err:
+        raise LoadError(origin, f"unreadable PDF: {type(err).__name__}: {err}") from err
+
+
+def pdf_sections(data: bytes, *, origin: str = "<pdf>") -> list[Section]:
+    """One Section per page that has text (``page`` is 1-based); LoadError if unreadable."""
+    return page_sections(pdf_pages(data, origin=origin))
+
+
+def page_sections(pages: list[str]) -> list[Section]:
+    """A Section named "Page N" for each page with text."""
+    return [
+        Section(name=f"Page {n}", text=text.strip(), page=n)
+        for n, text in enumerate(pages, start=1)
+        if text.strip()
+    ]
+
+
+def metadata_section(name: str, content_type: str, size: int) -> Section:
+    """The one Section of a file indexed by its metadata only."""
+    return Section(name="metadata", text=f"File {name}, type {content_type}, {size:,} bytes")
+
+
+def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
+    """A standalone PDF: an NTSB final report when it says so on page 1, else a text document."""
+    try:
+        data = path.read_bytes()
+        pages = pdf_pages(data, origin=str(path))
+    except OSError as err:
+        yield LoadError(path, f"cannot read: {err}")
+        return
+    except LoadError as err:
+        yield err
+        return
+    if pages and ntsb.is_final_report(pages[0]):
+        yield ntsb.final_report_from_pages(
+            pages, original=data, archive_name=path.name, fallback_id=path.stem
+        )
+        return
+    sections = page_sections(pages)
+    mode: EmbeddingMode = "full"
+    if not sections:
+        logger.info("%s has no extractable text; indexing its metadata only", path)
+        sections = [metadata_section(path.name, "application/pdf", len(data))]
+        mode = "metadata_only"
+    yield SourceDocument(
+        kind="text",
+        source_id=path.name,
+        title=path.stem,
+        sections=sections,
+        original=data,
+        archive_name=path.name,
+        embedding_mode=mode,
+        metadata={"pages": str(len(pages)), "content_type": "application/pdf"},
+    )

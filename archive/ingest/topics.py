@@ -1,0 +1,305 @@
+"""The topic ontology: salient phrases per chunk, pooled into one table with their embeddings.
+
+Offline and deterministic: a chunk's candidate phrases are the runs of content words between
+stop words and punctuation (RAKE), scored by the corpus-level IDF of their words (the BM25 tables
+already hold every stem's document frequency) and preferring multi-word terms. Each distinct
+surface form is one topic row, embedded once ("fragments and synonyms kept as separate rows":
+"cylinder liner", "liner crack" and "liners" stay apart, and the query-time matcher pools them
+by taking the top-K nearest, see :mod:`tools.topics`).
+
+Call :func:`build_topics` after ingest; it reads only chunks it has not read before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from archive.store.database import Store
+
+logger = logging.getLogger(__name__)
+
+#: Topics kept per chunk.
+TOPICS_PER_CHUNK = 5
+#: Longest phrase, in words.
+MAX_PHRASE_WORDS = 3
+#: Words in more than this share of the chunks are too common to name a topic.
+MAX_DOCUMENT_SHARE = 0.15
+#: Chunks read per database round trip.
+BATCH_CHUNKS = 400
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+_BREAK = re.compile(r"[.,;:!?()\[\]{}<>\"“”|/\\=*#@&+~^$%_\n\t]|\s-\s|--")
+_TOKEN = re.compile(r"\S+")
+# URLs, e-mail addresses, paths and file names: no topic, and a phrase boundary.
+_NOT_PROSE = re.compile(
+    r"(?:https?://|www\.)\S+|\S+@\S+|\S*[/\\]\S+|\b[\w-]+\.(?:[a-z]{1,4})\b(?=[\s,;:)]|$)",
+    re.IGNORECASE,
+)
+
+STOP_WORDS = frozenset(
+    """
+    a about above across after afterwards again against all almost alone along already also
+    although always am among an and another any anyhow anyone anything anyway anywhere are around
+    as at back be became because become becomes been before beforehand behind being below beside
+    besides between beyond both but by can cannot could did do does doing done down due during each
+    eg either else elsewhere enough etc even ever every everyone everything everywhere except few
+    first for former formerly from further get gets getting got had has have having he hence her
+    here hereafter hereby herein hers herself him himself his how however i ie if in indeed into is
+    it its itself just keep last latter least less let like made make many may me meanwhile might
+    mine more moreover most mostly much must my myself namely neither never nevertheless next no
+    nobody none noone nor not nothing now nowhere of off often on once one only onto or other
+    others otherwise our ours ourselves out over own per perhaps please put rather re really same
+    see seem seemed seeming seems several she should since so some somehow someone something
+    sometime sometimes somewhere still such than that the their theirs them themselves then there
+    thereafter thereby therefore therein thereupon these they this those though through throughout
+    thru thus to together too toward towards under until up upon us used using very via was we
+    well were what whatever when whence whenever where whereafter whereas whereby wherein whereupon
+    wherever whether which while whither who whoever whole whom whose why will with within without
+    would yet you your yours yourself yourselves
+    hi hello hey dear thanks thank regards best cheers ok okay yes sure hope let lets
+    also already able around said says say told ask asked try tried want wanted need needed know
+    think thought seem seems look looks looking way ways thing things lot lots bit kind sort good
+    great fine new old still even quite maybe probably actually basically right left
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+@dataclass(frozen=True)
+class TopicStats:
+    """What one topic pass did."""
+
+    chunks: int  # chunks read
+    links: int  # chunk-topic links written
+    new_topics: int  # topic names embedded and added to the ontology
+    seconds: float
+
+
+# --- extraction (pure) --------------------------------------------------------------------
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-case words of ``text`` (letters, inner hyphens and apostrophes)."""
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def candidate_phrases(text: str) -> list[tuple[str, ...]]:
+    """Runs of content words between stop words and punctuation, cut to at most three words
+    (a longer run gives its word pairs); tokens with digits, URLs, e-mail addresses, paths and
+    file names break a run."""
+    phrases: list[tuple[str, ...]] = []
+    for segment in _BREAK.split(_NOT_PROSE.sub(" | ", text)):
+        run: list[str] = []
+        for token in _TOKEN.findall(segment):
+            word = token.lower().replace("’", "'").strip("'-")
+            if (
+                not _WORD.fullmatch(word)
+                or ("'" in word and not word.endswith("'s"))  # don't, wouldn't, haven't
+                or len(word) < 3
+                or word in STOP_WORDS
+                or word.endswith("'s")
+                and word[:-2] in STOP_WORDS
+            ):
+                phrases.extend(_cut(run))
+                run = []
+            else:
+                run.append(word.removesuffix("'s"))
+        phrases.extend(_cut(run))
+    return phrases
+
+
+def _cut(run: list[str]) -> list[tuple[str, ...]]:
+    if not run:
+        return []
+    if len(run) <= MAX_PHRASE_WORDS:
+        return [tuple(run)]
+    return [tuple(run[i : i + 2]) for i in range(len(run) - 1)]
+
+
+def extract_topics(
+    text: str, idf: Callable[[str], float | None], *, limit: int = TOPICS_PER_CHUNK
+) -> list[tuple[str, float]]:
+    """The ``limit`` most salient phrases of ``text`` with their scores, best first.
+
+    ``idf(word)`` is the word's inverse document frequency in the corpus, or None when the word
+    must not be part of a topic (unknown to the corpus, or too common). A phrase scores the mean
+    IDF of its words times ``sqrt(occurrences)`` times ``1 + 0.5 * (words - 1)``; a phrase inside
+    a better one already chosen is skipped. Ties break alphabetically, so the result is stable.
+    """
+    counts = Counter(candidate_phrases(text))
+    scored: list[tuple[float, str]] = []
+    for phrase, n in counts.items():
+        weights = [idf(w) for w in phrase]
+        if any(w is None or w <= 0 for w in weights):
+            continue
+        mean = sum(w for w in weights if w is not None) / len(weights)
+        score = mean * math.sqrt(n) * (1.0 + 0.5 * (len(phrase) - 1))
+        scored.append((score, " ".join(phrase)))
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    chosen: list[tuple[str, float]] = []
+    for score, name in scored:
+        if any(f" {name} " in f" {kept} " for kept, _ in chosen):
+            continue
+        chosen.append((name, round(score, 4)))
+        if len(chosen) == limit:
+            break
+    return chosen
+
+
+def idf_table(
+    stems: Mapping[str, str | None], df: Mapping[str, int], n_chunks: int
+) -> Callable[[str], float | None]:
+    """``idf(word)`` from each word's stem and the stems' document frequencies.
+
+    Words whose stem is unknown (a stop word of the text-search configuration), that occur in a
+    single chunk (typos, one-off tokens) or in more than :data:`MAX_DOCUMENT_SHARE` of the chunks
+    get None.
+    """
+    n = max(n_chunks, 1)
+
+    def idf(word: str) -> float | None:
+        stem = stems.get(word)
+        freq = df.get(stem, 0) if stem else 0
+        if freq == 0 or (freq < 2 and n >= 50) or (freq > MAX_DOCUMENT_SHARE * n and n >= 20):
+            return None
+        return math.log(1.0 + (n - freq + 0.5) / (freq + 0.5))
+
+    return idf
+
+
+# --- the pass over the store --------------------------------------------------------------
+
+
+async def build_topics(
+    store: Store,
+    embeddings: Embeddings,
+    *,
+    doc_ids: Sequence[str] | None = None,
+    per_chunk: int = TOPICS_PER_CHUNK,
+    batch: int = BATCH_CHUNKS,
+) -> TopicStats:
+    """Extract topics of every chunk not read before (of ``doc_ids`` only, when given), add new
+    topic names to the ontology with their embeddings, and link the chunks to their topics.
+
+    Documents indexed by metadata only (images, binaries) get no topics.
+    """
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    chunks = links = new_topics = 0
+    n_chunks = await _chunk_total(store)
+    after = ""
+    while True:
+        rows = await _unscanned(store, after, batch, doc_ids)
+        if not rows:
+            break
+        after = rows[-1]["chunk_id"]
+        texts = {r["chunk_id"]: f"{r['title']}\n{r['content']}" for r in rows if r["indexed"]}
+        stems, df = await _stems_and_df(store, {w for t in texts.values() for w in words_of(t)})
+        idf = idf_table(stems, df, n_chunks)
+        found = {cid: extract_topics(text, idf, limit=per_chunk) for cid, text in texts.items()}
+        names = {name for ts in found.values() for name, _ in ts}
+        ids, added = await _topic_ids(store, embeddings, names)
+        new_topics += added
+        pairs = [(cid, ids[name], score) for cid, ts in found.items() for name, score in ts]
+        await _link(store, [r["chunk_id"] for r in rows], pairs)
+        chunks += len(rows)
+        links += len(pairs)
+        logger.info("topics: %d chunks read, %d links, %d new topics", chunks, links, new_topics)
+    return TopicStats(chunks, links, new_topics, loop.time() - started)
+
+
+async def _chunk_total(store: Store) -> int:
+    async with store.pool.connection() as conn:
+        cur = await conn.execute("SELECT n_chunks FROM bm25_stats")
+        row = await cur.fetchone()
+        return int(row["n_chunks"]) if row else 0
+
+
+async def _unscanned(
+    store: Store, after: str, limit: int, doc_ids: Sequence[str] | None
+) -> list[dict[str, Any]]:
+    query = """SELECT c.chunk_id, c.title, c.content, d.embedding_mode <> 'metadata_only' AS indexed
+               FROM chunks c JOIN documents d USING (doc_id)
+               WHERE c.chunk_id > %(after)s
+                 AND NOT EXISTS (SELECT 1 FROM topic_scanned s WHERE s.chunk_id = c.chunk_id)
+                 {docs}
+               ORDER BY c.chunk_id LIMIT %(limit)s"""
+    params: dict[str, object] = {"after": after, "limit": limit}
+    if doc_ids is not None:
+        params["docs"] = list(doc_ids)
+    query = query.format(docs="AND c.doc_id = ANY(%(docs)s)" if doc_ids is not None else "")
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(query, params)  # type: ignore[arg-type]
+        return [dict(row) for row in await cur.fetchall()]  # type: ignore[call-overload]
+
+
+async def _stems_and_df(
+    store: Store, words: set[str]
+) -> tuple[dict[str, str | None], dict[str, int]]:
+    """Each word's English stem (as the BM25 index tokenises it) and each stem's chunk count."""
+    if not words:
+        return {}, {}
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            """SELECT w.word, s.lexeme, t.df
+               FROM unnest(%s::text[]) AS w(word)
+               LEFT JOIN LATERAL (
+                   SELECT lexeme FROM unnest(to_tsvector('english', w.word)) LIMIT 1
+               ) s ON true
+               LEFT JOIN bm25_terms t ON t.lexeme = s.lexeme""",
+            (sorted(words),),
+        )
+        rows = await cur.fetchall()
+    stems = {r["word"]: r["lexeme"] for r in rows}
+    df = {r["lexeme"]: int(r["df"]) for r in rows if r["lexeme"] and r["df"] is not None}
+    return stems, df
+
+
+async def _topic_ids(
+    store: Store, embeddings: Embeddings, names: set[str]
+) -> tuple[dict[str, int], int]:
+    """Topic id of every name (embedding and adding those the ontology lacks), names added."""
+    if not names:
+        return {}, 0
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT name, topic_id FROM topics WHERE name = ANY(%s)", (sorted(names),)
+        )
+        ids = {r["name"]: r["topic_id"] for r in await cur.fetchall()}
+    missing = sorted(names - ids.keys())
+    if missing:
+        vectors = await asyncio.to_thread(embeddings.embed_documents, missing)
+        async with store.pool.connection() as conn, conn.cursor() as cur:
+            await cur.executemany(
+                "INSERT INTO topics (name, embedding) VALUES (%s, %s)"
+                " ON CONFLICT (name) DO NOTHING",
+                [
+                    (n, np.asarray(v, dtype=np.float32))
+                    for n, v in zip(missing, vectors, strict=True)
+                ],
+            )
+            await cur.execute("SELECT name, topic_id FROM topics WHERE name = ANY(%s)", (missing,))
+            ids.update({r["name"]: r["topic_id"] for r in await cur.fetchall()})
+    return ids, len(missing)
+
+
+async def _link(store: Store, scanned: list[str], pairs: list[tuple[str, int, float]]) -> None:
+    async with store.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+        await cur.executemany(
+            "INSERT INTO chunk_topics (chunk_id, topic_id, weight) VALUES (%s, %s, %s)"
+            " ON CONFLICT DO NOTHING",
+            pairs,
+        )
+        await cur.execute(
+            "INSERT INTO topic_scanned (chunk_id) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
+            (scanned,),
+        )

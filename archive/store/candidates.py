@@ -1,0 +1,132 @@
+"""The two retrieval arms in SQL, every candidate scored on both arms, with its passage.
+
+The lexical arm ranks chunks by Okapi BM25 (:mod:`archive.store.lexical`) and scores its top rows'
+cosine against the query vector; the dense arm ranks by HNSW cosine and scores its top rows'
+BM25 from their postings. Each is one statement that also returns the passages, so a hybrid
+search is two statements run side by side on two connections (measured on the 6,140 NTSB
+reports: benchmarks/retrieval_speed.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from archive.store.database import Store
+from archive.store.lexical import BM25_SUM, BM25_TOP, BM25_WEIGHTS, K1, B, bm25_restriction
+from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
+from archive.store.search_filters import SearchFilters
+
+
+@dataclass(frozen=True)
+class ScoredPassage:
+    """A candidate passage with its BM25 (0 when no query term occurs) and cosine (None when
+    no query vector was given)."""
+
+    passage: Passage
+    bm25: float
+    cosine: float | None
+
+
+_LEXICAL = """
+WITH {weights}, top AS MATERIALIZED ({top})
+SELECT {columns}, top.score AS bm25, {cosine} AS cosine
+FROM top JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
+"""
+
+# The nearest rows come from the HNSW index (ef_search and the iterative scan are session
+# settings of every pooled connection, see Store.open); their BM25 is read from the postings of
+# the query terms by index lookups on (lexeme, chunk_id).
+_DENSE = """
+WITH near AS MATERIALIZED (
+    SELECT c.chunk_id, 1 - (c.embedding <=> %(vector)s) AS cosine
+    FROM chunks c
+    WHERE {where}
+    ORDER BY c.embedding <=> %(vector)s
+    LIMIT %(limit)s
+), {weights},
+lex AS (
+    SELECT p.chunk_id, {bm25} AS bm25
+    FROM w CROSS JOIN st
+    JOIN bm25_postings p
+      ON p.lexeme = w.lexeme AND p.chunk_id = ANY(ARRAY(SELECT chunk_id FROM near))
+    GROUP BY p.chunk_id
+)
+SELECT {columns}, coalesce(lex.bm25, 0) AS bm25, near.cosine
+FROM near JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
+LEFT JOIN lex USING (chunk_id)
+WHERE near.cosine >= %(floor)s
+"""
+
+
+async def lexical_candidates(
+    store: Store,
+    query: str,
+    filters: SearchFilters,
+    *,
+    limit: int,
+    vector: Sequence[float] | None = None,
+    with_vectors: bool = False,
+) -> list[ScoredPassage]:
+    """The ``limit`` best chunks by BM25, best first, with their cosine to ``vector`` if given
+    (and their stored vectors if ``with_vectors``)."""
+    restrict, params = bm25_restriction(filters)
+    params.update({"query": query, "k1": K1, "b": B, "limit": limit})
+    if vector is not None:
+        params["vector"] = np.asarray(vector, dtype=np.float32)
+    statement = sql.SQL(_LEXICAL).format(
+        weights=sql.SQL(BM25_WEIGHTS),
+        top=sql.SQL(BM25_TOP).format(bm25=sql.SQL(BM25_SUM), restrict=restrict),
+        columns=sql.SQL(PASSAGE_COLUMNS + (", c.embedding" if with_vectors else "")),
+        cosine=sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL"),
+    )
+    rows = await _rows(store, statement, params)
+    ranked = sorted(rows, key=lambda r: (-r["bm25"], r["chunk_id"]))
+    return [ScoredPassage(passage_of(r), float(r["bm25"]), _cosine(r)) for r in ranked]
+
+
+async def dense_candidates(
+    store: Store,
+    query: str,
+    vector: Sequence[float],
+    filters: SearchFilters,
+    *,
+    limit: int,
+    floor: float,
+) -> list[ScoredPassage]:
+    """The ``limit`` nearest chunks with cosine ≥ ``floor``, nearest first, with their BM25."""
+    where, params = filters.where("c")
+    params.update(
+        {
+            "query": query,
+            "k1": K1,
+            "b": B,
+            "limit": limit,
+            "floor": floor,
+            "vector": np.asarray(vector, dtype=np.float32),
+        }
+    )
+    statement = sql.SQL(_DENSE).format(
+        where=where,
+        weights=sql.SQL(BM25_WEIGHTS),
+        bm25=sql.SQL(BM25_SUM),
+        columns=sql.SQL(PASSAGE_COLUMNS),
+    )
+    rows = await _rows(store, statement, params)
+    ranked = sorted(rows, key=lambda r: (-r["cosine"], r["chunk_id"]))
+    return [ScoredPassage(passage_of(r), float(r["bm25"]), _cosine(r)) for r in ranked]
+
+
+def _cosine(row: dict[str, Any]) -> float | None:
+    return None if row["cosine"] is None else float(row["cosine"])
+
+
+async def _rows(store: Store, statement: sql.Composed, params: dict[str, Any]) -> list[Any]:
+    # Binary transfer: vectors come back as float arrays, not text to parse.
+    async with store.pool.connection() as conn, conn.cursor(binary=True) as cur:
+        await cur.execute(statement, params)
+        return await cur.fetchall()

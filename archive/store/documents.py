@@ -1,0 +1,129 @@
+"""Writing documents and chunks: one transaction per document, so a killed run resumes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import numpy as np
+from psycopg import AsyncConnection
+
+from archive.ingest.model import Chunk, SourceDocument, Vessel
+from archive.store.database import Store
+
+
+def vessel_key(vessel: Vessel) -> str:
+    """Registry key: the IMO number when known, else the upper-cased name."""
+    return vessel.imo or f"name:{vessel.name.strip().upper()}"
+
+
+async def stored_hashes(store: Store, doc_ids: Sequence[str]) -> dict[str, str]:
+    """Content hash of each already-stored document among ``doc_ids``."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT doc_id, content_hash FROM documents WHERE doc_id = ANY(%s)", (list(doc_ids),)
+        )
+        return {row["doc_id"]: row["content_hash"] for row in await cur.fetchall()}
+
+
+async def write_document(
+    store: Store,
+    doc: SourceDocument,
+    chunks: Sequence[Chunk],
+    vectors: Sequence[Sequence[float]],
+    archive_path: str,
+) -> None:
+    """Replace ``doc`` and its chunks atomically (BM25 postings follow through triggers)."""
+    primary = doc.vessels[0] if doc.vessels else None
+    async with store.pool.connection() as conn, conn.transaction():
+        await conn.execute("DELETE FROM documents WHERE doc_id = %s", (doc.doc_id,))
+        await _upsert_vessels(conn, doc.vessels)
+        await conn.execute(
+            """INSERT INTO documents (doc_id, kind, source_id, title, content_hash, archive_path,
+                   parent_id, thread_id, message_id, date, sender, subject, report_no, vessel_name,
+                   imo, vessel_type, vessel_class, embedding_mode, summary, metadata, chunk_count)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
+                   %s, %s)""",
+            (
+                doc.doc_id,
+                doc.kind,
+                doc.source_id,
+                doc.title,
+                doc.content_hash,
+                archive_path,
+                doc.parent_id,
+                doc.thread_id,
+                doc.message_id,
+                doc.date,
+                doc.sender,
+                doc.subject,
+                doc.report_no,
+                primary and primary.name,
+                primary and primary.imo,
+                primary and primary.vessel_type,
+                primary and primary.vessel_class,
+                doc.embedding_mode,
+                doc.summary,
+                json.dumps(doc.metadata),
+                len(chunks),
+            ),
+        )
+        async with conn.cursor() as cur:
+            await cur.executemany(
+                "INSERT INTO document_vessels (doc_id, vessel_key) VALUES (%s, %s)"
+                " ON CONFLICT DO NOTHING",
+                [(doc.doc_id, vessel_key(v)) for v in doc.vessels],
+            )
+            await cur.executemany(
+                """INSERT INTO chunks (chunk_id, content, embedding, doc_id, ordinal, kind,
+                       source_id, title, thread_id, date, sender, vessel_name, imo, vessel_type,
+                       vessel_class, report_no, section, page, langchain_metadata)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
+                       %s, %s)""",
+                [
+                    (
+                        c.chunk_id,
+                        c.text,
+                        np.asarray(v, dtype=np.float32),
+                        doc.doc_id,
+                        c.ordinal,
+                        doc.kind,
+                        doc.source_id,
+                        doc.title,
+                        doc.thread_id,
+                        doc.date,
+                        doc.sender,
+                        primary and primary.name,
+                        primary and primary.imo,
+                        primary and primary.vessel_type,
+                        primary and primary.vessel_class,
+                        doc.report_no,
+                        c.section,
+                        c.page,
+                        json.dumps({"subject": doc.subject}),
+                    )
+                    for c, v in zip(chunks, vectors, strict=True)
+                ],
+            )
+
+
+async def _upsert_vessels(conn: AsyncConnection, vessels: Sequence[Vessel]) -> None:
+    async with conn.cursor() as cur:
+        await cur.executemany(
+            """INSERT INTO vessels (vessel_key, name, imo, vessel_type, vessel_class)
+               VALUES (%s, %s, %s, %s, %s)
+               ON CONFLICT (vessel_key) DO UPDATE SET
+                   vessel_type = coalesce(EXCLUDED.vessel_type, vessels.vessel_type),
+                   vessel_class = coalesce(EXCLUDED.vessel_class, vessels.vessel_class)""",
+            [
+                (vessel_key(v), v.name.strip(), v.imo, v.vessel_type, v.vessel_class)
+                for v in vessels
+            ],
+        )
+
+
+async def delete_document(store: Store, doc_id: str) -> bool:
+    """Remove a document, its chunks and their postings; True if it existed."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute("DELETE FROM documents WHERE doc_id = %s", (doc_id,))
+        return cur.rowcount > 0

@@ -1,0 +1,112 @@
+"""Chat models: Gemini when its key is set, else any ``init_chat_model`` provider, else none.
+
+The one place that sets chat timeouts, retries and the provider fallback: when both Gemini and a
+``BOSUN_CHAT_MODEL`` are configured, the second answers when the first fails
+(``.with_fallbacks()``). ``None`` means no chat model: the graph answers extractively.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, TypeAlias
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableWithFallbacks
+
+from agent.settings import Settings
+from providers.scrub import scrub_secrets
+
+logger = logging.getLogger(__name__)
+
+#: Answers: a little variety in wording, none in facts.
+ANSWER_TEMPERATURE = 0.2
+#: Routing and classification: the same question always gets the same intent.
+CLASSIFIER_TEMPERATURE = 0.0
+#: Attempts per request (the Google SDK counts the first try: 2 = one retry).
+GEMINI_ATTEMPTS = 2
+#: Retries per request for ``init_chat_model`` providers.
+CHAT_MAX_RETRIES = 1
+
+#: A chat model, or one wrapped with its fallback (``bind_tools`` works on both).
+ChatModel: TypeAlias = BaseChatModel | RunnableWithFallbacks
+
+
+class ChatModelConfigError(RuntimeError):
+    """The configured chat model cannot be built; the message says what to install or set."""
+
+
+def build_chat_model(settings: Settings) -> ChatModel | None:
+    """The answering model (temperature 0.2), or None for offline extractive answers."""
+    return _build(settings, ANSWER_TEMPERATURE)
+
+
+def build_classifier_model(settings: Settings) -> ChatModel | None:
+    """The same provider at temperature 0, for deterministic routing."""
+    return _build(settings, CLASSIFIER_TEMPERATURE)
+
+
+def _build(settings: Settings, temperature: float) -> ChatModel | None:
+    primary = _gemini(settings, temperature) if settings.google_api_key else None
+    secondary = _init_chat_model(settings, temperature) if settings.chat_model else None
+    if primary is not None and secondary is not None:
+        return primary.with_fallbacks([secondary])
+    return primary if primary is not None else secondary
+
+
+def _gemini(settings: Settings, temperature: float) -> BaseChatModel:
+    from langchain_google_genai import ChatGoogleGenerativeAI
+
+    kwargs: dict[str, Any] = {}
+    if settings.google_base_url:
+        kwargs["base_url"] = settings.google_base_url  # google-genai HttpOptions(base_url=...)
+    return ChatGoogleGenerativeAI(
+        model=settings.gemini_chat_model,
+        google_api_key=settings.google_api_key,
+        temperature=temperature,
+        timeout=settings.provider_timeout_s,  # the SDK default is no timeout
+        max_retries=GEMINI_ATTEMPTS,  # the SDK default is 6 attempts
+        **kwargs,
+    )
+
+
+def _init_chat_model(settings: Settings, temperature: float) -> BaseChatModel:
+    from langchain.chat_models import init_chat_model
+
+    assert settings.chat_model is not None
+    kwargs: dict[str, Any] = {
+        "temperature": temperature,
+        "timeout": settings.provider_timeout_s,
+        "max_retries": CHAT_MAX_RETRIES,
+    }
+    if settings.chat_base_url:
+        kwargs["base_url"] = settings.chat_base_url
+    try:
+        return init_chat_model(settings.chat_model, **kwargs)
+    except ImportError as err:
+        provider = settings.chat_model.split(":", 1)[0]
+        package = _PACKAGES.get(provider, f"langchain-{provider.replace('_', '-')}")
+        raise ChatModelConfigError(
+            f"BOSUN_CHAT_MODEL={settings.chat_model!r} needs the {package} package: "
+            f"pip install {package}"
+        ) from err
+    except ValueError as err:  # pydantic's ValidationError is one too
+        if "model provider" in str(err):
+            raise ChatModelConfigError(
+                f"BOSUN_CHAT_MODEL={settings.chat_model!r} names no provider: use "
+                "'provider:model', e.g. 'openai:qwen2.5' or 'ollama:qwen2.5'"
+            ) from err
+        raise ChatModelConfigError(
+            f"BOSUN_CHAT_MODEL={settings.chat_model!r} cannot be built: "
+            f"{scrub_secrets(str(err))[:500]}"
+        ) from err
+
+
+_PACKAGES = {
+    "openai": "langchain-openai",
+    "azure_openai": "langchain-openai",
+    "ollama": "langchain-ollama",
+    "anthropic": "langchain-anthropic",
+    "google_genai": "langchain-google-genai",
+    "mistralai": "langchain-mistralai",
+    "groq": "langchain-groq",
+}
