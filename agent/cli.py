@@ -8,7 +8,6 @@ import json
 import logging
 import os
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,19 +20,13 @@ from agent.evaluation.command import (
     run_eval_answers,
 )
 from agent.settings import Settings
-from agent.wiring import Services, open_services
+from agent.wiring import Services, build_pipeline, open_services
 from archive.ingest.pipeline import ingest_paths
 from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from graph.context import Context
-from providers.chat import build_chat_model
-from providers.rerank import build_reranker
-from tools.backend import StoreBackend
-from tools.expansion import archive_expander
-from tools.hybrid import Candidate, RetrievalOptions
-from tools.search import SearchOptions, rerank_candidates, search_pipeline
-from tools.timing import elapsed_ms
+from tools.pipeline import Switches, run_pipeline
 from tools.vessels import UnknownVessel, resolve_vessel
 
 logger = logging.getLogger("bosun")
@@ -60,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
     arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
     search.add_argument("-k", type=int, default=10)
-    add_layer_args(search, cutoff=False)
+    add_layer_args(search)
     search.add_argument("--json", action="store_true")
 
     status = sub.add_parser("status", help="what the archive holds")
@@ -137,65 +130,54 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
 
 async def _search(services: Services, args: argparse.Namespace) -> int:
     filters = await build_filters(services, args)
-    defaults = Context()
-    # Reranking reorders the product's candidate pool; without it only k passages are needed.
-    pool = max(args.k, defaults.candidates) if args.rerank else args.k
-    options = RetrievalOptions(lexical=not args.no_hybrid, dense=not args.lexical_only, k=pool)
-    layers = SearchOptions(expand=args.expand, topics=args.topics)
-    chat_model = build_chat_model(services.settings) if args.expand else None
-    outcome = await search_pipeline(
-        StoreBackend(services.store, services.embeddings),
-        args.query,
-        filters,
-        layers,
-        expander=archive_expander(services.store, chat_model),
-        retrieval=options,
+    pool = Context().candidates
+    switches = Switches(
+        lexical=not args.no_hybrid,
+        dense=not args.lexical_only,
+        expand=args.expand,
+        topics=args.topics,
+        rerank=args.rerank,
+        # Reranking orders the product's pool; without it only k passages are needed.
+        pool=max(args.k, pool) if args.rerank else args.k,
+        score_cutoff=args.score_cutoff,
     )
-    timings = dict(outcome.timings_ms)
-    ranked: list[tuple[Candidate, float | None]] = [(c, None) for c in outcome.retrieval.candidates]
-    if args.rerank and ranked:
-        reranker = build_reranker(services.settings, services.embeddings)
-        started = time.perf_counter()
-        scores = await rerank_candidates(reranker, args.query, [c for c, _ in ranked])
-        timings["rerank"] = elapsed_ms(started)
-        ranked = sorted(
-            ((c, float(s)) for (c, _), s in zip(ranked, scores, strict=True)),
-            key=lambda pair: -(pair[1] or 0.0),
-        )
+    pipeline = build_pipeline(services, expand=args.expand)
+    ranking = await run_pipeline(pipeline, args.query, filters, switches)
+    kept = {p["chunk_id"] for p in ranking.kept}
     rows: list[dict[str, Any]] = [
         {
-            "chunk_id": c.passage.chunk_id,
-            "source_id": c.passage.source_id,
-            "title": c.passage.title,
-            "text": c.passage.text,
-            "section": c.passage.section,
-            "page": c.passage.page,
-            "bm25": round(c.bm25, 4),
-            "cosine": round(c.cosine, 4),
-            "score": round(c.score, 4),
-            "rerank": None if r is None else round(r, 4),
+            **{
+                key: p[key] for key in ("chunk_id", "source_id", "title", "text", "section", "page")
+            },
+            "bm25": round(p["bm25"], 4),
+            "cosine": round(p["cosine"], 4),
+            "score": round(p["score"], 4),
+            "rerank": None if p["rerank"] is None else round(p["rerank"], 4),
+            "kept": p["chunk_id"] in kept,
         }
-        for c, r in ranked[: args.k]
+        for p in ranking.ranked[: args.k]
     ]
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "results": rows,
-                    "expansion": outcome.expansion,
-                    "topic_decisions": outcome.topics,
-                    "timings_ms": _rounded(timings),
-                },
-                indent=2,
-            )
-        )
+        report = {
+            "results": rows,
+            "rerank": ranking.rerank,
+            "relevance": ranking.relevance,
+            "expansion": ranking.expansion,
+            "topic_decisions": ranking.topics,
+            "degraded": ranking.degraded,
+            "timings_ms": _rounded(ranking.timings),
+        }
+        print(json.dumps(report, indent=2))
         return 0
-    if outcome.expansion["method"] != "off":
-        print(f"(expanded: {outcome.expansion['text']})", file=sys.stderr)
-    if outcome.topics:
-        print(
-            f"(topic filter: {' -> '.join(d['decision'] for d in outcome.topics)})", file=sys.stderr
-        )
+    if ranking.expansion["method"] != "off":
+        print(f"(expanded: {ranking.expansion['text']})", file=sys.stderr)
+    if ranking.topics:
+        decisions = " -> ".join(d["decision"] for d in ranking.topics)
+        print(f"(topic filter: {decisions})", file=sys.stderr)
+    for note in ranking.degraded:
+        print(f"({note})", file=sys.stderr)
+    if ranking.relevance["stopped"]:
+        print("(the relevance cutoff would stop this question: nothing relevant enough)")
     if not rows:
         print("no results")
     for rank, row in enumerate(rows, start=1):
@@ -206,6 +188,7 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
             f"{rank:>2}. [{row['chunk_id']}] {row['source_id']}  score={row['score']:.4f} "
             f"bm25={row['bm25']:.3f} cosine={row['cosine']:.3f}"
             + (f" rerank={row['rerank']:.3f}" if row["rerank"] is not None else "")
+            + ("" if row["kept"] else " (below the rerank floor)")
             + f"\n    {row['title'][:90]}"
             + (f" — {where}" if where else "")
             + f"\n    {_snippet(row['text'])}"

@@ -23,9 +23,9 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from agent.settings import Settings
-from agent.wiring import open_services
+from agent.wiring import build_clients, open_services
 from checkpoints.postgres import open_checkpointer
-from graph.builder import BosunGraph, Clients, build_graph
+from graph.builder import BosunGraph, build_graph
 from graph.context import Context
 from graph.state import InputState
 from providers.scrub import scrub_secrets
@@ -190,7 +190,7 @@ async def ask_graph(
         inputs["filter_request"] = cast(FilterRequest, request)
     config: RunnableConfig = {
         "configurable": {"thread_id": thread_id},
-        "callbacks": tracing_callbacks(settings, session_id=thread_id, user_id=user_id),
+        "callbacks": tracing_callbacks(settings.providers, session_id=thread_id, user_id=user_id),
         "metadata": trace_metadata(thread_id, user_id),
         "run_name": "bosun-turn",
     }
@@ -202,8 +202,11 @@ async def ask_graph(
 @contextlib.asynccontextmanager
 async def conversation_graph(settings: Settings) -> AsyncIterator[BosunGraph]:
     """The graph over opened services with the Postgres checkpointer, closed afterwards."""
-    async with open_services(settings) as services, open_checkpointer(settings) as saver:
-        yield build_graph(Clients.from_services(services), checkpointer=saver)
+    async with (
+        open_services(settings) as services,
+        open_checkpointer(settings.database_uri()) as saver,
+    ):
+        yield build_graph(build_clients(services), checkpointer=saver)
 
 
 def render(turn: Turn) -> str:

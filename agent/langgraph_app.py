@@ -12,9 +12,12 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
 from agent.settings import Settings
-from agent.wiring import open_services
-from graph.builder import BosunGraph, Clients, build_graph
+from agent.wiring import build_clients, open_services
+from checkpoints.postgres import open_checkpointer
+from graph.builder import BosunGraph, build_graph
 
 logger = logging.getLogger(__name__)
 
@@ -32,10 +35,17 @@ async def shared_graph() -> BosunGraph:
         if _graph is None:
             settings = Settings.from_env()
             services = await _stack.enter_async_context(open_services(settings))
-            _graph = build_graph(Clients.from_services(services))
+            _graph = build_graph(build_clients(services))
             logger.info("bosun graph ready (collection %s)", services.store.schema)
         graph: BosunGraph = _graph
         return graph
+
+
+@contextlib.asynccontextmanager
+async def checkpointer() -> AsyncIterator[AsyncPostgresSaver]:
+    """The checkpointer for ``langgraph dev`` / ``up``, on the database the environment names."""
+    async with open_checkpointer(Settings.from_env().database_uri()) as saver:
+        yield saver
 
 
 @contextlib.asynccontextmanager

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import platformdirs
+
+from archive.store.server import database_uri
+from providers.config import ProviderConfig
+
+_DEFAULTS = ProviderConfig()
 
 
 def _opt(env: dict[str, str], name: str) -> str | None:
@@ -14,29 +19,13 @@ def _opt(env: dict[str, str], name: str) -> str | None:
     return value or None
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Where state lives and which providers are configured."""
+@dataclass(frozen=True, kw_only=True)
+class Settings(ProviderConfig):
+    """Where state lives, plus the providers' configuration (fields of :class:`ProviderConfig`)."""
 
     home: Path  # BOSUN_HOME: database, archive, caches
     database_url: str | None = None  # any PostgreSQL >= 15 with pgvector; None = embedded
     collection: str = "bosun"  # schema holding the main archive
-    embeddings: str = "local"  # local | gemini | cohere
-    google_api_key: str | None = field(default=None, repr=False)
-    google_base_url: str | None = None  # tests point Gemini at a fake server
-    gemini_chat_model: str = "gemini-2.5-flash"
-    gemini_embedding_model: str = "models/gemini-embedding-001"
-    cohere_api_key: str | None = field(default=None, repr=False)
-    cohere_base_url: str | None = None
-    cohere_rerank_model: str = "rerank-v3.5"
-    cohere_embedding_model: str = "embed-english-v3.0"
-    chat_model: str | None = None  # init_chat_model string, e.g. "openai:qwen2.5"
-    chat_base_url: str | None = None  # OpenAI-compatible local server
-    cross_encoder_dir: Path | None = None  # local cross-encoder ONNX folder
-    langfuse_public_key: str | None = field(default=None, repr=False)
-    langfuse_secret_key: str | None = field(default=None, repr=False)
-    langfuse_base_url: str | None = None
-    provider_timeout_s: float = 20.0
 
     @property
     def archive_dir(self) -> Path:
@@ -49,8 +38,13 @@ class Settings:
         return self.home / "pgdata"
 
     @property
-    def langfuse_enabled(self) -> bool:
-        return bool(self.langfuse_public_key and self.langfuse_secret_key)
+    def providers(self) -> ProviderConfig:
+        """The provider fields alone, as lower layers take them."""
+        return ProviderConfig(**{f.name: getattr(self, f.name) for f in fields(ProviderConfig)})
+
+    def database_uri(self) -> str:
+        """The database to use, starting the embedded server when none is configured."""
+        return database_uri(self.database_url, self.pgdata_dir)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -65,14 +59,15 @@ class Settings:
             embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
             google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
             google_base_url=_opt(env, "BOSUN_GOOGLE_BASE_URL"),
-            gemini_chat_model=_opt(env, "BOSUN_GEMINI_MODEL") or cls.gemini_chat_model,
+            gemini_chat_model=_opt(env, "BOSUN_GEMINI_MODEL") or _DEFAULTS.gemini_chat_model,
             gemini_embedding_model=_opt(env, "BOSUN_GEMINI_EMBEDDING_MODEL")
-            or cls.gemini_embedding_model,
+            or _DEFAULTS.gemini_embedding_model,
             cohere_api_key=_opt(env, "COHERE_API_KEY"),
             cohere_base_url=_opt(env, "BOSUN_COHERE_BASE_URL"),
-            cohere_rerank_model=_opt(env, "BOSUN_COHERE_RERANK_MODEL") or cls.cohere_rerank_model,
+            cohere_rerank_model=_opt(env, "BOSUN_COHERE_RERANK_MODEL")
+            or _DEFAULTS.cohere_rerank_model,
             cohere_embedding_model=_opt(env, "BOSUN_COHERE_EMBEDDING_MODEL")
-            or cls.cohere_embedding_model,
+            or _DEFAULTS.cohere_embedding_model,
             chat_model=_opt(env, "BOSUN_CHAT_MODEL"),
             chat_base_url=_opt(env, "BOSUN_CHAT_BASE_URL"),
             cross_encoder_dir=Path(cross) if cross else None,

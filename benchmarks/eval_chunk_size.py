@@ -25,7 +25,6 @@ from agent.evaluation.metrics import METRICS, aggregate_documents, score_query
 from agent.settings import Settings
 from archive.ingest.chunking import chunk_document
 from archive.store.lexical import K1, B
-from archive.store.server import database_uri
 
 TOP = 100
 
@@ -78,7 +77,7 @@ def main() -> int:
     parser.add_argument("--b", type=float, default=B)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    uri = database_uri(Settings.from_env())
+    uri = Settings.from_env().database_uri()
     print(
         f"BM25 k1={args.k1:g} b={args.b:g}; documents ranked by their best chunk (size 0 ="
         " whole document)\n"

@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from agent.evaluation.beir import BeirDataset, load_dataset
-from agent.evaluation.harness import DEFAULT_CHUNK_CHARS, EVAL_CHUNKS, evaluate, open_eval_services
+from agent.evaluation.collections import DEFAULT_CHUNK_CHARS, open_eval_services
+from agent.evaluation.harness import EVAL_CHUNKS, evaluate
 from agent.evaluation.metrics import METRICS, aggregate_documents, score_query
 from agent.settings import Settings
 from agent.wiring import Services
@@ -173,7 +174,7 @@ async def build_cache(
         nearest = await dense_candidates(
             services.store, text, vector.tolist(), SearchFilters(), limit=MAX_CANDIDATES, floor=-1.0
         )
-        hits = [(row.passage.chunk_id, float(row.cosine or 0.0)) for row in nearest]
+        hits = [(row["chunk_id"], float(row["cosine"])) for row in nearest]
         q = vector / (np.linalg.norm(vector) + 1e-12)
         caches.append(
             QueryCache(

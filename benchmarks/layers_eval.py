@@ -34,28 +34,27 @@ import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
 from psycopg import sql
 from tqdm import tqdm
 
 from agent.evaluation.beir import BeirDataset, load_dataset
-from agent.evaluation.harness import (
+from agent.evaluation.collections import (
     DEFAULT_CHUNK_CHARS,
     DEFAULT_OVERLAP,
-    EvalResult,
     collection_name,
-    evaluate,
     open_eval_services,
 )
+from agent.evaluation.harness import EvalResult, evaluate
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.chunking import chunk_document
 from archive.ingest.enrich import enrich
 from archive.ingest.model import Chunk, SourceDocument
-from archive.ingest.pipeline import embedding_text
 from archive.ingest.topics import build_topics
-from archive.store.documents import stored_hashes, write_document
+from archive.ingest.writer import embedding_text, write_documents
 from archive.store.search_filters import SearchFilters
 from tools.expansion import PRFConfig, PseudoRelevanceExpander, TopicExpander
 from tools.hybrid import Retrieval, RetrievalOptions, retrieve
@@ -90,39 +89,19 @@ async def ingest_variant(
 ) -> int:
     """The corpus through ``prepare``, each passage embedded as ``text_of`` says (resumable);
     documents written."""
-    written = 0
-    pending: list = []
-
-    async def flush() -> None:
-        nonlocal written, pending
-        known = await stored_hashes(services.store, [d.doc_id for d, _ in pending])
-        todo = [(d, cs) for d, cs in pending if known.get(d.doc_id) != d.content_hash and cs]
-        texts = [text_of(d, c) for d, cs in todo for c in cs]
-        vectors = await asyncio.to_thread(services.embeddings.embed_documents, texts)
-        offset = 0
-        for doc, cs in todo:
-            path = services.archive.put(doc.kind, doc.doc_id, doc.archive_name, doc.original)
-            await write_document(services.store, doc, cs, vectors[offset : offset + len(cs)], path)
-            offset += len(cs)
-            written += 1
-        pending = []
-
-    size = 0
     bar = tqdm(total=dataset.corpus_size, desc=f"{services.store.schema}", file=sys.stderr)
-    for raw in dataset.documents():
-        doc = prepare(raw)
-        chunks = chunk_document(doc, max_chars=DEFAULT_CHUNK_CHARS, overlap=DEFAULT_OVERLAP)
-        pending.append((doc, chunks))
-        size += len(chunks)
-        if size >= batch:
-            bar.update(len(pending))
-            await flush()
-            size = 0
-    if pending:
-        bar.update(len(pending))
-        await flush()
+    report = await write_documents(
+        (prepare(raw) for raw in dataset.documents()),
+        services.store,
+        services.embeddings,
+        services.archive,
+        text_of=text_of,
+        chunker=partial(chunk_document, max_chars=DEFAULT_CHUNK_CHARS, overlap=DEFAULT_OVERLAP),
+        batch_chunks=batch,
+        on_batch=bar.update,
+    )
     bar.close()
-    return written
+    return report.added + report.updated
 
 
 def summary_prefixed(doc: SourceDocument, chunk: Chunk) -> str:

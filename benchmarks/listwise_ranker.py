@@ -1,6 +1,6 @@
 """Fitting the FeatureReranker's ranker: listwise (softmax over each query's candidates) linear
 weights, then boosted regression trees on the same loss; numpy only, used by
-``train_feature_reranker.py``. Inference lives in :class:`providers.rerank.RankModel`.
+``train_feature_reranker.py``. Inference lives in :class:`providers.rerankers.RankModel`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from providers.rerank import Tree
+from providers.rerankers.trees import Tree
 
 #: Standardisation never divides by less than this (features constant in training stay inert).
 MIN_SCALE = 0.05

@@ -20,35 +20,20 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agent.settings import Settings  # noqa: E402
-from providers.rerank import FeatureReranker, rerank_text  # noqa: E402
+from providers.rerankers import rerank_text  # noqa: E402
+from providers.rerankers.learned import FeatureReranker  # noqa: E402
 
 REPORTS = ROOT.parent / "shared" / "data" / "ntsb" / "reports_2010_2016.jsonl"
 
 
-@dataclass(frozen=True)
-class _Passage:
-    title: str
-    subject: str | None
-    text: str
-    source_id: str
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    passage: _Passage
-    bm25: float
-    cosine: float
-    score: float
-
-
-def load(n_queries: int, k: int, seed: int) -> list[tuple[str, list[_Candidate]]]:
+def load(n_queries: int, k: int, seed: int) -> list[tuple[str, list[dict[str, Any]]]]:
     """Queries (probable causes) each with ``k`` chunk candidates drawn from other reports."""
     if not REPORTS.is_file():
         raise SystemExit(f"{REPORTS} is missing (the shared data folder is needed)")
@@ -63,14 +48,18 @@ def load(n_queries: int, k: int, seed: int) -> list[tuple[str, list[_Candidate]]
             start = rng.randrange(max(len(text) - 1000, 1))
             title = f"{report['ntsb_no']} {report['event_date']} {report['city']}"
             candidates.append(
-                _Candidate(
-                    _Passage(title, None, text[start : start + 1000], report["ntsb_no"]),
-                    bm25=rng.uniform(0, 30),
-                    cosine=rng.uniform(0.1, 0.7),
-                    score=rng.random(),
-                )
+                {
+                    "doc_id": report["ntsb_no"],
+                    "source_id": report["ntsb_no"],
+                    "title": title,
+                    "subject": None,
+                    "text": text[start : start + 1000],
+                    "bm25": rng.uniform(0, 30),
+                    "cosine": rng.uniform(0.1, 0.7),
+                    "score": rng.random(),
+                }
             )
-        candidates.sort(key=lambda c: -c.score)
+        candidates.sort(key=lambda c: -c["score"])
         runs.append((query, candidates))
     return runs
 
@@ -103,13 +92,13 @@ def main() -> None:
     reranker = FeatureReranker()
     rows: list[tuple[str, int, tuple[list[float], list[float]]]] = []
 
-    def with_candidates(query: str, candidates: list[_Candidate]) -> None:
-        docs = [rerank_text(c.passage) for c in candidates]
+    def with_candidates(query: str, candidates: list[dict[str, Any]]) -> None:
+        docs = [rerank_text(c) for c in candidates]
         asyncio.run(reranker.rerank(query, docs, candidates=candidates))  # type: ignore[arg-type]
 
-    def cosines_given(query: str, candidates: list[_Candidate]) -> None:
-        docs = [rerank_text(c.passage) for c in candidates]
-        reranker.score(query, docs, cosines=[c.cosine for c in candidates])
+    def cosines_given(query: str, candidates: list[dict[str, Any]]) -> None:
+        docs = [rerank_text(c) for c in candidates]
+        reranker.score(query, docs, cosines=[c["cosine"] for c in candidates])
 
     time_calls(with_candidates, runs[:5])  # warm caches
     rows.append(("features + candidates", args.k, time_calls(with_candidates, runs)))
@@ -119,13 +108,15 @@ def main() -> None:
         try:
             from providers.embeddings import build_embeddings
 
-            embedder = FeatureReranker(build_embeddings(Settings.from_env({"BOSUN_HOME": "/tmp"})))
+            embedder = FeatureReranker(
+                build_embeddings(Settings.from_env({"BOSUN_HOME": "/tmp"}).providers)
+            )
         except Exception as err:  # the benchmark reports what it could not measure
             print(f"(local embeddings unavailable: {type(err).__name__}: {err})", file=sys.stderr)
         else:
 
-            def embeds_docs(query: str, candidates: list[_Candidate]) -> None:
-                docs = [rerank_text(c.passage) for c in candidates]
+            def embeds_docs(query: str, candidates: list[dict[str, Any]]) -> None:
+                docs = [rerank_text(c) for c in candidates]
                 asyncio.run(embedder.rerank(query, docs))
 
             time_calls(embeds_docs, runs[:1])

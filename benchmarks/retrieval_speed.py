@@ -26,7 +26,7 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from agent.evaluation.beir import load_queries
-from agent.evaluation.harness import document_count
+from agent.evaluation.collections import document_count
 from agent.evaluation.metrics import percentile
 from agent.settings import Settings
 from agent.wiring import open_services

@@ -111,7 +111,7 @@ async def ask(
         retrieval = result.retrieval
     else:
         retrieval = await retrieve(svc.store, svc.embeddings, question, filters, options)
-    ranked = [c.passage for c in retrieval.candidates]
+    ranked = [c for c in retrieval.candidates]
     top = ranked[:TOP]
     rank = next(
         (

@@ -48,8 +48,10 @@ from listwise_ranker import Group, fit_linear, fit_slope, fit_trees  # noqa: E40
 
 from agent.evaluation.beir import load_dataset  # noqa: E402
 from agent.evaluation.metrics import aggregate_documents, ndcg_at_k, percentile  # noqa: E402
-from providers.relevance_features import FEATURES  # noqa: E402
-from providers.rerank import FeatureReranker, FeatureWeights, RankModel, Tree, rerank_text  # noqa: E402
+from providers.rerankers import rerank_text  # noqa: E402
+from providers.rerankers.features import FEATURES  # noqa: E402
+from providers.rerankers.learned import FeatureReranker  # noqa: E402
+from providers.rerankers.trees import FeatureWeights, RankModel, Tree  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "beir"
 SPLITS = (("scifact", "train"), ("ntsb_pc2narr", "dev"))
@@ -62,22 +64,11 @@ PARTIAL: dict[str, str] = {}  # dataset -> how much of its collection was stored
 # --- candidates ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CachedPassage:
-    source_id: str
-    title: str
-    subject: str | None
-    text: str
-
-
-@dataclass(frozen=True)
-class CachedCandidate:
-    """The parts of a tools.hybrid.Candidate the reranker reads."""
-
-    passage: CachedPassage
-    bm25: float
-    cosine: float
-    score: float
+def cached(passage: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a retrieved passage the reranker reads (a plain dict: any script unpickles
+    it)."""
+    keys = ("doc_id", "source_id", "title", "subject", "text", "bm25", "cosine", "score")
+    return {key: passage[key] for key in keys}
 
 
 @dataclass
@@ -88,7 +79,7 @@ class Query:
     qrels: dict[str, int]  # empty for off-topic questions
     off_topic: bool
     heldout: bool
-    candidates: list[CachedCandidate]
+    candidates: list[dict[str, Any]]  # cached() passages, best first
 
 
 async def collect(name: str, split: str, k: int, partial: bool = False) -> list[Query]:
@@ -96,7 +87,7 @@ async def collect(name: str, split: str, k: int, partial: bool = False) -> list[
 
     ``partial``: the collection may still be ingesting; only queries whose relevant documents are
     all stored are kept (an interim measure, recorded in the weights file)."""
-    from agent.evaluation.harness import collection_name
+    from agent.evaluation.collections import collection_name
     from agent.settings import Settings
     from agent.wiring import open_services
     from archive.store.search_filters import SearchFilters
@@ -126,19 +117,9 @@ async def collect(name: str, split: str, k: int, partial: bool = False) -> list[
 
         store, embeddings = services.store, services.embeddings
 
-        async def search(text: str) -> list[CachedCandidate]:
+        async def search(text: str) -> list[dict[str, Any]]:
             found = await retrieve(store, embeddings, text, SearchFilters(), options)
-            return [
-                CachedCandidate(
-                    CachedPassage(
-                        c.passage.source_id, c.passage.title, c.passage.subject, c.passage.text
-                    ),
-                    c.bm25,
-                    c.cosine,
-                    c.score,
-                )
-                for c in found.candidates
-            ]
+            return [cached(c) for c in found.candidates]
 
         for i, (qid, text) in enumerate(dataset.queries.items()):
             if stored is not None and not set(dataset.qrels[qid]) <= stored:
@@ -176,9 +157,7 @@ def assign_folds(queries: list[Query], seed: int) -> None:
 
 def design(reranker: FeatureReranker, queries: list[Query]) -> list[np.ndarray]:
     return [
-        reranker.features(
-            q.text, [rerank_text(c.passage) for c in q.candidates], candidates=q.candidates
-        )  # type: ignore[arg-type]
+        reranker.features(q.text, [rerank_text(c) for c in q.candidates], candidates=q.candidates)  # type: ignore[arg-type]
         if q.candidates
         else np.zeros((0, len(FEATURES)))
         for q in queries
@@ -186,11 +165,11 @@ def design(reranker: FeatureReranker, queries: list[Query]) -> list[np.ndarray]:
 
 
 def sources(q: Query) -> list[str]:
-    return [c.passage.source_id for c in q.candidates]
+    return [c["source_id"] for c in q.candidates]
 
 
 def labels(q: Query) -> np.ndarray:
-    return np.array([1.0 if q.qrels.get(c.passage.source_id, 0) > 0 else 0.0 for c in q.candidates])
+    return np.array([1.0 if q.qrels.get(c["source_id"], 0) > 0 else 0.0 for c in q.candidates])
 
 
 #: Weights set, not learnt: neither training split asks about identifiers (claims and
@@ -244,10 +223,10 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
 def ndcg(q: Query, scores: np.ndarray | None) -> float:
     """nDCG@10 over documents (each at its best chunk) in fused order, or by ``scores``."""
     if scores is None:
-        pairs = [(c.passage.source_id, c.score) for c in q.candidates]
+        pairs = [(c["source_id"], c["score"]) for c in q.candidates]
     else:
         pairs = [
-            (c.passage.source_id, float(s))
+            (c["source_id"], float(s))
             for c, s in zip(q.candidates, scores, strict=True)
             if np.isfinite(s)
         ]

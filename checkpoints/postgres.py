@@ -1,8 +1,7 @@
 """Conversation checkpoints in the same PostgreSQL database as the archive.
 
-``open_checkpointer(settings)`` is for code that builds the graph itself (the CLI, the Python
-example); ``checkpointer`` takes no arguments and reads the environment, as ``langgraph.json``'s
-``"checkpointer": {"path": "./checkpoints/postgres.py:checkpointer"}`` expects.
+``open_checkpointer(uri)`` serves the CLI, the server, the Python example and ``langgraph.json``
+(through ``agent/langgraph_app.py:checkpointer``, which reads the environment).
 """
 
 from __future__ import annotations
@@ -12,24 +11,20 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-from psycopg.rows import dict_row
+from psycopg import AsyncConnection
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
-
-from agent.settings import Settings
-from archive.store.server import database_uri
 
 _TRY_LOCK = "SELECT pg_try_advisory_lock(hashtext('bosun:checkpoints')) AS locked"
 _ready: set[str] = set()  # databases whose checkpoint tables this process has set up
 
 
 @contextlib.asynccontextmanager
-async def open_checkpointer(
-    settings: Settings, *, max_size: int = 4
-) -> AsyncIterator[AsyncPostgresSaver]:
-    """An :class:`AsyncPostgresSaver` on a connection pool, its tables created once per process."""
-    uri = database_uri(settings)
-    pool: AsyncConnectionPool = AsyncConnectionPool(
+async def open_checkpointer(uri: str, *, max_size: int = 4) -> AsyncIterator[AsyncPostgresSaver]:
+    """An :class:`AsyncPostgresSaver` on a pool to ``uri``, its tables created once per process."""
+    pool: AsyncConnectionPool[AsyncConnection[DictRow]] = AsyncConnectionPool(
         uri,
+        connection_class=AsyncConnection[DictRow],
         min_size=1,
         max_size=max_size,
         open=False,
@@ -46,7 +41,9 @@ async def open_checkpointer(
         await pool.close()
 
 
-async def _setup_once(pool: AsyncConnectionPool, saver: AsyncPostgresSaver) -> None:
+async def _setup_once(
+    pool: AsyncConnectionPool[AsyncConnection[DictRow]], saver: AsyncPostgresSaver
+) -> None:
     """Create or migrate the checkpoint tables, one process at a time (two processes starting
     on a fresh database would otherwise both insert the same migration rows)."""
     async with pool.connection() as conn:
@@ -58,10 +55,3 @@ async def _setup_once(pool: AsyncConnectionPool, saver: AsyncPostgresSaver) -> N
             await saver.setup()
         finally:
             await conn.execute("SELECT pg_advisory_unlock(hashtext('bosun:checkpoints'))")
-
-
-@contextlib.asynccontextmanager
-async def checkpointer() -> AsyncIterator[AsyncPostgresSaver]:
-    """The checkpointer for ``langgraph dev`` / ``up``, configured from the environment."""
-    async with open_checkpointer(Settings.from_env()) as saver:
-        yield saver

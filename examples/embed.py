@@ -4,15 +4,18 @@ import asyncio
 import sys
 
 from agent.settings import Settings
-from agent.wiring import open_services
+from agent.wiring import build_clients, open_services
 from checkpoints.postgres import open_checkpointer
 from graph import build_graph
 
 
 async def main(question: str) -> None:
     settings = Settings.from_env()  # BOSUN_HOME, DATABASE_URL, provider keys
-    async with open_services(settings) as services, open_checkpointer(settings) as saver:
-        graph = build_graph(services, checkpointer=saver)
+    async with (
+        open_services(settings) as services,
+        open_checkpointer(settings.database_uri()) as saver,
+    ):
+        graph = build_graph(build_clients(services), checkpointer=saver)
         config = {"configurable": {"thread_id": "embed-example"}}
         state = await graph.ainvoke({"messages": [("user", question)]}, config)
         print(state["messages"][-1].content)  # noqa: T201

@@ -1,4 +1,4 @@
-"""One conversation turn as a LangGraph graph: ``build_graph(services_or_clients)``."""
+"""One conversation turn as a LangGraph graph: ``build_graph(clients)``."""
 
 from graph.builder import Clients, build_graph
 from graph.context import Context

@@ -5,8 +5,9 @@ prune_orphans → sanitize → classify_intent
     └─ factual_query → resolve_filters
            ├─ a filter matched nothing → reply → END
            └─ agent
-                ├─ tool call → search → rerank → cutoff
-                │      ├─ best below the cutoff → END ("no relevant documents")
+                ├─ tool call → search (the retrieval pipeline: expand → topics → hybrid
+                │      │   → rerank → floor → cutoff decision)
+                │      ├─ nothing relevant → cutoff → END ("no relevant documents")
                 │      └─ dedup → build_context → agent
                 └─ answer → validate_citations → END
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import psycopg
 from langchain_core.embeddings import Embeddings
@@ -26,26 +27,24 @@ from langgraph.types import Checkpointer, RetryPolicy
 
 from graph.context import Context
 from graph.nodes.build_context import build_context
-from graph.nodes.call_agent import ChatModel, call_agent
+from graph.nodes.call_agent import call_agent
 from graph.nodes.classify_intent import classify_failed, classify_intent
 from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
 from graph.nodes.prune_orphans import prune_orphans
 from graph.nodes.reply import reply
-from graph.nodes.rerank import rerank, rerank_failed
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
 from graph.nodes.search import search
 from graph.nodes.validate_citations import validate_citations
 from graph.routing import route_agent, route_filters, route_intent, route_relevance
 from graph.state import InputState, State
-from providers.rerank import Reranker
-from tools.backend import SearchBackend, StoreBackend
+from providers.chat import ChatModel
+from providers.rerankers import Reranker
+from tools.backend import SearchBackend
 from tools.filters import VesselRegistry
-from tools.search import Expander, make_search_tool
-
-if TYPE_CHECKING:
-    from agent.wiring import Services
+from tools.pipeline import Expander, Pipeline
+from tools.search import make_search_tool
 
 #: Transient database trouble (a dropped connection, a failover) is retried; nothing else is.
 DATABASE_RETRY = RetryPolicy(
@@ -75,37 +74,17 @@ class Clients:
     classifier_model: ChatModel | None = None  # intent labels at temperature 0
     expander: Expander | None = None  # query expansion, run when Context.expand is on
 
-    @classmethod
-    def from_services(cls, services: Services, *, offline: bool = False) -> Clients:
-        """The providers the settings configure (``offline``: no chat model even if one is)."""
-        from providers.chat import build_chat_model, build_classifier_model
-        from providers.rerank import build_reranker
-        from tools.expansion import archive_expander
-
-        settings = services.settings
-        chat_model = None if offline else build_chat_model(settings)
-        return cls(
-            backend=StoreBackend(services.store, services.embeddings),
-            archive=services.archive,
-            reranker=build_reranker(settings, services.embeddings),
-            embeddings=services.embeddings,
-            chat_model=chat_model,
-            classifier_model=None if offline else build_classifier_model(settings),
-            expander=archive_expander(services.store, chat_model),  # off unless Context.expand
-        )
-
 
 def build_graph(
-    clients: Clients | Services,
+    clients: Clients,
     *,
     checkpointer: Checkpointer = None,
     registry_ttl_s: float = 60.0,
     name: str = "bosun",
 ) -> BosunGraph:
-    """Compile the conversation graph over ``clients`` (or opened :class:`Services`)."""
-    if not isinstance(clients, Clients):
-        clients = Clients.from_services(clients)
-    search_tool = make_search_tool(clients.backend, expander=clients.expander)
+    """Compile the conversation graph over ``clients``."""
+    pipeline = Pipeline(clients.backend, clients.reranker, clients.expander)
+    search_tool = make_search_tool(pipeline)
     registry = VesselRegistry(clients.backend.vessels, ttl_s=registry_ttl_s)
     all_exist: Callable[[list[str]], Awaitable[Sequence[bool]]] = clients.archive.all_exist
 
@@ -129,10 +108,7 @@ def build_graph(
     builder.add_node(
         "search", partial(search, search_tool=search_tool), retry_policy=DATABASE_RETRY
     )
-    builder.add_node(
-        "rerank", partial(rerank, reranker=clients.reranker), error_handler=rerank_failed
-    )
-    builder.add_node("cutoff", partial(cutoff, reranker=clients.reranker))
+    builder.add_node("cutoff", cutoff)
     builder.add_node("dedup", dedup)
     builder.add_node("build_context", build_context)
     builder.add_node("validate_citations", partial(validate_citations, all_exist=all_exist))
@@ -144,9 +120,8 @@ def build_graph(
     builder.add_conditional_edges("resolve_filters", route_filters)
     builder.add_edge("reply", END)
     builder.add_conditional_edges("agent", route_agent)
-    builder.add_edge("search", "rerank")
-    builder.add_edge("rerank", "cutoff")
-    builder.add_conditional_edges("cutoff", route_relevance)
+    builder.add_conditional_edges("search", route_relevance)
+    builder.add_edge("cutoff", END)
     builder.add_edge("dedup", "build_context")
     builder.add_edge("build_context", "agent")
     builder.add_edge("validate_citations", END)

@@ -29,6 +29,6 @@ def route_agent(state: State) -> Literal["search", "validate_citations"]:
     return "validate_citations"
 
 
-def route_relevance(state: State) -> Literal["dedup", "__end__"]:
-    """The relevance cutoff ends the turn (its reply is already written)."""
-    return "__end__" if state.get("cutoff") else "dedup"  # "__end__" is langgraph's END
+def route_relevance(state: State) -> Literal["dedup", "cutoff"]:
+    """The pipeline's relevance cutoff stops the turn before any answer is generated."""
+    return "cutoff" if state.get("relevance", {}).get("stopped") else "dedup"

@@ -8,26 +8,28 @@ current turn and are reset by :func:`turn_defaults` when it starts.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
 
+from archive.store.passages import Passage
 from graph.intents import Intent
 from tools.citations import Citation
 from tools.filters import FilterRequest, Filters
-from tools.records import CandidateRecord
-from tools.search import ExpansionRecord
+from tools.pipeline import ExpansionRecord, RerankRecord
+from tools.relevance import Relevance
 from tools.topics import TopicDecision
 
 __all__ = [
-    "CandidateRecord",
     "Citation",
     "ExpansionRecord",
     "FilterRequest",
     "Filters",
     "InputState",
     "Intent",
+    "Passage",
     "State",
     "TopicDecision",
     "turn_defaults",
@@ -61,13 +63,12 @@ class State(InputState, total=False):
     query: str  # the query the last search ran (as asked; the expanded text is in expansion)
     expansion: ExpansionRecord  # what query expansion did to the last search (method "off": off)
     topic_decisions: list[TopicDecision]  # the topic filter's attempts this turn ([]: off)
-    candidates: list[CandidateRecord]  # this turn's retrieved passages, best first
-    retrieved: int  # how many passages the searches returned
-    ranked: list[CandidateRecord]  # candidates after reranking and the rerank floor
-    rerank: dict[str, Any]  # reranker name, status (ok | off | empty | failed), top scores
-    relevance: dict[str, Any]  # best score, cutoff threshold, whether the cutoff was applied
+    retrieved: int  # how many passages the searches retrieved before the rerank floor
+    ranked: list[Passage]  # what the rerank floor kept, best first (every search of the turn)
+    rerank: RerankRecord  # reranker name, status (ok | off | empty | failed), top scores
+    relevance: Relevance  # the cutoff's decision: best score, threshold, stopped
     cutoff: bool  # the relevance cutoff ended the turn before an answer was generated
-    passages: list[CandidateRecord]  # what the answer is built from, in context order
+    passages: list[Passage]  # what the answer is built from, in context order
     context: str  # the passages as the model reads them (headers, thread groups)
     llm_called: bool  # a chat model was invoked this turn
     citations: list[Citation]  # the answer's validated citations (also on the AI message)
@@ -87,7 +88,6 @@ def turn_defaults() -> dict[str, Any]:
         "query": "",
         "expansion": {"method": "off", "original": "", "text": "", "terms": []},
         "topic_decisions": [],
-        "candidates": [],
         "retrieved": 0,
         "ranked": [],
         "rerank": {},

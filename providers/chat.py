@@ -13,7 +13,7 @@ from typing import Any, TypeAlias
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableWithFallbacks
 
-from agent.settings import Settings
+from providers.config import ProviderConfig
 from providers.scrub import scrub_secrets
 
 logger = logging.getLogger(__name__)
@@ -35,68 +35,68 @@ class ChatModelConfigError(RuntimeError):
     """The configured chat model cannot be built; the message says what to install or set."""
 
 
-def build_chat_model(settings: Settings) -> ChatModel | None:
+def build_chat_model(config: ProviderConfig) -> ChatModel | None:
     """The answering model (temperature 0.2), or None for offline extractive answers."""
-    return _build(settings, ANSWER_TEMPERATURE)
+    return _build(config, ANSWER_TEMPERATURE)
 
 
-def build_classifier_model(settings: Settings) -> ChatModel | None:
+def build_classifier_model(config: ProviderConfig) -> ChatModel | None:
     """The same provider at temperature 0, for deterministic routing."""
-    return _build(settings, CLASSIFIER_TEMPERATURE)
+    return _build(config, CLASSIFIER_TEMPERATURE)
 
 
-def _build(settings: Settings, temperature: float) -> ChatModel | None:
-    primary = _gemini(settings, temperature) if settings.google_api_key else None
-    secondary = _init_chat_model(settings, temperature) if settings.chat_model else None
+def _build(config: ProviderConfig, temperature: float) -> ChatModel | None:
+    primary = _gemini(config, temperature) if config.google_api_key else None
+    secondary = _init_chat_model(config, temperature) if config.chat_model else None
     if primary is not None and secondary is not None:
         return primary.with_fallbacks([secondary])
     return primary if primary is not None else secondary
 
 
-def _gemini(settings: Settings, temperature: float) -> BaseChatModel:
+def _gemini(config: ProviderConfig, temperature: float) -> BaseChatModel:
     from langchain_google_genai import ChatGoogleGenerativeAI
 
     kwargs: dict[str, Any] = {}
-    if settings.google_base_url:
-        kwargs["base_url"] = settings.google_base_url  # google-genai HttpOptions(base_url=...)
+    if config.google_base_url:
+        kwargs["base_url"] = config.google_base_url  # google-genai HttpOptions(base_url=...)
     return ChatGoogleGenerativeAI(
-        model=settings.gemini_chat_model,
-        google_api_key=settings.google_api_key,
+        model=config.gemini_chat_model,
+        google_api_key=config.google_api_key,
         temperature=temperature,
-        timeout=settings.provider_timeout_s,  # the SDK default is no timeout
+        timeout=config.provider_timeout_s,  # the SDK default is no timeout
         max_retries=GEMINI_ATTEMPTS,  # the SDK default is 6 attempts
         **kwargs,
     )
 
 
-def _init_chat_model(settings: Settings, temperature: float) -> BaseChatModel:
+def _init_chat_model(config: ProviderConfig, temperature: float) -> BaseChatModel:
     from langchain.chat_models import init_chat_model
 
-    assert settings.chat_model is not None
+    assert config.chat_model is not None
     kwargs: dict[str, Any] = {
         "temperature": temperature,
-        "timeout": settings.provider_timeout_s,
+        "timeout": config.provider_timeout_s,
         "max_retries": CHAT_MAX_RETRIES,
     }
-    if settings.chat_base_url:
-        kwargs["base_url"] = settings.chat_base_url
+    if config.chat_base_url:
+        kwargs["base_url"] = config.chat_base_url
     try:
-        return init_chat_model(settings.chat_model, **kwargs)
+        return init_chat_model(config.chat_model, **kwargs)
     except ImportError as err:
-        provider = settings.chat_model.split(":", 1)[0]
+        provider = config.chat_model.split(":", 1)[0]
         package = _PACKAGES.get(provider, f"langchain-{provider.replace('_', '-')}")
         raise ChatModelConfigError(
-            f"BOSUN_CHAT_MODEL={settings.chat_model!r} needs the {package} package: "
+            f"BOSUN_CHAT_MODEL={config.chat_model!r} needs the {package} package: "
             f"pip install {package}"
         ) from err
     except ValueError as err:  # pydantic's ValidationError is one too
         if "model provider" in str(err):
             raise ChatModelConfigError(
-                f"BOSUN_CHAT_MODEL={settings.chat_model!r} names no provider: use "
+                f"BOSUN_CHAT_MODEL={config.chat_model!r} names no provider: use "
                 "'provider:model', e.g. 'openai:qwen2.5' or 'ollama:qwen2.5'"
             ) from err
         raise ChatModelConfigError(
-            f"BOSUN_CHAT_MODEL={settings.chat_model!r} cannot be built: "
+            f"BOSUN_CHAT_MODEL={config.chat_model!r} cannot be built: "
             f"{scrub_secrets(str(err))[:500]}"
         ) from err
 

@@ -1,6 +1,6 @@
-"""The embedding provider factory: local MiniLM, Gemini or Cohere, chosen by settings.
+"""The embedding provider factory: local MiniLM, Gemini or Cohere, chosen by config.
 
-Every remote client gets an explicit timeout (``settings.provider_timeout_s``) and exactly one
+Every remote client gets an explicit timeout (``config.provider_timeout_s``) and exactly one
 retry layer: ``PROVIDER_RETRIES`` retries on 408/429/5xx inside the client library.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from pydantic import SecretStr
 
-from agent.settings import Settings
+from providers.config import ProviderConfig
 from providers.minilm import MiniLMEmbeddings, default_minilm
 
 logger = logging.getLogger(__name__)
@@ -23,41 +23,41 @@ RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504]
 DIMENSION_PROBE = "dimension probe"
 
 
-def build_embeddings(settings: Settings) -> Embeddings:
-    """The embedding model that ``settings.embeddings`` names.
+def build_embeddings(config: ProviderConfig) -> Embeddings:
+    """The embedding model that ``config.embeddings`` names.
 
     Raises:
         ValueError: unknown provider name, or the chosen provider's API key is missing.
     """
-    name = (settings.embeddings or "").strip().lower()
+    name = (config.embeddings or "").strip().lower()
     if name == "local":
         return default_minilm()
     if name == "gemini":
-        if not settings.google_api_key:
+        if not config.google_api_key:
             raise ValueError(
                 "embeddings=gemini needs an API key: set GOOGLE_API_KEY (or GEMINI_API_KEY)"
             )
-        return _gemini(settings)
+        return _gemini(config)
     if name == "cohere":
-        if not settings.cohere_api_key:
+        if not config.cohere_api_key:
             raise ValueError("embeddings=cohere needs an API key: set COHERE_API_KEY")
-        return _cohere(settings)
+        return _cohere(config)
     raise ValueError(
-        f"unknown embeddings provider {settings.embeddings!r}; "
+        f"unknown embeddings provider {config.embeddings!r}; "
         f"BOSUN_EMBEDDINGS must be one of {', '.join(PROVIDERS)}"
     )
 
 
-def _gemini(settings: Settings) -> Embeddings:
+def _gemini(config: ProviderConfig) -> Embeddings:
     from google import genai
     from google.genai import types
     from langchain_google_genai import GoogleGenerativeAIEmbeddings
 
-    key = settings.google_api_key or ""
+    key = config.google_api_key or ""
     emb = GoogleGenerativeAIEmbeddings(
-        model=settings.gemini_embedding_model,
+        model=config.gemini_embedding_model,
         api_key=SecretStr(key),
-        base_url=settings.google_base_url,
+        base_url=config.google_base_url,
         vertexai=False,
     )
     # The wrapper builds its google-genai client without a timeout (each request is sent
@@ -67,8 +67,8 @@ def _gemini(settings: Settings) -> Embeddings:
         api_key=key,
         vertexai=False,
         http_options=types.HttpOptions(
-            base_url=settings.google_base_url,
-            timeout=int(settings.provider_timeout_s * 1000),  # milliseconds
+            base_url=config.google_base_url,
+            timeout=int(config.provider_timeout_s * 1000),  # milliseconds
             retry_options=types.HttpRetryOptions(
                 attempts=PROVIDER_RETRIES + 1,
                 initial_delay=0.5,
@@ -81,18 +81,18 @@ def _gemini(settings: Settings) -> Embeddings:
     return emb
 
 
-def _cohere(settings: Settings) -> Embeddings:
+def _cohere(config: ProviderConfig) -> Embeddings:
     from langchain_cohere import CohereEmbeddings
 
     # cohere.Client itself retries 408/409/429/5xx twice (= PROVIDER_RETRIES, honouring
     # Retry-After; not settable at construction); the wrapper's own tenacity loop, which
     # retries any exception after 4-10 s, is cut to a single attempt.
     return CohereEmbeddings(  # type: ignore[call-arg]  # client is built by the wrapper
-        model=settings.cohere_embedding_model,
+        model=config.cohere_embedding_model,
         # A plain str: the wrapper's before-validator turns a SecretStr into "**********".
-        cohere_api_key=settings.cohere_api_key,  # type: ignore[arg-type]
-        base_url=settings.cohere_base_url,
-        request_timeout=settings.provider_timeout_s,
+        cohere_api_key=config.cohere_api_key,  # type: ignore[arg-type]
+        base_url=config.cohere_base_url,
+        request_timeout=config.provider_timeout_s,
         max_retries=1,
         user_agent="bosun",
     )

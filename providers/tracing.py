@@ -3,7 +3,7 @@
 Usage::
 
     config = {
-        "callbacks": tracing_callbacks(settings, session_id=thread_id, user_id=user),
+        "callbacks": tracing_callbacks(settings.providers, session_id=thread_id, user_id=user),
         "metadata": trace_metadata(thread_id, user),
         "configurable": {"thread_id": thread_id},
     }
@@ -23,7 +23,7 @@ import math
 import threading
 from typing import Any
 
-from agent.settings import Settings
+from providers.config import ProviderConfig
 
 logger = logging.getLogger(__name__)
 
@@ -34,18 +34,18 @@ _clients: dict[str, Any] = {}  # public key -> the Langfuse client created for i
 _lock = threading.Lock()
 
 
-def tracing_callbacks(settings: Settings, *, session_id: str, user_id: str | None) -> list[Any]:
+def tracing_callbacks(config: ProviderConfig, *, session_id: str, user_id: str | None) -> list[Any]:
     """``[CallbackHandler]`` when both Langfuse keys are set, else ``[]``.
 
     ``session_id`` / ``user_id`` reach the trace through :func:`trace_metadata`, which the caller
     puts in the same run config.
     """
-    if not settings.langfuse_enabled:
+    if not config.langfuse_enabled:
         return []
     from langfuse.langchain import CallbackHandler
 
-    _client(settings)
-    return [CallbackHandler(public_key=settings.langfuse_public_key)]
+    _client(config)
+    return [CallbackHandler(public_key=config.langfuse_public_key)]
 
 
 def trace_metadata(session_id: str, user_id: str | None) -> dict[str, str]:
@@ -97,20 +97,20 @@ def _bounded(clients: list[Any], method: str, timeout_s: float) -> bool:
     return True
 
 
-def _client(settings: Settings) -> Any:
+def _client(config: ProviderConfig) -> Any:
     """The process's Langfuse client for these keys (created once; the SDK keeps one per key)."""
     from langfuse import Langfuse
 
-    key = settings.langfuse_public_key
+    key = config.langfuse_public_key
     assert key is not None
     with _lock:
         client = _clients.get(key)
         if client is None:
             client = Langfuse(
                 public_key=key,
-                secret_key=settings.langfuse_secret_key,
-                base_url=settings.langfuse_base_url,  # None: LANGFUSE_BASE_URL, else Langfuse Cloud
-                timeout=max(1, math.ceil(min(EXPORT_TIMEOUT_S, settings.provider_timeout_s))),
+                secret_key=config.langfuse_secret_key,
+                base_url=config.langfuse_base_url,  # None: LANGFUSE_BASE_URL, else Langfuse Cloud
+                timeout=max(1, math.ceil(min(EXPORT_TIMEOUT_S, config.provider_timeout_s))),
             )
             _clients[key] = client
         return client

@@ -1,8 +1,14 @@
-"""Every test runs offline: provider and tracing keys from the developer's shell are ignored."""
+"""Every test runs offline: provider and tracing keys from the developer's shell are ignored.
+
+Tests are tiered by folder: ``unit/`` (no database), ``integration/`` (real PostgreSQL) and
+``e2e/`` (the CLI, servers, a browser); the folder sets the marker, so the quick tier
+``pytest -m "not integration and not e2e"`` can never pick up a slow test by accident."""
 
 from pathlib import Path
 
 import pytest
+
+TIERS = {"integration", "e2e"}
 
 PROVIDER_VARIABLES = (
     "GOOGLE_API_KEY",
@@ -34,3 +40,10 @@ def shared_data() -> Path:
     if not path.is_dir():
         pytest.skip(f"shared data not present at {path}")
     return path
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        tier = item.path.parent.name
+        if tier in TIERS:
+            item.add_marker(getattr(pytest.mark, tier))

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from tools.records import CandidateRecord
+from archive.store.passages import Passage
 
 #: A citation marker, tolerating whitespace and case: ``[C:3f9a1c0b7e21]``, ``[ c : 3F9A... ]``.
 MARKER = re.compile(r"\[\s*C\s*:\s*([^\[\]\n]{0,64}?)\s*\]", re.IGNORECASE)
@@ -65,7 +65,7 @@ def marker_ids(text: str) -> list[str]:
     return list(dict.fromkeys(m.group(1).strip().lower() for m in MARKER.finditer(text)))
 
 
-def citation_of(record: CandidateRecord, number: int) -> Citation:
+def citation_of(record: Passage, number: int) -> Citation:
     return Citation(
         id=record["chunk_id"],
         number=number,
@@ -84,7 +84,7 @@ def citation_of(record: CandidateRecord, number: int) -> Citation:
 
 async def validate(
     text: str,
-    retrieved: Mapping[str, CandidateRecord],
+    retrieved: Mapping[str, Passage],
     all_exist: Callable[[list[str]], Awaitable[Sequence[bool]]],
 ) -> CitationCheck:
     """Keep markers that are 12 hex, were retrieved this turn and whose original is archived.

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from tools.records import CandidateRecord
+from archive.store.passages import Passage
 
 TITLE_MAX = 50
 SUBJECT_MAX = 40
@@ -21,7 +21,7 @@ def clip(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3].rstrip() + "..."
 
 
-def citation_header(record: CandidateRecord) -> str:
+def citation_header(record: Passage) -> str:
     """``[CITE:<chunk id> | title:"..." | subject:"..." | date:... | from:... | page:...]``.
 
     The chunk id is the only identifier shown; title and subject are capped at 50 and 40.
@@ -38,7 +38,7 @@ def citation_header(record: CandidateRecord) -> str:
     return "[" + " | ".join(parts) + "]"
 
 
-def passage_body(record: CandidateRecord) -> str:
+def passage_body(record: Passage) -> str:
     """What follows the header: by the document's embedding mode.
 
     full: the context summary, ``---``, the passage (no summary, no rule when it is empty);
@@ -65,22 +65,22 @@ def passage_body(record: CandidateRecord) -> str:
     return f"{summary}\n---\n{text}" if summary else text
 
 
-def format_passage(record: CandidateRecord) -> str:
+def format_passage(record: Passage) -> str:
     return f"{citation_header(record)}\n{passage_body(record)}"
 
 
-def format_passages(records: Sequence[CandidateRecord]) -> str:
+def format_passages(records: Sequence[Passage]) -> str:
     """A flat list of passages (the search tool's content for any agent)."""
     if not records:
         return "No passages found."
     return "\n\n".join(format_passage(r) for r in records)
 
 
-def _group_key(record: CandidateRecord) -> str:
+def _group_key(record: Passage) -> str:
     return f"thread:{record['thread_id']}" if record.get("thread_id") else f"doc:{record['doc_id']}"
 
 
-def _root_subject(records: Sequence[CandidateRecord]) -> str:
+def _root_subject(records: Sequence[Passage]) -> str:
     dated = sorted(records, key=lambda r: (r.get("date") or "9999", r["kind"] != "email"))
     for record in dated:
         subject = record.get("subject") or ""
@@ -89,7 +89,7 @@ def _root_subject(records: Sequence[CandidateRecord]) -> str:
     return clip(dated[0]["title"], TITLE_MAX)
 
 
-def build_context(records: Sequence[CandidateRecord]) -> str:
+def build_context(records: Sequence[Passage]) -> str:
     """Passages in relevance order, grouped by email thread, under an incident summary line.
 
     A thread (or a document outside any thread) counts as one incident; a thread's passages are
@@ -97,7 +97,7 @@ def build_context(records: Sequence[CandidateRecord]) -> str:
     """
     if not records:
         return ""
-    groups: dict[str, list[CandidateRecord]] = {}
+    groups: dict[str, list[Passage]] = {}
     for record in records:
         groups.setdefault(_group_key(record), []).append(record)
     n = len(groups)

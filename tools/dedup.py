@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tools.records import CandidateRecord
+from archive.store.passages import Passage
 
 
-def best_per_document(records: Sequence[CandidateRecord]) -> list[CandidateRecord]:
+def best_per_document(records: Sequence[Passage]) -> list[Passage]:
     """The first (best-ranked) passage of each document, in order."""
     seen: set[str] = set()
-    kept: list[CandidateRecord] = []
+    kept: list[Passage] = []
     for record in records:
         if record["doc_id"] not in seen:
             seen.add(record["doc_id"])

@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from providers.relevance_features import content_stems, is_identifier, tokens
+from archive.store.passages import Passage
+from providers.rerankers.features import content_stems, is_identifier, tokens
 from tools import prompts
-from tools.records import CandidateRecord
 
 _SENTENCE_END = re.compile(r"([.!?][\"')\]]*)\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*[-*•\d])")
 MIN_CHARS = 25
@@ -67,7 +67,7 @@ def _score(question_stems: set[str], ids: set[str], sentence: str, rank: int) ->
 
 def extractive_answer(
     question: str,
-    passages: Sequence[CandidateRecord],
+    passages: Sequence[Passage],
     *,
     scope: Iterable[str] = (),
     max_sentences: int = 4,
@@ -112,7 +112,7 @@ def extractive_answer(
     return f"{prompts.EXTRACTIVE_LEAD}\n\n{body}"
 
 
-def _fallback(passages: Sequence[CandidateRecord]) -> str:
+def _fallback(passages: Sequence[Passage]) -> str:
     """No sentence shares a term with the question: the opening of the best passages, cited."""
     lines: list[str] = []
     for record in passages[:2]:

@@ -25,6 +25,7 @@ class RetrievalOptions:
     k: int = 10  # results returned
     candidates: int = 100  # rows each arm contributes before fusion
     similarity_floor: float = 0.3  # dense-only hits below this cosine are noise
+    cosines: bool = False  # score cosines even with the dense arm off (the reranker reads them)
     fusion: FusionConfig = field(default_factory=FusionConfig)
 
     def __post_init__(self) -> None:
@@ -32,21 +33,11 @@ class RetrievalOptions:
             raise ValueError("at least one retrieval arm must be on")
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A retrieved passage with the scores that placed it."""
-
-    passage: Passage
-    bm25: float  # Okapi BM25 (0 when no query term occurs)
-    cosine: float  # cosine similarity of query and passage vectors
-    score: float  # fused score (the active arm's score when only one is on)
-
-
 @dataclass
 class Retrieval:
     """What one retrieval returned and how long each stage took."""
 
-    candidates: list[Candidate]
+    candidates: list[Passage]  # best first, ``score`` set
     timings_ms: dict[str, float]
 
 
@@ -63,7 +54,7 @@ async def retrieve(
     every candidate on both scores; with both arms on, the two run side by side."""
     timings: dict[str, float] = {}
     vector: list[float] | None = None
-    if options.dense:
+    if options.dense or options.cosines:
         start = time.perf_counter()
         vector = await asyncio.to_thread(embeddings.embed_query, query)
         timings["embed"] = elapsed_ms(start)
@@ -77,8 +68,7 @@ async def retrieve(
                 filters,
                 limit=options.candidates,
                 vector=vector,
-                with_vectors=vector is None,
-            ),  # the reranker may need them
+            ),
             timings,
             "bm25",
         )
@@ -96,12 +86,12 @@ async def retrieve(
             timings,
             "vector",
         )
-        if vector is not None
+        if options.dense and vector is not None
         else _none(),
     )
-    found = {row.passage.chunk_id: row for row in (*(lexical_rows or ()), *(dense_rows or ()))}
-    lexical = {cid: row.bm25 for cid, row in found.items()}
-    cosines = {cid: row.cosine for cid, row in found.items() if row.cosine is not None}
+    found = {row["chunk_id"]: row for row in (*(lexical_rows or ()), *(dense_rows or ()))}
+    lexical = {cid: row["bm25"] for cid, row in found.items()}
+    cosines = {cid: row["cosine"] for cid, row in found.items()}
     if options.lexical and options.dense:
         scores = fuse(lexical, cosines, options.fusion)
     elif options.lexical:
@@ -111,12 +101,15 @@ async def retrieve(
     ranked = sorted(found, key=lambda c: (-scores[c], c))
     timings["retrieve"] = elapsed_ms(start)
     return Retrieval(
-        candidates=[
-            Candidate(found[c].passage, lexical[c], cosines.get(c, 0.0), scores[c])
-            for c in ranked[: options.k]
-        ],
+        candidates=[_with_score(found[c], scores[c]) for c in ranked[: options.k]],
         timings_ms=timings,
     )
+
+
+def _with_score(passage: Passage, score: float) -> Passage:
+    scored = passage.copy()
+    scored["score"] = score
+    return scored
 
 
 async def _timed(coro, timings: dict[str, float], name: str):  # type: ignore[no-untyped-def]

@@ -26,13 +26,15 @@ from agent.evaluation.answers import (
 )
 from agent.evaluation.beir import BeirDataset, DatasetError, load_dataset
 from agent.evaluation.chart import write_chart
-from agent.evaluation.harness import (
+from agent.evaluation.collections import (
     DEFAULT_CHUNK_CHARS,
-    EVAL_CHUNKS,
-    EvalResult,
     collection_name,
     document_count,
     ensure_ingested,
+)
+from agent.evaluation.harness import (
+    EVAL_CHUNKS,
+    EvalResult,
     evaluate,
     read_runs,
     record_run,
@@ -40,8 +42,8 @@ from agent.evaluation.harness import (
 )
 from agent.evaluation.layers import ABLATION, LayeredSearch, Layers, layered_search
 from agent.settings import Settings
-from agent.wiring import Services, open_services
-from graph.builder import Clients, build_graph
+from agent.wiring import Services, build_clients, open_services
+from graph.builder import build_graph
 from graph.context import Context
 from tools.hybrid import RetrievalOptions
 
@@ -371,7 +373,7 @@ async def run_eval_answers(settings: Settings, args: argparse.Namespace) -> int:
     async with open_services(settings, collection=collection) as services:
         if dataset is not None:
             await _prepare(services, dataset, DEFAULT_CHUNK_CHARS, services.store.schema)
-        graph = build_graph(Clients.from_services(services, offline=args.offline))
+        graph = build_graph(build_clients(services, offline=args.offline))
         progress = tqdm(
             total=len(questions),
             desc="questions",

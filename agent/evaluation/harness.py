@@ -1,4 +1,5 @@
-"""Run a BEIR split through retrieval: an isolated collection, metrics, latency, a run log.
+"""Run a BEIR split through retrieval on its own collection (:mod:`agent.evaluation.collections`):
+metrics, latency, a run log.
 
 Later layers (query expansion, topics, rerank) reuse :func:`evaluate` by passing their own
 ``search`` hook: any ``async (query) -> Retrieval``; the harness only needs ranked candidates
@@ -7,31 +8,19 @@ Later layers (query expansion, topics, rerank) reuse :func:`evaluate` by passing
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
-import re
-import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from agent.evaluation.beir import BeirDataset, load_dataset
 from agent.evaluation.metrics import METRICS, aggregate_documents, percentile, score_query
 from agent.settings import Settings
-from agent.wiring import Services, open_services
-from archive.ingest.chunking import chunk_document
-from archive.ingest.model import Chunk, SourceDocument
-from archive.ingest.pipeline import embedding_text
-from archive.store.database import Store
-from archive.store.documents import stored_hashes, write_document
-from archive.store.schema import StoreError
+from agent.wiring import Services
 from archive.store.search_filters import SearchFilters
 from tools.hybrid import Retrieval, RetrievalOptions, retrieve
 
@@ -39,9 +28,6 @@ logger = logging.getLogger(__name__)
 
 #: Chunks retrieved per query; documents are ranked by their best chunk among these.
 EVAL_CHUNKS = 100
-#: Chunk size of eval collections (see benchmarks/eval_fusion_sweep.py for the measurements).
-DEFAULT_CHUNK_CHARS = 1000
-DEFAULT_OVERLAP = 150
 
 SearchHook = Callable[[str], Awaitable[Retrieval]]
 
@@ -82,155 +68,6 @@ class EvalResult:
         }
 
 
-@dataclass(frozen=True)
-class IngestStats:
-    """What preparing an eval collection did."""
-
-    documents: int  # stored after the run
-    added: int  # documents written this run (0 when the collection was complete)
-    chunks: int  # chunks written this run
-    seconds: float
-
-
-# --- the collection -----------------------------------------------------------------------
-
-
-def collection_name(dataset: str | Path, chunk_chars: int = DEFAULT_CHUNK_CHARS) -> str:
-    """``eval_<folder>`` (``_c<chars>`` appended for a non-default chunk size)."""
-    folder = Path(dataset).name if isinstance(dataset, Path) else dataset
-    slug = re.sub(r"[^a-z0-9_]+", "_", folder.lower()).strip("_") or "dataset"
-    suffix = "" if chunk_chars == DEFAULT_CHUNK_CHARS else f"_c{chunk_chars}"
-    return f"eval_{slug}"[: 63 - len(suffix)] + suffix
-
-
-async def _read_meta(store: Store) -> dict[str, str]:
-    async with store.pool.connection() as conn:
-        cur = await conn.execute("SELECT key, value FROM meta")
-        return {row["key"]: row["value"] for row in await cur.fetchall()}
-
-
-async def _write_meta(store: Store, values: Mapping[str, str]) -> None:
-    async with store.pool.connection() as conn:
-        for key, value in values.items():
-            await conn.execute(
-                "INSERT INTO meta (key, value) VALUES (%s, %s)"
-                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                (key, value),
-            )
-
-
-async def document_count(store: Store) -> int:
-    async with store.pool.connection() as conn:
-        cur = await conn.execute("SELECT count(*) AS n FROM documents")
-        row = await cur.fetchone()
-        return int(row["n"]) if row else 0
-
-
-async def ensure_ingested(
-    services: Services,
-    dataset: BeirDataset,
-    *,
-    chunk_chars: int = DEFAULT_CHUNK_CHARS,
-    overlap: int = DEFAULT_OVERLAP,
-    batch_chunks: int = 64,
-    progress: bool = False,
-) -> IngestStats:
-    """Ingest the corpus unless the collection already holds as many documents as it has.
-
-    The chunk size is recorded in the collection's meta; reusing a collection with another chunk
-    size is refused (use :func:`collection_name` with that size instead). An interrupted run
-    resumes: documents already stored with the same content are skipped.
-    """
-    store = services.store
-    meta = await _read_meta(store)
-    recorded = meta.get("eval_chunk_chars")
-    if recorded is not None and int(recorded) != chunk_chars:
-        raise StoreError(
-            f"collection {store.schema!r} was built with {recorded}-character chunks, "
-            f"not {chunk_chars}"
-        )
-    stored = await document_count(store)
-    if stored == dataset.corpus_size:
-        return IngestStats(stored, 0, 0, 0.0)
-    logger.info(
-        "ingesting %s into %s: %d of %d documents stored",
-        dataset.name,
-        store.schema,
-        stored,
-        dataset.corpus_size,
-    )
-    await _write_meta(
-        store,
-        {
-            "eval_dataset": dataset.name,
-            "eval_chunk_chars": str(chunk_chars),
-            "eval_overlap": str(overlap),
-        },
-    )
-    started = time.perf_counter()
-    added = chunks_written = 0
-    bar = tqdm(
-        total=dataset.corpus_size,
-        desc=f"ingest {dataset.name}",
-        unit="doc",
-        disable=not progress,
-        file=sys.stderr,
-        leave=False,
-    )
-    batch: list[tuple[SourceDocument, list[Chunk]]] = []
-    batch_size = 0
-
-    async def flush() -> None:
-        nonlocal added, chunks_written, batch, batch_size
-        known = await stored_hashes(services.store, [d.doc_id for d, _ in batch])
-        todo = [(d, c) for d, c in batch if known.get(d.doc_id) != d.content_hash and c]
-        texts = [embedding_text(d, chunk) for d, cs in todo for chunk in cs]
-        vectors = (
-            await asyncio.to_thread(services.embeddings.embed_documents, texts) if texts else []
-        )
-        offset = 0
-        for doc, cs in todo:
-            path = services.archive.put(doc.kind, doc.doc_id, doc.archive_name, doc.original)
-            await write_document(store, doc, cs, vectors[offset : offset + len(cs)], path)
-            offset += len(cs)
-            added += 1
-            chunks_written += len(cs)
-        bar.update(len(batch))
-        batch, batch_size = [], 0
-
-    for doc in dataset.documents():
-        chunks = chunk_document(doc, max_chars=chunk_chars, overlap=overlap)
-        batch.append((doc, chunks))
-        batch_size += len(chunks)
-        if batch_size >= batch_chunks:
-            await flush()
-    if batch:
-        await flush()
-    bar.close()
-    async with store.pool.connection() as conn:
-        # Fresh statistics for the planner and a visibility map for index-only BM25 scans.
-        await conn.execute("VACUUM (ANALYZE) chunks, bm25_postings, bm25_terms")
-    return IngestStats(
-        await document_count(store), added, chunks_written, time.perf_counter() - started
-    )
-
-
-@contextlib.asynccontextmanager
-async def open_eval_services(
-    settings: Settings,
-    dataset: BeirDataset,
-    *,
-    chunk_chars: int = DEFAULT_CHUNK_CHARS,
-    progress: bool = False,
-) -> AsyncIterator[Services]:
-    """Services on the dataset's own collection, ingested and ready to query."""
-    async with open_services(
-        settings, collection=collection_name(dataset.name, chunk_chars)
-    ) as services:
-        await ensure_ingested(services, dataset, chunk_chars=chunk_chars, progress=progress)
-        yield services
-
-
 # --- running the queries ------------------------------------------------------------------
 
 
@@ -267,9 +104,9 @@ async def evaluate(
         start = time.perf_counter()
         retrieval = await hook(text)
         timings = {**retrieval.timings_ms, "total": (time.perf_counter() - start) * 1000.0}
-        ranked = aggregate_documents(
-            [(c.passage.source_id, c.score) for c in retrieval.candidates]
-        )[:EVAL_CHUNKS]
+        ranked = aggregate_documents([(c["source_id"], c["score"]) for c in retrieval.candidates])[
+            :EVAL_CHUNKS
+        ]
         outcomes.append(QueryOutcome(qid, ranked, score_query(ranked, dataset.qrels[qid]), timings))
     return summarize(dataset.name, dataset.split, outcomes)
 

@@ -10,7 +10,6 @@ reports: benchmarks/retrieval_speed.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,17 +19,6 @@ from archive.store.database import Store
 from archive.store.lexical import BM25_SUM, BM25_TOP, BM25_WEIGHTS, K1, B, bm25_restriction
 from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
 from archive.store.search_filters import SearchFilters
-
-
-@dataclass(frozen=True)
-class ScoredPassage:
-    """A candidate passage with its BM25 (0 when no query term occurs) and cosine (None when
-    no query vector was given)."""
-
-    passage: Passage
-    bm25: float
-    cosine: float | None
-
 
 _LEXICAL = """
 WITH {weights}, top AS MATERIALIZED ({top})
@@ -70,10 +58,9 @@ async def lexical_candidates(
     *,
     limit: int,
     vector: Sequence[float] | None = None,
-    with_vectors: bool = False,
-) -> list[ScoredPassage]:
+) -> list[Passage]:
     """The ``limit`` best chunks by BM25, best first, with their cosine to ``vector`` if given
-    (and their stored vectors if ``with_vectors``)."""
+    (0 otherwise)."""
     restrict, params = bm25_restriction(filters)
     params.update({"query": query, "k1": K1, "b": B, "limit": limit})
     if vector is not None:
@@ -81,12 +68,12 @@ async def lexical_candidates(
     statement = sql.SQL(_LEXICAL).format(
         weights=sql.SQL(BM25_WEIGHTS),
         top=sql.SQL(BM25_TOP).format(bm25=sql.SQL(BM25_SUM), restrict=restrict),
-        columns=sql.SQL(PASSAGE_COLUMNS + (", c.embedding" if with_vectors else "")),
+        columns=sql.SQL(PASSAGE_COLUMNS),
         cosine=sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL"),
     )
     rows = await _rows(store, statement, params)
     ranked = sorted(rows, key=lambda r: (-r["bm25"], r["chunk_id"]))
-    return [ScoredPassage(passage_of(r), float(r["bm25"]), _cosine(r)) for r in ranked]
+    return [_scored(r) for r in ranked]
 
 
 async def dense_candidates(
@@ -97,7 +84,7 @@ async def dense_candidates(
     *,
     limit: int,
     floor: float,
-) -> list[ScoredPassage]:
+) -> list[Passage]:
     """The ``limit`` nearest chunks with cosine ≥ ``floor``, nearest first, with their BM25."""
     where, params = filters.where("c")
     params.update(
@@ -118,11 +105,12 @@ async def dense_candidates(
     )
     rows = await _rows(store, statement, params)
     ranked = sorted(rows, key=lambda r: (-r["cosine"], r["chunk_id"]))
-    return [ScoredPassage(passage_of(r), float(r["bm25"]), _cosine(r)) for r in ranked]
+    return [_scored(r) for r in ranked]
 
 
-def _cosine(row: dict[str, Any]) -> float | None:
-    return None if row["cosine"] is None else float(row["cosine"])
+def _scored(row: dict[str, Any]) -> Passage:
+    cosine = 0.0 if row["cosine"] is None else float(row["cosine"])
+    return passage_of(row, bm25=float(row["bm25"]), cosine=cosine)
 
 
 async def _rows(store: Store, statement: sql.Composed, params: dict[str, Any]) -> list[Any]:

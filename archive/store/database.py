@@ -11,13 +11,12 @@ from langchain_postgres.v2.async_vectorstore import AsyncPGVectorStore
 from langchain_postgres.v2.indexes import DistanceStrategy, HNSWQueryOptions
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection, sql
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from agent.settings import Settings
 from archive.store.schema import StoreError, check_collection_name, migrate
-from archive.store.server import database_uri, sqlalchemy_uri
+from archive.store.server import sqlalchemy_uri
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +38,10 @@ CHUNK_COLUMNS = [
     "section",
     "page",
 ]
+
+
+#: Pooled connections return rows as dicts.
+DictPool = AsyncConnectionPool[AsyncConnection[DictRow]]
 
 
 @dataclass
@@ -71,7 +74,7 @@ class Store:
 
     def __init__(
         self,
-        pool: AsyncConnectionPool,
+        pool: DictPool,
         schema: str,
         vectors: AsyncPGVectorStore,
         engine: PGEngine,
@@ -86,15 +89,15 @@ class Store:
     @classmethod
     async def open(
         cls,
-        settings: Settings,
+        uri: str,
         embeddings: Embeddings,
         identity: EmbeddingIdentity,
         *,
-        collection: str | None = None,
+        collection: str,
     ) -> Store:
-        """Connect, migrate, and check the collection was built with these embeddings."""
-        schema = check_collection_name(collection or settings.collection)
-        uri = database_uri(settings)
+        """Connect to ``uri``, migrate ``collection`` (a schema), and check it was built with
+        these embeddings."""
+        schema = check_collection_name(collection)
         async with await AsyncConnection.connect(uri, autocommit=True) as conn:
             await _check_identity(conn, schema, identity)
             await migrate(conn, schema, dim=identity.dim)
@@ -106,13 +109,14 @@ class Store:
                 (identity.model, str(identity.dim)),
             )
 
-        async def configure(conn: AsyncConnection) -> None:
+        async def configure(conn: AsyncConnection[DictRow]) -> None:
             await register_vector_async(conn)
 
         hnsw = IterativeHNSWQueryOptions()
 
-        pool = AsyncConnectionPool(
+        pool: DictPool = AsyncConnectionPool(
             uri,
+            connection_class=AsyncConnection[DictRow],
             min_size=1,
             max_size=4,
             open=False,
@@ -158,7 +162,7 @@ async def _check_identity(conn: AsyncConnection, schema: str, identity: Embeddin
     cur = await conn.execute(
         sql.SQL("SELECT key, value FROM {}.meta").format(sql.Identifier(schema))
     )
-    meta = dict(await cur.fetchall())
+    meta: dict[str, str] = dict(await cur.fetchall())
     model, dim = meta.get("embedding_model"), meta.get("embedding_dim")
     if model and (model != identity.model or int(dim or 0) != identity.dim):
         raise StoreError(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from psycopg import AsyncConnection
+from psycopg.rows import DictRow
 
 from archive.ingest.model import Chunk, SourceDocument, Vessel
 from archive.store.database import Store
@@ -107,7 +108,7 @@ async def write_document(
             )
 
 
-async def _upsert_vessels(conn: AsyncConnection, vessels: Sequence[Vessel]) -> None:
+async def _upsert_vessels(conn: AsyncConnection[DictRow], vessels: Sequence[Vessel]) -> None:
     async with conn.cursor() as cur:
         await cur.executemany(
             """INSERT INTO vessels (vessel_key, name, imo, vessel_type, vessel_class)

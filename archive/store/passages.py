@@ -1,13 +1,17 @@
-"""Reading stored chunks back with what citations and context headers need."""
+"""The one passage type: a stored chunk joined to its document, with the scores that placed it.
+
+A :class:`Passage` is plain data (JSON-safe, no vector): retrieval builds it, rerankers read and
+score it, the graph state and the search tool's artifact hold it, citations and context headers
+are made from it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 import numpy as np
+from typing_extensions import TypedDict
 
 from archive.store.database import Store
 
@@ -17,11 +21,10 @@ PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.conte
        d.archive_path, d.embedding_mode, d.summary"""
 
 
-@dataclass(frozen=True)
-class Passage:
-    """A stored chunk joined to its document."""
+class Passage(TypedDict):
+    """One retrieved chunk with its document's fields and its scores."""
 
-    chunk_id: str
+    chunk_id: str  # 12 hex, the only id shown to a model
     doc_id: str
     kind: str
     source_id: str
@@ -29,7 +32,7 @@ class Passage:
     text: str
     section: str | None
     page: int | None
-    date: date | None
+    date: str | None  # ISO date
     sender: str | None
     subject: str | None
     thread_id: str | None
@@ -37,15 +40,19 @@ class Passage:
     imo: str | None
     report_no: str | None
     archive_path: str
-    embedding_mode: str
+    embedding_mode: str  # full | summary | metadata_only
     summary: str
-    # The stored vector, when the caller selected it; empty otherwise.
-    embedding: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
+    bm25: float  # Okapi BM25 (0 when no query term occurs)
+    cosine: float  # cosine of query and passage vectors (0 when not scored)
+    score: float  # fused retrieval score (the active arm's score when only one is on)
+    rerank: float | None  # reranker relevance in [0, 1]; None when not reranked
 
 
-def passage_of(row: Mapping[str, Any]) -> Passage:
-    """A :class:`Passage` from a row of :data:`PASSAGE_COLUMNS` (plus ``embedding`` if selected)."""
-    vector = row.get("embedding")
+def passage_of(
+    row: Mapping[str, Any], *, bm25: float = 0.0, cosine: float = 0.0, score: float = 0.0
+) -> Passage:
+    """A :class:`Passage` from a row of :data:`PASSAGE_COLUMNS`."""
+    day = row["date"]
     return Passage(
         chunk_id=row["chunk_id"],
         doc_id=row["doc_id"],
@@ -55,7 +62,7 @@ def passage_of(row: Mapping[str, Any]) -> Passage:
         text=row["content"],
         section=row["section"],
         page=row["page"],
-        date=row["date"],
+        date=day.isoformat() if day else None,
         sender=row["sender"],
         subject=row["subject"],
         thread_id=row["thread_id"],
@@ -65,20 +72,33 @@ def passage_of(row: Mapping[str, Any]) -> Passage:
         archive_path=row["archive_path"],
         embedding_mode=row["embedding_mode"],
         summary=row["summary"],
-        **({} if vector is None else {"embedding": np.asarray(vector, dtype=np.float32)}),
+        bm25=bm25,
+        cosine=cosine,
+        score=score,
+        rerank=None,
     )
 
 
 async def fetch_passages(store: Store, chunk_ids: Sequence[str]) -> dict[str, Passage]:
-    """The passages for ``chunk_ids`` with their vectors (unknown ids are absent)."""
+    """The passages for ``chunk_ids`` (unknown ids are absent)."""
     if not chunk_ids:
         return {}
-    async with store.pool.connection() as conn, conn.cursor(binary=True) as cur:
-        await cur.execute(
-            f"""SELECT {PASSAGE_COLUMNS}, c.embedding
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            f"""SELECT {PASSAGE_COLUMNS}
                FROM chunks c JOIN documents d USING (doc_id)
                WHERE c.chunk_id = ANY(%s)""",
             (list(chunk_ids),),
         )
         rows = await cur.fetchall()
     return {r["chunk_id"]: passage_of(r) for r in rows}
+
+
+async def fetch_vectors(store: Store, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+    """The stored vectors of ``chunk_ids``."""
+    async with store.pool.connection() as conn, conn.cursor(binary=True) as cur:
+        await cur.execute(
+            "SELECT chunk_id, embedding FROM chunks WHERE chunk_id = ANY(%s)", (list(chunk_ids),)
+        )
+        rows = await cur.fetchall()
+    return {r["chunk_id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}

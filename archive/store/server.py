@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from agent.settings import Settings
-
 logger = logging.getLogger(__name__)
 
 
@@ -43,11 +41,11 @@ def _stdout_to_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def database_uri(settings: Settings) -> str:
-    """The libpq URI to connect to, starting the embedded server when none is configured."""
-    if settings.database_url:
-        return settings.database_url
-    return _embedded_uri(settings.pgdata_dir)
+def database_uri(database_url: str | None, pgdata: Path) -> str:
+    """``database_url`` when one is configured, else the embedded server's (in ``pgdata``)."""
+    if database_url:
+        return database_url
+    return _embedded_uri(pgdata)
 
 
 def sqlalchemy_uri(uri: str) -> str:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableWithFallbacks
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
@@ -16,11 +14,10 @@ from graph import prompts
 from graph.context import Context, context_of
 from graph.followup import standalone_query
 from graph.state import State
+from providers.chat import ChatModel
 from tools.extractive import extractive_answer
 from tools.filters import describe
 from tools.timing import elapsed_ms
-
-ChatModel = BaseChatModel | RunnableWithFallbacks
 
 
 def dynamic_context(state: State) -> str:

@@ -1,4 +1,5 @@
-"""Run the search tool calls of the last AI message with the conversation's filters."""
+"""Run the search tool calls of the last AI message: the retrieval pipeline, with the
+conversation's filters and the run's switches."""
 
 from __future__ import annotations
 
@@ -10,30 +11,48 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from graph.context import Context, context_of
-from graph.state import CandidateRecord, ExpansionRecord, State, TopicDecision
-from tools.search import SearchArtifact, expansion_off
+from graph.state import Passage, State
+from tools.pipeline import Switches
+from tools.relevance import Relevance
+from tools.search import SearchArtifact, switches_dict
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 
 #: What stays in the history for a search (the passages themselves go to the answer's context).
+#: The pipeline stages whose cost the turn's timings add up.
+STAGES = ("expand", "topics", "rerank", "cutoff")
+
 SEARCH_NOTE = "Retrieved {n} passage(s) for {query!r}; the most relevant are given as context."
 
 
+def switches_of(ctx: Context) -> Switches:
+    """The pipeline's switches for this run's context."""
+    return Switches(
+        dense=True,
+        lexical=ctx.hybrid,
+        expand=ctx.expand,
+        topics=ctx.topics,
+        rerank=ctx.rerank,
+        pool=ctx.candidates,
+        similarity_floor=ctx.similarity_floor,
+        rerank_floor=ctx.rerank_floor,
+        score_cutoff=ctx.score_cutoff,
+    )
+
+
 async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTool) -> State:
-    """Call the search tool for each tool call; the filters come from state, never the model.
-    The layers the context switches on (expansion, topic filter) run inside the tool; their
-    decisions and costs are recorded in the state (and so in the trace)."""
+    """Call the search tool for each tool call; the filters come from state, never the model,
+    and the passages are ranked against the user's question. Each layer's decision and cost is
+    recorded in the state (and so in the trace)."""
     start = time.perf_counter()
     ctx = context_of(runtime.context)
     last = state["messages"][-1]
     assert isinstance(last, AIMessage)
+    question = state.get("question", "")
     replies: list[AnyMessage] = []
-    found: dict[str, CandidateRecord] = {}
+    artifacts: list[SearchArtifact] = []
     query = state.get("query", "")
-    expansion: ExpansionRecord = state.get("expansion") or expansion_off(query)
-    decisions: list[TopicDecision] = list(state.get("topic_decisions", []))
-    stages: dict[str, float] = {}
     for call in last.tool_calls:
         if call["name"] != search_tool.name:
             replies.append(
@@ -44,7 +63,7 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
                 )
             )
             continue
-        query = str(call["args"].get("query") or state.get("question", ""))
+        query = str(call["args"].get("query") or question)
         result = await search_tool.ainvoke(
             {
                 "type": "tool_call",
@@ -53,55 +72,71 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
                 "args": {
                     "query": query,
                     "filters": dict(state.get("filters", {})),
-                    "options": {
-                        "hybrid": ctx.hybrid,
-                        "expand": ctx.expand,
-                        "topics": ctx.topics,
-                        "k": ctx.candidates,
-                        "similarity_floor": ctx.similarity_floor,
-                    },
+                    "options": switches_dict(switches_of(ctx)),
+                    "question": question or query,
                 },
             }
         )
         artifact: SearchArtifact = result.artifact
-        records: list[CandidateRecord] = list(artifact["candidates"])
-        expansion = artifact["expansion"]
-        decisions.extend(artifact["topics"])
-        for stage in ("expand", "topics"):
-            if stage in artifact["timings"]:
-                stages[stage] = stages.get(stage, 0.0) + artifact["timings"][stage]
-        if expansion["method"] != "off" or artifact["topics"]:
-            logger.info(
-                "search layers for %r: expansion %s %s, topic filter %s",
-                query,
-                expansion["method"],
-                expansion["terms"],
-                [d["decision"] for d in artifact["topics"]] or "off",
-            )
-        for record in records:
-            found.setdefault(record["chunk_id"], record)
+        artifacts.append(artifact)
         replies.append(
             ToolMessage(
-                content=SEARCH_NOTE.format(n=len(records), query=query),
+                content=SEARCH_NOTE.format(n=len(artifact["passages"]), query=query),
                 tool_call_id=call["id"],
                 name=search_tool.name,
             )
         )
+    if not artifacts:
+        return {"messages": replies, "searches": state.get("searches", 0) + 1}
+    latest = artifacts[-1]
     earlier = state.get("timings", {})
-    timings = {stage: round(earlier.get(stage, 0.0) + ms, 2) for stage, ms in stages.items()}
+    timings = {
+        stage: round(
+            earlier.get(stage, 0.0) + sum(a["timings"].get(stage, 0.0) for a in artifacts), 2
+        )
+        for stage in ("expand", "topics", "rerank", "cutoff")
+        if any(stage in a["timings"] for a in artifacts)
+    }
     timings["search"] = round(earlier.get("search", 0.0) + elapsed_ms(start), 2)
-    # This search's passages first, then those an earlier search of the turn found.
-    before = [r for r in state.get("candidates", []) if r["chunk_id"] not in found]
+    ranked = merged(state.get("ranked", []), artifacts)
     update: State = {
         "messages": replies,
-        "candidates": [*found.values(), *before],
-        "retrieved": len(found) + len(before),
+        "ranked": ranked,
+        "retrieved": state.get("retrieved", 0) + sum(a["retrieved"] for a in artifacts),
         "searches": state.get("searches", 0) + 1,
         "query": query,
-        "expansion": expansion,
-        "topic_decisions": decisions,
+        "expansion": latest["expansion"],
+        "topic_decisions": [
+            *state.get("topic_decisions", []),
+            *(d for a in artifacts for d in a["topics"]),
+        ],
+        "rerank": latest["rerank"],
+        "relevance": relevant(state.get("relevance"), artifacts),
         "timings": timings,
+        "degraded": [note for a in artifacts for note in a["degraded"]],
     }
-    if expansion["method"] == "llm":
+    if latest["expansion"]["method"] == "llm":
         update["llm_called"] = True  # the chat model rewrote the query
     return update
+
+
+def _spent(artifacts: list[SearchArtifact], stage: str) -> float:
+    return sum(a["timings"].get(stage, 0.0) for a in artifacts)
+
+
+def merged(earlier: list[Passage], artifacts: list[SearchArtifact]) -> list[Passage]:
+    """The turn's kept passages: this search's first, then those an earlier search found."""
+    found: dict[str, Passage] = {}
+    for artifact in artifacts:
+        for passage in artifact["passages"]:
+            found.setdefault(passage["chunk_id"], passage)
+    return [*found.values(), *(p for p in earlier if p["chunk_id"] not in found)]
+
+
+def relevant(earlier: Relevance | None, artifacts: list[SearchArtifact]) -> Relevance:
+    """The turn stops only when every search of it was stopped: one relevant search answers."""
+    decisions = [a["relevance"] for a in artifacts]
+    if earlier:
+        decisions.insert(0, earlier)
+    going = [d for d in decisions if not d["stopped"]]
+    return going[-1] if going else decisions[-1]

@@ -26,7 +26,7 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
     start = time.perf_counter()
     answer = state["messages"][-1]
     assert isinstance(answer, AIMessage)
-    retrieved = {r["chunk_id"]: r for r in state.get("candidates", [])}
+    retrieved = {r["chunk_id"]: r for r in state.get("ranked", [])}
     check = await validate(answer.text, retrieved, all_exist)
     summary = check.summary()
     text = check.text

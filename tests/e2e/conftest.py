@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from agent.settings import Settings
-from archive.store.server import database_uri
 from tests.e2e.harness import EXAMPLE_ARCHIVE, Bosun, offline_env
 
 
@@ -34,7 +33,7 @@ def settings() -> Iterator[Settings]:
     )
     # Start the embedded server (when there is no DATABASE_URL) in this process, which outlives
     # every child: they all connect to it rather than each starting and stopping one.
-    yield Settings(home=home, database_url=database_uri(opened), collection=opened.collection)
+    yield Settings(home=home, database_url=opened.database_uri(), collection=opened.collection)
     shutil.rmtree(home, ignore_errors=True)
 
 

@@ -24,9 +24,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph_sdk import get_client
 
 from agent.settings import Settings
-from agent.wiring import open_services
+from agent.wiring import build_clients, open_services
 from checkpoints.postgres import open_checkpointer
-from graph import Clients, build_graph
+from graph import build_graph
 from tests.e2e.harness import ROOT, Bosun
 
 pytestmark = pytest.mark.e2e
@@ -142,8 +142,11 @@ async def test_langgraph_dev_answers_with_citations_and_shares_the_thread(
         assert f"[C:{citation['id']}]" in answer["content"]
         assert (settings.archive_dir / citation["archive_path"]).is_file()
 
-    async with open_services(settings) as services, open_checkpointer(settings) as saver:
-        graph = build_graph(Clients.from_services(services, offline=True), checkpointer=saver)
+    async with (
+        open_services(settings) as services,
+        open_checkpointer(settings.database_uri()) as saver,
+    ):
+        graph = build_graph(build_clients(services, offline=True), checkpointer=saver)
         config = {"configurable": {"thread_id": thread_id}}
         snapshot = await graph.aget_state(config)  # type: ignore[arg-type]
         assert [_plain(m) for m in snapshot.values["messages"]] == [_plain(m) for m in messages]

@@ -15,7 +15,8 @@ from langchain_core.embeddings import Embeddings
 from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import RegisteredVessel
-from tools.hybrid import Candidate, Retrieval, RetrievalOptions
+from providers.rerankers import RerankError
+from tools.hybrid import Retrieval, RetrievalOptions
 from tools.topics import TopicDecision, TopicRetrieval
 
 
@@ -50,9 +51,15 @@ def passage(
         "archive_path": f"{kind}/{doc}/original.txt",
         "embedding_mode": "full",
         "summary": "",
+        "bm25": 0.0,
+        "cosine": 0.0,
+        "score": 0.0,
+        "rerank": None,
     }
     values.update(fields)
-    return Passage(**values)
+    if isinstance(values["date"], date):
+        values["date"] = values["date"].isoformat()
+    return Passage(**values)  # type: ignore[typeddict-item]
 
 
 _STOP = {
@@ -102,12 +109,13 @@ class FakeBackend:
     topics: dict[str, set[str]] = field(default_factory=dict)  # topic name -> chunk ids
 
     def _admits(self, p: Passage, f: SearchFilters) -> bool:
+        day = date.fromisoformat(p["date"]) if p["date"] else None
         return (
-            (f.doc_ids is None or p.doc_id in f.doc_ids)
-            and (f.report_no is None or p.report_no == f.report_no)
-            and (f.vessel_type is None or getattr(p, "vessel_type", None) == f.vessel_type)
-            and (f.date_from is None or (p.date is not None and p.date >= f.date_from))
-            and (f.date_to is None or (p.date is not None and p.date <= f.date_to))
+            (f.doc_ids is None or p["doc_id"] in f.doc_ids)
+            and (f.report_no is None or p["report_no"] == f.report_no)
+            and (f.vessel_type is None or p.get("vessel_type") == f.vessel_type)
+            and (f.date_from is None or (day is not None and day >= f.date_from))
+            and (f.date_to is None or (day is not None and day <= f.date_to))
         )
 
     async def retrieve(
@@ -120,10 +128,15 @@ class FakeBackend:
         for p in self.passages:
             if not self._admits(p, filters):
                 continue
-            overlap = len(terms & _words(p.title + " " + p.text))
+            overlap = len(terms & _words(p["title"] + " " + p["text"]))
             if overlap:
-                scored.append(Candidate(p, float(overlap), overlap / (len(terms) or 1), overlap))
-        scored.sort(key=lambda c: (-c.score, c.passage.chunk_id))
+                cosine = overlap / (len(terms) or 1)
+                scored.append(
+                    Passage(
+                        **{**p, "bm25": float(overlap), "cosine": cosine, "score": float(overlap)}
+                    )
+                )
+        scored.sort(key=lambda c: (-c["score"], c["chunk_id"]))
         return Retrieval(scored[: options.k], {"retrieve": 0.1})
 
     async def retrieve_topics(
@@ -137,7 +150,7 @@ class FakeBackend:
         chunks = {c for n in names for c in self.topics[n]}
         if chunks:
             result = await self.retrieve(query, filters, options)
-            result.candidates = [c for c in result.candidates if c.passage.chunk_id in chunks]
+            result.candidates = [c for c in result.candidates if c["chunk_id"] in chunks]
             if result.candidates:
                 strict = TopicDecision(
                     stage="topics",
@@ -216,11 +229,12 @@ class FakeReranker:
     calls: int = 0
 
     async def rerank(
-        self, query: str, documents: Sequence[str], *, candidates: Sequence[Candidate] | None = None
+        self, query: str, documents: Sequence[str], *, candidates: Sequence[Passage] | None = None
     ) -> list[float]:
         self.calls += 1
         if self.fail:
-            raise RuntimeError("reranker unavailable: Bearer abcdefghijklmnop")
+            # What a provider raises: its failure with the secret already scrubbed.
+            raise RerankError("reranker unavailable: Bearer [redacted]")
         terms = _words(query)
         return [len(terms & _words(d)) / (len(terms) or 1) for d in documents]
 

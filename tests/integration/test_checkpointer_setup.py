@@ -9,7 +9,6 @@ import pytest
 from psycopg import AsyncConnection
 
 from agent.settings import Settings
-from archive.store.server import database_uri
 
 pytestmark = pytest.mark.integration
 
@@ -19,7 +18,7 @@ from agent.settings import Settings
 from checkpoints.postgres import open_checkpointer
 
 async def main():
-    async with open_checkpointer(Settings.from_env()) as saver:
+    async with open_checkpointer(Settings.from_env().database_uri()) as saver:
         await saver.aget_tuple({"configurable": {"thread_id": "race"}})
 
 asyncio.run(main())
@@ -27,7 +26,7 @@ asyncio.run(main())
 
 
 async def test_concurrent_setup_on_a_fresh_database(settings: Settings) -> None:
-    uri = database_uri(settings)
+    uri = settings.database_uri()
     async with await AsyncConnection.connect(uri, autocommit=True) as conn:
         await conn.execute("DROP DATABASE IF EXISTS checkpoint_race")
         await conn.execute("CREATE DATABASE checkpoint_race")

@@ -12,12 +12,12 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from agent.settings import Settings
-from agent.wiring import Services
+from agent.wiring import Services, build_clients
 from archive.ingest.model import Section, SourceDocument, Vessel
 from archive.ingest.pipeline import ingest_documents
 from archive.store.passages import fetch_passages
 from checkpoints.postgres import open_checkpointer
-from graph import Clients, Context, build_graph
+from graph import Context, build_graph
 from tools.citations import MARKER
 
 pytestmark = pytest.mark.integration
@@ -98,17 +98,15 @@ async def test_filters_persist_across_two_graph_instances(
     ingested: Services, settings: Settings
 ) -> None:
     thread = "persist-kestrel"
-    async with open_checkpointer(settings) as saver:
-        first_graph = build_graph(Clients.from_services(ingested, offline=True), checkpointer=saver)
+    async with open_checkpointer(settings.database_uri()) as saver:
+        first_graph = build_graph(build_clients(ingested, offline=True), checkpointer=saver)
         first = await ask(first_graph, thread, "Why did the purifier on Kestrel Dawn overheat?")
     assert [v["name"] for v in first["filters"]["vessels"]] == ["Kestrel Dawn"]
     assert first["citations"], first["messages"][-1].content
 
     # A second process: a new graph and a new checkpointer pool on the same database and thread.
-    async with open_checkpointer(settings) as saver:
-        second_graph = build_graph(
-            Clients.from_services(ingested, offline=True), checkpointer=saver
-        )
+    async with open_checkpointer(settings.database_uri()) as saver:
+        second_graph = build_graph(build_clients(ingested, offline=True), checkpointer=saver)
         follow = await ask(second_graph, thread, "How was the purifier repaired?")
         history = await second_graph.aget_state({"configurable": {"thread_id": thread}})
     assert follow["filters"] == first["filters"]
@@ -128,8 +126,8 @@ async def test_filters_persist_across_two_graph_instances(
 async def test_offline_answer_cites_only_real_archived_passages(
     ingested: Services, settings: Settings
 ) -> None:
-    async with open_checkpointer(settings) as saver:
-        graph = build_graph(Clients.from_services(ingested, offline=True), checkpointer=saver)
+    async with open_checkpointer(settings.database_uri()) as saver:
+        graph = build_graph(build_clients(ingested, offline=True), checkpointer=saver)
         out = await ask(graph, "e2e-osprey", "What caused the purifier alarm on Osprey Line?")
     answer = out["messages"][-1].content
     assert out["intent"] == "factual_query" and out["llm_called"] is False
@@ -145,7 +143,7 @@ async def test_offline_answer_cites_only_real_archived_passages(
 
 
 async def test_unknown_vessel_is_not_widened(ingested: Services, settings: Settings) -> None:
-    graph = build_graph(Clients.from_services(ingested, offline=True))
+    graph = build_graph(build_clients(ingested, offline=True))
     out = await ask(graph, "unknown-vessel", "Any purifier trouble on MV Heron Bay?")
     assert 'No vessel named "Heron Bay"' in out["messages"][-1].content
     assert out["retrieved"] == 0 and out["citations"] == []

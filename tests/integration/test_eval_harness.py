@@ -5,27 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import uuid
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from agent.evaluation.beir import load_dataset
+from agent.evaluation.collections import collection_name, ensure_ingested, open_eval_services
 from agent.evaluation.command import (
     add_eval_answers_parser,
     add_eval_parser,
     run_eval,
     run_eval_answers,
 )
-from agent.evaluation.harness import (
-    collection_name,
-    ensure_ingested,
-    evaluate,
-    open_eval_services,
-    read_runs,
-    record_run,
-    runs_file,
-)
+from agent.evaluation.harness import evaluate, read_runs, record_run, runs_file
 from agent.settings import Settings
 from agent.wiring import open_services
 from archive.store.schema import StoreError
@@ -137,7 +129,7 @@ async def test_a_search_hook_replaces_retrieval_and_limit_cuts_the_queries(
                 SearchFilters(),
                 RetrievalOptions(dense=False, k=100),
             )
-            worst_first = [replace(c, score=-c.score) for c in got.candidates]
+            worst_first = [{**c, "score": -c["score"]} for c in got.candidates]
             return Retrieval(worst_first, {**got.timings_ms, "hook": 1.0})
 
         result = await evaluate(services, dataset, limit=2, search=reversed_bm25)

@@ -16,7 +16,6 @@ from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_paths
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters
-from archive.store.server import database_uri
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from tools.hybrid import RetrievalOptions, retrieve
 from tools.vessels import resolve_vessel
@@ -79,8 +78,8 @@ async def test_threads_attachments_and_vessels(mail: Services) -> None:
         RetrievalOptions(k=20),
     )
     assert result.candidates
-    assert {c.passage.vessel_name for c in result.candidates} == {"Nordic Star"}
-    assert result.candidates[0].passage.kind == "attachment"  # the log attached to the thread
+    assert {c["vessel_name"] for c in result.candidates} == {"Nordic Star"}
+    assert result.candidates[0]["kind"] == "attachment"  # the log attached to the thread
 
 
 async def test_thread_digest_answers_a_question_spanning_the_thread(mail: Services) -> None:
@@ -88,17 +87,17 @@ async def test_thread_digest_answers_a_question_spanning_the_thread(mail: Servic
     result = await retrieve(
         mail.store, mail.embeddings, question, SearchFilters(), RetrievalOptions(k=5)
     )
-    digests = [c.passage for c in result.candidates if c.passage.kind == "thread_digest"]
-    assert digests and digests[0].thread_id == "ns-2025-001@nordicstar.example"
-    assert "crack" in digests[0].text
+    digests = [c for c in result.candidates if c["kind"] == "thread_digest"]
+    assert digests and digests[0]["thread_id"] == "ns-2025-001@nordicstar.example"
+    assert "crack" in digests[0]["text"]
 
 
 async def test_imo_number_finds_vessel_first(mail: Services) -> None:
     result = await retrieve(
         mail.store, mail.embeddings, "IMO 9345678", SearchFilters(), RetrievalOptions(k=3)
     )
-    assert "9345678" in result.candidates[0].passage.text
-    assert "Baltic Trader" in {c.passage.vessel_name for c in result.candidates}
+    assert "9345678" in result.candidates[0]["text"]
+    assert "Baltic Trader" in {c["vessel_name"] for c in result.candidates}
 
 
 async def test_bad_files_are_reported_and_the_rest_lands(
@@ -126,7 +125,7 @@ async def test_killed_ingest_resumes_without_duplicates(settings: Settings, tmp_
         **os.environ,
         "BOSUN_HOME": str(settings.home),
         "BOSUN_COLLECTION": collection,
-        "DATABASE_URL": database_uri(settings),
+        "DATABASE_URL": settings.database_uri(),
     }
     lines = (EXAMPLES / "ntsb" / "reports_sample.jsonl").read_text("utf-8").splitlines()[:120]
     sample = tmp_path / "reports.jsonl"

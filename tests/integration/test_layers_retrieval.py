@@ -91,10 +91,10 @@ async def test_the_digest_answers_a_question_spanning_the_thread(
         SearchFilters(),
         RetrievalOptions(k=5),
     )
-    top = [(c.passage.kind, c.passage.thread_id) for c in retrieval.candidates]
+    top = [(c["kind"], c["thread_id"]) for c in retrieval.candidates]
     assert ("thread_digest", NORDIC_STAR_ROOT) in top
-    digest = next(c for c in retrieval.candidates if c.passage.kind == "thread_digest")
-    assert digest.passage.summary.startswith('Email thread "Nordic Star - crack found')
+    digest = next(c for c in retrieval.candidates if c["kind"] == "thread_digest")
+    assert digest["summary"].startswith('Email thread "Nordic Star - crack found')
 
 
 async def test_a_changed_thread_gets_its_digest_regenerated(
@@ -185,7 +185,7 @@ async def test_strict_topic_filter_restricts_to_linked_chunks(
     assert first["scope"] == "chunk"
     assert len(result.retrieval.candidates) <= first["chunks"]
     linked = set(await topic_chunks(svc.store, [t.topic_id for t in result.topics]))
-    assert {c.passage.chunk_id for c in result.retrieval.candidates} <= linked
+    assert {c["chunk_id"] for c in result.retrieval.candidates} <= linked
     # document scope: every chunk of the documents holding a linked chunk
     whole = await retrieve_with_topics(
         svc.store,
@@ -201,7 +201,7 @@ async def test_strict_topic_filter_restricts_to_linked_chunks(
             "SELECT DISTINCT doc_id FROM chunks WHERE chunk_id = ANY(%s)", (sorted(linked),)
         )
         documents = {r["doc_id"] for r in await cur.fetchall()}
-    assert {c.passage.doc_id for c in whole.retrieval.candidates} <= documents
+    assert {c["doc_id"] for c in whole.retrieval.candidates} <= documents
 
 
 async def test_too_few_hits_loosen_then_drop_the_topic_filter_keeping_structural_filters(
@@ -234,7 +234,7 @@ async def test_too_few_hits_loosen_then_drop_the_topic_filter_keeping_structural
     assert [d["decision"] for d in dropped.decisions][:2] == ["strict", "loosened"]
     assert dropped.decisions[0]["hits"] < 50 and dropped.decisions[1]["hits"] < 50
     assert dropped.retrieval.candidates
-    assert {c.passage.kind for c in dropped.retrieval.candidates} == {"email"}
+    assert {c["kind"] for c in dropped.retrieval.candidates} == {"email"}
     # a structural filter that matches nothing is never widened
     nothing = await retrieve_with_topics(
         svc.store,

@@ -48,9 +48,9 @@ async def test_imo_number_ranks_its_casualty_first(
                 SearchFilters(),
                 RetrievalOptions(k=5),
             )
-            top = result.candidates[0].passage
-            assert vessel.imo in top.text, (vessel, top.source_id)
-            assert top.kind == "casualty"
+            top = result.candidates[0]
+            assert vessel.imo in top["text"], (vessel, top["source_id"])
+            assert top["kind"] == "casualty"
 
         # A misspelled name resolves visibly to the registered vessel; nonsense is rejected.
         vessel = singles[0]
@@ -66,6 +66,6 @@ async def test_imo_number_ranks_its_casualty_first(
             RetrievalOptions(k=10),
         )
         assert result.candidates
-        assert {c.passage.doc_id for c in result.candidates} <= set(docs)
+        assert {c["doc_id"] for c in result.candidates} <= set(docs)
         with pytest.raises(UnknownVessel, match="no vessel named"):
             resolve_vessel("Queen of the Gobi Desert", registry)

@@ -11,7 +11,7 @@ from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_paths
 from archive.store.lexical import bm25_search
-from archive.store.passages import fetch_passages
+from archive.store.passages import fetch_vectors
 from archive.store.search_filters import SearchFilters
 from tools.hybrid import RetrievalOptions, retrieve
 
@@ -35,8 +35,8 @@ async def test_report_number_ranks_first(ntsb: Services, report_no: str) -> None
     result = await retrieve(
         ntsb.store, ntsb.embeddings, report_no, SearchFilters(), RetrievalOptions(k=5)
     )
-    assert result.candidates[0].passage.report_no == report_no
-    assert result.candidates[0].bm25 > 0
+    assert result.candidates[0]["report_no"] == report_no
+    assert result.candidates[0]["bm25"] > 0
 
 
 async def test_report_filter_keeps_only_that_report(ntsb: Services) -> None:
@@ -48,8 +48,8 @@ async def test_report_filter_keeps_only_that_report(ntsb: Services) -> None:
     ):
         result = await retrieve(ntsb.store, ntsb.embeddings, "fuel planning", filters, options)
         assert result.candidates
-        assert {c.passage.report_no for c in result.candidates} == {"ERA25LA084"}
-    sections = {c.passage.section for c in result.candidates}
+        assert {c["report_no"] for c in result.candidates} == {"ERA25LA084"}
+    sections = {c["section"] for c in result.candidates}
     assert {"Analysis", "Probable Cause and Findings"} <= sections
 
 
@@ -65,7 +65,7 @@ async def test_filtered_vector_search_still_returns_k_rows(ntsb: Services) -> No
     options = RetrievalOptions(lexical=False, k=10, similarity_floor=-1.0)
     result = await retrieve(ntsb.store, ntsb.embeddings, "engine failure", filters, options)
     assert len(result.candidates) == 10
-    assert {c.passage.doc_id for c in result.candidates} <= set(doc_ids)
+    assert {c["doc_id"] for c in result.candidates} <= set(doc_ids)
 
 
 async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> None:
@@ -76,16 +76,16 @@ async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> Non
     )
     every_bm25 = dict(await bm25_search(ntsb.store, query, SearchFilters(), limit=100_000))
     lexical_top = set(list(every_bm25)[:20])
-    ids = [c.passage.chunk_id for c in result.candidates]
+    ids = [c["chunk_id"] for c in result.candidates]
     assert lexical_top <= set(ids) and len(ids) > 20  # the dense arm added candidates
-    stored = await fetch_passages(ntsb.store, ids)
+    stored = await fetch_vectors(ntsb.store, ids)
     q = np.asarray(ntsb.embeddings.embed_query(query), dtype=np.float64)
     for candidate in result.candidates:
-        v = stored[candidate.passage.chunk_id].embedding.astype(np.float64)
-        assert candidate.cosine == pytest.approx(
+        v = stored[candidate["chunk_id"]].astype(np.float64)
+        assert candidate["cosine"] == pytest.approx(
             v @ q / (np.linalg.norm(v) * np.linalg.norm(q)), abs=1e-5
         )
-        assert candidate.bm25 == pytest.approx(every_bm25.get(candidate.passage.chunk_id, 0.0))
+        assert candidate["bm25"] == pytest.approx(every_bm25.get(candidate["chunk_id"], 0.0))
 
 
 async def test_the_chunks_table_is_a_langchain_vector_store(ntsb: Services) -> None:

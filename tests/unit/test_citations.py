@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from archive.store.passages import Passage
 from tools.citations import marker_ids, number_markers, validate
-from tools.records import CandidateRecord
 
 
-def record(chunk_id: str, path: str | None = None) -> CandidateRecord:
+def record(chunk_id: str, path: str | None = None) -> Passage:
     return {
         "chunk_id": chunk_id,
         "doc_id": "d" + chunk_id[1:],

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from archive.store.passages import Passage
 from tools.context import build_context, citation_header, format_passages, passage_body
-from tools.records import CandidateRecord
 
 
-def record(chunk_id: str, **fields: Any) -> CandidateRecord:
+def record(chunk_id: str, **fields: Any) -> Passage:
     base: dict[str, Any] = {
         "chunk_id": chunk_id,
         "doc_id": "doc" + chunk_id[3:],

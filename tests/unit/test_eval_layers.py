@@ -13,6 +13,7 @@ from archive.store.search_filters import SearchFilters
 from graph.context import Context
 from tests.fakes.clients import FakeBackend, FakeReranker, fleet_fixture
 from tools.hybrid import RetrievalOptions
+from tools.pipeline import Pipeline
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -56,28 +57,22 @@ def test_the_ablation_covers_each_arm_fusion_and_each_layer_over_the_default() -
 
 def _search(layers: Layers, reranker: FakeReranker, pool: int = 40) -> LayeredSearch:
     passages, registry, docs = fleet_fixture()
-    return LayeredSearch(
-        FakeBackend(passages, registry, docs),
-        layers,
-        RetrievalOptions(k=100),
-        reranker=reranker,
-        context=Context(candidates=pool),
-    )
+    backend = FakeBackend(passages, registry, docs)
+    return LayeredSearch(Pipeline(backend, reranker), layers, 100, context=Context(candidates=pool))
 
 
 async def test_rerank_reorders_the_agents_pool_and_counts_the_cutoff() -> None:
     search = _search(Layers(), FakeReranker(default_cutoff=0.9), pool=2)
-    fused = await search.backend.retrieve(
+    fused = await search.pipeline.backend.retrieve(
         "engine leak pump ballast", SearchFilters(), RetrievalOptions()
     )
     result = await search("engine leak pump ballast")
-    ids = [c.passage.chunk_id for c in result.candidates]
-    fused_ids = [c.passage.chunk_id for c in fused.candidates]
+    ids = [c["chunk_id"] for c in result.candidates]
+    fused_ids = [c["chunk_id"] for c in fused.candidates]
     assert sorted(ids[:2]) == sorted(fused_ids[:2]) and ids[2:] == fused_ids[2:]
     assert ids[0] == "a00000000002"  # the ballast pump passage: the reranker's best
-    assert [c.score for c in result.candidates] == sorted(
-        (c.score for c in result.candidates), reverse=True
-    )
+    scores = [c["score"] for c in result.candidates]
+    assert scores == sorted(scores, reverse=True)
     assert {"rerank", "cutoff"} <= set(result.timings_ms)
     assert (search.queries, search.stopped) == (1, 0)  # rescued: close in meaning
     await search("weather forecast tomorrow")
@@ -87,10 +82,10 @@ async def test_rerank_reorders_the_agents_pool_and_counts_the_cutoff() -> None:
 async def test_layers_off_keep_the_fused_order_and_record_topic_decisions() -> None:
     reranker = FakeReranker()
     search = _search(Layers(rerank=False, topics=True), reranker)
-    search.backend.topics = {"ballast pump": {"a00000000002"}}  # type: ignore[attr-defined]
+    search.pipeline.backend.topics = {"ballast pump": {"a00000000002"}}  # type: ignore[attr-defined]
     result = await search("ballast pump engine")
     assert reranker.calls == 0 and "rerank" not in result.timings_ms
-    assert [c.passage.chunk_id for c in result.candidates] == ["a00000000002"]
+    assert [c["chunk_id"] for c in result.candidates] == ["a00000000002"]
     await search("cylinder liner")
     assert search.topic_decisions == {"strict": 1, "dropped": 1}
 

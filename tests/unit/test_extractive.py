@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from archive.store.passages import Passage
 from tools.citations import MARKER
 from tools.extractive import extractive_answer, sentences
-from tools.records import CandidateRecord
 
 
-def record(chunk_id: str, text: str) -> CandidateRecord:
+def record(chunk_id: str, text: str) -> Passage:
     base: dict[str, Any] = {
         "chunk_id": chunk_id,
         "doc_id": "d" + chunk_id,

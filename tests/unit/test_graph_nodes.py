@@ -10,33 +10,28 @@ from langgraph.errors import NodeError
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Overwrite
 
+from archive.store.passages import Passage
 from graph.context import Context
 from graph.nodes.classify_intent import classify_failed, classify_intent
 from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
-from graph.nodes.rerank import rerank, rerank_failed
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
 from graph.nodes.validate_citations import validate_citations
-from graph.state import State
-from tests.fakes.clients import FakeArchive, FakeBackend, FakeReranker, fleet_fixture, passage
+from tests.fakes.clients import FakeArchive, FakeBackend, fleet_fixture, passage
 from tools.filters import VesselRegistry
-from tools.hybrid import Candidate
-from tools.records import CandidateRecord, record_of
 
 
 def runtime(**knobs: Any) -> Runtime[Context]:
     return Runtime(context=Context(**knobs))
 
 
-def records(
-    *texts: str, doc_ids: list[str] | None = None, cosine: float = 0.5
-) -> list[CandidateRecord]:
+def records(*texts: str, doc_ids: list[str] | None = None, cosine: float = 0.5) -> list[Passage]:
     out = []
     for i, text in enumerate(texts):
         doc = doc_ids[i] if doc_ids else f"d{i}"
         p = passage(f"a{i:011d}", text, doc_id=doc, title=f"Doc {i}")
-        out.append(record_of(Candidate(p, 1.0, cosine, 1.0 - i / 10)))
+        out.append(Passage(**{**p, "bm25": 1.0, "cosine": cosine, "score": 1.0 - i / 10}))
     return out
 
 
@@ -131,89 +126,10 @@ async def test_registry_is_cached_per_graph() -> None:
     assert backend.calls.count("vessels") == 1
 
 
-async def test_rerank_orders_floors_and_records_scores() -> None:
-    state: State = {
-        "question": "ballast pump leak",
-        "candidates": records(
-            "cargo hold inspection", "ballast pump leak in engine room", "pump seal renewed"
-        ),
-    }
-    reranker = FakeReranker()
-    update = await rerank(state, runtime(rerank_floor=0.2), reranker=reranker)
-    assert [r["text"] for r in update["ranked"]] == [
-        "ballast pump leak in engine room",
-        "pump seal renewed",
-    ]
-    assert update["rerank"]["status"] == "ok" and update["rerank"]["dropped"] == 1
-    assert update["rerank"]["scores"][0] == 1.0
-
-
-async def test_rerank_keeps_one_when_all_fall_below_the_floor() -> None:
-    state: State = {"question": "zebra", "candidates": records("a", "b")}
-    update = await rerank(state, runtime(), reranker=FakeReranker())
-    assert len(update["ranked"]) == 1
-
-
-async def test_rerank_off_keeps_fused_order() -> None:
-    state: State = {"question": "x", "candidates": records("a", "b")}
-    reranker = FakeReranker()
-    update = await rerank(state, runtime(rerank=False), reranker=reranker)
-    assert update["ranked"] == state["candidates"] and reranker.calls == 0
-
-
-def test_rerank_failure_falls_back_to_fused_order() -> None:
-    candidates = records("a", "b")
-    failure = NodeError("rerank", RuntimeError("Bearer abcdefghijklmnop"))
-    command = rerank_failed({"candidates": candidates}, failure)
-    assert command.goto == "cutoff"
-    update: dict[str, Any] = command.update  # type: ignore[assignment]
-    assert update["ranked"] == candidates and update["rerank"]["status"] == "failed"
-    assert "abcdefghijklmnop" not in str(update)
-
-
-async def test_cutoff_below_threshold_replies_without_a_model() -> None:
-    ranked = [{**r, "rerank": 0.05} for r in records("a", cosine=0.2)]
-    state: State = {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
-    update = await cutoff(state, runtime(), reranker=FakeReranker(default_cutoff=0.1))
+async def test_cutoff_replies_without_a_model() -> None:
+    update = await cutoff({"relevance": {"stopped": True}})  # type: ignore[typeddict-item]
     assert update["cutoff"] is True
     assert update["messages"][0].content.startswith("No relevant documents found")
-    kept = await cutoff(state, runtime(score_cutoff=0.0), reranker=FakeReranker())
-    assert kept["cutoff"] is False
-
-
-async def test_a_close_semantic_match_is_not_cut_off() -> None:
-    ranked = [{**r, "rerank": 0.05} for r in records("a", cosine=0.6)]
-    state: State = {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
-    update = await cutoff(state, runtime(), reranker=FakeReranker(default_cutoff=0.1))
-    assert update["cutoff"] is False
-    assert update["relevance"]["rescued_by_cosine"] is True
-
-
-async def test_a_distant_best_passage_stops_unless_the_reranker_is_sure_or_overridden() -> None:
-    def state(score: float, cosine: float) -> State:
-        ranked = [{**r, "rerank": score} for r in records("a", cosine=cosine)]
-        return {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
-
-    reranker = FakeReranker(default_cutoff=0.01)
-    distant = await cutoff(state(0.05, 0.2), runtime(), reranker=reranker)
-    assert distant["cutoff"] is True and distant["relevance"]["below_cosine_floor"] is True
-    near = await cutoff(state(0.05, 0.4), runtime(), reranker=reranker)
-    assert near["cutoff"] is False and near["relevance"]["below_cosine_floor"] is False
-    sure = await cutoff(state(0.6, 0.2), runtime(), reranker=reranker)  # e.g. an exact report no.
-    assert sure["cutoff"] is False
-    overridden = await cutoff(state(0.05, 0.2), runtime(score_cutoff=0.02), reranker=reranker)
-    assert overridden["cutoff"] is False  # --score-cutoff replaces the whole calibrated rule
-
-
-async def test_cutoff_uses_the_rerankers_calibration_and_skips_unscored() -> None:
-    ranked = [{**r, "rerank": 0.3} for r in records("a", cosine=0.2)]
-    state: State = {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]
-    update = await cutoff(state, runtime(), reranker=FakeReranker(default_cutoff=0.5))
-    assert update["cutoff"] is True and update["relevance"]["threshold"] == 0.5
-    unscored: State = {"ranked": records("a"), "rerank": {"status": "failed"}}
-    assert (await cutoff(unscored, runtime(), reranker=FakeReranker()))["cutoff"] is False
-    empty: State = {"ranked": [], "rerank": {"status": "empty"}}
-    assert (await cutoff(empty, runtime(), reranker=FakeReranker()))["cutoff"] is True
 
 
 async def test_dedup_per_document_except_single_report_mode() -> None:
@@ -232,7 +148,7 @@ async def test_validate_citations_stores_the_payload_on_the_message() -> None:
     answer = AIMessage(f"Crack found [C:{good}] and [C:deadbeefcafe].", id="ai1")
     archive = FakeArchive()
     update = await validate_citations(
-        {"messages": [answer], "candidates": candidates}, all_exist=archive.all_exist
+        {"messages": [answer], "ranked": candidates}, all_exist=archive.all_exist
     )
     (message,) = update["messages"]
     assert message.id == "ai1"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.graph import END
 
 from graph.routing import route_agent, route_filters, route_intent, route_relevance
 
@@ -28,6 +27,6 @@ def test_tool_calls_search_and_answers_are_validated() -> None:
     )
 
 
-def test_the_cutoff_ends_the_turn() -> None:
-    assert route_relevance({"cutoff": True}) == END
-    assert route_relevance({"cutoff": False}) == "dedup"
+def test_the_pipelines_cutoff_decision_routes_the_turn() -> None:
+    assert route_relevance({"relevance": {"stopped": True}}) == "cutoff"  # type: ignore[typeddict-item]
+    assert route_relevance({"relevance": {"stopped": False}}) == "dedup"  # type: ignore[typeddict-item]

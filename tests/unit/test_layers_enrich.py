@@ -22,7 +22,7 @@ from archive.ingest.enrich import (
 from archive.ingest.maritime import casualty_document
 from archive.ingest.model import Section, SourceDocument, Vessel
 from archive.ingest.ntsb import record_document
-from archive.ingest.pipeline import embedding_text, reads_as_text
+from archive.ingest.writer import embedding_text, reads_as_text
 from tests.fakes.chat import ScriptedChatModel
 
 

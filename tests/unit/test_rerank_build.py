@@ -8,13 +8,10 @@ from pathlib import Path
 import pytest
 
 from agent.settings import Settings
-from providers.rerank import (
-    CohereReranker,
-    CrossEncoderReranker,
-    FeatureReranker,
-    Reranker,
-    build_reranker,
-)
+from providers.rerankers import Reranker, build_reranker
+from providers.rerankers.cohere import CohereReranker
+from providers.rerankers.cross_encoder import CrossEncoderReranker
+from providers.rerankers.learned import FeatureReranker
 from tests.fakes.onnx_models import TOKENIZER, tiny_cross_encoder
 
 

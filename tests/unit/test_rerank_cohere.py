@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from agent.settings import Settings
-from providers.rerank import CohereReranker, RerankError, build_reranker
+from providers.rerankers import RerankError, build_reranker
+from providers.rerankers.cohere import CohereReranker
 from tests.fakes.http_providers import FakeProviderServer, fake_provider_server
 from tests.fakes.providers_routes import RERANK_PATH, add_provider_routes, requests_to
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from tokenizers import Tokenizer
 
-from providers.rerank import CrossEncoderReranker, RerankError
+from providers.rerankers import RerankError
+from providers.rerankers.cross_encoder import CrossEncoderReranker
 from tests.fakes.onnx_models import TOKENIZER, tiny_cross_encoder
 
 

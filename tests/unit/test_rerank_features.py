@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import providers
-from providers.relevance_features import FEATURES, is_identifier, query_terms, stem, tokens
-from providers.rerank import FeatureReranker, FeatureWeights, RankModel, Reranker, Tree, rerank_text
+from archive.store.passages import Passage
+from providers.rerankers import Reranker, rerank_text
+from providers.rerankers.features import FEATURES, is_identifier, query_terms, stem, tokens
+from providers.rerankers.learned import FeatureReranker
+from providers.rerankers.trees import FeatureWeights, RankModel, Tree
+from tests.fakes.clients import passage
 
 ENGINE = (
     "Loss of engine power | ERA22LA175\n"
@@ -31,19 +35,22 @@ OTHER_ENGINE = (
 )
 
 
-@dataclass(frozen=True)
-class _Passage:
-    title: str
-    subject: str | None
-    text: str
+_ids = itertools.count()
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    passage: _Passage
-    bm25: float
-    cosine: float
-    score: float
+def _candidate(
+    title: str,
+    subject: str | None,
+    text: str,
+    bm25: float,
+    cosine: float,
+    score: float,
+    doc: str | None = None,
+) -> Passage:
+    """A retrieved passage; ``doc`` groups passages into one document (default: its own)."""
+    chunk_id = f"a{next(_ids):011d}"
+    values = {"title": title, "subject": subject, "bm25": bm25, "cosine": cosine, "score": score}
+    return passage(chunk_id, text, doc_id=doc or f"doc-{chunk_id}", **values)
 
 
 class _FakeEmbeddings:
@@ -102,14 +109,14 @@ async def test_candidates_supply_scores_and_no_embedding_runs() -> None:
     embeddings = _FakeEmbeddings()
     reranker = FeatureReranker(embeddings)
     candidates = [
-        _Candidate(_Passage("Margherita pizza", None, PIZZA), bm25=0.0, cosine=0.05, score=0.1),
-        _Candidate(_Passage("Loss of engine power", "ERA22LA175", ENGINE), 14.2, 0.62, 0.9),
+        _candidate("Margherita pizza", None, PIZZA, bm25=0.0, cosine=0.05, score=0.1),
+        _candidate("Loss of engine power", "ERA22LA175", ENGINE, 14.2, 0.62, 0.9),
     ]
-    docs = [rerank_text(c.passage) for c in candidates]
-    scores = await reranker.rerank("engine lost power in cruise", docs, candidates=candidates)  # type: ignore[arg-type]
+    docs = [rerank_text(c) for c in candidates]
+    scores = await reranker.rerank("engine lost power in cruise", docs, candidates=candidates)
     assert embeddings.calls == []
     assert scores[1] > scores[0]
-    x = reranker.features("engine lost power in cruise", docs, candidates=candidates)  # type: ignore[arg-type]
+    x = reranker.features("engine lost power in cruise", docs, candidates=candidates)
     assert x[1, FEATURES.index("cosine")] == pytest.approx(0.62)
     assert x[1, FEATURES.index("bm25_rel")] == pytest.approx(1.0)
     assert x[1, FEATURES.index("title")] > 0.0
@@ -117,9 +124,9 @@ async def test_candidates_supply_scores_and_no_embedding_runs() -> None:
 
 async def test_candidates_must_match_documents() -> None:
     reranker = FeatureReranker()
-    candidate = _Candidate(_Passage("t", None, "x"), 0.0, 0.0, 0.0)
+    candidate = _candidate("t", None, "x", 0.0, 0.0, 0.0)
     with pytest.raises(ValueError, match="1 candidates for 2 documents"):
-        await reranker.rerank("q", ["a", "b"], candidates=[candidate])  # type: ignore[list-item]
+        await reranker.rerank("q", ["a", "b"], candidates=[candidate])
 
 
 async def test_empty_documents_give_no_scores() -> None:
@@ -184,48 +191,27 @@ def test_distinctive_coverage_ignores_words_every_candidate_holds() -> None:
     assert distinctive[1] < 0.3 < distinctive[0]
 
 
-@dataclass(frozen=True)
-class _StoredPassage:
-    title: str
-    subject: str | None
-    text: str
-    embedding: np.ndarray
-
-
-async def test_lexical_only_candidates_get_cosines_from_their_stored_vectors() -> None:
+async def test_candidates_without_cosines_get_them_from_the_embeddings() -> None:
     embeddings = _FakeEmbeddings()
     reranker = FeatureReranker(embeddings)
     texts = [PIZZA, ENGINE]
-    candidates = [
-        _Candidate(
-            _StoredPassage("t", None, text, np.asarray(embeddings._vector(text))), 5.0, 0.0, 0.5
-        )
-        for text in texts
-    ]
+    candidates = [_candidate("t", None, text, 5.0, 0.0, 0.5) for text in texts]
     query = "engine power loss from fuel starvation"
-    with_stored = await reranker.rerank(query, texts, candidates=candidates)  # type: ignore[arg-type]
-    assert embeddings.calls == [("query", 1)]  # no document embedding
-    no_vectors = FeatureReranker().score(query, texts, candidates=candidates)  # type: ignore[arg-type]
-    assert with_stored[1] > no_vectors[1]
-    assert with_stored[1] > with_stored[0]
-
-
-@dataclass(frozen=True)
-class _DocPassage:
-    title: str
-    subject: str | None
-    text: str
-    source_id: str
+    embedded = await reranker.rerank(query, texts, candidates=candidates)
+    assert embeddings.calls == [("query", 1), ("documents", 2)]
+    no_cosines = FeatureReranker().score(query, texts, candidates=candidates)
+    assert embedded[1] > no_cosines[1]
+    assert embedded[1] > embedded[0]
 
 
 def test_passages_of_one_document_pool_their_scores() -> None:
     candidates = [
-        _Candidate(_DocPassage("a", None, "engine fire after takeoff", "A"), 9.0, 0.3, 0.9),
-        _Candidate(_DocPassage("b", None, "the pilot landed", "B"), 3.0, 0.6, 0.5),
-        _Candidate(_DocPassage("a", None, "the engine cowling burned", "A"), 1.0, 0.2, 0.2),
+        _candidate("a", None, "engine fire after takeoff", 9.0, 0.3, 0.9, doc="A"),
+        _candidate("b", None, "the pilot landed", 3.0, 0.6, 0.5, doc="B"),
+        _candidate("a", None, "the engine cowling burned", 1.0, 0.2, 0.2, doc="A"),
     ]
-    docs = [rerank_text(c.passage) for c in candidates]
-    x = FeatureReranker().features("engine fire", docs, candidates=candidates)  # type: ignore[arg-type]
+    docs = [rerank_text(c) for c in candidates]
+    x = FeatureReranker().features("engine fire", docs, candidates=candidates)
     col = {name: x[:, FEATURES.index(name)] for name in FEATURES}
     assert list(col["doc_passages"]) == pytest.approx([np.log(2), 0.0, np.log(2)])
     assert list(col["doc_bm25_rel"]) == pytest.approx([1.0, 1 / 3, 1.0])
@@ -271,12 +257,12 @@ def _weights_with_ranker(tree_value: float) -> FeatureWeights:
 def test_the_ranker_orders_and_the_pointwise_model_sets_the_best_score() -> None:
     short, long = "engine fire", "engine fire " + "and then the crew reported smoke " * 20
     candidates = [
-        _Candidate(_Passage("t", None, short), bm25=5.0, cosine=0.9, score=0.9),
-        _Candidate(_Passage("t", None, long), bm25=5.0, cosine=0.1, score=0.5),
+        _candidate("t", None, short, bm25=5.0, cosine=0.9, score=0.9),
+        _candidate("t", None, long, bm25=5.0, cosine=0.1, score=0.5),
     ]
-    docs = [c.passage.text for c in candidates]
+    docs = [c["text"] for c in candidates]
     weights = _weights_with_ranker(3.0)
-    scores = FeatureReranker(weights=weights).score("engine fire", docs, candidates=candidates)  # type: ignore[arg-type]
+    scores = FeatureReranker(weights=weights).score("engine fire", docs, candidates=candidates)
     assert scores[1] > scores[0]  # the tree wins the order ...
     best_pointwise = 1 / (1 + np.exp(-(4.0 * 0.9 - 2.0)))
     assert max(scores) == pytest.approx(best_pointwise)  # ... the cutoff sees the same best score
@@ -300,13 +286,13 @@ def test_passages_of_one_document_keep_their_retrieval_order() -> None:
     # The ranker's tree prefers long passages; the two of document A come short first.
     long = "engine fire " + "and then the crew reported smoke " * 20
     candidates = [
-        _Candidate(_DocPassage("a", None, "engine fire", "A"), bm25=5.0, cosine=0.9, score=0.9),
-        _Candidate(_DocPassage("b", None, long, "B"), bm25=5.0, cosine=0.2, score=0.6),
-        _Candidate(_DocPassage("a", None, long, "A"), bm25=5.0, cosine=0.1, score=0.5),
+        _candidate("a", None, "engine fire", bm25=5.0, cosine=0.9, score=0.9, doc="A"),
+        _candidate("b", None, long, bm25=5.0, cosine=0.2, score=0.6, doc="B"),
+        _candidate("a", None, long, bm25=5.0, cosine=0.1, score=0.5, doc="A"),
     ]
-    docs = [c.passage.text for c in candidates]
+    docs = [c["text"] for c in candidates]
     weights = _weights_with_ranker(3.0)
-    scores = FeatureReranker(weights=weights).score("engine fire", docs, candidates=candidates)  # type: ignore[arg-type]
+    scores = FeatureReranker(weights=weights).score("engine fire", docs, candidates=candidates)
     # Both documents hold a long passage, so both reach the top score ...
     assert scores[0] == pytest.approx(max(scores)) and scores[1] == pytest.approx(max(scores))
     # ... and inside A the passage retrieval put first stays first, one step above the next.

@@ -1,0 +1,102 @@
+"""The retrieval pipeline (retrieve → rerank → floor → cutoff) and the relevance rule, on fakes."""
+
+from __future__ import annotations
+
+import pytest
+
+from archive.store.search_filters import SearchFilters
+from tests.fakes.clients import FakeBackend, FakeReranker, passage
+from tools.pipeline import Pipeline, Switches, run_pipeline
+from tools.relevance import decide
+
+PASSAGES = [
+    passage("a00000000000", "cargo hold inspection ballast", doc_id="A"),
+    passage("a00000000001", "ballast pump leak in engine room", doc_id="B"),
+    passage("a00000000002", "pump seal renewed after the ballast leak", doc_id="C"),
+]
+
+
+def pipeline(reranker: FakeReranker | None = None) -> Pipeline:
+    return Pipeline(FakeBackend(passages=list(PASSAGES)), reranker or FakeReranker())
+
+
+async def test_rerank_orders_floors_and_records_scores() -> None:
+    ranking = await run_pipeline(
+        pipeline(), "ballast pump leak", SearchFilters(), Switches(rerank_floor=0.5)
+    )
+    assert [p["chunk_id"] for p in ranking.kept] == ["a00000000001", "a00000000002"]
+    assert ranking.ranked[: len(ranking.kept)] == ranking.kept  # the floor only trims the end
+    assert ranking.rerank["status"] == "ok" and ranking.rerank["dropped"] == 1
+    assert ranking.rerank["scores"][0] == 1.0 and ranking.kept[0]["rerank"] == 1.0
+    assert ranking.relevance["stopped"] is False and ranking.relevance["best"] == 1.0
+
+
+async def test_the_floor_keeps_one_when_all_fall_below_it() -> None:
+    ranking = await run_pipeline(
+        pipeline(), "ballast zebra", SearchFilters(), Switches(rerank_floor=0.9)
+    )
+    assert len(ranking.kept) == 1 and len(ranking.ranked) == 3
+
+
+async def test_rerank_off_keeps_the_fused_order() -> None:
+    reranker = FakeReranker()
+    ranking = await run_pipeline(
+        pipeline(reranker), "ballast pump", SearchFilters(), Switches(rerank=False)
+    )
+    assert reranker.calls == 0 and ranking.rerank["status"] == "off"
+    assert ranking.kept == ranking.ranked and all(p["rerank"] is None for p in ranking.kept)
+    assert ranking.relevance["applied"] is False and ranking.relevance["stopped"] is False
+
+
+async def test_a_reranker_failure_keeps_the_fused_order_and_says_so() -> None:
+    ranking = await run_pipeline(
+        pipeline(FakeReranker(fail=True)), "ballast pump", SearchFilters(), Switches()
+    )
+    assert ranking.rerank["status"] == "failed"
+    assert [p["chunk_id"] for p in ranking.kept] == [p["chunk_id"] for p in ranking.ranked]
+    assert ranking.degraded and "fused order kept" in ranking.degraded[0]
+    assert ranking.relevance["stopped"] is False  # fused scores have no absolute scale
+
+
+async def test_the_pool_is_reranked_and_the_rest_follows_in_fused_order() -> None:
+    switches = Switches(pool=1, k=3)
+    ranking = await run_pipeline(pipeline(), "ballast pump leak", SearchFilters(), switches)
+    assert len(ranking.ranked) == 3 and len(ranking.kept) == 1
+    assert ranking.ranked[0]["rerank"] is not None
+    assert all(p["rerank"] is None for p in ranking.ranked[1:])
+
+
+async def test_nothing_retrieved_stops_the_turn() -> None:
+    ranking = await run_pipeline(pipeline(), "zebra giraffe", SearchFilters(), Switches())
+    assert ranking.kept == [] and ranking.rerank["status"] == "empty"
+    assert ranking.relevance["stopped"] is True
+
+
+def test_below_the_cutoff_stops_unless_a_passage_is_close_in_meaning() -> None:
+    assert decide(0.05, 0.2, 0.1, empty=False)["stopped"] is True
+    rescued = decide(0.05, 0.6, 0.1, empty=False)
+    assert rescued["stopped"] is False and rescued["rescued_by_cosine"] is True
+    assert decide(0.05, 0.2, 0.0, empty=False, calibrated=False)["stopped"] is False
+
+
+def test_a_distant_best_passage_stops_unless_the_reranker_is_sure_or_overridden() -> None:
+    distant = decide(0.05, 0.2, 0.01, empty=False)
+    assert distant["stopped"] is True and distant["below_cosine_floor"] is True
+    near = decide(0.05, 0.4, 0.01, empty=False)
+    assert near["stopped"] is False and near["below_cosine_floor"] is False
+    assert decide(0.6, 0.2, 0.01, empty=False)["stopped"] is False  # e.g. an exact report number
+    overridden = decide(0.05, 0.2, 0.02, empty=False, calibrated=False)
+    assert overridden["stopped"] is False  # --score-cutoff replaces the whole calibrated rule
+
+
+@pytest.mark.parametrize(("cutoff", "threshold", "stopped"), [(None, 0.5, True), (0.0, 0.0, False)])
+async def test_the_cutoff_is_the_rerankers_own_unless_overridden(
+    cutoff: float | None, threshold: float, stopped: bool
+) -> None:
+    reranker = FakeReranker(default_cutoff=0.5)
+    switches = Switches(score_cutoff=cutoff)
+    ranking = await run_pipeline(
+        pipeline(reranker), "ballast zebra giraffe", SearchFilters(), switches
+    )
+    assert ranking.relevance["threshold"] == threshold
+    assert ranking.relevance["stopped"] is stopped

@@ -1,0 +1,207 @@
+"""The retrieval pipeline, assembled once: what the graph's search tool, `bosun search`,
+`bosun eval` and the server all run.
+
+expand (optional) → topic filter (optional; strict → loosened → dropped, structural filters kept)
+→ hybrid retrieval (BM25 + HNSW, fused) → rerank the pool against the question as asked → rerank
+floor → relevance cutoff decision. The expanded text feeds both retrieval arms; the reranker and
+the answer see the original question. A reranker failure keeps the fused order (logged, recorded
+in ``degraded``); every other failure propagates to the caller.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import cast
+
+from typing_extensions import TypedDict
+
+from archive.store.passages import Passage
+from archive.store.search_filters import SearchFilters
+from providers.rerankers import Reranker, RerankError, rerank_text
+from tools.backend import SearchBackend
+from tools.expansion import Expansion, QueryExpander
+from tools.hybrid import Retrieval, RetrievalOptions
+from tools.relevance import Relevance, cutoff_threshold, relevance_of, rerank_floor
+from tools.timing import elapsed_ms
+from tools.topics import TopicDecision
+
+logger = logging.getLogger(__name__)
+
+#: Rewrites a question into the archive's terminology: a :class:`tools.expansion.QueryExpander`
+#: (its :class:`~tools.expansion.Expansion` is recorded) or any ``async (query) -> str``.
+Expander = QueryExpander | Callable[[str], Awaitable[str]]
+
+TOP_SCORES = 10  # rerank scores recorded for the trace
+
+
+@dataclass(frozen=True)
+class Switches:
+    """Per-call switches; every layer can be turned off to A/B test it against the baseline."""
+
+    lexical: bool = True  # BM25 arm
+    dense: bool = True  # vector arm
+    expand: bool = False  # query expansion, when the pipeline has an expander (measured harmful)
+    topics: bool = False  # topic filter (measured harmful)
+    rerank: bool = True  # reranker over the pool
+    pool: int = 40  # candidates reranked
+    k: int | None = None  # candidates retrieved (None: the pool); the rest follow in fused order
+    similarity_floor: float = 0.3  # dense-only hits below this cosine are dropped
+    rerank_floor: float | None = None  # None: the reranker's own
+    score_cutoff: float | None = None  # None: the reranker's calibrated cutoff
+
+
+class ExpansionRecord(TypedDict):
+    """What query expansion did to one search, as the state and the trace hold it."""
+
+    method: str  # prf | topics | llm | custom | none (expander found nothing) | off
+    original: str  # the query as asked (what the answer and the reranker see)
+    text: str  # what both retrieval arms searched with
+    terms: list[str]  # what was added
+
+
+class RerankRecord(TypedDict, total=False):
+    """What the reranker did: status ok | off | empty | failed."""
+
+    status: str
+    reranker: str
+    scores: list[float]  # the top scores, best first
+    floor: float
+    dropped: int  # passages below the floor
+    error: str  # why it failed (scrubbed)
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """The clients the pipeline runs on; tests pass fakes."""
+
+    backend: SearchBackend
+    reranker: Reranker
+    expander: Expander | None = None
+
+
+@dataclass
+class Ranking:
+    """One run of the pipeline: the passages in order and each layer's decision and cost."""
+
+    ranked: list[Passage]  # every candidate: the reranked pool best first, then the rest
+    kept: list[Passage]  # what the rerank floor keeps of the pool (at least one when any)
+    rerank: RerankRecord
+    relevance: Relevance
+    expansion: ExpansionRecord
+    topics: list[TopicDecision] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)  # ms per stage
+    degraded: list[str] = field(default_factory=list)  # fallbacks taken
+
+
+def expansion_off(query: str) -> ExpansionRecord:
+    return ExpansionRecord(method="off", original=query, text=query, terms=[])
+
+
+async def expand_query(expander: Expander, query: str) -> ExpansionRecord:
+    """Run ``expander`` on ``query`` and describe what it did."""
+    expand = getattr(expander, "expand", None)
+    if expand is not None:
+        result: Expansion = await expand(query)
+        return ExpansionRecord(
+            method=result.method, original=query, text=result.text, terms=list(result.terms)
+        )
+    text = await cast(Callable[[str], Awaitable[str]], expander)(query)
+    method = "custom" if text != query else "none"
+    return ExpansionRecord(method=method, original=query, text=text, terms=[])
+
+
+async def run_pipeline(
+    pipeline: Pipeline,
+    question: str,
+    filters: SearchFilters,
+    switches: Switches,
+    *,
+    query: str | None = None,
+) -> Ranking:
+    """Retrieve for ``query`` (default: the question), rerank against ``question``, apply the
+    floor and decide the cutoff."""
+    timings: dict[str, float] = {}
+    query = query or question
+    expansion = expansion_off(query)
+    if pipeline.expander is not None and switches.expand:
+        started = time.perf_counter()
+        expansion = await expand_query(pipeline.expander, query)
+        timings["expand"] = elapsed_ms(started)
+        logger.info("query expansion (%s): %r -> %r", expansion["method"], query, expansion["text"])
+    retrieval, topics = await _retrieve(pipeline.backend, expansion["text"], filters, switches)
+    timings = {**retrieval.timings_ms, **timings}
+    ranking = await _rank(pipeline.reranker, question, retrieval.candidates, switches, timings)
+    ranking.expansion, ranking.topics = expansion, topics
+    return ranking
+
+
+async def _retrieve(
+    backend: SearchBackend, text: str, filters: SearchFilters, switches: Switches
+) -> tuple[Retrieval, list[TopicDecision]]:
+    options = RetrievalOptions(
+        lexical=switches.lexical,
+        dense=switches.dense,
+        k=switches.k or switches.pool,
+        similarity_floor=switches.similarity_floor,
+        cosines=switches.rerank,
+    )
+    if not switches.topics:
+        return await backend.retrieve(text, filters, options), []
+    started = time.perf_counter()
+    filtered = await backend.retrieve_topics(text, filters, options)
+    retrieval, decisions = filtered.retrieval, filtered.decisions
+    # The topic filter's own cost: its final retrieval is timed as embed and retrieve.
+    own = sum(retrieval.timings_ms.get(s, 0.0) for s in ("embed", "retrieve"))
+    retrieval.timings_ms["topics"] = max(elapsed_ms(started) - own, 0.0)
+    logger.info("topic filter %s for %r", decisions[-1]["decision"] if decisions else "-", text)
+    return retrieval, decisions
+
+
+async def _rank(
+    reranker: Reranker,
+    question: str,
+    candidates: list[Passage],
+    switches: Switches,
+    timings: dict[str, float],
+) -> Ranking:
+    pool, rest = candidates[: switches.pool], candidates[switches.pool :]
+    limit = cutoff_threshold(switches.score_cutoff, reranker)
+    calibrated = switches.score_cutoff is None
+    if not switches.rerank or not pool:
+        status = "off" if not switches.rerank else "empty"
+        relevance = relevance_of(pool, limit, reranked=False, calibrated=calibrated)
+        record = RerankRecord(status=status, reranker=reranker.name)
+        return Ranking(candidates, pool, record, relevance, expansion_off(question), [], timings)
+    started = time.perf_counter()
+    try:
+        scores = await reranker.rerank(question, [rerank_text(p) for p in pool], candidates=pool)
+    except RerankError as err:
+        logger.warning("rerank skipped, keeping the fused order: %s", err)
+        reason = str(err)[:200]
+        relevance = relevance_of(pool, limit, reranked=False, calibrated=calibrated)
+        record = RerankRecord(status="failed", reranker=reranker.name, error=reason)
+        degraded = [f"rerank failed ({reason}); fused order kept"]
+        ranking = Ranking(candidates, pool, record, relevance, expansion_off(question))
+        ranking.timings, ranking.degraded = timings, degraded
+        return ranking
+    timings["rerank"] = elapsed_ms(started)
+    scored = sorted(
+        (Passage(**{**p, "rerank": float(s)}) for p, s in zip(pool, scores, strict=True)),
+        key=lambda p: -(p["rerank"] or 0.0),
+    )
+    floor = rerank_floor(switches.rerank_floor, reranker)
+    kept = [p for p in scored if (p["rerank"] or 0.0) >= floor] or scored[:1]
+    started = time.perf_counter()
+    relevance = relevance_of(kept, limit, reranked=True, calibrated=calibrated)
+    timings["cutoff"] = elapsed_ms(started)
+    record = RerankRecord(
+        status="ok",
+        reranker=reranker.name,
+        scores=[round(p["rerank"] or 0.0, 4) for p in scored[:TOP_SCORES]],
+        floor=floor,
+        dropped=len(scored) - len(kept),
+    )
+    return Ranking(scored + rest, kept, record, relevance, expansion_off(question), [], timings)
