@@ -32,6 +32,7 @@ class Settings:
     cohere_embedding_model: str = "embed-english-v3.0"
     chat_model: str | None = None  # init_chat_model string, e.g. "openai:qwen2.5"
     chat_base_url: str | None = None  # OpenAI-compatible local server
+    openai_api_key: str | None = field(default=None, repr=False)  # None + chat_base_url: dummy
     cross_encoder_dir: Path | None = None  # local cross-encoder ONNX folder
     langfuse_public_key: str | None = field(default=None, repr=False)
     langfuse_secret_key: str | None = field(default=None, repr=False)
@@ -75,6 +76,7 @@ class Settings:
             or cls.cohere_embedding_model,
             chat_model=_opt(env, "BOSUN_CHAT_MODEL"),
             chat_base_url=_opt(env, "BOSUN_CHAT_BASE_URL"),
+            openai_api_key=_opt(env, "OPENAI_API_KEY"),
             cross_encoder_dir=Path(cross) if cross else None,
             langfuse_public_key=_opt(env, "LANGFUSE_PUBLIC_KEY"),
             langfuse_secret_key=_opt(env, "LANGFUSE_SECRET_KEY"),

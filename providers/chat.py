@@ -1,8 +1,14 @@
 """Chat models: Gemini when its key is set, else any ``init_chat_model`` provider, else none.
 
-The one place that sets chat timeouts, retries and the provider fallback: when both Gemini and a
-``BOSUN_CHAT_MODEL`` are configured, the second answers when the first fails
+The one place that sets chat timeouts, retries and the provider-to-provider fallback: when both
+Gemini and a ``BOSUN_CHAT_MODEL`` are configured, the second answers when the first fails
 (``.with_fallbacks()``). ``None`` means no chat model: the graph answers extractively.
+
+What happens when every configured model fails is not decided here: the answer then comes from the
+passages the turn already retrieved, which only the graph holds. That is the one chat-failure
+policy, :func:`graph.nodes.call_agent.chat_model_failed` (a node error handler). So that it
+answers within one provider timeout, ``init_chat_model`` providers get no retries: a retry after a
+timeout would be a second long wait (a CPU model that times out once will time out again).
 """
 
 from __future__ import annotations
@@ -24,8 +30,8 @@ ANSWER_TEMPERATURE = 0.2
 CLASSIFIER_TEMPERATURE = 0.0
 #: Attempts per request (the Google SDK counts the first try: 2 = one retry).
 GEMINI_ATTEMPTS = 2
-#: Retries per request for ``init_chat_model`` providers.
-CHAT_MAX_RETRIES = 1
+#: Retries per request for ``init_chat_model`` providers (none: see the module docstring).
+CHAT_MAX_RETRIES = 0
 
 #: A chat model, or one wrapped with its fallback (``bind_tools`` works on both).
 ChatModel: TypeAlias = BaseChatModel | RunnableWithFallbacks
@@ -73,6 +79,8 @@ def _init_chat_model(settings: Settings, temperature: float) -> BaseChatModel:
     from langchain.chat_models import init_chat_model
 
     assert settings.chat_model is not None
+    if settings.chat_model.startswith("openai:") and settings.chat_base_url:
+        return _openai_compatible(settings, temperature)
     kwargs: dict[str, Any] = {
         "temperature": temperature,
         "timeout": settings.provider_timeout_s,
@@ -99,6 +107,27 @@ def _init_chat_model(settings: Settings, temperature: float) -> BaseChatModel:
             f"BOSUN_CHAT_MODEL={settings.chat_model!r} cannot be built: "
             f"{scrub_secrets(str(err))[:500]}"
         ) from err
+
+
+def _openai_compatible(settings: Settings, temperature: float) -> BaseChatModel:
+    """A local OpenAI-compatible server: string content on tool-call messages, and a dummy key
+    when ``OPENAI_API_KEY`` is unset (langchain-openai needs one; local servers ignore it)."""
+    try:
+        from providers.openai_compatible import LOCAL_SERVER_KEY, OpenAICompatibleChat
+    except ImportError as err:
+        raise ChatModelConfigError(
+            f"BOSUN_CHAT_MODEL={settings.chat_model!r} needs the langchain-openai package: "
+            "pip install langchain-openai"
+        ) from err
+    assert settings.chat_model is not None
+    return OpenAICompatibleChat(
+        model=settings.chat_model.split(":", 1)[1],
+        base_url=settings.chat_base_url,
+        api_key=settings.openai_api_key or LOCAL_SERVER_KEY,  # type: ignore[arg-type]
+        temperature=temperature,
+        timeout=settings.provider_timeout_s,
+        max_retries=CHAT_MAX_RETRIES,
+    )
 
 
 _PACKAGES = {
