@@ -273,16 +273,11 @@ def _chunks(body: dict[str, Any], reply: str | ToolCallReply) -> list[dict[str, 
     return events
 
 
-def last_user_text(request: FakeRequest) -> str:
-    """The text of the request's last user message."""
-    users = [m for m in request.body["messages"] if m["role"] == "user"]
-    content = users[-1]["content"] if users else ""
-    return content if isinstance(content, str) else json.dumps(content)
-
-
 def cite_first_passage(request: FakeRequest) -> str:
-    """A grounded "model": one sentence citing the first passage header it was given."""
-    found = re.search(r"\[CITE:([0-9a-f]{12})", last_user_text(request))
+    """A grounded "model": one sentence citing the first passage header of the user turns."""
+    users = [m for m in request.body["messages"] if m["role"] == "user"]
+    prompt = "\n".join(str(m.get("content")) for m in users)
+    found = re.search(r"\[CITE:([0-9a-f]{12})", prompt)
     if not found:
         return "The passages do not say."
     return f"The passages describe it [C:{found.group(1)}]."
