@@ -8,7 +8,8 @@ What happens when every configured model fails is not decided here: the answer t
 passages the turn already retrieved, which only the graph holds. That is the one chat-failure
 policy, :func:`graph.nodes.call_agent.chat_model_failed` (a node error handler). So that it
 answers within one provider timeout, ``init_chat_model`` providers get no retries: a retry after a
-timeout would be a second long wait (a CPU model that times out once will time out again).
+timeout would be a second long wait (a CPU model that times out once will time out again);
+Gemini gets one attempt for the same reason (its SDK retries timeouts with 5xx).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ logger = logging.getLogger(__name__)
 ANSWER_TEMPERATURE = 0.2
 #: Routing and classification: the same question always gets the same intent.
 CLASSIFIER_TEMPERATURE = 0.0
-#: Attempts per request (the Google SDK counts the first try: 2 = one retry).
-GEMINI_ATTEMPTS = 2
+#: Attempts per request (the Google SDK counts the first try). One: the SDK retries timeouts and
+#: refused connections too, and a second attempt after a timeout doubles the wait.
+GEMINI_ATTEMPTS = 1
 #: Retries per request for ``init_chat_model`` providers (none: see the module docstring).
 CHAT_MAX_RETRIES = 0
 

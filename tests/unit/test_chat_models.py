@@ -36,7 +36,7 @@ def test_gemini_gets_explicit_timeout_bounded_retries_and_temperatures() -> None
     assert answer.temperature == 0.2
     assert classifier.temperature == 0.0
     assert answer.timeout == 7.0
-    assert answer.max_retries == 2  # attempts: one retry
+    assert answer.max_retries == 1  # attempts: no retry, a timeout costs one timeout
     assert answer.base_url == "http://127.0.0.1:9"
 
 
