@@ -33,7 +33,12 @@ Question: {question}"""
 ANSWER_INSTRUCTIONS = (
     "Answer the question from the passages below. End each sentence with the id of the passage "
     "it comes from, e.g. [C:3f9a1c0b7e21]. If the passages only partly answer it, say what is "
-    "missing. Call search_archive only if none of the passages is about the question."
+    "missing."
+)
+
+#: Added while the model may still search (the search tool is offered).
+SEARCH_AGAIN_INSTRUCTIONS = (
+    " Call search_archive with a better query only if none of the passages is about the question."
 )
 
 #: The one repair step: an answer that cited no passage is asked for again, with the ids listed.

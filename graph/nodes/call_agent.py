@@ -39,9 +39,11 @@ class MalformedReply(ValueError):
     """The chat model answered with neither text nor a tool call."""
 
 
-def dynamic_context(state: State) -> str:
+def dynamic_context(state: State, *, may_search: bool = False) -> str:
     """What changes every call (filters, instructions, passages): placed after the history."""
     instructions = prompts.ANSWER_INSTRUCTIONS
+    if may_search:
+        instructions += prompts.SEARCH_AGAIN_INSTRUCTIONS
     if state.get("filters", {}).get("report_no"):
         instructions += prompts.SINGLE_REPORT_INSTRUCTIONS
     return prompts.CONTEXT_PROMPT.format(
@@ -52,12 +54,12 @@ def dynamic_context(state: State) -> str:
     )
 
 
-def prompt_messages(state: State) -> list[AnyMessage]:
+def prompt_messages(state: State, *, may_search: bool = False) -> list[AnyMessage]:
     """The stable system prompt first, then the history, then the dynamic context."""
     return [
         SystemMessage(content=prompts.SYSTEM_PROMPT),
         *drop_orphans(state.get("messages", [])),
-        HumanMessage(content=dynamic_context(state)),
+        HumanMessage(content=dynamic_context(state, may_search=may_search)),
     ]
 
 
@@ -107,7 +109,7 @@ async def call_agent(
         }
     tools_offered = searches < ctx.max_searches
     runnable = model.bind_tools([search_tool], tool_choice="auto") if tools_offered else model
-    reply = await runnable.ainvoke(prompt_messages(state))
+    reply = await runnable.ainvoke(prompt_messages(state, may_search=tools_offered))
     if not isinstance(reply, AIMessage):
         raise MalformedReply(f"the chat model returned {type(reply).__name__}")
     return {
