@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import END
 
@@ -26,6 +28,22 @@ def test_tool_calls_search_and_answers_are_validated() -> None:
     assert route_agent({"messages": [HumanMessage("q"), AIMessage("answer")]}) == (
         "validate_citations"
     )
+
+
+def test_a_model_answer_citing_no_passage_is_repaired_once() -> None:
+    passages = [{"chunk_id": "a00000000001"}]
+    base: dict[str, Any] = {"answer_source": "model", "passages": passages}
+
+    def route(text: str, **state: Any) -> str:
+        return route_agent({**base, **state, "messages": [AIMessage(text)]})  # type: ignore[typeddict-item]
+
+    assert route("The liner was replaced.") == "repair_citations"
+    assert route("Invented [C:ffffffffffff].") == "repair_citations"  # not one of the passages
+    assert route("Replaced [C:a00000000001].") == "validate_citations"
+    assert route("The liner was replaced.", repaired=True) == "validate_citations"  # once
+    assert route("Offline.", answer_source="offline") == "validate_citations"
+    assert route("Fallback.", answer_source="fallback") == "validate_citations"
+    assert route("No passages.", passages=[]) == "validate_citations"
 
 
 def test_the_cutoff_ends_the_turn() -> None:
