@@ -70,6 +70,7 @@ class Settings(ProviderConfig):
             or _DEFAULTS.cohere_embedding_model,
             chat_model=_opt(env, "BOSUN_CHAT_MODEL"),
             chat_base_url=_opt(env, "BOSUN_CHAT_BASE_URL"),
+            openai_api_key=_opt(env, "OPENAI_API_KEY"),
             cross_encoder_dir=Path(cross) if cross else None,
             langfuse_public_key=_opt(env, "LANGFUSE_PUBLIC_KEY"),
             langfuse_secret_key=_opt(env, "LANGFUSE_SECRET_KEY"),

@@ -9,7 +9,10 @@ prune_orphans → sanitize → classify_intent
                 │      │   → rerank → floor → cutoff decision)
                 │      ├─ nothing relevant → cutoff → END ("no relevant documents")
                 │      └─ dedup → build_context → agent
+                ├─ answer citing no passage → repair_citations (once) → validate_citations
                 └─ answer → validate_citations → END
+The agent's first step is always the search (search first); a failing chat model in agent or
+repair_citations answers offline (``chat_model_failed``).
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ from langgraph.types import Checkpointer, RetryPolicy
 
 from graph.context import Context
 from graph.nodes.build_context import build_context
-from graph.nodes.call_agent import call_agent
+from graph.nodes.call_agent import call_agent, chat_model_failed
 from graph.nodes.classify_intent import classify_failed, classify_intent
 from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
 from graph.nodes.prune_orphans import prune_orphans
+from graph.nodes.repair_citations import repair_citations
 from graph.nodes.reply import reply
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
@@ -93,7 +97,12 @@ def build_graph(
     builder.add_node("sanitize", sanitize)
     builder.add_node(
         "classify_intent",
-        partial(classify_intent, embeddings=clients.embeddings, model=clients.classifier_model),
+        partial(
+            classify_intent,
+            embeddings=clients.embeddings,
+            model=clients.classifier_model,
+            registry=registry,
+        ),
         error_handler=classify_failed,
     )
     builder.add_node("reply", reply)
@@ -103,7 +112,14 @@ def build_graph(
         retry_policy=DATABASE_RETRY,
     )
     builder.add_node(
-        "agent", partial(call_agent, model=clients.chat_model, search_tool=search_tool)
+        "agent",
+        partial(call_agent, model=clients.chat_model, search_tool=search_tool),
+        error_handler=chat_model_failed,
+    )
+    builder.add_node(
+        "repair_citations",
+        partial(repair_citations, model=clients.chat_model),
+        error_handler=chat_model_failed,
     )
     builder.add_node(
         "search", partial(search, search_tool=search_tool), retry_policy=DATABASE_RETRY
@@ -124,5 +140,6 @@ def build_graph(
     builder.add_edge("cutoff", END)
     builder.add_edge("dedup", "build_context")
     builder.add_edge("build_context", "agent")
+    builder.add_edge("repair_citations", "validate_citations")
     builder.add_edge("validate_citations", END)
     return builder.compile(checkpointer=checkpointer, name=name)

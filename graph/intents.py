@@ -1,9 +1,11 @@
 """Is a message a question for the archive, or a greeting, a thank-you, or about the assistant?
 
-Three deciders, cheapest first: a regex fast path for greetings and thanks; a chat model at
-temperature 0 when one is configured; otherwise a nearest-centroid classifier over the local
-embeddings of the example utterances below (embedded once per process). Anything uncertain is a
-``factual_query``, so a search is never blocked by a wrong guess.
+The deciders, cheapest first (``graph.nodes.classify_intent``): a regex fast path for greetings
+and thanks; archive entities (report and IMO numbers, registered vessels); a nearest-centroid
+classifier over the local embeddings of the example utterances below (embedded once per
+process); a chat model at temperature 0 only where that classifier does not call the message a
+question. Anything uncertain is a ``factual_query``, so a search is never blocked by a wrong
+guess: an off-topic question is searched and stopped by the relevance cutoff.
 """
 
 from __future__ import annotations

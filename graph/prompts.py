@@ -29,14 +29,24 @@ Active filters: {filters}
 
 Question: {question}"""
 
-#: What the model is told to do at each step of a factual turn.
-SEARCH_INSTRUCTIONS = (
-    "Call search_archive with a search query for the question below before answering."
+#: What the model is told when the passages are in front of it (the search already ran).
+ANSWER_INSTRUCTIONS = (
+    "Answer the question from the passages below. End each sentence with the id of the passage "
+    "it comes from, e.g. [C:3f9a1c0b7e21]. If the passages only partly answer it, say what is "
+    "missing."
 )
 
-ANSWER_INSTRUCTIONS = (
-    "Answer the question from the passages below. Cite each statement with [C:<id>]. If the "
-    "passages only partly answer it, say what is missing."
+#: Added while the model may still search (the search tool is offered).
+SEARCH_AGAIN_INSTRUCTIONS = (
+    " Call search_archive with a better query only if none of the passages is about the question."
+)
+
+#: The one repair step: an answer that cited no passage is asked for again, with the ids listed.
+REPAIR_PROMPT = (
+    "Your answer cites no passage. Rewrite it using only the passages above, and end each "
+    "sentence with the id of the passage it comes from in square brackets. The passage ids "
+    'are: {ids}. Example: "The crack was found during the inspection [C:{example}]." If the '
+    "passages do not answer the question, say so."
 )
 
 SINGLE_REPORT_INSTRUCTIONS = (
@@ -87,3 +97,9 @@ FLAGGED_NOTE = (
     "Note: most citations in this answer could not be verified against the archive and were "
     "removed; treat it with caution."
 )
+
+#: Appended when an answer cites no passage.
+UNCITED_NOTE = "Note: this answer cites no document from the archive; treat it with caution."
+
+#: Heads the offline answer appended to a model answer that cites no passage.
+OFFLINE_SUMMARY = "Offline summary of the cited passages:"

@@ -7,6 +7,7 @@ from typing import Literal
 from langchain_core.messages import AIMessage
 
 from graph.state import State
+from tools.citations import marker_ids
 
 
 def route_intent(state: State) -> Literal["resolve_filters", "reply"]:
@@ -20,13 +21,27 @@ def route_filters(state: State) -> Literal["agent", "reply"]:
     return "reply" if state.get("filter_problem") or state.get("filters_only") else "agent"
 
 
-def route_agent(state: State) -> Literal["search", "validate_citations"]:
-    """A tool call searches; an answer has its citations checked."""
+def route_agent(state: State) -> Literal["search", "repair_citations", "validate_citations"]:
+    """A tool call searches; a model answer citing none of the passages is repaired once; an
+    answer has its citations checked."""
     messages = state.get("messages", [])
     last = messages[-1] if messages else None
     if isinstance(last, AIMessage) and last.tool_calls:
         return "search"
+    if isinstance(last, AIMessage) and needs_repair(state, last.text):
+        return "repair_citations"
     return "validate_citations"
+
+
+def needs_repair(state: State, answer: str) -> bool:
+    """A model answer (not yet repaired) that cites none of the passages it was given."""
+    passages = {p["chunk_id"] for p in state.get("passages", [])}
+    return (
+        state.get("answer_source") == "model"
+        and not state.get("repaired")
+        and bool(passages)
+        and not passages.intersection(marker_ids(answer))
+    )
 
 
 def route_relevance(state: State) -> Literal["dedup", "cutoff"]:

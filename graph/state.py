@@ -71,6 +71,9 @@ class State(InputState, total=False):
     passages: list[Passage]  # what the answer is built from, in context order
     context: str  # the passages as the model reads them (headers, thread groups)
     llm_called: bool  # a chat model was invoked this turn
+    answer_source: str  # model | offline (no chat model) | fallback (the chat model failed)
+    chat_failed: bool  # a chat model call failed this turn: later steps answer offline
+    repaired: bool  # the model was re-asked once to cite its uncited answer
     citations: list[Citation]  # the answer's validated citations (also on the AI message)
     citation_check: dict[str, Any]  # total, valid, invalid, flagged, reasons
     degraded: Annotated[list[str], operator.add]  # fallbacks taken this turn, for traces
@@ -96,6 +99,9 @@ def turn_defaults() -> dict[str, Any]:
         "passages": [],
         "context": "",
         "llm_called": False,
+        "answer_source": "",
+        "chat_failed": False,
+        "repaired": False,
         "citations": [],
         "citation_check": {},
     }

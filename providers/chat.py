@@ -1,8 +1,15 @@
 """Chat models: Gemini when its key is set, else any ``init_chat_model`` provider, else none.
 
-The one place that sets chat timeouts, retries and the provider fallback: when both Gemini and a
-``BOSUN_CHAT_MODEL`` are configured, the second answers when the first fails
+The one place that sets chat timeouts, retries and the provider-to-provider fallback: when both
+Gemini and a ``BOSUN_CHAT_MODEL`` are configured, the second answers when the first fails
 (``.with_fallbacks()``). ``None`` means no chat model: the graph answers extractively.
+
+What happens when every configured model fails is not decided here: the answer then comes from the
+passages the turn already retrieved, which only the graph holds. That is the one chat-failure
+policy, :func:`graph.nodes.call_agent.chat_model_failed` (a node error handler). So that it
+answers within one provider timeout, ``init_chat_model`` providers get no retries: a retry after a
+timeout would be a second long wait (a CPU model that times out once will time out again);
+Gemini gets one attempt for the same reason (its SDK retries timeouts with 5xx).
 """
 
 from __future__ import annotations
@@ -22,10 +29,11 @@ logger = logging.getLogger(__name__)
 ANSWER_TEMPERATURE = 0.2
 #: Routing and classification: the same question always gets the same intent.
 CLASSIFIER_TEMPERATURE = 0.0
-#: Attempts per request (the Google SDK counts the first try: 2 = one retry).
-GEMINI_ATTEMPTS = 2
-#: Retries per request for ``init_chat_model`` providers.
-CHAT_MAX_RETRIES = 1
+#: Attempts per request (the Google SDK counts the first try). One: the SDK retries timeouts and
+#: refused connections too, and a second attempt after a timeout doubles the wait.
+GEMINI_ATTEMPTS = 1
+#: Retries per request for ``init_chat_model`` providers (none: see the module docstring).
+CHAT_MAX_RETRIES = 0
 
 #: A chat model, or one wrapped with its fallback (``bind_tools`` works on both).
 ChatModel: TypeAlias = BaseChatModel | RunnableWithFallbacks
@@ -73,6 +81,8 @@ def _init_chat_model(config: ProviderConfig, temperature: float) -> BaseChatMode
     from langchain.chat_models import init_chat_model
 
     assert config.chat_model is not None
+    if config.chat_model.startswith("openai:") and config.chat_base_url:
+        return _openai_compatible(config, temperature)
     kwargs: dict[str, Any] = {
         "temperature": temperature,
         "timeout": config.provider_timeout_s,
@@ -99,6 +109,27 @@ def _init_chat_model(config: ProviderConfig, temperature: float) -> BaseChatMode
             f"BOSUN_CHAT_MODEL={config.chat_model!r} cannot be built: "
             f"{scrub_secrets(str(err))[:500]}"
         ) from err
+
+
+def _openai_compatible(config: ProviderConfig, temperature: float) -> BaseChatModel:
+    """A local OpenAI-compatible server: string content on tool-call messages, and a dummy key
+    when ``OPENAI_API_KEY`` is unset (langchain-openai needs one; local servers ignore it)."""
+    try:
+        from providers.openai_compatible import LOCAL_SERVER_KEY, OpenAICompatibleChat
+    except ImportError as err:
+        raise ChatModelConfigError(
+            f"BOSUN_CHAT_MODEL={config.chat_model!r} needs the langchain-openai package: "
+            "pip install langchain-openai"
+        ) from err
+    assert config.chat_model is not None
+    return OpenAICompatibleChat(
+        model=config.chat_model.split(":", 1)[1],
+        base_url=config.chat_base_url,
+        api_key=config.openai_api_key or LOCAL_SERVER_KEY,  # type: ignore[arg-type]
+        temperature=temperature,
+        timeout=config.provider_timeout_s,
+        max_retries=CHAT_MAX_RETRIES,
+    )
 
 
 _PACKAGES = {

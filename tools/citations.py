@@ -47,8 +47,14 @@ class CitationCheck:
         return len(self.citations) + len(self.invalid)
 
     @property
+    def uncited(self) -> bool:
+        """No valid citation at all: nothing in the answer can be checked."""
+        return not self.citations
+
+    @property
     def flagged(self) -> bool:
-        return self.total > 0 and len(self.invalid) > FLAG_SHARE * self.total
+        """Uncited, or more than :data:`FLAG_SHARE` of the markers invalid."""
+        return self.uncited or len(self.invalid) > FLAG_SHARE * self.total
 
     def summary(self) -> dict[str, object]:
         return {
@@ -56,6 +62,7 @@ class CitationCheck:
             "valid": len(self.citations),
             "invalid": len(self.invalid),
             "flagged": self.flagged,
+            "uncited": self.uncited,
             "rejected": dict(self.reasons),
         }
 

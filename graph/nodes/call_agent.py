@@ -1,30 +1,47 @@
-"""The agent step: decide to search, or answer from the passages found (the node "agent")."""
+"""The agent step: search first, then answer from the passages found (the node "agent").
+
+Search first, always: a factual turn's first step searches for the question itself, without asking
+any model (a small model asked to decide often answers from nothing). The chat model then answers
+from the passages and may search once more through the tool. When the chat model fails, the turn
+answers offline from the passages already retrieved (:func:`chat_model_failed`).
+"""
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
+from typing import Literal
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool
+from langgraph.errors import NodeError
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from checkpoints.prune import drop_orphans
 from graph import prompts
 from graph.context import Context, context_of
-from graph.followup import standalone_query
+from graph.offline import offline_answer, search_query
 from graph.state import State
 from providers.chat import ChatModel
-from tools.extractive import extractive_answer
+from providers.scrub import scrub_secrets
 from tools.filters import describe
 from tools.timing import elapsed_ms
 
+logger = logging.getLogger(__name__)
 
-def dynamic_context(state: State) -> str:
+
+class MalformedReply(ValueError):
+    """The chat model answered with neither text nor a tool call."""
+
+
+def dynamic_context(state: State, *, may_search: bool = False) -> str:
     """What changes every call (filters, instructions, passages): placed after the history."""
-    searched = bool(state.get("searches"))
-    instructions = prompts.ANSWER_INSTRUCTIONS if searched else prompts.SEARCH_INSTRUCTIONS
-    if searched and state.get("filters", {}).get("report_no"):
+    instructions = prompts.ANSWER_INSTRUCTIONS
+    if may_search:
+        instructions += prompts.SEARCH_AGAIN_INSTRUCTIONS
+    if state.get("filters", {}).get("report_no"):
         instructions += prompts.SINGLE_REPORT_INSTRUCTIONS
     return prompts.CONTEXT_PROMPT.format(
         instructions=instructions,
@@ -34,27 +51,17 @@ def dynamic_context(state: State) -> str:
     )
 
 
-def scope_of(state: State) -> list[str]:
-    """Names the filters restrict to (vessels, IMO numbers, the report)."""
-    filters = state.get("filters", {})
-    names = [v["name"] for v in filters.get("vessels", [])]
-    names += [imo for v in filters.get("vessels", []) if (imo := v.get("imo"))]
-    if filters.get("report_no"):
-        names.append(filters["report_no"])
-    return [n for n in names if n]
-
-
-def prompt_messages(state: State) -> list[AnyMessage]:
+def prompt_messages(state: State, *, may_search: bool = False) -> list[AnyMessage]:
     """The stable system prompt first, then the history, then the dynamic context."""
     return [
         SystemMessage(content=prompts.SYSTEM_PROMPT),
         *drop_orphans(state.get("messages", [])),
-        HumanMessage(content=dynamic_context(state)),
+        HumanMessage(content=dynamic_context(state, may_search=may_search)),
     ]
 
 
 def search_call(tool: BaseTool, query: str) -> AIMessage:
-    """The deterministic first step without a chat model: search for the question itself."""
+    """The deterministic first step of every factual turn: search for the question itself."""
     return AIMessage(
         content="",
         tool_calls=[
@@ -68,33 +75,67 @@ def search_call(tool: BaseTool, query: str) -> AIMessage:
     )
 
 
+def checked_reply(message: AIMessage, *, tools_offered: bool) -> AIMessage:
+    """The model's reply, without tool calls it was not offered; empty replies are malformed."""
+    if message.tool_calls and not tools_offered:
+        logger.info("dropping %d tool call(s) made without tools", len(message.tool_calls))
+        message = message.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
+    if not message.tool_calls and not message.text.strip():
+        raise MalformedReply("the chat model answered with neither text nor a tool call")
+    return message
+
+
 async def call_agent(
     state: State, runtime: Runtime[Context], *, model: ChatModel | None, search_tool: BaseTool
 ) -> State:
-    """With a chat model: one call with the search tool bound (until the search budget is spent).
-    Offline: search for the question first, then answer extractively from the passages."""
+    """First step: search for the question. Then the chat model answers from the passages, with
+    the search tool offered while the search budget lasts (``tool_choice="auto"`` stated, since
+    llama-cpp-python's function-calling format ignores tools without it); without a model, or
+    after it failed this turn, the answer is extractive."""
     start = time.perf_counter()
     ctx = context_of(runtime.context)
     searches = state.get("searches", 0)
-    if model is None:
-        query = standalone_query(state.get("question", ""), state.get("messages", []))
-        if not searches:
-            message = search_call(search_tool, query)
-        else:
-            message = AIMessage(
-                content=extractive_answer(query, state.get("passages", []), scope=scope_of(state))
-            )
-        return {"messages": [message], "timings": _timing(state, start)}
-    runnable = model.bind_tools([search_tool]) if searches < ctx.max_searches else model
-    message = await runnable.ainvoke(prompt_messages(state))
+    if not searches:
+        return {"messages": [search_call(search_tool, search_query(state))]}
+    if model is None or state.get("chat_failed"):
+        source = "offline" if model is None else "fallback"
+        return {
+            "messages": [AIMessage(content=offline_answer(state))],
+            "answer_source": source,
+            "timings": _timing(state, start),
+        }
+    tools_offered = searches < ctx.max_searches
+    runnable = model.bind_tools([search_tool], tool_choice="auto") if tools_offered else model
+    reply = await runnable.ainvoke(prompt_messages(state, may_search=tools_offered))
+    if not isinstance(reply, AIMessage):
+        raise MalformedReply(f"the chat model returned {type(reply).__name__}")
     return {
-        "messages": [message],
+        "messages": [checked_reply(reply, tools_offered=tools_offered)],
         "llm_called": True,
+        "answer_source": "model",
         "timings": _timing(state, start),
     }
 
 
+def chat_model_failed(state: State, error: NodeError) -> Command[Literal["validate_citations"]]:
+    """The one policy for a failing chat model (timeout, refused connection, 5xx, malformed
+    reply) in the answer and repair steps: answer offline from the passages this turn already
+    retrieved, note it in ``degraded`` and the log, and ask no model again this turn (no second
+    long wait). An uncited model answer awaiting repair is kept; validation backs it up."""
+    reason = f"{type(error.error).__name__}: {scrub_secrets(str(error.error))[:200]}"
+    logger.warning("chat model failed in %s, answering offline: %s", error.node, reason)
+    update: State = {
+        "chat_failed": True,
+        "llm_called": True,
+        "degraded": [f"chat model failed ({reason}); answered offline from the passages"],
+    }
+    last = state.get("messages", [])[-1:]
+    if not (last and isinstance(last[0], AIMessage) and not last[0].tool_calls):
+        update["messages"] = [AIMessage(content=offline_answer(state))]
+        update["answer_source"] = "fallback"
+    return Command(update=update, goto="validate_citations")
+
+
 def _timing(state: State, start: float) -> dict[str, float]:
-    """``agent`` for the steps before a search, ``answer`` for those after (summed)."""
-    stage = "answer" if state.get("searches") else "agent"
-    return {stage: round(state.get("timings", {}).get(stage, 0.0) + elapsed_ms(start), 2)}
+    """The answer step's time, summed over the turn's answer calls."""
+    return {"answer": round(state.get("timings", {}).get("answer", 0.0) + elapsed_ms(start), 2)}

@@ -13,13 +13,17 @@ from langchain_core.runnables import Runnable
 from langgraph.errors import NodeError
 from langgraph.types import Command
 
-from graph.intents import classify_by_embeddings, classify_by_model, fast_intent
+from graph.intents import Intent, classify_by_embeddings, classify_by_model, fast_intent
 from graph.state import State
 from providers.scrub import scrub_secrets
-from tools.filters import IMO_NUMBER, REPORT_NO, VESSEL_CUE
+from tools.filters import IMO_NUMBER, REPORT_NO, VESSEL_CUE, VesselRegistry, named_vessels
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
+
+
+class ClassifierModelFailed(RuntimeError):
+    """The chat model failed to label the message (the cause is chained)."""
 
 
 async def classify_intent(
@@ -27,9 +31,12 @@ async def classify_intent(
     *,
     embeddings: Embeddings | None,
     model: Runnable[LanguageModelInput, BaseMessage] | None,
+    registry: VesselRegistry | None = None,
 ) -> State:
-    """greeting / acknowledgement / general / factual_query: regex first, then the chat model
-    (temperature 0) when one is configured, else the embedding centroids."""
+    """greeting / acknowledgement / general / factual_query, cheapest decider first: regex for
+    greetings and thanks; a report number, IMO number or registered vessel name makes a question;
+    then the local embedding centroids, whose ``factual_query`` no model overrules (small models
+    label archive questions ``general``); only then the chat model (temperature 0)."""
     start = time.perf_counter()
     text = state.get("brief", "")
     update: State
@@ -39,19 +46,25 @@ async def classify_intent(
         update = {"intent": fast, "intent_source": "regex"}
     elif names_archive_record(text):
         update = {"intent": "factual_query", "intent_source": "regex"}
-    elif model is not None:
-        update = {
-            "intent": await classify_by_model(text, model),
-            "intent_source": "model",
-            "llm_called": True,
-        }
-    elif embeddings is not None:
-        intent, _similarity = await classify_by_embeddings(text, embeddings)
-        update = {"intent": intent, "intent_source": "embeddings"}
+    elif registry is not None and named_vessels(text, await registry.vessels())[0]:
+        update = {"intent": "factual_query", "intent_source": "registry"}
     else:
         update = {"intent": "factual_query", "intent_source": "default"}
+        if embeddings is not None:
+            intent, _similarity = await classify_by_embeddings(text, embeddings)
+            update = {"intent": intent, "intent_source": "embeddings"}
+        if model is not None and (embeddings is None or update["intent"] != "factual_query"):
+            update = {"intent": await _label(text, model), "intent_source": "model"}
+            update["llm_called"] = True
     update["timings"] = {"classify": elapsed_ms(start)}
     return update
+
+
+async def _label(text: str, model: Runnable[LanguageModelInput, BaseMessage]) -> Intent:
+    try:
+        return await classify_by_model(text, model)
+    except Exception as err:  # re-raised with its kind: classify_failed skips later model calls
+        raise ClassifierModelFailed(f"{type(err).__name__}: {err}") from err
 
 
 def names_archive_record(text: str) -> bool:
@@ -60,14 +73,17 @@ def names_archive_record(text: str) -> bool:
 
 
 def classify_failed(state: State, error: NodeError) -> Command[Literal["resolve_filters"]]:
-    """Any classifier failure: treat the message as a question, so search is never blocked."""
+    """Any classifier failure: treat the message as a question, so search is never blocked.
+    When the chat model was what failed, this turn answers without it (one provider timeout,
+    not two: see :func:`graph.nodes.call_agent.chat_model_failed`)."""
     reason = f"{type(error.error).__name__}: {scrub_secrets(str(error.error))[:200]}"
     logger.warning("intent classification failed, searching anyway: %s", reason)
-    return Command(
-        update={
-            "intent": "factual_query",
-            "intent_source": "fallback",
-            "degraded": [f"intent classifier failed ({reason}); defaulted to factual_query"],
-        },
-        goto="resolve_filters",
-    )
+    update: State = {
+        "intent": "factual_query",
+        "intent_source": "fallback",
+        "degraded": [f"intent classifier failed ({reason}); defaulted to factual_query"],
+    }
+    if isinstance(error.error, ClassifierModelFailed):
+        update["chat_failed"] = True
+        update["llm_called"] = True
+    return Command(update=update, goto="resolve_filters")

@@ -1,4 +1,4 @@
-"""Check the answer's citations and store the verified ones with the message."""
+"""Check the answer's citations and store the verified ones with the message: cite or say so."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from langchain_core.messages import AIMessage
 
 from graph import prompts
+from graph.offline import offline_answer
 from graph.state import State
 from tools.citations import validate
 from tools.timing import elapsed_ms
@@ -20,9 +21,10 @@ AllExist = Callable[[list[str]], Awaitable[Sequence[bool]]]
 
 
 async def validate_citations(state: State, *, all_exist: AllExist) -> State:
-    """Keep markers that are 12 hex, retrieved this turn and archived; strip the rest; flag the
-    answer when more than half were invalid. The payload rides on the AI message so a reopened
-    conversation renders the same citations."""
+    """Keep markers that are 12 hex, retrieved this turn and archived; strip the rest. Flag the
+    answer when it cites nothing valid or more than half its markers were invalid. A model answer
+    that cites nothing is followed by the offline answer from the passages, visibly marked. The
+    payload rides on the AI message so a reopened conversation renders the same citations."""
     start = time.perf_counter()
     answer = state["messages"][-1]
     assert isinstance(answer, AIMessage)
@@ -30,11 +32,20 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
     check = await validate(answer.text, retrieved, all_exist)
     summary = check.summary()
     text = check.text
-    if check.flagged:
+    if check.uncited and state.get("answer_source") == "model" and state.get("passages"):
+        logger.warning("answer cites no passage: the offline answer is appended")
+        backup = offline_answer(state)
+        text = f"{text}\n\n{prompts.UNCITED_NOTE} {prompts.OFFLINE_SUMMARY}\n{backup}"
+        backed = await validate(text, retrieved, all_exist)  # the offline answer's citations
+        check.text, check.citations = backed.text, backed.citations
+        summary["supplemented"] = "offline"
+        text = check.text
+    elif check.flagged:
         logger.warning(
             "answer flagged: %d of %d citations invalid", len(check.invalid), check.total
         )
-        text = f"{text}\n\n{prompts.FLAGGED_NOTE}"
+        note = prompts.UNCITED_NOTE if check.uncited else prompts.FLAGGED_NOTE
+        text = f"{text}\n\n{note}"
     message = answer.model_copy(
         update={
             "content": text,

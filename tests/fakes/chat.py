@@ -2,7 +2,8 @@
 
 LangChain's fake chat models cannot ``bind_tools`` and return the same message object every time
 (ids collide across turns); this one returns a fresh copy (``id=None``) of the next queued message,
-records every prompt it was given, and fails loudly when the script runs out.
+records every prompt it was given, and fails loudly when the script runs out. A queued exception
+is raised instead of answering (a provider failure).
 """
 
 from __future__ import annotations
@@ -20,16 +21,18 @@ from pydantic import Field
 class ScriptedChatModel(BaseChatModel):
     """Answers with ``script`` in order; ``calls`` holds the messages of each invocation."""
 
-    script: list[BaseMessage] = Field(default_factory=list)
+    script: list[BaseMessage | Exception] = Field(default_factory=list)
     calls: list[list[BaseMessage]] = Field(default_factory=list)
     bound_tools: list[str] = Field(default_factory=list)  # tool names seen by bind_tools
+    tool_choices: list[Any] = Field(default_factory=list)  # bind_tools' tool_choice, per call
 
     @classmethod
-    def replying(cls, *replies: str | BaseMessage) -> ScriptedChatModel:
+    def replying(cls, *replies: str | BaseMessage | Exception) -> ScriptedChatModel:
         return cls(script=[AIMessage(r) if isinstance(r, str) else r for r in replies])
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
         self.bound_tools.extend(getattr(t, "name", str(t)) for t in tools)
+        self.tool_choices.append(kwargs.get("tool_choice"))
         return self
 
     def _generate(
@@ -42,7 +45,10 @@ class ScriptedChatModel(BaseChatModel):
         self.calls.append(list(messages))
         if not self.script:
             raise AssertionError("ScriptedChatModel: no scripted reply left")
-        reply = self.script.pop(0).model_copy(update={"id": None})
+        scripted = self.script.pop(0)
+        if isinstance(scripted, Exception):
+            raise scripted
+        reply = scripted.model_copy(update={"id": None})
         return ChatResult(generations=[ChatGeneration(message=reply)])
 
     @property

@@ -4,9 +4,11 @@ The real client libraries are pointed at :attr:`FakeProviderServer.url`; every r
 recorded, and failures (status codes, delays) can be queued to test error handling.
 
 Routes are a table of ``(method, regex, handler)``; a handler takes a :class:`FakeRequest`
-(with the regex's named groups in ``params``) and returns ``(status, json_body)``. Add one with
-``server.add_route("POST", r"/v2/rerank", handler)`` or the ``@server.route(...)`` decorator;
-later routes win over earlier ones, so a test can override a default.
+(with the regex's named groups in ``params``) and returns ``(status, json_body)``; the body may
+also be an :class:`EventStream` (server-sent events) or raw ``bytes`` (a malformed answer). Add
+a route with ``server.add_route("POST", r"/v2/rerank", handler)`` or the
+``@server.route(...)`` decorator; later routes win over earlier ones, so a test can override a
+default.
 """
 
 from __future__ import annotations
@@ -50,6 +52,18 @@ class Failure:
     path_regex: str = ".*"
     delay_s: float = 0.0  # sleep before answering (status 0: sleep, then answer normally)
     headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class EventStream:
+    """A handler's answer sent as server-sent events: one ``data: <json>`` line per event, then
+    ``data: [DONE]`` (the OpenAI streaming format)."""
+
+    events: list[Any]
+
+    def encode(self) -> bytes:
+        lines = [f"data: {json.dumps(event)}\n\n" for event in self.events]
+        return ("".join(lines) + "data: [DONE]\n\n").encode("utf-8")
 
 
 Handler = Callable[[FakeRequest], tuple[int, Any]]
@@ -312,10 +326,18 @@ class FakeProviderServer:
         else:
             status, payload = self._dispatch(request)
 
-        data = json.dumps(payload).encode("utf-8")
+        streamed = isinstance(payload, EventStream)
+        if streamed:
+            data = payload.encode()
+        elif isinstance(payload, bytes):  # a malformed body, sent as it is
+            data = payload
+        else:
+            data = json.dumps(payload).encode("utf-8")
         try:
             http.send_response(status)
-            http.send_header("Content-Type", "application/json")
+            http.send_header(
+                "Content-Type", "text/event-stream" if streamed else "application/json"
+            )
             http.send_header("Content-Length", str(len(data)))
             for name, value in headers.items():
                 http.send_header(name, value)

@@ -7,7 +7,13 @@ Mount them on :class:`tests.fakes.http_providers.FakeProviderServer` with
   by query-term overlap, results sorted best first as the real API sends them.
 - Gemini ``POST /{v1,v1beta}/models/<model>:generateContent`` and ``:streamGenerateContent``
   (``google-genai`` under ``ChatGoogleGenerativeAI``; the SDK also reads a plain JSON body for a
-  stream): the next scripted reply, else :data:`DEFAULT_GEMINI_REPLY`.
+  stream): the next scripted reply (text, or a ``{"functionCall": ...}`` part), else
+  :data:`DEFAULT_GEMINI_REPLY`. Requests are validated as the Generative Language API reference
+  and its error messages describe (HTTP 400 ``INVALID_ARGUMENT``): roles are ``user`` or
+  ``model``; parts are non-empty and hold one kind of data; ``functionCall`` parts come from the
+  model, right after a user or function-response turn; the next turn answers each of them with a
+  ``functionResponse`` of the same name (an object ``response``); ``toolConfig`` modes and
+  allowed function names are the declared ones.
 """
 
 from __future__ import annotations
@@ -46,22 +52,104 @@ def cohere_rerank(request: FakeRequest) -> tuple[int, Any]:
     }
 
 
+_PART_DATA = {
+    "text",
+    "inlineData",
+    "fileData",
+    "functionCall",
+    "functionResponse",
+    "executableCode",
+    "codeExecutionResult",
+}
+_MODES = {"MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"}
+
+
+def _calls(content: dict[str, Any], kind: str) -> list[str]:
+    return [p[kind].get("name", "") for p in content.get("parts", []) if kind in p]
+
+
+def gemini_request_problem(body: dict[str, Any]) -> str | None:
+    """Why the Generative Language API would refuse ``body`` (400), or None."""
+    contents = body.get("contents")
+    if not isinstance(contents, list) or not contents:
+        return "* GenerateContentRequest.contents: contents is not specified"
+    previous: dict[str, Any] | None = None
+    for n, content in enumerate(contents):
+        role, parts = content.get("role"), content.get("parts")
+        if role not in ("user", "model"):
+            return f"Please use a valid role: user, model. (contents[{n}].role = {role!r})"
+        if not parts:
+            return (
+                f"* GenerateContentRequest.contents[{n}].parts: contents.parts must not be empty."
+            )
+        for part in parts:
+            if len(_PART_DATA & part.keys()) != 1:
+                return f"* GenerateContentRequest.contents[{n}].parts: one data field per part"
+        calls, responses = _calls(content, "functionCall"), _calls(content, "functionResponse")
+        if calls and role != "model" or responses and role != "user":
+            return f"contents[{n}]: function calls come from the model, responses from the user"
+        if any(
+            not isinstance(p["functionResponse"].get("response"), dict)
+            for p in parts
+            if "functionResponse" in p
+        ):
+            return f"* GenerateContentRequest.contents[{n}]: functionResponse.response: an object"
+        before_calls = _calls(previous, "functionCall") if previous else []
+        if calls and previous is not None and previous["role"] != "user":
+            return (
+                "Please ensure that function call turn comes immediately after a user turn or "
+                "after a function response turn."
+            )
+        if before_calls and not responses:
+            return (
+                "Please ensure that function response turn comes immediately after a function "
+                "call turn."
+            )
+        if responses and sorted(responses) != sorted(before_calls):
+            return (
+                "Please ensure that the number of function response parts is equal to the "
+                "number of function call parts of the function call turn."
+            )
+        previous = content
+    if previous is not None and _calls(previous, "functionCall"):
+        return (
+            "Please ensure that function response turn comes immediately after a function "
+            "call turn."
+        )
+    declared = {
+        d.get("name") for t in body.get("tools") or [] for d in t.get("functionDeclarations") or []
+    }
+    config = (body.get("toolConfig") or {}).get("functionCallingConfig")
+    if config is not None:
+        if config.get("mode", "MODE_UNSPECIFIED") not in _MODES:
+            return f"* GenerateContentRequest.tool_config.function_calling_config.mode: {config}"
+        allowed = config.get("allowedFunctionNames") or []
+        if allowed and (config.get("mode") not in ("ANY", "VALIDATED") or set(allowed) - declared):
+            return "* GenerateContentRequest.tool_config: allowed_function_names not declared"
+    return None
+
+
 @dataclass
 class GeminiScript:
-    """Replies the fake Gemini gives, in order (then the default)."""
+    """Replies the fake Gemini gives, in order (then the default): a text, or a part such as
+    ``{"functionCall": {"name": ..., "args": {...}}}``."""
 
-    replies: list[str] = field(default_factory=list)
+    replies: list[str | dict[str, Any]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, request: FakeRequest) -> tuple[int, Any]:
         if "x-goog-api-key" not in request.headers:
             return 403, {"error": {"code": 403, "message": "no key", "status": "PERMISSION_DENIED"}}
+        problem = gemini_request_problem(request.body or {})
+        if problem is not None:
+            return 400, {"error": {"code": 400, "message": problem, "status": "INVALID_ARGUMENT"}}
         with self._lock:
-            text = self.replies.pop(0) if self.replies else DEFAULT_GEMINI_REPLY
+            reply = self.replies.pop(0) if self.replies else DEFAULT_GEMINI_REPLY
+        part = {"text": reply} if isinstance(reply, str) else reply
         return 200, {
             "candidates": [
                 {
-                    "content": {"parts": [{"text": text}], "role": "model"},
+                    "content": {"parts": [part], "role": "model"},
                     "finishReason": "STOP",
                     "index": 0,
                 }

@@ -10,6 +10,7 @@ from langchain_google_genai import ChatGoogleGenerativeAI
 
 from agent.settings import Settings
 from providers.chat import ChatModelConfigError, build_chat_model, build_classifier_model
+from providers.openai_compatible import LOCAL_SERVER_KEY, OpenAICompatibleChat
 
 
 def _settings(**env: str) -> Settings:
@@ -35,22 +36,39 @@ def test_gemini_gets_explicit_timeout_bounded_retries_and_temperatures() -> None
     assert answer.temperature == 0.2
     assert classifier.temperature == 0.0
     assert answer.timeout == 7.0
-    assert answer.max_retries == 2  # attempts: one retry
+    assert answer.max_retries == 1  # attempts: no retry, a timeout costs one timeout
     assert answer.base_url == "http://127.0.0.1:9"
 
 
 def test_missing_provider_package_names_what_to_install() -> None:
     try:
-        import langchain_openai  # noqa: F401
+        import langchain_ollama  # noqa: F401
     except ImportError:
         pass
     else:
-        pytest.skip("langchain-openai is installed here")
+        pytest.skip("langchain-ollama is installed here")
     settings = _settings(
-        BOSUN_CHAT_MODEL="openai:qwen2.5", BOSUN_CHAT_BASE_URL="http://127.0.0.1:9/v1"
+        BOSUN_CHAT_MODEL="ollama:qwen2.5", BOSUN_CHAT_BASE_URL="http://127.0.0.1:9"
     )
-    with pytest.raises(ChatModelConfigError, match="pip install langchain-openai"):
+    with pytest.raises(ChatModelConfigError, match="pip install langchain-ollama"):
         build_chat_model(settings)
+
+
+def test_a_local_openai_compatible_server_gets_one_attempt_and_a_dummy_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    settings = _settings(
+        BOSUN_CHAT_MODEL="openai:qwen2.5-1.5b-instruct",
+        BOSUN_CHAT_BASE_URL="http://127.0.0.1:9/v1",
+        BOSUN_PROVIDER_TIMEOUT_S="180",
+    )
+    model = build_chat_model(settings)
+    assert isinstance(model, OpenAICompatibleChat)
+    assert model.model_name == "qwen2.5-1.5b-instruct"
+    assert model.max_retries == 0 and model.request_timeout == 180.0
+    assert model.openai_api_key is not None
+    assert model.openai_api_key.get_secret_value() == LOCAL_SERVER_KEY
 
 
 def test_a_model_string_without_provider_is_explained() -> None:

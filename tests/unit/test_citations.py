@@ -86,10 +86,17 @@ async def test_archive_checks_are_batched_once() -> None:
     assert checked == [[f"email/{GOOD}/a.eml", f"email/{OTHER}/a.eml"]]
 
 
-async def test_no_markers_no_archive_call() -> None:
+async def test_an_uncited_answer_is_flagged_without_an_archive_call() -> None:
     checked.clear()
     check = await validate("No citations here.", RETRIEVED, exists)
-    assert check.total == 0 and not check.flagged and checked == []
+    assert check.total == 0 and checked == []
+    assert check.uncited and check.flagged  # cite or say so: nothing to verify is flagged
+    assert check.summary()["uncited"] is True
+
+
+async def test_only_invalid_markers_are_uncited_and_flagged() -> None:
+    check = await validate("Made up [C:ffffffffffff].", RETRIEVED, exists)
+    assert check.uncited and check.flagged and check.text == "Made up."
 
 
 async def test_numbered_rendering() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from langchain_core.messages import AIMessage, HumanMessage
 
 from graph.routing import route_agent, route_filters, route_intent, route_relevance
@@ -30,3 +32,19 @@ def test_tool_calls_search_and_answers_are_validated() -> None:
 def test_the_pipelines_cutoff_decision_routes_the_turn() -> None:
     assert route_relevance({"relevance": {"stopped": True}}) == "cutoff"  # type: ignore[typeddict-item]
     assert route_relevance({"relevance": {"stopped": False}}) == "dedup"  # type: ignore[typeddict-item]
+
+
+def test_a_model_answer_citing_no_passage_is_repaired_once() -> None:
+    passages = [{"chunk_id": "a00000000001"}]
+    base: dict[str, Any] = {"answer_source": "model", "passages": passages}
+
+    def route(text: str, **state: Any) -> str:
+        return route_agent({**base, **state, "messages": [AIMessage(text)]})  # type: ignore[typeddict-item]
+
+    assert route("The liner was replaced.") == "repair_citations"
+    assert route("Invented [C:ffffffffffff].") == "repair_citations"  # not one of the passages
+    assert route("Replaced [C:a00000000001].") == "validate_citations"
+    assert route("The liner was replaced.", repaired=True) == "validate_citations"  # once
+    assert route("Offline.", answer_source="offline") == "validate_citations"
+    assert route("Fallback.", answer_source="fallback") == "validate_citations"
+    assert route("No passages.", passages=[]) == "validate_citations"

@@ -88,13 +88,7 @@ async def test_greeting_makes_no_store_or_embedding_call() -> None:
 
 
 async def test_orphaned_tool_call_is_pruned_before_the_model_runs() -> None:
-    model = ScriptedChatModel.replying(
-        AIMessage(
-            "",
-            tool_calls=[{"name": "search_archive", "args": {"query": "ballast pump"}, "id": "c2"}],
-        ),
-        "The pump seal was renewed [C:a00000000002].",
-    )
+    model = ScriptedChatModel.replying("The pump seal was renewed [C:a00000000002].")
     graph, _, _ = setup(chat_model=model)
     config = {"configurable": {"thread_id": "t1"}}
     # An earlier run was interrupted between the tool call and its result.
@@ -124,10 +118,6 @@ async def test_orphaned_tool_call_is_pruned_before_the_model_runs() -> None:
 
 async def test_forged_and_malformed_citations_are_stripped_and_flagged() -> None:
     model = ScriptedChatModel.replying(
-        AIMessage(
-            "",
-            tool_calls=[{"name": "search_archive", "args": {"query": "liner crack"}, "id": "c1"}],
-        ),
         "Crack found [C:a00000000001]. Forged [C:ffffffffffff]. Bad [C:xyz]. Bad [C:0000]",
     )
     graph, _, _ = setup(chat_model=model)
@@ -139,7 +129,8 @@ async def test_forged_and_malformed_citations_are_stripped_and_flagged() -> None
     assert answer.additional_kwargs["citations"][0]["id"] == "a00000000001"
     assert out["llm_called"] is True
     # the answer call reads: system prompt, history, then the passages after the history
-    system, *history, context = model.calls[1]
+    (call,) = model.calls  # search first: the model's one call answers
+    system, *history, context = call
     assert system.type == "system" and "[C:" in system.content
     assert isinstance(history[-1], ToolMessage)
     assert "[CITE:a00000000001 | " in context.content and "Active filters: vessel NORDIC STAR" in (
@@ -157,12 +148,7 @@ async def test_classifier_failure_still_searches() -> None:
 
 
 async def test_injection_is_stripped_before_any_model_and_recorded() -> None:
-    model = ScriptedChatModel.replying(
-        AIMessage(
-            "", tool_calls=[{"name": "search_archive", "args": {"query": "pump"}, "id": "c"}]
-        ),
-        "Renewed [C:a00000000002].",
-    )
+    model = ScriptedChatModel.replying("Renewed [C:a00000000002].")
     graph, backend, _ = setup(chat_model=model)
     out = await ask(
         graph,
@@ -188,21 +174,14 @@ async def test_unknown_vessel_gets_a_clear_reply_and_no_search() -> None:
 
 
 async def test_low_relevance_stops_before_the_model_answers() -> None:
-    model = ScriptedChatModel.replying(
-        AIMessage(
-            "",
-            tool_calls=[
-                {"name": "search_archive", "args": {"query": "capital France"}, "id": "c1"}
-            ],
-        ),
-    )
+    model = ScriptedChatModel()
     graph, _, _ = setup(chat_model=model, reranker=FakeReranker(default_cutoff=0.9))
     out = await ask(graph, "what is the capital of France, and the engine?")
     assert out["cutoff"] is True
     assert out["messages"][-1].content == (
         "No relevant documents found — rephrase the question or check your filters."
     )
-    assert len(model.calls) == 1  # the tool call only; no answer was generated
+    assert model.calls == []  # search first, and the cutoff stopped the turn before any answer
 
 
 async def test_reranker_failure_keeps_the_fused_order() -> None:

@@ -1,0 +1,152 @@
+"""Answers from a real chat model over the archive: cited, flagged, correct, and how long.
+
+    BOSUN_CHAT_MODEL=openai:qwen2.5-coder-1.5b-instruct \\
+    BOSUN_CHAT_BASE_URL=http://127.0.0.1:8080/v1 BOSUN_PROVIDER_TIMEOUT_S=300 \\
+        python benchmarks/real_model_answers.py [--questions benchmarks/questions/real_model.jsonl]
+
+Not part of the test suite: it needs an archive (``bosun ingest examples/archive`` for the default
+questions) and any OpenAI-compatible endpoint (a llama-cpp-python or Ollama server; no
+``OPENAI_API_KEY`` needed for a local base URL). Without ``BOSUN_CHAT_MODEL`` (or with
+``--offline``) it measures the offline extractive answers, the baseline.
+
+Each question runs one turn of the real graph on its own thread. Per question it prints the
+outcome, the seconds, the model's own citations and which gold statements its answer contains;
+then a table over the in-domain questions:
+
+- cited share: answers whose model text cites at least one valid passage (before any offline
+  backup);
+- flagged share: answers flagged (no valid citation, or most citations invalid);
+- correct-statement share: gold statements found in the model's own text (the offline backup
+  appended to an uncited answer is not counted): every keyword of a statement, case-insensitive,
+  as whole words;
+- degraded: turns where the chat model failed and the offline answer was given;
+- off-topic stopped: off-topic questions ended by the relevance cutoff;
+- seconds per turn: mean and max over all questions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent.conversation import ask_graph
+from agent.settings import Settings
+from agent.wiring import open_services
+from graph import Clients, build_graph
+from graph.prompts import OFFLINE_SUMMARY, UNCITED_NOTE
+
+QUESTIONS = Path(__file__).parent / "questions" / "real_model.jsonl"
+
+
+@dataclass
+class Result:
+    question: str
+    expect: str
+    seconds: float
+    outcome: str  # answered | cutoff | reply | filter
+    cited: bool = False  # the model's own text cites a valid passage
+    flagged: bool = False
+    degraded: bool = False
+    gold_found: list[bool] = field(default_factory=list)
+
+
+def model_text(answer: str) -> str:
+    """The answer without the marked offline backup."""
+    return answer.split(f"\n\n{UNCITED_NOTE} {OFFLINE_SUMMARY}", 1)[0]
+
+
+def contains(text: str, keywords: list[str]) -> bool:
+    """Every keyword appears in ``text`` as whole words, case-insensitive."""
+    return all(re.search(rf"\b{re.escape(k)}\b", text, re.IGNORECASE) for k in keywords)
+
+
+def outcome_of(state: dict[str, Any]) -> str:
+    if state.get("cutoff"):
+        return "cutoff"
+    if state.get("filter_problem") or state.get("filters_only"):
+        return "filter"
+    return "answered" if state.get("intent") == "factual_query" else "reply"
+
+
+def score(item: dict[str, Any], state: dict[str, Any], seconds: float) -> Result:
+    """One turn's result against its gold statements."""
+    check = state.get("citation_check") or {}
+    answer = next((m.text for m in reversed(state.get("messages", [])) if m.type == "ai"), "")
+    own = model_text(answer)
+    return Result(
+        question=item["question"],
+        expect=item["expect"],
+        seconds=seconds,
+        outcome=outcome_of(state),
+        cited=bool(check) and not check.get("uncited", True),
+        flagged=bool(check.get("flagged")),
+        degraded=bool(state.get("degraded")),
+        gold_found=[contains(own, keywords) for keywords in item.get("gold", [])],
+    )
+
+
+def share(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100.0 * part / whole:.0f}%)" if whole else "-"
+
+
+def report(results: list[Result], label: str) -> str:
+    """The summary table (markdown)."""
+    answered = [r for r in results if r.expect == "in_domain" and r.outcome == "answered"]
+    in_domain = [r for r in results if r.expect == "in_domain"]
+    off_topic = [r for r in results if r.expect == "off_topic"]
+    gold = [found for r in in_domain for found in r.gold_found]
+    seconds = [r.seconds for r in results]
+    rows = [
+        ("in-domain answered", share(len(answered), len(in_domain))),
+        ("cited share", share(sum(r.cited for r in answered), len(answered))),
+        ("flagged share", share(sum(r.flagged for r in answered), len(answered))),
+        ("correct-statement share", share(sum(gold), len(gold))),
+        ("degraded turns", share(sum(r.degraded for r in results), len(results))),
+        ("off-topic stopped", share(sum(r.outcome == "cutoff" for r in off_topic), len(off_topic))),
+        (
+            "seconds per turn (mean / max)",
+            f"{statistics.mean(seconds):.1f} / {max(seconds):.1f}" if seconds else "-",
+        ),
+    ]
+    lines = [f"| {label} | |", "|---|---|"]
+    lines += [f"| {name} | {value} |" for name, value in rows]
+    return "\n".join(lines)
+
+
+async def run(args: argparse.Namespace) -> None:
+    settings = Settings.from_env()
+    items = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
+    results: list[Result] = []
+    async with open_services(settings) as services:
+        graph = build_graph(Clients.from_services(services, offline=args.offline))
+        for item in items:
+            turn = await ask_graph(
+                graph, settings, thread_id=f"bench-{uuid.uuid4().hex}", question=item["question"]
+            )
+            result = score(item, turn.state, turn.seconds)
+            results.append(result)
+            print(  # noqa: T201 - a benchmark prints its table
+                f"{result.seconds:6.1f}s {result.outcome:8} cited={result.cited!s:5} "
+                f"flagged={result.flagged!s:5} gold={result.gold_found} {item['question']}"
+            )
+    model = "offline extractive" if args.offline else (settings.chat_model or "offline extractive")
+    print()  # noqa: T201
+    print(report(results, f"{model}, {len(items)} questions"))  # noqa: T201
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--offline", action="store_true", help="no chat model: the baseline")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
