@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import uuid
 from typing import Any
 
 from agent.settings import Settings
@@ -34,18 +35,47 @@ _clients: dict[str, Any] = {}  # public key -> the Langfuse client created for i
 _lock = threading.Lock()
 
 
-def tracing_callbacks(settings: Settings, *, session_id: str, user_id: str | None) -> list[Any]:
+def new_trace_id() -> str:
+    """A W3C trace id (32 hex), chosen before a run so the client can be told it up front."""
+    return uuid.uuid4().hex
+
+
+def tracing_callbacks(
+    settings: Settings, *, session_id: str, user_id: str | None, trace_id: str | None = None
+) -> list[Any]:
     """``[CallbackHandler]`` when both Langfuse keys are set, else ``[]``.
 
     ``session_id`` / ``user_id`` reach the trace through :func:`trace_metadata`, which the caller
-    puts in the same run config.
+    puts in the same run config; ``trace_id`` (see :func:`new_trace_id`) fixes the trace's id so
+    feedback can later be attached to it.
     """
     if not settings.langfuse_enabled:
         return []
     from langfuse.langchain import CallbackHandler
 
     _client(settings)
+    if trace_id:
+        return [
+            CallbackHandler(
+                public_key=settings.langfuse_public_key, trace_context={"trace_id": trace_id}
+            )
+        ]
     return [CallbackHandler(public_key=settings.langfuse_public_key)]
+
+
+def score_trace(
+    settings: Settings, *, trace_id: str, name: str, value: float, comment: str | None = None
+) -> bool:
+    """Attach a score (e.g. a user's thumbs) to a trace; False when Langfuse is not configured.
+
+    The SDK queues the score and sends it from its background thread (see :func:`flush_tracing`).
+    """
+    if not settings.langfuse_enabled:
+        return False
+    _client(settings).create_score(
+        name=name, value=value, trace_id=trace_id, comment=comment, data_type="NUMERIC"
+    )
+    return True
 
 
 def trace_metadata(session_id: str, user_id: str | None) -> dict[str, str]:
