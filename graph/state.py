@@ -8,10 +8,11 @@ current turn and are reset by :func:`turn_defaults` when it starts.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from graph.intents import Intent
 from tools.citations import Citation

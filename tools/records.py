@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import TypedDict
+
+from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from archive.store.passages import Passage
 from tools.hybrid import Candidate

@@ -16,9 +16,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypedDict, cast
+from typing import Annotated, Any, cast
 
 from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool
+from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from archive.store.search_filters import SearchFilters
 from providers.rerank import Reranker, rerank_text
