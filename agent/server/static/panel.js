@@ -33,6 +33,9 @@ function showPreview(badge) {
 
 function hidePreview() {
   $("preview").hidden = true;
+  for (const badge of document.querySelectorAll('.badge[aria-describedby="preview"]')) {
+    badge.removeAttribute("aria-describedby");
+  }
 }
 
 export function closePanel() {
