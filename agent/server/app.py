@@ -75,7 +75,8 @@ def routes() -> list[Route | Mount]:
 
 
 def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlette:
-    """The app over ``settings`` (services are opened on the first request, closed at exit)."""
+    """The app over ``settings``: services are opened, and the server configuration (keys, link
+    secret) read, on the first request; services are closed at exit."""
     holder = RuntimeHolder(settings)
 
     @contextlib.asynccontextmanager
@@ -91,6 +92,7 @@ def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlet
         lifespan=lifespan,
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
-    app.state.config = config or ServerConfig.from_env(settings)
+    app.state.config = config  # None: read from the environment on the first request
+    app.state.settings = settings
     app.state.runtime = holder
     return app

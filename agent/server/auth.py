@@ -8,6 +8,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
 from agent.server.config import ServerConfig
+from agent.server.runtime import config_of
 from agent.turns import LOCAL_USER
 
 
@@ -36,7 +37,7 @@ def user_for_key(config: ServerConfig, key: str | None) -> str | None:
 
 def require_user(request: HTTPConnection) -> str:
     """The caller's user id, or 401."""
-    user = user_for_key(request.app.state.config, key_of(request))
+    user = user_for_key(config_of(request), key_of(request))
     if user is None:
         raise HTTPException(401, "missing or unknown API key")
     return user

@@ -67,5 +67,9 @@ async def runtime_of(request: HTTPConnection) -> Runtime:
 
 
 def config_of(request: HTTPConnection) -> ServerConfig:
-    config: ServerConfig = request.app.state.config
+    """The app's :class:`ServerConfig`, read from the environment the first time it is needed."""
+    state = request.app.state
+    if state.config is None:
+        state.config = ServerConfig.from_env(state.settings)
+    config: ServerConfig = state.config
     return config
