@@ -10,9 +10,10 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from agent.server import ratelimit
 from agent.server.auth import require_user
 from agent.server.requests import json_object, text_field, thread_id_of
-from agent.server.runtime import runtime_of
+from agent.server.runtime import config_of, runtime_of
 from providers.tracing import score_trace
 
 logger = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ async def feedback(request: Request) -> JSONResponse:
         raise HTTPException(400, "score must be 1 (thumbs up) or -1 (thumbs down)")
     comment = text_field(body, "comment", max_chars=2000, required=False) or None
     runtime = await runtime_of(request)
+    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
     async with runtime.pool.connection() as conn:
         turn = await (
             await conn.execute(

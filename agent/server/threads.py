@@ -10,6 +10,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from agent.server import ratelimit
 from agent.server.auth import require_user
 from agent.server.payloads import history
 from agent.server.requests import json_object, text_field, thread_id_of
@@ -33,6 +34,7 @@ REMOVABLE = {
 async def list_threads(request: Request) -> JSONResponse:
     user = require_user(request)
     runtime = await runtime_of(request)
+    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
     async with runtime.pool.connection() as conn:
         rows = await (
             await conn.execute(
@@ -51,6 +53,7 @@ async def owned(request: Request) -> tuple[Runtime, str, dict[str, Any]]:
     user = require_user(request)
     thread_id = thread_id_of(request.path_params["thread_id"])
     runtime = await runtime_of(request)
+    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
     async with runtime.pool.connection() as conn:
         row = await (
             await conn.execute(

@@ -265,3 +265,20 @@ async def test_bad_requests_get_one_clear_line(client: httpx.AsyncClient) -> Non
 
 def test_frames_parser_reads_events() -> None:
     assert frames('event: meta\r\ndata: {"a": 1}\r\n\r\n') == [("meta", {"a": 1})]
+
+
+async def test_citation_routes_have_their_own_per_user_limit(
+    ingested: Services, settings: Settings
+) -> None:
+    keys = {"key-c": "carol", "key-d": "dave"}
+    async with serve(settings, api_keys=keys, citations_per_minute=3) as client:
+        carol, dave = {"X-API-Key": "key-c"}, {"X-API-Key": "key-d"}
+        codes = [
+            (await client.get("/api/citations/0123456789ab", headers=carol)).status_code
+            for _ in range(4)
+        ]
+        assert codes[:3] == [404, 404, 404] and codes[3] == 429
+        refused = await client.get("/api/citations/0123456789ab", headers=carol)
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert (await client.get("/api/citations/0123456789ab", headers=dave)).status_code == 404
+        assert (await client.get("/api/health", headers=carol)).status_code == 200
