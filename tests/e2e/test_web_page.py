@@ -29,6 +29,7 @@ from tests.e2e.harness import ROOT, Bosun
 pytestmark = pytest.mark.e2e
 
 QUESTION = "How was the cylinder liner crack on Nordic Star resolved?"
+ERA = "What was the probable cause of the ERA25LA084 accident?"
 ANSWER_S = 180_000  # ms: a turn on two shared CPU cores, first one loading models
 
 
@@ -97,7 +98,9 @@ def test_a_question_streams_cites_opens_downloads_rates_and_reopens(
     page = _page(browser, server)
     answer = _ask(page, QUESTION)
 
-    # Tokens streamed before the badges, with the raw markers shown as pending.
+    # Tokens streamed before the badges (the offline answerer sends its sentences as token
+    # frames back to back, so they may reach the page in one read), markers shown as pending.
+    assert int(answer.get_attribute("data-tokens") or 0) >= 2
     watch = page.evaluate("window.__watch")
     assert watch["streamed"], "no streamed text was ever shown"
     assert watch["pending"] >= 1, f"no pending marker while streaming: {watch['streamed'][-1:]}"
@@ -266,4 +269,55 @@ def test_outages_limits_and_degraded_stages_read_as_plain_messages(
     assert message.locator(".answer script, .answer img").count() == 0  # sanitized, not run
     assert page.evaluate("window.__owned") is None
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # no sideways scroll
+    _close(page)
+
+
+def test_stop_retry_keyboard_and_the_thread_list(browser: Browser, server: str) -> None:
+    page = _page(browser, server)
+    box = page.get_by_role("textbox", name="Message")
+    box.focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "send"  # tab order: box, then Send
+
+    # Stop: the request never answers (held by the browser), Stop aborts it.
+    chat = "**/api/chat"
+    page.route(chat, lambda route: None)
+    box.fill(ERA)
+    box.press("Enter")
+    page.get_by_role("button", name="Stop").click()
+    message = page.locator(".message.assistant").last
+    expect(message.locator(".error")).to_have_text("Stopped.")
+    page.unroute_all(behavior="ignoreErrors")  # the held request was aborted by the page
+    message.get_by_role("button", name="Retry").click()
+    answer = page.locator(".message.assistant .answer").last
+    expect(answer.locator(".badge").first).to_be_visible(timeout=ANSWER_S)
+    expect(page.locator(".message.assistant")).to_have_count(1)  # the stopped one was replaced
+
+    # A badge from the keyboard: focus previews, Enter opens the source, Escape closes it.
+    badge = answer.locator(".badge").first
+    badge.focus()
+    expect(page.locator("#preview")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(page.locator("#panel mark#cited")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#panel")).to_be_hidden()
+
+    # The thread list: rename inline (Enter saves), then delete.
+    thread_id = _thread_id(page)
+    item = page.locator(f'#thread-list li[data-thread="{thread_id}"]')
+    expect(item).to_be_visible()
+    item.locator(".thread-rename").click()
+    title = page.get_by_role(
+        "textbox", name="New conversation title (Enter to save, Escape to cancel)"
+    )
+    title.fill("ERA25LA084 fuel")
+    title.press("Enter")
+    expect(item.locator(".thread-open")).to_have_text("ERA25LA084 fuel")
+    listed = {t["thread_id"]: t["title"] for t in _get(page, f"{server}/api/threads")}
+    assert listed[thread_id] == "ERA25LA084 fuel"
+    page.once("dialog", lambda dialog: dialog.accept())
+    item.locator(".thread-delete").click()
+    expect(item).to_have_count(0)
+    assert page.request.get(f"{server}/api/threads/{thread_id}").status == 404
+    expect(page.locator(".message")).to_have_count(0)  # the open thread was closed
     _close(page)

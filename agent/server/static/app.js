@@ -68,7 +68,6 @@ async function removeFilter(name) {
 async function ask(message) {
   notify("");
   const view = new AnswerView(() => state.threadId);
-  view.stream("");
   const controller = new AbortController();
   state.controller = controller;
   setBusy(true);

@@ -58,10 +58,12 @@ export class AnswerView {
     append(this.element);
   }
 
+  /** One more token frame: the whole text so far, markers as pending placeholders. */
   stream(text) {
     if (this.finished) return;
+    this.tokens = (this.tokens || 0) + 1;
+    this.answer.dataset.tokens = String(this.tokens);
     setHtml(this.answer, streamingHtml(text));
-    this.answer.classList.toggle("typing", !text);
   }
 
   /** The final render, the same for a live turn and a reopened thread. */
@@ -80,7 +82,7 @@ export class AnswerView {
   }
 
   fail(message, retry) {
-    this.answer.classList.remove("streaming", "typing");
+    this.answer.classList.remove("streaming");
     setHtml(this.status, `<p class="error">${escapeHtml(message)}</p>`);
     if (retry) {
       const button = document.createElement("button");
