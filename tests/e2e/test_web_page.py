@@ -67,6 +67,7 @@ _ERRORS: dict[int, list[str]] = {}
 
 def _close(page: Page) -> None:
     errors = _ERRORS.pop(id(page), [])
+    page.unroute_all(behavior="ignoreErrors")
     page.context.close()
     assert not errors, f"script errors on the page: {errors}"
 
@@ -188,17 +189,29 @@ def test_a_question_streams_cites_opens_downloads_rates_and_reopens(
     _close(page)
 
 
-def test_badges_fall_back_to_the_final_frame_when_citations_are_late(
+def test_with_api_keys_and_late_citations_the_page_signs_in_and_falls_back(
     browser: Browser, bosun: Bosun, tmp_path: Path
 ) -> None:
-    with serve(bosun, tmp_path / "server.log", BOSUN_TEST_CITATIONS_DELAY_S="5") as url:
-        page = _page(browser, url)
+    """A server with API keys whose citations frame comes 5 s after the text."""
+    env = {"BOSUN_TEST_CITATIONS_DELAY_S": "5", "BOSUN_API_KEYS": "e2e-key-alice:alice"}
+    with serve(bosun, tmp_path / "server.log", **env) as url:
+        page = _page(browser, url)  # no key yet: a plain message, not a failure page
+        expect(page.locator("#notice")).to_have_text(
+            "Not authorised (missing or unknown API key): "
+            "open the page once as /?key=<your API key>."
+        )
+        page.goto(f"{url}/?key=e2e-key-alice")  # kept in localStorage, dropped from the address
+        assert "key=" not in page.url
+        page.goto(url)
+        expect(page.locator("#notice")).to_be_hidden()
         answer = _ask(page, QUESTION)
         expect(answer).to_have_attribute("data-citations-from", "final")
         watch = page.evaluate("window.__watch")
         waited_s = (watch["badgesAt"] - watch["lastTokenAt"]) / 1000.0
         # 3 s after the text, before the citations frame (5 s) could have arrived.
         assert 2.9 <= waited_s < 4.9, watch
+        answer.locator(".badge").first.click()  # the key goes with the citation request too
+        expect(page.locator("#panel mark#cited")).to_be_visible()
         _close(page)
 
 

@@ -42,11 +42,15 @@ async function failure(response) {
     const wait = Number.isFinite(after) ? `try again in ${after} s` : "try again shortly";
     return new ApiError(`Too many requests — ${wait}.`, 429, Number.isFinite(after) ? after : null);
   }
-  if (response.status === 401 || response.status === 403) {
-    return new ApiError(detail || "Not authorised: open the page with ?key=<your API key>.", response.status);
+  if (response.status === 401) {
+    const why = detail ? `Not authorised (${detail})` : "Not authorised";
+    return new ApiError(`${why}: open the page once as /?key=<your API key>.`, 401);
   }
   if (response.status >= 500) {
-    return new ApiError(detail && detail.length < 200 ? detail : "The server failed to answer. Please retry.", response.status);
+    return new ApiError(
+      detail && detail.length < 200 ? detail : "The server failed to answer. Please retry.",
+      response.status,
+    );
   }
   return new ApiError(detail || `Request failed (${response.status}).`, response.status);
 }

@@ -112,7 +112,8 @@ async function ask(message) {
   try {
     await chat({ thread_id: state.threadId, message, filters: null }, onEvent, controller.signal);
     if (!rendered && final) render("final", final.answer, final.citations);
-    if (!rendered) view.fail("The answer ended before it was complete.", () => retry(view, message));
+    if (!rendered)
+      view.fail("The answer ended before it was complete.", () => retry(view, message));
   } catch (err) {
     clearTimeout(timer);
     controller.abort();
@@ -145,7 +146,7 @@ async function openThread(threadId) {
   setThread(thread.thread_id);
   for (const message of thread.messages || []) renderStored(message, () => state.threadId);
   showFilters(thread.filters);
-  document.body.classList.remove("threads-open");
+  showThreads(false);
   refreshThreads();
 }
 
@@ -168,6 +169,12 @@ function refreshThreads() {
       if (id === state.threadId) newThread();
     },
   });
+}
+
+/** The thread drawer at phone width (always shown on wider screens). */
+function showThreads(open) {
+  document.body.classList.toggle("threads-open", open);
+  $("toggle-threads").setAttribute("aria-expanded", String(open));
 }
 
 function submit() {
@@ -193,8 +200,10 @@ function bind() {
   $("stop").addEventListener("click", () => state.controller?.abort());
   $("new-thread").addEventListener("click", newThread);
   $("toggle-threads").addEventListener("click", () => {
-    const open = document.body.classList.toggle("threads-open");
-    $("toggle-threads").setAttribute("aria-expanded", String(open));
+    showThreads(!document.body.classList.contains("threads-open"));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") showThreads(false);
   });
   bindBadges($("messages"));
 }

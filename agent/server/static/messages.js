@@ -37,7 +37,8 @@ function noticesOf(meta) {
       `Some stages were degraded (${degraded.join(", ")}); this answer may be less complete than usual.`,
     );
   }
-  if (meta?.flagged) notices.push("Some citations in this answer could not be verified and were removed.");
+  if (meta?.flagged)
+    notices.push("Some citations in this answer could not be verified and were removed.");
   return notices;
 }
 
@@ -72,7 +73,10 @@ export class AnswerView {
     setHtml(this.answer, answerHtml(text, citations));
     this.answer.className = "answer";
     this.answer.dataset.citationsFrom = source;
-    citationsOf.set(this.answer, new Map((citations || []).map((c) => [String(c.chunk_id).toLowerCase(), c])));
+    citationsOf.set(
+      this.answer,
+      new Map((citations || []).map((c) => [String(c.chunk_id).toLowerCase(), c])),
+    );
   }
 
   /** Degraded stages and flags from the final frame (or the stored message's meta). */
@@ -134,8 +138,14 @@ export class AnswerView {
     let score = 0;
     const post = async (body) => {
       try {
-        await api("POST", "/api/feedback", { thread_id: this.threadId(), message_id: messageId, ...body });
-        status.textContent = body.comment ? "Comment sent — thank you." : "Thanks for the feedback.";
+        await api("POST", "/api/feedback", {
+          thread_id: this.threadId(),
+          message_id: messageId,
+          ...body,
+        });
+        status.textContent = body.comment
+          ? "Comment sent — thank you."
+          : "Thanks for the feedback.";
       } catch (err) {
         status.textContent = err.message;
       }

@@ -56,7 +56,8 @@ async function openPanel(badge) {
   const panel = $("panel");
   panel.hidden = false;
   document.body.classList.add("panel-open");
-  $("panel-title").textContent = `[${citation.n}] ${citation.title || citation.subject || citation.source_id}`;
+  $("panel-title").textContent =
+    `[${citation.n}] ${citation.title || citation.subject || citation.source_id}`;
   setHtml($("panel-meta"), documentMetaHtml({}, citation));
   setHtml($("panel-body"), '<p class="loading">Loading the original…</p>');
   const download = $("panel-download");
@@ -67,7 +68,8 @@ async function openPanel(badge) {
   try {
     detail = await api("GET", `/api/citations/${encodeURIComponent(citation.chunk_id)}`);
   } catch (err) {
-    if (request === opening) setHtml($("panel-body"), `<p class="error">${escapeHtml(err.message)}</p>`);
+    if (request === opening)
+      setHtml($("panel-body"), `<p class="error">${escapeHtml(err.message)}</p>`);
     return;
   }
   if (request !== opening || panel.hidden) return;

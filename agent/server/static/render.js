@@ -7,8 +7,34 @@ const MARKER = /\[\s*C\s*:\s*([0-9a-fA-F]{12})\s*\]/g;
 const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+/;
 
 const ALLOWED = {
-  ALLOWED_TAGS: ["p", "br", "ul", "ol", "li", "strong", "em", "span", "button", "mark", "div", "dl", "dt", "dd", "a"],
-  ALLOWED_ATTR: ["class", "type", "data-chunk", "data-n", "aria-label", "id", "href", "download", "title"],
+  ALLOWED_TAGS: [
+    "p",
+    "br",
+    "ul",
+    "ol",
+    "li",
+    "strong",
+    "em",
+    "span",
+    "button",
+    "mark",
+    "div",
+    "dl",
+    "dt",
+    "dd",
+    "a",
+  ],
+  ALLOWED_ATTR: [
+    "class",
+    "type",
+    "data-chunk",
+    "data-n",
+    "aria-label",
+    "id",
+    "href",
+    "download",
+    "title",
+  ],
   ALLOW_DATA_ATTR: false,
 };
 
@@ -140,6 +166,15 @@ function filterValue(value) {
 /** Active filters as [{name, label}] (one chip per filter key, empty ones left out). */
 export function filterChips(filters) {
   return Object.entries(filters || {})
-    .filter(([, value]) => value !== null && value !== undefined && value !== "" && !(Array.isArray(value) && !value.length))
-    .map(([name, value]) => ({ name, label: `${FILTER_LABELS[name] || name}: ${filterValue(value)}` }));
+    .filter(
+      ([, value]) =>
+        value !== null &&
+        value !== undefined &&
+        value !== "" &&
+        !(Array.isArray(value) && !value.length),
+    )
+    .map(([name, value]) => ({
+      name,
+      label: `${FILTER_LABELS[name] || name}: ${filterValue(value)}`,
+    }));
 }
