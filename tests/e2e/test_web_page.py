@@ -164,11 +164,16 @@ def test_a_question_streams_cites_opens_downloads_rates_and_reopens(
     message = page.locator(".message.assistant").last
     message.get_by_role("button", name="Helpful", exact=True).click()
     expect(message.locator(".feedback-status")).to_contain_text("Thanks")
+    query = "SELECT thread_id, score, comment FROM bosun_feedback WHERE message_id = %s ORDER BY id"
     with psycopg.connect(str(settings.database_url)) as conn:
-        rows = conn.execute(
-            "SELECT thread_id, score FROM bosun_feedback WHERE message_id = %s", (reply["id"],)
-        ).fetchall()
-    assert rows == [(thread_id, 1)]
+        assert conn.execute(query, (reply["id"],)).fetchall() == [(thread_id, 1, None)]
+    comment = message.get_by_role("textbox", name="Feedback comment")
+    comment.fill("Clear, and the sources check out")
+    comment.press("Enter")
+    expect(message.locator(".feedback-status")).to_contain_text("Comment sent")
+    with psycopg.connect(str(settings.database_url)) as conn:
+        rows = conn.execute(query, (reply["id"],)).fetchall()
+    assert rows[-1] == (thread_id, 1, "Clear, and the sources check out")
 
     # Reopened (reloaded) thread: the same rendering function, the same HTML.
     page.reload()

@@ -4,6 +4,8 @@
 // so both render identically.
 
 const MARKER = /\[\s*C\s*:\s*([0-9a-fA-F]{12})\s*\]/g;
+// While streaming, any marker the model writes (not yet validated) shows as pending.
+const RAW_MARKER = /\[\s*C\s*:\s*([^[\]\n]{0,64}?)\s*\]/gi;
 const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+/;
 
 const ALLOWED = {
@@ -98,7 +100,7 @@ export function answerHtml(text, citations) {
 /** Text still streaming: markers show as pending placeholders until the payload arrives. */
 export function streamingHtml(text) {
   const body = escapeHtml(text).replace(
-    MARKER,
+    RAW_MARKER,
     (_, id) => `<span class="marker" aria-label="citation pending">C:${id.slice(0, 4)}…</span>`,
   );
   return blocks(body);
