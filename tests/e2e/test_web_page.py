@@ -251,6 +251,20 @@ def test_outages_limits_and_degraded_stages_read_as_plain_messages(
     )
     page.unroute(chat)
 
+    failed = _sse(
+        ("meta", {"thread_id": None, "trace_id": "t"}),
+        ("error", {"message": "the answer failed (TimeoutError); please retry", "status": 500}),
+    )
+    page.route(
+        chat,
+        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=failed),
+    )
+    page.locator(".message.assistant .retry").last.click()
+    expect(page.locator(".message.assistant .error").last).to_have_text(
+        "the answer failed (TimeoutError); please retry"
+    )
+    page.unroute(chat)
+
     citation = {
         "n": 1,
         "chunk_id": "0123456789ab",

@@ -106,7 +106,7 @@ async function ask(message) {
       view.feedback(data.message_id);
       showFilters(data.filters);
     } else if (name === "error") {
-      throw Object.assign(new Error(data.message || "The answer failed."), { fromServer: true });
+      throw new Error(data.message || "The answer failed. Please retry.");
     }
   };
   try {
@@ -120,8 +120,10 @@ async function ask(message) {
     if (err.name === "AbortError") view.fail("Stopped.", () => retry(view, message));
     else view.fail(err.message, () => retry(view, message));
   } finally {
-    if (state.controller === controller) state.controller = null;
-    setBusy(false);
+    if (state.controller === controller) {
+      state.controller = null;
+      setBusy(false);
+    }
     refreshThreads();
   }
 }
@@ -132,6 +134,7 @@ function retry(view, message) {
 }
 
 async function openThread(threadId) {
+  state.controller?.abort(); // the server finishes that turn; it shows when its thread is opened
   closePanel();
   notify("");
   let thread;
