@@ -100,9 +100,10 @@ def tail(log: Path, chars: int = 4000) -> str:
 
 
 #: Installed before the page's scripts: records what the reader saw while the answer streamed
-#: (each distinct streaming text, pending markers) and when badges first appeared.
+#: (each distinct streaming text, pending markers) and when the final frame (its thumbs) and the
+#: badges first appeared.
 WATCH_STREAM = """
-window.__watch = {streamed: [], pending: 0, lastTokenAt: null, badgesAt: null};
+window.__watch = {streamed: [], pending: 0, lastTokenAt: null, finalAt: null, badgesAt: null};
 new MutationObserver(() => {
   const w = window.__watch;
   const streaming = document.querySelector('.message.assistant:last-of-type .answer.streaming');
@@ -116,5 +117,7 @@ new MutationObserver(() => {
   }
   const done = document.querySelector('.message.assistant:last-of-type .badge');
   if (done && w.badgesAt === null) w.badgesAt = performance.now();
+  const final = document.querySelector('.message.assistant:last-of-type .feedback');
+  if (final && w.finalAt === null) w.finalAt = performance.now();  // thumbs come with `final`
 }).observe(document, {subtree: true, childList: true, characterData: true});
 """
