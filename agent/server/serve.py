@@ -39,5 +39,9 @@ def run_serve(settings: Settings, args: argparse.Namespace) -> int:
         workers=args.workers,
         log_level="warning",
         timeout_graceful_shutdown=5,
+        # A worker imports the whole `bosun` command first (the spawned child re-imports the
+        # script): on a busy machine that is longer than uvicorn's 5 s, which kills and
+        # restarts the worker forever.
+        timeout_worker_healthcheck=60,
     )
     return 0
