@@ -109,7 +109,9 @@ export function streamingHtml(text) {
 /** Hover preview of one citation: title, date, sender or page, snippet. */
 export function previewHtml(c) {
   const where = c.sender ? `From ${escapeHtml(c.sender)}` : c.page ? `Page ${Number(c.page)}` : "";
-  const facts = [c.date ? escapeHtml(c.date) : "", where].filter(Boolean).join(" · ");
+  const facts = [c.date ? escapeHtml(c.date) : "", where, c.section ? escapeHtml(c.section) : ""]
+    .filter(Boolean)
+    .join(" · ");
   return (
     `<div class="preview-title">[${Number(c.n)}] ${escapeHtml(c.title || c.subject || c.source_id)}</div>` +
     (facts ? `<div class="preview-facts">${facts}</div>` : "") +
@@ -126,6 +128,7 @@ export function documentMetaHtml(detail, citation) {
     ["From", doc.sender || citation?.sender],
     ["Date", doc.date || citation?.date],
     ["Page", citation?.page],
+    ["Section", citation?.section],
     ["Kind", doc.kind || citation?.kind],
   ].filter(([, value]) => value !== null && value !== undefined && value !== "");
   const items = rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`);
