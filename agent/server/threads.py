@@ -15,6 +15,7 @@ from agent.server.auth import require_user
 from agent.server.payloads import history
 from agent.server.requests import json_object, text_field, thread_id_of
 from agent.server.runtime import Runtime, config_of, runtime_of
+from agent.turns import LOCAL_USER, claim_thread
 from tools.filters import Filters
 
 #: What a filter chip names → the state's filter keys it clears.
@@ -61,9 +62,26 @@ async def owned(request: Request) -> tuple[Runtime, str, dict[str, Any]]:
                 (thread_id,),
             )
         ).fetchone()
+    if row is None and config_of(request).local_mode:
+        row = await _adopt(runtime, thread_id)
     if row is None or row["user_id"] != user:
         raise HTTPException(404, "thread not found")
     return runtime, thread_id, row
+
+
+async def _adopt(runtime: Runtime, thread_id: str) -> dict[str, Any] | None:
+    """In local mode, a checkpointed thread nobody registered (started through `langgraph dev`
+    or a bare embedded graph) becomes the local user's, titled by its first question."""
+    snapshot = await runtime.runner.graph.aget_state(_config(thread_id))
+    humans = [m for m in (snapshot.values or {}).get("messages", []) if m.type == "human"]
+    if not humans:
+        return None
+    await claim_thread(runtime.pool, thread_id, LOCAL_USER, humans[0].text)
+    return {
+        "thread_id": thread_id,
+        "title": " ".join(humans[0].text.split())[:80],
+        "user_id": LOCAL_USER,
+    }
 
 
 def _config(thread_id: str) -> RunnableConfig:

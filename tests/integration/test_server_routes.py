@@ -282,3 +282,21 @@ async def test_citation_routes_have_their_own_per_user_limit(
         assert 1 <= int(refused.headers["Retry-After"]) <= 60
         assert (await client.get("/api/citations/0123456789ab", headers=dave)).status_code == 404
         assert (await client.get("/api/health", headers=carol)).status_code == 200
+
+
+async def test_an_unregistered_thread_opens_only_in_local_mode(
+    ingested: Services, settings: Settings
+) -> None:
+    from langchain_core.messages import HumanMessage
+
+    async with open_runner(settings) as runner:  # a bare graph run, as `langgraph dev` makes
+        await runner.graph.ainvoke(
+            {"messages": [HumanMessage(QUESTION)]}, {"configurable": {"thread_id": "bare-run"}}
+        )
+    async with serve(settings, api_keys={"key-e": "erin"}) as client:
+        response = await client.get("/api/threads/bare-run", headers={"X-API-Key": "key-e"})
+        assert response.status_code == 404
+    async with serve(settings) as client:
+        thread = (await client.get("/api/threads/bare-run")).json()
+        assert thread["title"] == QUESTION and thread["messages"][0]["content"] == QUESTION
+        assert "bare-run" in [t["thread_id"] for t in (await client.get("/api/threads")).json()]
