@@ -22,9 +22,24 @@ import logging
 import math
 import threading
 import uuid
-from typing import Any
+from typing import Any, Protocol
 
-from agent.settings import Settings
+
+class LangfuseSettings(Protocol):
+    """The Langfuse part of the deployment settings (``agent.settings.Settings`` fits): this
+    layer reads these fields and imports nothing above it."""
+
+    @property
+    def langfuse_public_key(self) -> str | None: ...
+    @property
+    def langfuse_secret_key(self) -> str | None: ...
+    @property
+    def langfuse_base_url(self) -> str | None: ...
+    @property
+    def provider_timeout_s(self) -> float: ...
+    @property
+    def langfuse_enabled(self) -> bool: ...
+
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +56,7 @@ def new_trace_id() -> str:
 
 
 def tracing_callbacks(
-    settings: Settings, *, session_id: str, user_id: str | None, trace_id: str | None = None
+    settings: LangfuseSettings, *, session_id: str, user_id: str | None, trace_id: str | None = None
 ) -> list[Any]:
     """``[CallbackHandler]`` when both Langfuse keys are set, else ``[]``.
 
@@ -64,7 +79,12 @@ def tracing_callbacks(
 
 
 def score_trace(
-    settings: Settings, *, trace_id: str, name: str, value: float, comment: str | None = None
+    settings: LangfuseSettings,
+    *,
+    trace_id: str,
+    name: str,
+    value: float,
+    comment: str | None = None,
 ) -> bool:
     """Attach a score (e.g. a user's thumbs) to a trace; False when Langfuse is not configured.
 
@@ -127,7 +147,7 @@ def _bounded(clients: list[Any], method: str, timeout_s: float) -> bool:
     return True
 
 
-def _client(settings: Settings) -> Any:
+def _client(settings: LangfuseSettings) -> Any:
     """The process's Langfuse client for these keys (created once; the SDK keeps one per key)."""
     from langfuse import Langfuse
 
