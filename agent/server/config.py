@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,11 +73,17 @@ def parse_api_keys(text: str) -> dict[str, str]:
 
 
 def stored_secret(home: Path) -> bytes:
-    """The secret under ``home/server-secret``, created (mode 600) on first use."""
+    """The secret under ``home/server-secret``, created (mode 600) on first use. Written to a
+    private temporary file and linked into place, so workers starting together agree on one."""
     path = home / "server-secret"
     if not path.exists():
         home.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32))
+        fd, tmp = tempfile.mkstemp(dir=home, prefix=".server-secret-")  # mode 600
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_hex(32))
+            with contextlib.suppress(FileExistsError):  # another worker won the race
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
     return path.read_text().strip().encode()

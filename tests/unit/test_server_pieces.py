@@ -135,3 +135,12 @@ async def test_langgraph_auth_maps_keys_to_users(monkeypatch: pytest.MonkeyPatch
             await langgraph_auth.authenticate({b"x-api-key": b"wrong"})
     finally:
         langgraph_auth._config.cache_clear()
+
+
+def test_workers_creating_the_secret_together_agree(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(8) as pool:
+        secrets = list(pool.map(lambda _: stored_secret(tmp_path / "race"), range(16)))
+    assert len(set(secrets)) == 1 and len(secrets[0]) == 64
+    assert [p.name for p in (tmp_path / "race").iterdir()] == ["server-secret"]
