@@ -1,4 +1,4 @@
-"""The `bosun` command line: ingest, search, status, eval, eval-answers, ask, chat."""
+"""The `bosun` command line: ingest, search, status, eval, eval-answers, ask, chat, serve."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from agent.evaluation.command import (
     run_eval,
     run_eval_answers,
 )
+from agent.server.config import ServerConfigError
+from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services
 from archive.ingest.pipeline import ingest_paths
@@ -62,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     add_eval_parser(sub)
     add_eval_answers_parser(sub)
     add_conversation_parsers(sub)
+    add_serve_parser(sub)
     return parser
 
 
@@ -250,8 +253,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.verbose:
         logging.getLogger("pgserver").setLevel(logging.ERROR)
     try:
+        if args.command == "serve":  # uvicorn runs its own event loop
+            return run_serve(Settings.from_env(), args)
         return asyncio.run(_run(args))
-    except (UsageError, StoreError) as err:
+    except (UsageError, StoreError, ServerConfigError) as err:
         print(f"bosun: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -9,29 +9,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import sys
-import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
-from typing import Any, cast
-
-from langchain_core.messages import AIMessage, HumanMessage
-from langchain_core.runnables import RunnableConfig
+from collections.abc import Sequence
+from typing import cast
 
 from agent.settings import Settings
-from agent.wiring import build_clients, open_services
-from checkpoints.postgres import open_checkpointer
-from graph.builder import BosunGraph, build_graph
+from agent.turns import Turn, TurnRunner, open_runner
+from graph.builder import BosunGraph
 from graph.context import Context
-from graph.state import InputState
 from providers.scrub import scrub_secrets
-from providers.tracing import flush_tracing, trace_metadata, tracing_callbacks
+from providers.tracing import flush_tracing
 from tools.citations import number_markers
-from tools.filters import FilterRequest, Filters, describe
+from tools.filters import Filters, describe
 
 logger = logging.getLogger(__name__)
 
@@ -113,68 +105,6 @@ def filter_request(args: argparse.Namespace) -> dict[str, str]:
     return request
 
 
-@dataclass
-class Turn:
-    """One answered turn, as the CLI shows it."""
-
-    thread_id: str
-    state: dict[str, Any]
-    seconds: float
-
-    @property
-    def answer(self) -> AIMessage:
-        for message in reversed(self.state.get("messages", [])):
-            if isinstance(message, AIMessage):
-                return message
-        return AIMessage(content="")
-
-    def to_json(self) -> dict[str, Any]:
-        state = self.state
-        check = state.get("citation_check") or {}
-        citations = [
-            {
-                key: c.get(key)
-                for key in (
-                    "id",
-                    "number",
-                    "source_id",
-                    "title",
-                    "date",
-                    "archive_path",
-                    "page",
-                    "section",
-                    "sender",
-                )
-            }
-            for c in state.get("citations", [])
-        ]
-        timings = dict(state.get("timings") or {})
-        timings["total"] = round(self.seconds * 1000.0, 2)
-        return {
-            "thread_id": self.thread_id,
-            "answer": self.answer.text,
-            "citations": citations,
-            "intent": state.get("intent"),
-            "filters": state.get("filters") or {},
-            "filters_text": describe(cast(Filters, state.get("filters") or {})),
-            "filter_notes": state.get("filter_notes") or [],
-            "filter_problem": state.get("filter_problem") or None,
-            "cutoff": bool(state.get("cutoff")),
-            "llm_called": bool(state.get("llm_called")),
-            "answer_source": state.get("answer_source") or "",
-            "retrieved": int(state.get("retrieved") or 0),
-            "invalid_citations": int(check.get("invalid", 0)),
-            "flagged": bool(check.get("flagged", False)),
-            "expansion": state.get("expansion") or {},
-            "topic_decisions": state.get("topic_decisions") or [],
-            "rerank": state.get("rerank") or {},
-            "relevance": state.get("relevance") or {},
-            "degraded": state.get("degraded") or [],
-            "sanitization": state.get("sanitization") or {},
-            "timings": timings,
-        }
-
-
 async def ask_graph(
     graph: BosunGraph,
     settings: Settings,
@@ -185,29 +115,11 @@ async def ask_graph(
     request: dict[str, str] | None = None,
     user_id: str | None = None,
 ) -> Turn:
-    """Run one turn on ``thread_id`` with tracing attached (when Langfuse is configured)."""
-    inputs: InputState = {"messages": [HumanMessage(content=question)]}
-    if request:
-        inputs["filter_request"] = cast(FilterRequest, request)
-    config: RunnableConfig = {
-        "configurable": {"thread_id": thread_id},
-        "callbacks": tracing_callbacks(settings.providers, session_id=thread_id, user_id=user_id),
-        "metadata": trace_metadata(thread_id, user_id),
-        "run_name": "bosun-turn",
-    }
-    start = time.perf_counter()
-    state = await graph.ainvoke(inputs, config, context=context)
-    return Turn(thread_id, dict(state), time.perf_counter() - start)
-
-
-@contextlib.asynccontextmanager
-async def conversation_graph(settings: Settings) -> AsyncIterator[BosunGraph]:
-    """The graph over opened services with the Postgres checkpointer, closed afterwards."""
-    async with (
-        open_services(settings) as services,
-        open_checkpointer(settings.database_uri()) as saver,
-    ):
-        yield build_graph(build_clients(services), checkpointer=saver)
+    """Run one turn on ``thread_id`` of an embedded ``graph`` (in-process serialisation only;
+    :func:`agent.turns.open_runner` adds the database locks and thread registry)."""
+    return await TurnRunner(graph, settings).run(
+        thread_id, question, context=context, request=request, user_id=user_id
+    )
 
 
 def render(turn: Turn) -> str:
@@ -247,12 +159,10 @@ async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
     """`bosun ask QUESTION`: one turn; prints the answer (or ``--json``); 0 on success."""
     thread_id = args.thread or uuid.uuid4().hex[:12]
     try:
-        async with conversation_graph(settings) as graph:
-            turn = await ask_graph(
-                graph,
-                settings,
-                thread_id=thread_id,
-                question=args.question,
+        async with open_runner(settings) as runner:
+            turn = await runner.run(
+                thread_id,
+                args.question,
                 context=context_from_args(args),
                 request=filter_request(args),
                 user_id=args.user,
@@ -284,8 +194,8 @@ async def run_chat(settings: Settings, args: argparse.Namespace) -> int:
     context = context_from_args(args)
     request: dict[str, str] | None = filter_request(args)
     try:
-        async with conversation_graph(settings) as graph:
-            snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
+        async with open_runner(settings) as runner:
+            snapshot = await runner.graph.aget_state({"configurable": {"thread_id": thread_id}})
             filters = cast(Filters, (snapshot.values or {}).get("filters") or {})
             _say(f"Bosun chat on thread {thread_id} — empty line, 'exit' or Ctrl-D to leave.")
             while True:
@@ -294,11 +204,9 @@ async def run_chat(settings: Settings, args: argparse.Namespace) -> int:
                 if line is None or line.strip().lower() in QUIT or not line.strip():
                     break
                 try:
-                    turn = await ask_graph(
-                        graph,
-                        settings,
-                        thread_id=thread_id,
-                        question=line,
+                    turn = await runner.run(
+                        thread_id,
+                        line,
                         context=context,
                         request=request,
                         user_id=args.user,
@@ -338,7 +246,6 @@ __all__: Sequence[str] = [
     "add_conversation_parsers",
     "add_layer_args",
     "ask_graph",
-    "conversation_graph",
     "render",
     "run_ask",
     "run_chat",

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
-from typing_extensions import TypedDict
+from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from archive.store.passages import Passage
 from graph.intents import Intent

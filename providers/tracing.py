@@ -3,7 +3,7 @@
 Usage::
 
     config = {
-        "callbacks": tracing_callbacks(settings.providers, session_id=thread_id, user_id=user),
+        "callbacks": tracing_callbacks(config.providers, session_id=thread_id, user_id=user),
         "metadata": trace_metadata(thread_id, user),
         "configurable": {"thread_id": thread_id},
     }
@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import uuid
 from typing import Any
 
 from providers.config import ProviderConfig
@@ -34,18 +35,52 @@ _clients: dict[str, Any] = {}  # public key -> the Langfuse client created for i
 _lock = threading.Lock()
 
 
-def tracing_callbacks(config: ProviderConfig, *, session_id: str, user_id: str | None) -> list[Any]:
+def new_trace_id() -> str:
+    """A W3C trace id (32 hex), chosen before a run so the client can be told it up front."""
+    return uuid.uuid4().hex
+
+
+def tracing_callbacks(
+    config: ProviderConfig, *, session_id: str, user_id: str | None, trace_id: str | None = None
+) -> list[Any]:
     """``[CallbackHandler]`` when both Langfuse keys are set, else ``[]``.
 
     ``session_id`` / ``user_id`` reach the trace through :func:`trace_metadata`, which the caller
-    puts in the same run config.
+    puts in the same run config; ``trace_id`` (see :func:`new_trace_id`) fixes the trace's id so
+    feedback can later be attached to it.
     """
     if not config.langfuse_enabled:
         return []
     from langfuse.langchain import CallbackHandler
 
     _client(config)
+    if trace_id:
+        return [
+            CallbackHandler(
+                public_key=config.langfuse_public_key, trace_context={"trace_id": trace_id}
+            )
+        ]
     return [CallbackHandler(public_key=config.langfuse_public_key)]
+
+
+def score_trace(
+    config: ProviderConfig,
+    *,
+    trace_id: str,
+    name: str,
+    value: float,
+    comment: str | None = None,
+) -> bool:
+    """Attach a score (e.g. a user's thumbs) to a trace; False when Langfuse is not configured.
+
+    The SDK queues the score and sends it from its background thread (see :func:`flush_tracing`).
+    """
+    if not config.langfuse_enabled:
+        return False
+    _client(config).create_score(
+        name=name, value=value, trace_id=trace_id, comment=comment, data_type="NUMERIC"
+    )
+    return True
 
 
 def trace_metadata(session_id: str, user_id: str | None) -> dict[str, str]:

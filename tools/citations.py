@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+
+from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from archive.store.passages import Passage
 

@@ -13,9 +13,9 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TypedDict
 
 from rapidfuzz import fuzz, process
+from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import RegisteredVessel

@@ -16,11 +16,12 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 from psycopg import sql
+from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters

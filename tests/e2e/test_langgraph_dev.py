@@ -165,3 +165,40 @@ async def test_langgraph_dev_answers_with_citations_and_shares_the_thread(
 
     state = await client.threads.get_state(thread_id)
     assert [_plain(m) for m in state["values"]["messages"]] == turns
+
+
+def _frames(body: str) -> list[tuple[str, dict[str, Any]]]:
+    from tests.integration.server_harness import frames
+
+    return frames(body)
+
+
+def test_langgraph_dev_serves_the_page_and_the_web_api(server: str, settings: Settings) -> None:
+    page = httpx.get(f"{server}/", timeout=10)
+    assert page.status_code == 200 and "<html" in page.text.lower()
+    assert httpx.get(f"{server}/static/app.js", timeout=10).status_code == 200
+    assert httpx.get(f"{server}/api/health", timeout=10).json() == {"ok": True}
+    assert httpx.get(f"{server}/ok", timeout=10).status_code == 200  # the server's own routes
+
+    chat = httpx.post(f"{server}/api/chat", json={"message": ERA}, timeout=120)
+    events = _frames(chat.text)
+    assert [e for e, _ in events][-2:] == ["citations", "final"], chat.text[-2000:]
+    cited = events[-1][1]["citations"][0]
+    assert cited["source_id"] == "ERA25LA084"
+    detail = httpx.get(f"{server}/api/citations/{cited['chunk_id']}", timeout=30).json()
+    start, end = detail["highlight"]["start"], detail["highlight"]["end"]
+    assert detail["original_text"][start:end] == detail["passage"]
+    original = httpx.get(f"{server}{cited['download_url']}", timeout=30)
+    assert original.status_code == 200
+    stored = [p for p in settings.archive_dir.rglob("*") if p.is_file()]
+    assert any(p.read_bytes() == original.content for p in stored)
+    assert httpx.get(f"{server}/api/citations/NOT-HEX", timeout=10).status_code == 400
+
+
+async def test_studio_gets_input_and_output_schemas(server: str) -> None:
+    client = get_client(url=server)
+    assistants = await client.assistants.search(graph_id="bosun")
+    schemas = await client.assistants.get_schemas(assistants[0]["assistant_id"])
+    assert schemas["input_schema"] and schemas["output_schema"], schemas
+    assert {"messages", "filter_request"} <= set(schemas["input_schema"]["properties"])
+    assert {"citations", "filters", "intent"} <= set(schemas["output_schema"]["properties"])

@@ -1,0 +1,1 @@
+"""The web app: HTTP routes and the chat page over the same turns as the CLI (``bosun serve``)."""

@@ -1,0 +1,98 @@
+"""The ASGI app: the JSON/SSE API under ``/api`` and the chat page at ``/``.
+
+``build_app(settings)`` for ``bosun serve`` and tests; :mod:`agent.langgraph_app` mounts the same
+app into the LangGraph server. Errors reach clients as ``{"detail": "..."}``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from importlib.resources import files
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from agent.server.chat import chat
+from agent.server.citations import citation, download
+from agent.server.config import ServerConfig
+from agent.server.feedback import feedback
+from agent.server.runtime import RuntimeHolder
+from agent.server.threads import (
+    delete_thread,
+    get_thread,
+    list_threads,
+    remove_filters,
+    rename_thread,
+)
+from agent.settings import Settings
+from providers.tracing import flush_tracing
+
+logger = logging.getLogger(__name__)
+
+STATIC = Path(str(files("agent.server").joinpath("static")))
+
+
+async def health(request: Request) -> JSONResponse:
+    return JSONResponse({"ok": True})
+
+
+async def page(request: Request) -> FileResponse:
+    return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    logger.exception("request %s %s failed", request.method, request.url.path)
+    return JSONResponse({"detail": "internal error; please retry"}, status_code=500)
+
+
+def routes() -> list[Route | Mount]:
+    return [
+        Route("/", page),
+        Route("/api/health", health),
+        Route("/api/chat", chat, methods=["POST"]),
+        Route("/api/threads", list_threads),
+        Route("/api/threads/{thread_id}", get_thread),
+        Route("/api/threads/{thread_id}", rename_thread, methods=["PATCH"]),
+        Route("/api/threads/{thread_id}", delete_thread, methods=["DELETE"]),
+        Route("/api/threads/{thread_id}/filters", remove_filters, methods=["POST"]),
+        Route("/api/citations/{chunk_id}", citation),
+        Route("/api/files", download),
+        Route("/api/feedback", feedback, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+
+def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlette:
+    """The app over ``settings``: services are opened, and the server configuration (keys, link
+    secret) read, on the first request; services are closed at exit."""
+    holder = RuntimeHolder(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await holder.close()
+            flush_tracing()
+
+    app = Starlette(
+        routes=routes(),
+        lifespan=lifespan,
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+    )
+    app.state.config = config  # None: read from the environment on the first request
+    app.state.settings = settings
+    app.state.runtime = holder
+    return app

@@ -1,0 +1,77 @@
+"""What the app holds open while it runs: services, checkpointer, turn runner, its own pool."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+
+from starlette.requests import HTTPConnection
+
+from agent.server.config import ServerConfig
+from agent.settings import Settings
+from agent.turns import Pool, TurnRunner, open_pool
+from agent.wiring import Services, build_clients, open_services
+from checkpoints.postgres import open_checkpointer
+from graph.builder import build_graph
+
+logger = logging.getLogger(__name__)
+
+#: Turns on distinct threads one worker runs at once (each holds a connection for its lock).
+TURN_CONNECTIONS = 24
+
+
+@dataclass
+class Runtime:
+    """Opened on the first request (the LangGraph server mounts the app without its lifespan
+    in some versions) and closed at shutdown."""
+
+    settings: Settings
+    services: Services
+    runner: TurnRunner
+    pool: Pool  # public schema: threads, turns, limits, feedback, turn locks
+
+
+@dataclass
+class RuntimeHolder:
+    settings: Settings
+    _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
+    _runtime: Runtime | None = None
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def get(self) -> Runtime:
+        async with self._lock:
+            if self._runtime is None:
+                self._runtime = await self._open()
+            return self._runtime
+
+    async def _open(self) -> Runtime:
+        services = await self._stack.enter_async_context(open_services(self.settings))
+        saver = await self._stack.enter_async_context(
+            open_checkpointer(self.settings.database_uri())
+        )
+        pool = await open_pool(self.settings, max_size=TURN_CONNECTIONS + 4)
+        self._stack.push_async_callback(pool.close)
+        graph = build_graph(build_clients(services), checkpointer=saver)
+        logger.info("bosun web app ready (collection %s)", services.store.schema)
+        return Runtime(self.settings, services, TurnRunner(graph, self.settings, pool), pool)
+
+    async def close(self) -> None:
+        async with self._lock:
+            self._runtime = None
+            await self._stack.aclose()
+
+
+async def runtime_of(request: HTTPConnection) -> Runtime:
+    holder: RuntimeHolder = request.app.state.runtime
+    return await holder.get()
+
+
+def config_of(request: HTTPConnection) -> ServerConfig:
+    """The app's :class:`ServerConfig`, read from the environment the first time it is needed."""
+    state = request.app.state
+    if state.config is None:
+        state.config = ServerConfig.from_env(state.settings)
+    config: ServerConfig = state.config
+    return config

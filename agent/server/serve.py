@@ -1,0 +1,47 @@
+"""`bosun serve`: the web app under uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from agent.server.config import ServerConfig
+from agent.settings import Settings
+
+#: The factory uvicorn imports in each worker (settings come from the environment).
+APP_FACTORY = "agent.server.serve:app_from_env"
+
+
+def add_serve_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    serve = subparsers.add_parser("serve", help="the web app: chat page and HTTP API")
+    serve.add_argument("--host", default="127.0.0.1", help="interface (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1, help="worker processes")
+
+
+def app_from_env():  # type: ignore[no-untyped-def]  # uvicorn's factory protocol
+    from agent.server.app import build_app
+
+    return build_app(Settings.from_env())
+
+
+def run_serve(settings: Settings, args: argparse.Namespace) -> int:
+    """Refuse a non-loopback interface without API keys, then serve until interrupted."""
+    import uvicorn
+
+    ServerConfig.from_env(settings).check_bind(args.host)
+    os.environ.setdefault("BOSUN_HOME", str(settings.home))
+    uvicorn.run(
+        APP_FACTORY,
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+        # A worker imports the whole `bosun` command first (the spawned child re-imports the
+        # script): on a busy machine that is longer than uvicorn's 5 s, which kills and
+        # restarts the worker forever.
+        timeout_worker_healthcheck=60,
+    )
+    return 0

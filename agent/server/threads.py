@@ -1,0 +1,151 @@
+"""Threads of the calling user: list, open (history with its citation payloads), rename,
+delete, and remove active filters. Another user's thread is 404, like one that does not exist."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from langchain_core.runnables import RunnableConfig
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from agent.server import ratelimit
+from agent.server.auth import require_user
+from agent.server.payloads import history
+from agent.server.requests import json_object, text_field, thread_id_of
+from agent.server.runtime import Runtime, config_of, runtime_of
+from agent.turns import LOCAL_USER, claim_thread
+from tools.filters import Filters
+
+#: What a filter chip names → the state's filter keys it clears.
+REMOVABLE = {
+    "vessel": ("vessels", "vessel_type", "vessel_class"),
+    "vessels": ("vessels",),
+    "vessel_type": ("vessel_type",),
+    "vessel_class": ("vessel_class",),
+    "report": ("report_no",),
+    "report_no": ("report_no",),
+    "dates": ("date_from", "date_to"),
+    "date_from": ("date_from",),
+    "date_to": ("date_to",),
+}
+
+
+async def list_threads(request: Request) -> JSONResponse:
+    user = require_user(request)
+    runtime = await runtime_of(request)
+    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
+    async with runtime.pool.connection() as conn:
+        rows = await (
+            await conn.execute(
+                """SELECT thread_id, title, updated_at FROM bosun_threads WHERE user_id = %s
+                   ORDER BY updated_at DESC LIMIT 200""",
+                (user,),
+            )
+        ).fetchall()
+    return JSONResponse(
+        [{**r, "updated_at": r["updated_at"].isoformat()} for r in rows],
+    )
+
+
+async def owned(request: Request) -> tuple[Runtime, str, dict[str, Any]]:
+    """The runtime, the thread id from the path and its row, or 404 if it is not the caller's."""
+    user = require_user(request)
+    thread_id = thread_id_of(request.path_params["thread_id"])
+    runtime = await runtime_of(request)
+    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
+    async with runtime.pool.connection() as conn:
+        row = await (
+            await conn.execute(
+                "SELECT thread_id, title, user_id FROM bosun_threads WHERE thread_id = %s",
+                (thread_id,),
+            )
+        ).fetchone()
+    if row is None and config_of(request).local_mode:
+        row = await _adopt(runtime, thread_id)
+    if row is None or row["user_id"] != user:
+        raise HTTPException(404, "thread not found")
+    return runtime, thread_id, row
+
+
+async def _adopt(runtime: Runtime, thread_id: str) -> dict[str, Any] | None:
+    """In local mode, a checkpointed thread nobody registered (started through `langgraph dev`
+    or a bare embedded graph) becomes the local user's, titled by its first question."""
+    snapshot = await runtime.runner.graph.aget_state(_config(thread_id))
+    humans = [m for m in (snapshot.values or {}).get("messages", []) if m.type == "human"]
+    if not humans:
+        return None
+    await claim_thread(runtime.pool, thread_id, LOCAL_USER, humans[0].text)
+    return {
+        "thread_id": thread_id,
+        "title": " ".join(humans[0].text.split())[:80],
+        "user_id": LOCAL_USER,
+    }
+
+
+def _config(thread_id: str) -> RunnableConfig:
+    return {"configurable": {"thread_id": thread_id}}
+
+
+async def get_thread(request: Request) -> JSONResponse:
+    runtime, thread_id, row = await owned(request)
+    snapshot = await runtime.runner.graph.aget_state(_config(thread_id))
+    values = snapshot.values or {}
+    async with runtime.pool.connection() as conn:
+        turns = await (
+            await conn.execute(
+                "SELECT message_id, citations, meta FROM bosun_turns WHERE thread_id = %s",
+                (thread_id,),
+            )
+        ).fetchall()
+    return JSONResponse(
+        {
+            "thread_id": thread_id,
+            "title": row["title"],
+            "filters": values.get("filters") or {},
+            "messages": history(
+                values.get("messages") or [],
+                {t["message_id"]: t for t in turns},
+                config_of(request),
+                row["user_id"],
+            ),
+        }
+    )
+
+
+async def rename_thread(request: Request) -> JSONResponse:
+    runtime, thread_id, _ = await owned(request)
+    title = " ".join(text_field(await json_object(request), "title", max_chars=200).split())
+    async with runtime.pool.connection() as conn:
+        await conn.execute(
+            "UPDATE bosun_threads SET title = %s, updated_at = now() WHERE thread_id = %s",
+            (title, thread_id),
+        )
+    return JSONResponse({"thread_id": thread_id, "title": title})
+
+
+async def delete_thread(request: Request) -> Response:
+    runtime, thread_id, _ = await owned(request)
+    checkpointer = runtime.runner.graph.checkpointer
+    if checkpointer is not None and not isinstance(checkpointer, bool):
+        await checkpointer.adelete_thread(thread_id)
+    async with runtime.pool.connection() as conn, conn.transaction():
+        await conn.execute("DELETE FROM bosun_turns WHERE thread_id = %s", (thread_id,))
+        await conn.execute("DELETE FROM bosun_threads WHERE thread_id = %s", (thread_id,))
+    return Response(status_code=204)
+
+
+async def remove_filters(request: Request) -> JSONResponse:
+    runtime, thread_id, _ = await owned(request)
+    remove = (await json_object(request)).get("remove")
+    if not isinstance(remove, list) or not all(k in REMOVABLE for k in remove):
+        raise HTTPException(400, f"remove must list filter names among {sorted(REMOVABLE)}")
+    graph = runtime.runner.graph
+    snapshot = await graph.aget_state(_config(thread_id))
+    filters = dict((snapshot.values or {}).get("filters") or {})
+    cleared = {key for name in remove for key in REMOVABLE[name]}
+    kept = cast(Filters, {k: v for k, v in filters.items() if k not in cleared})
+    if kept != filters:
+        await graph.aupdate_state(_config(thread_id), {"filters": kept})
+    return JSONResponse({"filters": kept})

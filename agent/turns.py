@@ -1,0 +1,336 @@
+"""One conversation turn as every client runs it (CLI, web server): serialised per thread,
+traced, streamed, and recorded with its owner, trace id and citation payload.
+
+Two turns on one thread never run at once: an in-process lock keeps a process's own requests in
+line without holding connections, and a PostgreSQL advisory lock keyed by the thread id does the
+same across processes and machines sharing the database. Without the lock two turns would both
+start from the same checkpoint and the second write would drop the first turn's messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from psycopg import AsyncConnection
+from psycopg.rows import DictRow, dict_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+from agent.server import db
+from agent.settings import Settings
+from agent.wiring import build_clients, open_services
+from checkpoints.postgres import open_checkpointer
+from graph.builder import BosunGraph, build_graph
+from graph.context import Context
+from graph.state import InputState
+from providers.tracing import new_trace_id, trace_metadata, tracing_callbacks
+from tools.filters import FilterRequest, Filters, describe
+
+logger = logging.getLogger(__name__)
+
+#: A pool whose rows are dicts (the server tables and turn locks live on one).
+Pool = AsyncConnectionPool[AsyncConnection[DictRow]]
+
+#: Nodes whose AI messages are not new text for the reader (the validated copy of the answer).
+_SILENT_NODES = {"validate_citations"}
+_SENTENCE = re.compile(r".+?(?:[.!?](?=\s|$)\S*\s*|$)", re.DOTALL)
+LOCAL_USER = "local"  # the single user of a deployment with no API keys (and of the CLI)
+SNIPPET_CHARS = 280
+
+
+class ThreadNotFound(LookupError):
+    """The thread belongs to another user (reported as not found, so ids are not probed)."""
+
+
+@dataclass
+class Turn:
+    """One answered turn."""
+
+    thread_id: str
+    state: dict[str, Any]
+    seconds: float
+    trace_id: str = ""
+    user_id: str = LOCAL_USER
+
+    @property
+    def answer(self) -> AIMessage:
+        for message in reversed(self.state.get("messages", [])):
+            if isinstance(message, AIMessage):
+                return message
+        return AIMessage(content="")
+
+    @property
+    def message_id(self) -> str:
+        return self.answer.id or ""
+
+    def to_json(self) -> dict[str, Any]:
+        state = self.state
+        check = state.get("citation_check") or {}
+        citations = [
+            {
+                key: c.get(key)
+                for key in (
+                    "id",
+                    "number",
+                    "source_id",
+                    "title",
+                    "date",
+                    "archive_path",
+                    "page",
+                    "section",
+                    "sender",
+                )
+            }
+            for c in state.get("citations", [])
+        ]
+        timings = dict(state.get("timings") or {})
+        timings["total"] = round(self.seconds * 1000.0, 2)
+        return {
+            "thread_id": self.thread_id,
+            "answer": self.answer.text,
+            "citations": citations,
+            "intent": state.get("intent"),
+            "filters": state.get("filters") or {},
+            "filters_text": describe(cast(Filters, state.get("filters") or {})),
+            "filter_notes": state.get("filter_notes") or [],
+            "filter_problem": state.get("filter_problem") or None,
+            "cutoff": bool(state.get("cutoff")),
+            "llm_called": bool(state.get("llm_called")),
+            "retrieved": int(state.get("retrieved") or 0),
+            "invalid_citations": int(check.get("invalid", 0)),
+            "flagged": bool(check.get("flagged", False)),
+            "expansion": state.get("expansion") or {},
+            "topic_decisions": state.get("topic_decisions") or [],
+            "rerank": state.get("rerank") or {},
+            "relevance": state.get("relevance") or {},
+            "degraded": state.get("degraded") or [],
+            "sanitization": state.get("sanitization") or {},
+            "timings": timings,
+            "message_id": self.message_id,
+            "trace_id": self.trace_id,
+        }
+
+    def citation_payloads(self) -> list[dict[str, Any]]:
+        """The citations as every client renders them (the web adds ``download_url``)."""
+        return citation_payloads(self.state)
+
+
+def citation_payloads(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """``state["citations"]`` with the cited passage's snippet, in the web payload's keys."""
+    texts = {r["chunk_id"]: r.get("text") or "" for r in state.get("ranked") or []}
+    texts.update({r["chunk_id"]: r.get("text") or "" for r in state.get("passages") or []})
+    return [
+        {
+            "n": c["number"],
+            "chunk_id": c["id"],
+            "title": c["title"],
+            "subject": c.get("subject"),
+            "sender": c.get("sender"),
+            "date": c.get("date"),
+            "page": c.get("page"),
+            "section": c.get("section"),
+            "snippet": _snippet(texts.get(c["id"], "")),
+            "source_id": c["source_id"],
+            "kind": c["kind"],
+            "archive_path": c["archive_path"],
+        }
+        for c in state.get("citations") or []
+    ]
+
+
+def _snippet(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1].rstrip() + "…"
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut after each sentence, whitespace kept, so the pieces join back to ``text``."""
+    return [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0)]
+
+
+@dataclass
+class TurnRunner:
+    """Runs turns on ``graph``; ``pool`` (public schema) holds the advisory locks and the thread
+    registry; without one (unit tests on an in-memory checkpointer) only in-process locks apply."""
+
+    graph: BosunGraph
+    settings: Settings
+    pool: Pool | None = None
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+
+    async def run(
+        self,
+        thread_id: str,
+        question: str,
+        *,
+        context: Context | None = None,
+        request: FilterRequest | dict[str, str] | None = None,
+        user_id: str | None = None,
+        trace_id: str | None = None,
+        on_token: Callable[[str], None] | None = None,
+    ) -> Turn:
+        """Run one turn; ``on_token`` receives the answer's text as it is produced."""
+        user = user_id or LOCAL_USER
+        trace_id = trace_id or new_trace_id()
+        async with self._serialised(thread_id):
+            if self.pool is not None:
+                await claim_thread(self.pool, thread_id, user, question)
+            turn = await self._stream(
+                thread_id, question, context, request, user, trace_id, on_token
+            )
+            if self.pool is not None:
+                await record_turn(self.pool, turn)
+        return turn
+
+    async def _stream(
+        self,
+        thread_id: str,
+        question: str,
+        context: Context | None,
+        request: FilterRequest | dict[str, str] | None,
+        user: str,
+        trace_id: str,
+        on_token: Callable[[str], None] | None,
+    ) -> Turn:
+        inputs: InputState = {"messages": [HumanMessage(content=question)]}
+        if request:
+            inputs["filter_request"] = cast(FilterRequest, request)
+        config: RunnableConfig = {
+            "configurable": {"thread_id": thread_id},
+            "callbacks": tracing_callbacks(
+                self.settings.providers, session_id=thread_id, user_id=user, trace_id=trace_id
+            ),
+            "metadata": trace_metadata(thread_id, user),
+            "run_name": "bosun-turn",
+        }
+        start = time.perf_counter()
+        state: dict[str, Any] = {}
+        async for mode, data in self.graph.astream(
+            inputs, config, context=context, stream_mode=["messages", "values"]
+        ):
+            if mode == "values":
+                state = dict(cast(dict[str, Any], data))
+            elif on_token is not None:
+                message, meta = cast(tuple[BaseMessage, dict[str, Any]], data)
+                for piece in _new_text(message, meta.get("langgraph_node", "")):
+                    on_token(piece)
+        return Turn(thread_id, state, time.perf_counter() - start, trace_id, user)
+
+    @contextlib.asynccontextmanager
+    async def _serialised(self, thread_id: str) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(thread_id, asyncio.Lock())
+        async with lock:
+            if self.pool is None:
+                yield
+                return
+            async with self.pool.connection() as conn:
+                await conn.execute(
+                    "SELECT pg_advisory_lock(hashtextextended(%s, 0))", (f"bosun:turn:{thread_id}",)
+                )
+                try:
+                    yield
+                finally:
+                    await conn.execute(
+                        "SELECT pg_advisory_unlock(hashtextextended(%s, 0))",
+                        (f"bosun:turn:{thread_id}",),
+                    )
+
+
+def _new_text(message: BaseMessage, node: str) -> list[str]:
+    """The reader-visible text a streamed message adds: model tokens as they come, a whole
+    message (the offline extractive answer, a reply) sentence by sentence."""
+    if node in _SILENT_NODES or not isinstance(message, AIMessage) or message.tool_calls:
+        return []
+    text = message.text
+    if not text:
+        return []
+    return [text] if isinstance(message, AIMessageChunk) else sentences(text)
+
+
+async def claim_thread(pool: Pool, thread_id: str, user: str, title: str) -> None:
+    """Register ``thread_id`` as ``user``'s (titled by its first question) or touch it; raises
+    :class:`ThreadNotFound` when another user owns it."""
+    async with pool.connection() as conn:
+        cur = await conn.execute(
+            """INSERT INTO bosun_threads (thread_id, user_id, title) VALUES (%s, %s, %s)
+               ON CONFLICT (thread_id) DO UPDATE SET updated_at = now()
+                   WHERE bosun_threads.user_id = EXCLUDED.user_id
+               RETURNING user_id""",
+            (thread_id, user, " ".join(title.split())[:80] or "New conversation"),
+        )
+        if await cur.fetchone() is None:
+            raise ThreadNotFound(thread_id)
+
+
+async def record_turn(pool: Pool, turn: Turn) -> None:
+    """Keep the turn's trace id and rendered citation payload with its answer's message id."""
+    if not turn.message_id:
+        return
+    state = turn.state
+    meta = {
+        "intent": state.get("intent"),
+        "filters": state.get("filters") or {},
+        "degraded": state.get("degraded") or [],
+        "cutoff": bool(state.get("cutoff")),
+        "flagged": bool((state.get("citation_check") or {}).get("flagged")),
+        "trace_id": turn.trace_id,
+    }
+    async with pool.connection() as conn:
+        await conn.execute(
+            """INSERT INTO bosun_turns (message_id, thread_id, user_id, trace_id, citations, meta)
+               VALUES (%s, %s, %s, %s, %s, %s)
+               ON CONFLICT (message_id) DO NOTHING""",
+            (
+                turn.message_id,
+                turn.thread_id,
+                turn.user_id,
+                turn.trace_id,
+                Jsonb(turn.citation_payloads()),
+                Jsonb(meta),
+            ),
+        )
+
+
+@contextlib.asynccontextmanager
+async def open_runner(settings: Settings, *, connections: int = 4) -> AsyncIterator[TurnRunner]:
+    """The graph over opened services with the Postgres checkpointer, and a pool for the turn
+    locks and thread registry (``connections``: turns on distinct threads at once per process)."""
+    pool = await open_pool(settings, max_size=connections)
+    try:
+        async with (
+            open_services(settings) as services,
+            open_checkpointer(settings.database_uri()) as saver,
+        ):
+            graph = build_graph(build_clients(services), checkpointer=saver)
+            yield TurnRunner(graph, settings, pool)
+    finally:
+        await pool.close()
+
+
+async def open_pool(settings: Settings, *, max_size: int = 4) -> Pool:
+    """A pool on the public schema with the server tables created (idempotent)."""
+    pool: Pool = AsyncConnectionPool(
+        settings.database_uri(),
+        connection_class=AsyncConnection[DictRow],
+        min_size=1,
+        max_size=max_size,
+        open=False,
+        kwargs={"autocommit": True, "row_factory": dict_row},
+    )
+    await pool.open(wait=True)
+    await db.ensure_schema(pool)
+    return pool
+
+
+def new_thread_id() -> str:
+    return uuid.uuid4().hex[:12]
