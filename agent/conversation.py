@@ -2,7 +2,7 @@
 
 Wired into :mod:`agent.cli` with :func:`add_conversation_parsers`, :func:`run_ask` and
 :func:`run_chat`. Each turn runs with Langfuse callbacks when its keys are set; errors shown to the
-user pass through :func:`graph.sanitization.scrub_secrets`.
+user pass through :func:`agent.errors.one_line`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sys
 import time
 import uuid
@@ -22,13 +23,14 @@ from typing import Any, cast
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
+from agent.arguments import fraction
+from agent.errors import exit_code, one_line
 from agent.settings import Settings
 from agent.wiring import open_services
 from checkpoints.postgres import open_checkpointer
 from graph.builder import BosunGraph, Clients, build_graph
 from graph.context import Context
 from graph.state import InputState
-from providers.scrub import scrub_secrets
 from providers.tracing import flush_tracing, trace_metadata, tracing_callbacks
 from tools.citations import number_markers
 from tools.filters import FilterRequest, Filters, describe
@@ -86,7 +88,7 @@ def add_layer_args(parser: argparse.ArgumentParser, *, cutoff: bool = True) -> N
         return
     parser.add_argument(
         "--score-cutoff",
-        type=float,
+        type=fraction,
         metavar="X",
         help="best reranker score below which nothing is answered (default: the reranker's "
         "calibrated cutoff; 0 turns the cutoff off)",
@@ -229,14 +231,15 @@ def render(turn: Turn) -> str:
 
 
 def _error(err: BaseException, settings: Settings) -> str:
-    known = (
-        settings.google_api_key,
-        settings.cohere_api_key,
-        settings.langfuse_secret_key,
-        settings.langfuse_public_key,
-        settings.database_url,
-    )
-    return scrub_secrets(f"bosun: {type(err).__name__}: {err}", known)
+    """The one-line message of :func:`agent.errors.one_line`, scrubbing the configured secrets."""
+    env = {
+        "GOOGLE_API_KEY": settings.google_api_key or "",
+        "COHERE_API_KEY": settings.cohere_api_key or "",
+        "LANGFUSE_SECRET_KEY": settings.langfuse_secret_key or "",
+        "LANGFUSE_PUBLIC_KEY": settings.langfuse_public_key or "",
+        "DATABASE_URL": settings.database_url or "",
+    }
+    return one_line(err, {**os.environ, **{k: v for k, v in env.items() if v}})
 
 
 async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
@@ -256,7 +259,7 @@ async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
     except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
         logger.debug("ask failed", exc_info=True)
         _say(_error(err, settings), err=True)
-        return 1
+        return exit_code(err)
     finally:
         flush_tracing()
     if args.json:
@@ -309,7 +312,7 @@ async def run_chat(settings: Settings, args: argparse.Namespace) -> int:
     except Exception as err:
         logger.debug("chat failed", exc_info=True)
         _say(_error(err, settings), err=True)
-        return 1
+        return exit_code(err)
     finally:
         flush_tracing()
     _say(f"(thread {thread_id}: continue with `bosun chat --thread {thread_id}`)")

@@ -68,7 +68,7 @@ def test_secrets_are_scrubbed() -> None:
         "Xy7pQ2mN8rT4vW1zA9bC3dE5fG6hJ0kL",
     ):
         assert secret not in scrubbed
-    assert "db.internal:5432/bosun" in scrubbed  # where it failed stays readable
+    assert "db.internal" not in scrubbed and "postgresql://[redacted]/bosun" in scrubbed
     assert scrub_secrets("value configured-secret-value", known=["configured-secret-value"]) == (
         "value [redacted]"
     )
