@@ -54,3 +54,11 @@ def clean_text_args(args: argparse.Namespace) -> None:
             setattr(args, name, decoded(value))
     if isinstance(getattr(args, "query", None), str):
         args.query = sanitize(args.query).text
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on one line of a report: newlines, control characters and
+    undecodable bytes escaped as ``repr`` does (a file name cannot forge a line)."""
+    if text.isprintable():
+        return text
+    return repr(text)[1:-1]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agent.arguments import BosunParser, clean_text_args, positive_int
+from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
 from agent.errors import UsageError, exit_code, one_line
 from agent.evaluation.command import (
@@ -119,6 +119,7 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
         "new_topics": report.topics,
         "seconds": round(report.seconds, 2),
         "errors": [{"path": e.path, "reason": e.reason} for e in report.errors],
+        "interrupted": report.interrupted,
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -129,7 +130,11 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
             f"{report.topics} new topics), {report.unchanged} unchanged, in {report.seconds:.1f} s"
         )
         for err in report.errors:
-            print(f"  skipped {err.path}: {err.reason}")
+            print(f"  skipped {printable(err.path)}: {printable(err.reason)}")
+        if report.interrupted:
+            print("interrupted: the counts above are stored; run the same ingest again to finish")
+    if report.interrupted:
+        return 130
     return 1 if report.errors and not (report.added or report.updated or report.unchanged) else 0
 
 
