@@ -96,10 +96,6 @@ class Settings:
             )
         if self.database_url:
             _check_database_url(self.database_url)
-        if self.cross_encoder_dir and not self.cross_encoder_dir.is_dir():
-            raise SettingsError(
-                f"BOSUN_CROSS_ENCODER_DIR must be a folder, got {str(self.cross_encoder_dir)!r}"
-            )
         return self
 
 
