@@ -36,9 +36,8 @@ def _forget_dead_holders(pgdata: Path) -> None:
     ``pgdata``; a killed process (``kill -9``) never takes its PID off, and the server would
     never be stopped again. Drop the PIDs of processes that no longer exist, under pgserver's
     own lock."""
-    import psutil
-    from pgserver.postgres_server import PostgresServer
-    from pgserver.utils import DiskList
+    from pgserver.postgres_server import PostgresServer  # pinned 0.1.6: its PID list and lock
+    from pgserver.utils import DiskList, process_is_running
 
     handles = DiskList(pgdata / ".handle_pids.json")
     with PostgresServer._lock:
@@ -47,7 +46,7 @@ def _forget_dead_holders(pgdata: Path) -> None:
         except (OSError, ValueError) as err:  # unreadable or half-written: pgserver rewrites it
             logger.warning("cannot read %s: %s", handles.path, err)
             return
-        alive = [pid for pid in pids if psutil.pid_exists(pid)]
+        alive = [pid for pid in pids if process_is_running(pid)]
         if alive != pids:
             logger.info(
                 "forgetting exited holders of the embedded server: %s", set(pids) - set(alive)
