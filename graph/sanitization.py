@@ -60,10 +60,8 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|<<\s*SYS\s*>>[\s\S]{0,2000}?<<\s*/\s*SYS\s*>>",
         "delimiter_tag": rf"</?\s*{_ROLES}\s*/?>",
         "delimiter_token": r"<\|[^|<>\n]{0,40}\|>|<<\s*/?\s*SYS\s*>>|\[\s*/?\s*(?:INST|SYS)\s*\]",
-        "delimiter_heading": rf"^\s*(?:#+|={{2,}}|-{{2,}}|\*{{2,}})\s*{_ROLES}\b[^\n]*"
-        + r"(?:\n"
-        + _END
-        + ")?",
+        "delimiter_heading": r"^\s*(?:#+|={2,}|-{2,}|\*{2,})\s*"
+        r"(?:system|assistant|developer|instructions?)\b[^\n]*" + r"(?:\n" + _END + ")?",
         "delimiter_banner": r"\b(?:begin|end)\s+(?:of\s+)?(?:the\s+)?(?:system\s+prompt|context"
         r"|passages|instructions)\b",
         "role_label": r"(?:^|(?<=[>\]\)|#*=\-}.!?;:]))\s*(?:system|assistant|developer)\s*:" + _END,
