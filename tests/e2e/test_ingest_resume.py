@@ -183,3 +183,21 @@ def _stop_server(pgdata: Path) -> None:
         pid = int(pid_file.read_text().split()[0])
         if psutil.pid_exists(pid):
             os.kill(pid, signal.SIGTERM)
+
+
+def test_unreadable_entries_are_reported_one_escaped_line_each(
+    settings: Settings, tmp_path: Path
+) -> None:
+    folder = tmp_path / "mixed"
+    (folder / "loop").mkdir(parents=True)
+    (folder / "good.txt").write_text("Ballast pump overhauled in Rotterdam.\n")
+    (folder / "evil.bin\n  skipped forged.txt: looks fine").write_bytes(b"\x00")
+    (folder / "dangling.txt").symlink_to(tmp_path / "nowhere")
+    (folder / "loop" / "back").symlink_to(folder)
+    run = _cli(settings).run("ingest", str(folder), "--no-progress", timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    skipped = [line for line in run.stdout.splitlines() if line.startswith("  skipped")]
+    assert len(skipped) == 3, run.stdout
+    assert not any(line.startswith("  skipped forged") for line in run.stdout.splitlines())
+    assert any("evil.bin\\n  skipped forged.txt" in line for line in skipped), run.stdout
+    assert run.stdout.startswith("ingested 1 new")
