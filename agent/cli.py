@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -12,19 +13,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
+from agent.errors import UsageError, exit_code, one_line
 from agent.evaluation.command import (
     add_eval_answers_parser,
     add_eval_parser,
     run_eval,
     run_eval_answers,
 )
-from agent.server.config import ServerConfigError
 from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services
 from archive.ingest.pipeline import ingest_paths
-from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from graph.context import Context
@@ -34,12 +35,8 @@ from tools.vessels import UnknownVessel, resolve_vessel
 logger = logging.getLogger("bosun")
 
 
-class UsageError(Exception):
-    """Bad input from the user; printed as one line, exit status 2."""
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bosun", description=__doc__)
+    parser = BosunParser(prog="bosun", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -54,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     arms = search.add_mutually_exclusive_group()
     arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
     arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
-    search.add_argument("-k", type=int, default=10)
+    search.add_argument("-k", type=positive_int, default=10)
     add_layer_args(search)
     search.add_argument("--json", action="store_true")
 
@@ -117,6 +114,7 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
         "new_topics": report.topics,
         "seconds": round(report.seconds, 2),
         "errors": [{"path": e.path, "reason": e.reason} for e in report.errors],
+        "interrupted": report.interrupted,
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -127,7 +125,11 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
             f"{report.topics} new topics), {report.unchanged} unchanged, in {report.seconds:.1f} s"
         )
         for err in report.errors:
-            print(f"  skipped {err.path}: {err.reason}")
+            print(f"  skipped {printable(err.path)}: {printable(err.reason)}")
+        if report.interrupted:
+            print("interrupted: the counts above are stored; run the same ingest again to finish")
+    if report.interrupted:
+        return 130
     return 1 if report.errors and not (report.added or report.updated or report.unchanged) else 0
 
 
@@ -246,6 +248,15 @@ async def _run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bosun` console script."""
     args = _parser().parse_args(argv)
+    clean_text_args(args)
+    if getattr(args, "query", None) == "":
+        print(
+            "bosun: the query is empty once control characters and injections are removed",
+            file=sys.stderr,
+        )
+        return 2
+    with contextlib.suppress(AttributeError, ValueError):  # stdin may not be a text stream
+        sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
@@ -256,15 +267,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":  # uvicorn runs its own event loop
             return run_serve(Settings.from_env(), args)
         return asyncio.run(_run(args))
-    except (UsageError, StoreError, ServerConfigError) as err:
-        print(f"bosun: {err}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: stop writing, like other Unix tools.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
+        logger.debug("%s failed", args.command, exc_info=True)
+        print(one_line(err), file=sys.stderr)
+        return exit_code(err)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Wired into :mod:`agent.cli` with :func:`add_conversation_parsers`, :func:`run_ask` and
 :func:`run_chat`. Each turn runs with Langfuse callbacks when its keys are set; errors shown to the
-user pass through :func:`graph.sanitization.scrub_secrets`.
+user pass through :func:`agent.errors.one_line`.
 """
 
 from __future__ import annotations
@@ -11,16 +11,18 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 import uuid
 from collections.abc import Sequence
 from typing import cast
 
+from agent.arguments import fraction
+from agent.errors import exit_code, one_line
 from agent.settings import Settings
 from agent.turns import Turn, TurnRunner, open_runner
 from graph.builder import BosunGraph
 from graph.context import Context
-from providers.scrub import scrub_secrets
 from providers.tracing import flush_tracing
 from tools.citations import number_markers
 from tools.filters import Filters, describe
@@ -78,7 +80,7 @@ def add_layer_args(parser: argparse.ArgumentParser, *, cutoff: bool = True) -> N
         return
     parser.add_argument(
         "--score-cutoff",
-        type=float,
+        type=fraction,
         metavar="X",
         help="best reranker score below which nothing is answered (default: the reranker's "
         "calibrated cutoff; 0 turns the cutoff off)",
@@ -145,14 +147,15 @@ def render(turn: Turn) -> str:
 
 
 def _error(err: BaseException, settings: Settings) -> str:
-    known = (
-        settings.google_api_key,
-        settings.cohere_api_key,
-        settings.langfuse_secret_key,
-        settings.langfuse_public_key,
-        settings.database_url,
-    )
-    return scrub_secrets(f"bosun: {type(err).__name__}: {err}", known)
+    """The one-line message of :func:`agent.errors.one_line`, scrubbing the configured secrets."""
+    env = {
+        "GOOGLE_API_KEY": settings.google_api_key or "",
+        "COHERE_API_KEY": settings.cohere_api_key or "",
+        "LANGFUSE_SECRET_KEY": settings.langfuse_secret_key or "",
+        "LANGFUSE_PUBLIC_KEY": settings.langfuse_public_key or "",
+        "DATABASE_URL": settings.database_url or "",
+    }
+    return one_line(err, {**os.environ, **{k: v for k, v in env.items() if v}})
 
 
 async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
@@ -170,7 +173,7 @@ async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
     except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
         logger.debug("ask failed", exc_info=True)
         _say(_error(err, settings), err=True)
-        return 1
+        return exit_code(err)
     finally:
         flush_tracing()
     if args.json:
@@ -221,7 +224,7 @@ async def run_chat(settings: Settings, args: argparse.Namespace) -> int:
     except Exception as err:
         logger.debug("chat failed", exc_info=True)
         _say(_error(err, settings), err=True)
-        return 1
+        return exit_code(err)
     finally:
         flush_tracing()
     _say(f"(thread {thread_id}: continue with `bosun chat --thread {thread_id}`)")

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import platformdirs
 
+from agent.errors import SettingsError
 from archive.store.server import database_uri
 from providers.config import ProviderConfig
 
 _DEFAULTS = ProviderConfig()
+EMBEDDINGS = ("local", "gemini", "cohere")
 
 
 def _opt(env: dict[str, str], name: str) -> str | None:
@@ -75,5 +79,40 @@ class Settings(ProviderConfig):
             langfuse_public_key=_opt(env, "LANGFUSE_PUBLIC_KEY"),
             langfuse_secret_key=_opt(env, "LANGFUSE_SECRET_KEY"),
             langfuse_base_url=_opt(env, "LANGFUSE_BASE_URL"),
-            provider_timeout_s=float(_opt(env, "BOSUN_PROVIDER_TIMEOUT_S") or 20.0),
+            provider_timeout_s=_seconds(env, "BOSUN_PROVIDER_TIMEOUT_S", 20.0),
+        ).validated()
+
+    def validated(self) -> Settings:
+        """These settings, or a :class:`SettingsError` naming the variable that is wrong."""
+        if self.embeddings not in EMBEDDINGS:
+            raise SettingsError(
+                f"BOSUN_EMBEDDINGS must be one of {', '.join(EMBEDDINGS)}, got {self.embeddings!r}"
+            )
+        if self.database_url:
+            _check_database_url(self.database_url)
+        return self
+
+
+def _seconds(env: dict[str, str], name: str, default: float) -> float:
+    raw = _opt(env, name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise SettingsError(f"{name} must be a number of seconds > 0, got {raw[:40]!r}")
+    return value
+
+
+def _check_database_url(url: str) -> None:
+    """A postgresql:// URL with a numeric port; the value itself is never echoed (secrets)."""
+    if not url.lower().startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        raise SettingsError(
+            "DATABASE_URL must be a postgresql://user:password@host:port/database URL"
         )
+    try:
+        urlsplit(url).port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        raise SettingsError("DATABASE_URL has a port that is not a number (0-65535)") from None

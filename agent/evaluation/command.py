@@ -13,6 +13,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from agent.arguments import positive_int
 from agent.conversation import add_layer_args, context_from_args
 from agent.evaluation.answers import (
     EXPECTS,
@@ -79,7 +80,9 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
         "default, +expand, +topics) instead of one configuration: one table, one chart",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--limit", type=int, metavar="N", help="run only the first N queries")
+    parser.add_argument(
+        "--limit", type=positive_int, metavar="N", help="run only the first N queries"
+    )
     parser.add_argument(
         "--out",
         type=Path,
@@ -88,7 +91,7 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--chunk-chars",
-        type=int,
+        type=positive_int,
         default=DEFAULT_CHUNK_CHARS,
         metavar="N",
         help=f"chunk size of the eval collection (default {DEFAULT_CHUNK_CHARS})",

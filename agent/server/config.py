@@ -9,12 +9,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agent.errors import UsageError
 from agent.settings import Settings
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
-class ServerConfigError(ValueError):
+class ServerConfigError(UsageError):
     """A configuration the server refuses to start with."""
 
 

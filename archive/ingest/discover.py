@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import logging
+import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -19,37 +20,68 @@ _MBOX_FROM = re.compile(rb"^From \S+ +\S.*\d\d:\d\d")  # "From sender Fri Jul  8
 
 def load_paths(paths: Iterable[Path]) -> Iterator[Loaded]:
     """Every document under ``paths`` (files, or folders walked recursively in sorted order);
-    a file that cannot be loaded yields a LoadError and the walk goes on."""
+    a file or folder that cannot be read yields a LoadError and the walk goes on. A folder
+    reached twice (a symbolic link loop, or a link to a folder already walked) is walked once."""
+    visited: set[str] = set()
     for path in paths:
         path = Path(path)
-        if path.is_dir():
-            yield from _walk(path)
-        elif path.is_file():
+        try:
+            is_dir, is_file = path.is_dir(), path.is_file()
+        except OSError as err:
+            yield LoadError(path, f"cannot read: {_reason(err)}")
+            continue
+        if is_dir:
+            yield from _walk(path, visited)
+        elif is_file:
             yield from load_file(path)
         else:
             yield LoadError(path, "no such file or directory")
 
 
-def _walk(folder: Path) -> Iterator[Loaded]:
-    if email.is_maildir(folder):
-        yield from email.load_maildir(folder)
+def _walk(folder: Path, visited: set[str]) -> Iterator[Loaded]:
+    real = os.path.realpath(folder)
+    if real in visited:
+        yield LoadError(folder, f"skipped: a symbolic link to a folder already read ({real})")
         return
+    visited.add(real)
     try:
-        entries = sorted(folder.iterdir())
+        maildir = email.is_maildir(folder)
+        entries = [] if maildir else sorted(folder.iterdir())
     except OSError as err:
-        yield LoadError(folder, f"cannot list folder: {err}")
+        yield LoadError(folder, f"cannot read folder: {_reason(err)}")
+        return
+    if maildir:
+        yield from email.load_maildir(folder)
         return
     for entry in entries:
         if entry.name.startswith("."):
             continue
-        if entry.is_dir():
-            yield from _walk(entry)
-        elif entry.is_file():
+        try:
+            is_dir, is_file = entry.is_dir(), entry.is_file()
+        except OSError as err:
+            yield LoadError(entry, f"cannot read: {_reason(err)}")
+            continue
+        if is_dir:
+            yield from _walk(entry, visited)
+        elif is_file:
             yield from load_file(entry)
+        elif entry.is_symlink():
+            yield LoadError(entry, "a symbolic link to nothing (or a link loop)")
+
+
+def _reason(err: OSError) -> str:
+    """The OS's words for ``err`` without the file name (reports name the file themselves)."""
+    return err.strerror or type(err).__name__
 
 
 def load_file(path: Path) -> Iterator[Loaded]:
     """One file, dispatched by its name and, where that is ambiguous, its content."""
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as err:
+        yield LoadError(path, f"cannot read: {_reason(err)}")
+        return
     suffix = path.suffix.lower()
     if suffix == ".eml":
         yield from email.load_eml(path)

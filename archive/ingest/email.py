@@ -9,6 +9,7 @@ import email.policy
 import logging
 import mailbox
 import mimetypes
+import os
 import re
 from collections.abc import Iterator
 from datetime import date
@@ -68,11 +69,23 @@ def load_mbox(path: Path) -> Iterator[SourceDocument | LoadError]:
 
 def load_maildir(path: Path) -> Iterator[SourceDocument | LoadError]:
     """Every message file under a maildir: cur/, new/, nested folders (not tmp/ or dotfiles)."""
-    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+    files: list[Path] = []
+    unreadable: list[LoadError] = []
+    for folder, dirs, names in os.walk(
+        path, onerror=lambda err: unreadable.append(_unreadable_folder(err))
+    ):
+        dirs.sort()
+        files.extend(Path(folder) / name for name in names)
+    yield from unreadable
+    for file in sorted(files):
         parts = file.relative_to(path).parts
         if "tmp" in parts[:-1] or any(part.startswith(".") for part in parts):
             continue
         yield from load_eml(file)
+
+
+def _unreadable_folder(err: OSError) -> LoadError:
+    return LoadError(err.filename or "?", f"cannot read folder: {err.strerror or err}")
 
 
 def is_maildir(path: Path) -> bool:

@@ -99,6 +99,7 @@ class LoadError(Exception):
     """A file could not be read as the loader expected; the run goes on without it."""
 
     def __init__(self, path: Path | str, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
+        shown = str(path) if str(path).isprintable() else repr(str(path))[1:-1]
+        super().__init__(f"{shown}: {reason}")  # a newline in a name cannot forge a log line
         self.path = str(path)
         self.reason = reason

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 import time
@@ -33,6 +34,7 @@ class IngestReport(WriteReport):
     digests: int = 0  # thread digests written or refreshed
     topics: int = 0  # new names in the topic ontology
     seconds: float = 0.0
+    interrupted: bool = False  # stopped by Ctrl-C (cancelled) between documents
 
 
 async def ingest_documents(
@@ -44,9 +46,15 @@ async def ingest_documents(
     batch_chunks: int = 64,
     progress: bool = True,
     prepare: Callable[[SourceDocument], SourceDocument] | None = None,
+    report: IngestReport | None = None,
 ) -> IngestReport:
-    """Store every new or changed document; unchanged ones are skipped by content hash."""
-    report = IngestReport()
+    """Store every new or changed document; unchanged ones are skipped by content hash.
+
+    Counts go to ``report`` (a new one by default) as documents are stored, so a caller that is
+    cancelled part-way still knows what was stored. Vessel tagging then reads every document
+    not yet read (also those a killed run left), not only this run's.
+    """
+    report = report if report is not None else IngestReport()
     started = time.perf_counter()
     bar = tqdm(desc="ingest", unit="doc", disable=not progress, file=sys.stderr, leave=False)
     prepared = (
@@ -63,8 +71,7 @@ async def ingest_documents(
         on_batch=bar.update,
     )
     bar.close()
-    if report.added or report.updated:
-        report.vessel_tagged = await tag_vessel_mentions(store)
+    report.vessel_tagged = await tag_vessel_mentions(store)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -79,10 +86,42 @@ async def ingest_paths(
 ) -> IngestReport:
     """Ingest files and folders (see :func:`archive.ingest.discover.load_paths`) with context
     summaries, (re)build the digests of new or changed multi-message email threads, then add
-    the topics of every new chunk to the topic ontology."""
+    the topics of every chunk not yet read to the topic ontology.
+
+    Every derived stage reads what is not yet done (marker tables), so a rerun after a kill at
+    any point finishes it. Cancelled (Ctrl-C), it stops between documents and returns what was
+    stored so far with ``interrupted`` set.
+    """
     started = time.perf_counter()
-    report = await ingest_documents(
-        load_paths(paths), store, embeddings, archive, progress=progress, prepare=enrich
+    report = IngestReport()
+    try:
+        await _ingest_all(paths, store, embeddings, archive, report, progress=progress)
+    except asyncio.CancelledError:
+        report.interrupted = True
+        logger.warning(
+            "ingest interrupted: %d new, %d changed stored", report.added, report.updated
+        )
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+async def _ingest_all(
+    paths: Iterable[Path],
+    store: Store,
+    embeddings: Embeddings,
+    archive: Archive,
+    report: IngestReport,
+    *,
+    progress: bool,
+) -> None:
+    await ingest_documents(
+        load_paths(paths),
+        store,
+        embeddings,
+        archive,
+        progress=progress,
+        prepare=enrich,
+        report=report,
     )
     digests = await build_thread_digests(store)
     if digests:
@@ -92,7 +131,4 @@ async def ingest_paths(
         report.digests = digested.added + digested.updated
         report.chunks_added += digested.chunks_added
         report.errors.extend(digested.errors)
-    if report.chunks_added:
-        report.topics = (await build_topics(store, embeddings)).new_topics
-    report.seconds = time.perf_counter() - started
-    return report
+    report.topics = (await build_topics(store, embeddings)).new_topics

@@ -86,6 +86,7 @@ async def write_documents(
     pending: list[SourceDocument] = []
     pending_chunks = 0
     for item in documents:
+        await asyncio.sleep(0)  # a point where Ctrl-C (cancellation) stops the run promptly
         if isinstance(item, LoadError):
             logger.warning("skipped %s", item)
             report.errors.append(item)

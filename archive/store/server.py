@@ -22,10 +22,34 @@ def _embedded_uri(pgdata: Path) -> str:
         import pgserver  # imported lazily: it is only needed without DATABASE_URL
 
     pgdata.mkdir(parents=True, exist_ok=True)
+    _forget_dead_holders(pgdata)
     with _stdout_to_stderr():
         server = pgserver.get_server(pgdata, cleanup_mode="stop")
     logger.info("embedded PostgreSQL at %s", pgdata)
     return str(server.get_uri())
+
+
+def _forget_dead_holders(pgdata: Path) -> None:
+    """pgserver stops the server when the last process using it exits, judged by a PID list in
+    ``pgdata``; a killed process (``kill -9``) never takes its PID off, and the server would
+    never be stopped again. Drop the PIDs of processes that no longer exist, under pgserver's
+    own lock."""
+    from pgserver.postgres_server import PostgresServer  # pinned 0.1.6: its PID list and lock
+    from pgserver.utils import DiskList, process_is_running
+
+    handles = DiskList(pgdata / ".handle_pids.json")
+    with PostgresServer._lock:
+        try:
+            pids = handles.get()
+        except (OSError, ValueError) as err:  # unreadable or half-written: pgserver rewrites it
+            logger.warning("cannot read %s: %s", handles.path, err)
+            return
+        alive = [pid for pid in pids if process_is_running(pid)]
+        if alive != pids:
+            logger.info(
+                "forgetting exited holders of the embedded server: %s", set(pids) - set(alive)
+            )
+            handles.put(alive)
 
 
 @contextlib.contextmanager
