@@ -111,7 +111,12 @@ def record_document(record: Any) -> SourceDocument:
     place = ", ".join(p for p in (_text(record.get("city")), _text(record.get("state"))) if p)
     aircraft = " ".join(p for p in (_text(record.get("make")), _text(record.get("model"))) if p)
     event_date = _iso_date(_text(record.get("event_date")))
-    title = " ".join(p for p in (number, _text(record.get("event_date")), place, aircraft) if p)
+    # The title is the record's metadata line: BM25 indexes it with every chunk (so a registration
+    # such as N3424Y or a make and model finds the report), the embedder leaves it out.
+    registration = _text(record.get("registration")).upper()
+    title = " ".join(
+        p for p in (number, _text(record.get("event_date")), place, aircraft, registration) if p
+    )
     metadata = {
         key: _text(record.get(key))
         for key in (

@@ -6,6 +6,7 @@ import logging
 import re
 
 from archive.store.database import Store
+from archive.store.vessels import classify_stored_vessels
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +36,9 @@ def mentioned(text: str, names: dict[tuple[str, ...], str], imos: dict[str, str]
 
 
 async def tag_vessel_mentions(store: Store) -> int:
-    """Tag untagged documents of :data:`TAGGED_KINDS` with the vessels they mention."""
+    """Tag untagged documents of :data:`TAGGED_KINDS` with the vessels they mention (after
+    giving rows stored without them their vessel family and class society)."""
+    await classify_stored_vessels(store)
     async with store.pool.connection() as conn:
         cur = await conn.execute("SELECT vessel_key, name, imo FROM vessels")
         registry = await cur.fetchall()
@@ -70,7 +73,8 @@ async def tag_vessel_mentions(store: Store) -> int:
                 for table in ("documents", "chunks"):
                     await conn.execute(
                         f"UPDATE {table} t SET vessel_name = v.name, imo = v.imo,"  # noqa: S608
-                        " vessel_type = v.vessel_type, vessel_class = v.vessel_class"
+                        " vessel_type = v.vessel_type, vessel_class = v.vessel_class,"
+                        " vessel_family = v.vessel_family, class_society = v.class_society"
                         " FROM vessels v WHERE v.vessel_key = %s AND t.doc_id = %s",
                         (keys[0], row["doc_id"]),
                     )

@@ -77,7 +77,7 @@ def test_jsonl_records_and_a_malformed_line(tmp_path: Path) -> None:
     doc = docs[0]
     assert doc.kind == "ntsb_report"
     assert doc.report_no == "ERA22LA175"
-    assert doc.title == "ERA22LA175 2022-05-01 Morristown, New Jersey CESSNA 172"
+    assert doc.title == "ERA22LA175 2022-05-01 Morristown, New Jersey CESSNA 172 N123AB"
     assert doc.date == date(2022, 5, 1)
     assert [s.name for s in doc.sections] == ["Narrative", "Probable Cause"]
     assert "accident report. The pilot reported" in doc.sections[0].text  # glued sentence fixed
