@@ -5,20 +5,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
-from tqdm import tqdm
 
 from archive.ingest.chunking import chunk_document
 from archive.ingest.digests import build_thread_digests
 from archive.ingest.discover import load_paths
 from archive.ingest.enrich import enrich
 from archive.ingest.model import Chunk, LoadError, SourceDocument
+from archive.ingest.progress import count_sources, counted, stage_bar
 from archive.ingest.topics import build_topics
 from archive.ingest.vessel_tagging import tag_vessel_mentions
 from archive.originals import Archive
@@ -79,11 +78,13 @@ async def ingest_documents(
     batch_chunks: int = 64,
     progress: bool = True,
     prepare: Callable[[SourceDocument], SourceDocument] | None = None,
+    stage: str = "ingest",
 ) -> IngestReport:
     """Store every new or changed document; unchanged ones are skipped by content hash."""
     report = IngestReport()
     started = time.perf_counter()
-    bar = tqdm(desc="ingest", unit="doc", disable=not progress, file=sys.stderr, leave=False)
+    total = len(documents) if isinstance(documents, Sized) else None
+    bar = stage_bar(stage, total, unit="doc", enabled=progress)
     pending: list[SourceDocument] = []
     pending_chunks = 0
     for item in documents:
@@ -119,19 +120,28 @@ async def ingest_paths(
     summaries, (re)build the digests of new or changed multi-message email threads, then add
     the topics of every new chunk to the topic ontology."""
     started = time.perf_counter()
-    report = await ingest_documents(
-        load_paths(paths), store, embeddings, archive, progress=progress, prepare=enrich
-    )
+    paths = list(paths)
+    total = count_sources(paths) if progress else None
+    with stage_bar("parse + embed", total, unit="doc", enabled=progress) as bar:
+        report = await ingest_documents(
+            counted(load_paths(paths), bar),
+            store,
+            embeddings,
+            archive,
+            progress=False,
+            prepare=enrich,
+        )
     digests = await build_thread_digests(store)
     if digests:
         digested = await ingest_documents(
-            digests, store, embeddings, archive, progress=False, prepare=enrich
+            digests, store, embeddings, archive, progress=progress, prepare=enrich, stage="digests"
         )
         report.digests = digested.added + digested.updated
         report.chunks_added += digested.chunks_added
         report.errors.extend(digested.errors)
     if report.chunks_added:
-        report.topics = (await build_topics(store, embeddings)).new_topics
+        with stage_bar("topics", report.chunks_added, unit="chunk", enabled=progress) as bar:
+            report.topics = (await build_topics(store, embeddings, on_batch=bar.update)).new_topics
     report.seconds = time.perf_counter() - started
     return report
 
