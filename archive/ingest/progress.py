@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import re
+import shutil
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -33,7 +34,7 @@ def stage_bar(desc: str, total: int | None, *, unit: str, enabled: bool) -> tqdm
         disable=not enabled,
         file=sys.stderr,
         leave=True,
-        dynamic_ncols=True,
+        ncols=min(120, shutil.get_terminal_size().columns),  # a pty of size 0 gets 80
         smoothing=0.05,
     )
 
