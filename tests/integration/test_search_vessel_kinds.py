@@ -14,7 +14,7 @@ from agent.wiring import Services, open_services
 from archive.ingest.maritime import casualty_document
 from archive.ingest.pipeline import ingest_paths
 from archive.store.search_filters import SearchFilters
-from archive.store.vessels import registered_vessels
+from archive.store.vessels import classify_stored_vessels, registered_vessels
 from tools.filters import resolve, to_search_filters
 from tools.hybrid import RetrievalOptions, retrieve
 
@@ -117,3 +117,37 @@ async def test_classification_societies_filter(
             svc, await to_search_filters(resolution.filters, _vessel_documents)
         )
         assert found == expected, question
+
+
+async def _kinds(svc: Services) -> list[tuple[str, str, str, str]]:
+    """(table, id, family, society) of every vessel, document and chunk row."""
+    rows: list[tuple[str, str, str, str]] = []
+    async with svc.store.pool.connection() as conn:
+        for table, key in (
+            ("vessels", "vessel_key"),
+            ("documents", "doc_id"),
+            ("chunks", "chunk_id"),
+        ):
+            cur = await conn.execute(
+                f"SELECT {key} AS id, vessel_family, class_society FROM {table}"
+            )
+            rows += [
+                (table, r["id"], r["vessel_family"] or "", r["class_society"] or "")
+                for r in await cur.fetchall()
+            ]
+    return sorted(rows)
+
+
+async def test_rows_stored_before_the_family_columns_are_filled_in(
+    casualties: tuple[Services, list[dict[str, str]]],
+) -> None:
+    svc, _ = casualties
+    before = await _kinds(svc)
+    assert sum(1 for r in before if r[2] == "bulk carrier") > 50
+    async with svc.store.pool.connection() as conn:
+        for table in ("vessels", "documents", "chunks"):
+            await conn.execute(f"UPDATE {table} SET vessel_family = NULL, class_society = NULL")
+    assert await classify_stored_vessels(svc.store) > 0
+    assert await _kinds(svc) == before
+    await classify_stored_vessels(svc.store)  # again: nothing left to change
+    assert await _kinds(svc) == before
