@@ -122,7 +122,7 @@ def _parse(msg: EmailMessage, raw: bytes, origin: str) -> list[SourceDocument]:
     parts = _split_parts(msg)
     body, inline_images = strip_inline_data(strip_quotes("\n\n".join(parts.texts)))
     body = body.strip()
-    listed = [*parts.listed]
+    indexed, listed = _sort_attachments(parts)
     metadata = {
         "to": _decoded(headers.get("to", "")),
         "in_reply_to": in_reply_to or "",
@@ -134,16 +134,6 @@ def _parse(msg: EmailMessage, raw: bytes, origin: str) -> list[SourceDocument]:
         metadata["from_name"] = sender_name
     if inline_images:
         metadata["inline_images"] = str(inline_images)
-    seen: set[str] = set()
-    indexed: list[tuple[MIMEPart, str, bytes]] = []
-    for part in parts.attachments:
-        name = _attachment_name(part, len(seen) + 1, seen)
-        data = _payload(part)
-        kind = part_kind(part, name, data)
-        if part.get_content_type() != "message/rfc822" and kind in ("image", "signature"):
-            listed.append(f"{name} ({kind}, {part.get_content_type()}, {len(data)} bytes)")
-        else:
-            indexed.append((part, name, data))
     if listed:  # kept out of the passages, named in the message's metadata
         metadata["attachments"] = "; ".join(listed)
     doc = SourceDocument(
@@ -165,6 +155,23 @@ def _parse(msg: EmailMessage, raw: bytes, origin: str) -> list[SourceDocument]:
         doc.sections = [Section("metadata", f"Message with no body text; attached: {names}")]
         doc.embedding_mode = "metadata_only"
     return [doc, *(_attachment(part, name, data, doc, origin) for part, name, data in indexed)]
+
+
+def _sort_attachments(parts: _Parts) -> tuple[list[tuple[MIMEPart, str, bytes]], list[str]]:
+    """(part, unique name, bytes) of the attachments to index; descriptions of those only listed
+    (images, signatures: by declared type, file name or first bytes)."""
+    seen: set[str] = set()
+    indexed: list[tuple[MIMEPart, str, bytes]] = []
+    listed = list(parts.listed)
+    for part in parts.attachments:
+        name = _attachment_name(part, len(seen) + 1, seen)
+        data = _payload(part)
+        kind = part_kind(part, name, data)
+        if part.get_content_type() != "message/rfc822" and kind in ("image", "signature"):
+            listed.append(f"{name} ({kind}, {part.get_content_type()}, {len(data)} bytes)")
+        else:
+            indexed.append((part, name, data))
+    return indexed, listed
 
 
 def _looks_like_headers(raw: bytes) -> bool:
