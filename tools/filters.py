@@ -78,6 +78,9 @@ _CLEAR_ALL = re.compile(
     re.IGNORECASE,
 )
 _CLEAR_VESSEL = re.compile(r"\b(?:any|all|every|other)\s+(?:vessels?|ships?)\b", re.IGNORECASE)
+_CLEAR_AIRCRAFT = re.compile(
+    r"\b(?:any|all|every|other)\s+(?:aircraft|air ?planes?|planes?|registrations?)\b", re.IGNORECASE
+)
 _CLEAR_REPORT = re.compile(r"\b(?:any|all|every|other)\s+reports?\b", re.IGNORECASE)
 _CLEAR_DATE = re.compile(
     r"\b(?:any|all)\s+(?:dates?|years?|time|periods?)\b|\bany\s+time\b", re.IGNORECASE
@@ -128,6 +131,9 @@ def clear(filters: Filters, text: str) -> tuple[Filters, list[str]]:
         for key in vessel_keys:
             out.pop(key, None)  # type: ignore[misc]
         notes.append("cleared the vessel filter")
+    if _CLEAR_AIRCRAFT.search(text) and "registration" in out:
+        del out["registration"]
+        notes.append("cleared the registration filter")
     if _CLEAR_REPORT.search(text) and "report_no" in out:
         del out["report_no"]
         notes.append("cleared the report filter")
@@ -146,7 +152,7 @@ _FILLER = frozenset(
 def only_clears(text: str) -> bool:
     """Whether ``text`` does nothing but clear filters ("clear filters", "any vessel please")."""
     rest = text
-    for pattern in (_CLEAR_ALL, _CLEAR_VESSEL, _CLEAR_REPORT, _CLEAR_DATE):
+    for pattern in (_CLEAR_ALL, _CLEAR_VESSEL, _CLEAR_AIRCRAFT, _CLEAR_REPORT, _CLEAR_DATE):
         rest, n = pattern.subn(" ", rest)
         if n:
             text = ""  # something was cleared

@@ -106,6 +106,7 @@ class FakeBackend:
             (f.doc_ids is None or p.doc_id in f.doc_ids)
             and (f.report_no is None or p.report_no == f.report_no)
             and (f.vessel_type is None or getattr(p, "vessel_type", None) == f.vessel_type)
+            and (f.registration is None or getattr(p, "registration", None) == f.registration)
             and (f.date_from is None or (p.date is not None and p.date >= f.date_from))
             and (f.date_to is None or (p.date is not None and p.date <= f.date_to))
         )

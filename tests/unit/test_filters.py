@@ -84,7 +84,10 @@ def test_families_and_societies_missing_from_the_registry_stay_words() -> None:
 
 
 def test_registrations_filter() -> None:
-    assert resolve("what happened to N3424Y?", {}, REGISTRY).filters == {"registration": "N3424Y"}
+    first = resolve("what happened to N3424Y?", {}, REGISTRY).filters
+    assert first == {"registration": "N3424Y"}
+    assert resolve("and the weather?", first, REGISTRY).filters == first
+    assert resolve("same for any aircraft", first, REGISTRY).filters == {}
     assert resolve("N1 dropped to 80 percent", {}, REGISTRY).filters == {}
 
 
