@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from archive.store.database import Store
 from archive.vessel_kinds import class_society, vessel_family
@@ -29,18 +30,8 @@ async def registered_vessels(store: Store) -> list[RegisteredVessel]:
             "SELECT vessel_key, name, imo, vessel_type, vessel_class, vessel_family,"
             " class_society FROM vessels ORDER BY name"
         )
-        return [
-            RegisteredVessel(
-                r["vessel_key"],
-                r["name"],
-                r["imo"],
-                r["vessel_type"],
-                r["vessel_class"],
-                r["vessel_family"],
-                r["class_society"],
-            )
-            for r in await cur.fetchall()
-        ]
+        rows = cast(list[dict[str, Any]], await cur.fetchall())  # the pool's dict_row
+        return [RegisteredVessel(r.pop("vessel_key"), **r) for r in rows]
 
 
 async def classify_stored_vessels(store: Store) -> int:
@@ -53,7 +44,8 @@ async def classify_stored_vessels(store: Store) -> int:
                UNION SELECT DISTINCT 'class', vessel_class FROM vessels
                    WHERE vessel_class IS NOT NULL AND class_society IS NULL"""
         )
-        todo = [(r["what"], r["spelled"]) for r in await cur.fetchall()]
+        rows = cast(list[dict[str, str]], await cur.fetchall())  # the pool's dict_row
+        todo = [(r["what"], r["spelled"]) for r in rows]
         for what, spelled in todo:
             source, target = ("vessel_type", "vessel_family")
             value = vessel_family(spelled)
