@@ -199,7 +199,10 @@ def final_report_from_pages(
         or _first_report_no("\n".join(pages))
         or fallback_id
     )
-    title = " ".join(p for p in (number, fields.get("location"), fields.get("aircraft")) if p)
+    registration = fields.get("registration", "").split(" ")[0].upper()
+    title = " ".join(
+        p for p in (number, fields.get("location"), fields.get("aircraft"), registration) if p
+    )
     when = re.search(r"[A-Z][a-z]+ \d{1,2}, \d{4}", fields.get("date_time", ""))
     fields.update(source="final_report", pages=str(len(pages)))
     return SourceDocument(
