@@ -26,6 +26,7 @@ from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services
 from archive.ingest.pipeline import ingest_paths
+from archive.ingest.progress import wanted
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from graph.context import Context
@@ -103,7 +104,7 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
         services.store,
         services.embeddings,
         services.archive,
-        progress=not args.no_progress and sys.stderr.isatty(),
+        progress=wanted(not args.no_progress, json_output=args.json),
     )
     summary = {
         "added": report.added,

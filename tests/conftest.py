@@ -32,7 +32,7 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANGSMITH_TRACING", "false")
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The workspace's shared real data folder, or a skip saying it is absent (a clone outside
     the workspace has none)."""

@@ -1,4 +1,5 @@
-"""Structural filters from the user's words: vessels, IMO numbers, types, classes, reports, years.
+"""Structural filters from the user's words: vessels, IMO numbers, vessel families, classification
+societies, aircraft registrations, reports, years.
 
 The active filters are plain data (:class:`Filters`) so a checkpointer keeps them per conversation;
 each turn :func:`resolve` starts from them, applies what the message clears or names, and reports a
@@ -19,6 +20,7 @@ from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on
 
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import RegisteredVessel
+from archive.vessel_kinds import class_society, families_in, society_in, vessel_family
 from tools import prompts
 from tools.vessels import UnknownVessel, VesselMatch, resolve_vessel
 
@@ -35,8 +37,9 @@ class Filters(TypedDict, total=False):
     """The active structural filters of a conversation (absent key = not filtered)."""
 
     vessels: list[VesselRef]  # documents naming any of these vessels
-    vessel_type: str  # as spelled in the registry
-    vessel_class: str  # classification society, as spelled in the registry
+    vessel_families: list[str]  # archive.vessel_kinds families ("bulk carrier"), any of them
+    class_society: str  # archive.vessel_kinds society ("Lloyd's Register")
+    registration: str  # an aircraft registration ("N3424Y")
     report_no: str  # single-report mode
     date_from: str  # ISO date, inclusive
     date_to: str  # ISO date, inclusive
@@ -50,6 +53,9 @@ class FilterRequest(TypedDict, total=False):
 
 
 REPORT_NO = re.compile(r"\b([A-Z]{3}\d{2}[A-Z]{2}\d{3})\b", re.IGNORECASE)
+#: A US civil aircraft registration ("N3424Y", "N62QC"), written in capitals; "N1" and "N2"
+#: (engine speeds) are too short to be one.
+REGISTRATION = re.compile(r"(?<![\w-])(N[1-9]\d{1,4}[A-Z]{0,2})(?![\w-])")
 IMO_NUMBER = re.compile(r"\bIMO\s*(?:no\.?|number|#)?\s*:?\s*(\d{7})\b", re.IGNORECASE)
 BARE_NUMBER = re.compile(r"(?<![\w.-])(\d{7})(?![\w.-])")
 #: Words that introduce a vessel name: "MV Nordic Star", "the vessel Baltic Trader".
@@ -72,6 +78,9 @@ _CLEAR_ALL = re.compile(
     re.IGNORECASE,
 )
 _CLEAR_VESSEL = re.compile(r"\b(?:any|all|every|other)\s+(?:vessels?|ships?)\b", re.IGNORECASE)
+_CLEAR_AIRCRAFT = re.compile(
+    r"\b(?:any|all|every|other)\s+(?:aircraft|air ?planes?|planes?|registrations?)\b", re.IGNORECASE
+)
 _CLEAR_REPORT = re.compile(r"\b(?:any|all|every|other)\s+reports?\b", re.IGNORECASE)
 _CLEAR_DATE = re.compile(
     r"\b(?:any|all)\s+(?:dates?|years?|time|periods?)\b|\bany\s+time\b", re.IGNORECASE
@@ -117,10 +126,14 @@ def clear(filters: Filters, text: str) -> tuple[Filters, list[str]]:
         return Filters(), ["cleared all filters"] if filters else []
     out = Filters(**filters)
     notes: list[str] = []
-    if _CLEAR_VESSEL.search(text) and (out.keys() & {"vessels", "vessel_type", "vessel_class"}):
-        for key in ("vessels", "vessel_type", "vessel_class"):
+    vessel_keys = ("vessels", "vessel_families", "class_society")
+    if _CLEAR_VESSEL.search(text) and (out.keys() & set(vessel_keys)):
+        for key in vessel_keys:
             out.pop(key, None)  # type: ignore[misc]
         notes.append("cleared the vessel filter")
+    if _CLEAR_AIRCRAFT.search(text) and "registration" in out:
+        del out["registration"]
+        notes.append("cleared the registration filter")
     if _CLEAR_REPORT.search(text) and "report_no" in out:
         del out["report_no"]
         notes.append("cleared the report filter")
@@ -139,7 +152,7 @@ _FILLER = frozenset(
 def only_clears(text: str) -> bool:
     """Whether ``text`` does nothing but clear filters ("clear filters", "any vessel please")."""
     rest = text
-    for pattern in (_CLEAR_ALL, _CLEAR_VESSEL, _CLEAR_REPORT, _CLEAR_DATE):
+    for pattern in (_CLEAR_ALL, _CLEAR_VESSEL, _CLEAR_AIRCRAFT, _CLEAR_REPORT, _CLEAR_DATE):
         rest, n = pattern.subn(" ", rest)
         if n:
             text = ""  # something was cleared
@@ -251,12 +264,24 @@ def _spelled_names(
     return found
 
 
-def _whole_word(values: Sequence[str], text: str) -> str | None:
-    """The longest of ``values`` that ``text`` mentions as whole words (plural allowed)."""
-    for value in sorted(set(values), key=len, reverse=True):
-        if re.search(rf"(?<![\w-]){re.escape(value)}(?:s|es)?(?![\w-])", text, re.IGNORECASE):
-            return value
-    return None
+def vessel_kind_filters(
+    text: str, registry: Sequence[RegisteredVessel]
+) -> tuple[Filters, list[str]]:
+    """The vessel families and classification society ``text`` names, among those of the
+    registered vessels (an archive without tankers takes "tanker" as a word), with notes."""
+    filters = Filters()
+    notes: list[str] = []
+    families = {v.vessel_family or vessel_family(v.vessel_type) for v in registry}
+    societies = {v.class_society or class_society(v.vessel_class) for v in registry}
+    named = families_in(text)
+    if named and (wanted := [f for f in named[0] if f in families]):
+        filters["vessel_families"] = wanted
+        notes.append(f"vessel type: {named[1]!r} -> {' or '.join(wanted)}")
+    society = society_in(text)
+    if society and society[0] in societies:
+        filters["class_society"] = society[0]
+        notes.append(f"classification society: {society[1]!r} -> {society[0]}")
+    return filters, notes
 
 
 def resolve(
@@ -291,14 +316,13 @@ def resolve(
         filters["vessels"] = list(refs.values())
         notes.append("vessel: " + "; ".join(m.describe() for m in matches))
 
-    vessel_type = _whole_word([v.vessel_type for v in registry if v.vessel_type], text)
-    if vessel_type:
-        filters["vessel_type"] = vessel_type
-        notes.append(f"vessel type: {vessel_type}")
-    vessel_class = _whole_word([v.vessel_class for v in registry if v.vessel_class], text)
-    if vessel_class:
-        filters["vessel_class"] = vessel_class
-        notes.append(f"vessel class: {vessel_class}")
+    kinds, kind_notes = vessel_kind_filters(text, registry)
+    filters.update(kinds)
+    notes.extend(kind_notes)
+
+    if registration := (m.group(1) if (m := REGISTRATION.search(text)) else None):
+        filters["registration"] = registration
+        notes.append(f"aircraft registration: {registration}")
 
     report = request.get("report") or (m.group(1) if (m := REPORT_NO.search(text)) else None)
     if report:
@@ -337,10 +361,12 @@ def describe(filters: Filters) -> str:
                 for v in filters["vessels"]
             )
         )
-    if filters.get("vessel_type"):
-        parts.append(f"type {filters['vessel_type']}")
-    if filters.get("vessel_class"):
-        parts.append(f"class {filters['vessel_class']}")
+    if filters.get("vessel_families"):
+        parts.append(f"type {' or '.join(filters['vessel_families'])}")
+    if filters.get("class_society"):
+        parts.append(f"class {filters['class_society']}")
+    if filters.get("registration"):
+        parts.append(f"registration {filters['registration']}")
     if filters.get("report_no"):
         parts.append(f"report {filters['report_no']}")
     if filters.get("date_from") or filters.get("date_to"):
@@ -357,8 +383,9 @@ async def to_search_filters(
         doc_ids = tuple(await vessel_documents([v["key"] for v in filters["vessels"]]))
     return SearchFilters(
         doc_ids=doc_ids,
-        vessel_type=filters.get("vessel_type"),
-        vessel_class=filters.get("vessel_class"),
+        vessel_families=tuple(filters.get("vessel_families", ())),
+        class_society=filters.get("class_society"),
+        registration=filters.get("registration"),
         report_no=filters.get("report_no"),
         date_from=date.fromisoformat(filters["date_from"]) if filters.get("date_from") else None,
         date_to=date.fromisoformat(filters["date_to"]) if filters.get("date_to") else None,

@@ -12,13 +12,22 @@ import mimetypes
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import date
 from email.header import decode_header, make_header
 from email.message import EmailMessage, MIMEPart
 from email.utils import parseaddr, parsedate_to_datetime
-from html.parser import HTMLParser
 from pathlib import Path, PurePath
 
+from archive.ingest.mail_parts import (
+    SIGNATURE_TYPES,
+    SMIME_TYPES,
+    attachment_text,
+    part_kind,
+    smime_content,
+    without_pgp_armor,
+)
+from archive.ingest.mail_text import html_to_text, is_list_footer, strip_inline_data, strip_quotes
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument, short_id
 from archive.ingest.pdf import metadata_section, pdf_sections
 
@@ -26,17 +35,7 @@ logger = logging.getLogger(__name__)
 
 # What the stdlib parser raises on badly broken messages besides its own errors.
 _PARSE_ERRORS = (email.errors.MessageError, ValueError, TypeError, LookupError, AttributeError)
-_SIGNATURES = frozenset(
-    {"application/pkcs7-signature", "application/x-pkcs7-signature", "application/pgp-signature"}
-)
 _MSGID = re.compile(r"<([^<>\s]+)>")
-_ATTRIBUTION_START = re.compile(r"^(On|Am|El|Le|Il|Em|Den)\b")  # "On <date>, <who> wrote:"
-_ATTRIBUTION_END = re.compile(r"\b(wrote|schrieb|escribió|a écrit|ha scritto|skrev)\s?:\s*$")
-_FOOTER = re.compile(  # "____\nX mailing list -- x@lists\nTo unsubscribe ...", anywhere
-    r"^[ \t]*_{10,}[ \t]*\n[^\n]*mailing list\b[^\n]*(?:\n[ \t]*To unsubscribe[^\n]*)?$",
-    re.MULTILINE | re.IGNORECASE,
-)
-_OUTLOOK_CUT = re.compile(r"^-{3,}\s*Original Message\s*-{3,}\s*$", re.IGNORECASE)
 
 
 # --- entry points -------------------------------------------------------------------------
@@ -133,8 +132,10 @@ def _parse(msg: EmailMessage, raw: bytes, origin: str) -> list[SourceDocument]:
     sender_name, sender_address = parseaddr(sender_text)
     sender = sender_address or sender_text or None
     sent = _date(headers.get("date", ""))
-    body_parts, attachments = _split_parts(msg)
-    body = _strip_quotes("\n\n".join(body_parts))
+    parts = _split_parts(msg)
+    body, inline_images = strip_inline_data(strip_quotes("\n\n".join(parts.texts)))
+    body = body.strip()
+    indexed, listed = _sort_attachments(parts)
     metadata = {
         "to": _decoded(headers.get("to", "")),
         "in_reply_to": in_reply_to or "",
@@ -144,6 +145,10 @@ def _parse(msg: EmailMessage, raw: bytes, origin: str) -> list[SourceDocument]:
         metadata["cc"] = _decoded(headers["cc"])
     if sender_name:
         metadata["from_name"] = sender_name
+    if inline_images:
+        metadata["inline_images"] = str(inline_images)
+    if listed:  # kept out of the passages, named in the message's metadata
+        metadata["attachments"] = "; ".join(listed)
     doc = SourceDocument(
         kind="email",
         source_id=message_id,
@@ -158,8 +163,28 @@ def _parse(msg: EmailMessage, raw: bytes, origin: str) -> list[SourceDocument]:
         archive_name=safe_name(message_id, ".eml"),
         metadata={k: v for k, v in metadata.items() if v},
     )
+    if not body and indexed:  # only files: the message is kept, indexed by what it carries
+        names = ", ".join(name for _, name, _ in indexed)
+        doc.sections = [Section("metadata", f"Message with no body text; attached: {names}")]
+        doc.embedding_mode = "metadata_only"
+    return [doc, *(_attachment(part, name, data, doc, origin) for part, name, data in indexed)]
+
+
+def _sort_attachments(parts: _Parts) -> tuple[list[tuple[MIMEPart, str, bytes]], list[str]]:
+    """(part, unique name, bytes) of the attachments to index; descriptions of those only listed
+    (images, signatures: by declared type, file name or first bytes)."""
     seen: set[str] = set()
-    return [doc, *(_attachment(part, doc, seen, origin) for part in attachments)]
+    indexed: list[tuple[MIMEPart, str, bytes]] = []
+    listed = list(parts.listed)
+    for part in parts.attachments:
+        name = _attachment_name(part, len(seen) + 1, seen)
+        data = _payload(part)
+        kind = part_kind(part, name, data)
+        if part.get_content_type() != "message/rfc822" and kind in ("image", "signature"):
+            listed.append(f"{name} ({kind}, {part.get_content_type()}, {len(data)} bytes)")
+        else:
+            indexed.append((part, name, data))
+    return indexed, listed
 
 
 def _looks_like_headers(raw: bytes) -> bool:
@@ -168,18 +193,36 @@ def _looks_like_headers(raw: bytes) -> bool:
     return first.startswith(b"From ") or re.match(rb"^[!-9;-~]+:", first) is not None
 
 
-def _split_parts(msg: MIMEPart) -> tuple[list[str], list[MIMEPart]]:
-    """Body texts (preferring text/plain among alternatives) and attachment parts, in order."""
-    texts: list[str] = []
-    attachments: list[MIMEPart] = []
+@dataclass
+class _Parts:
+    """A message's parts: body texts, attachments to index, and parts only listed by name."""
+
+    texts: list[str] = field(default_factory=list)
+    attachments: list[MIMEPart] = field(default_factory=list)
+    listed: list[str] = field(default_factory=list)  # "smime.p7s (signature, ...)", ...
+
+
+def _split_parts(msg: MIMEPart) -> _Parts:
+    """Body texts (preferring text/plain among alternatives), the attachments, and signatures;
+    an S/MIME signed-data part is opened and read like the entity it signs."""
+    found = _Parts()
 
     def walk(part: MIMEPart, text_wanted: bool) -> None:
-        if part.get_content_type() == "message/rfc822":
-            attachments.append(part)
+        ctype = part.get_content_type()
+        if ctype == "message/rfc822":
+            found.attachments.append(part)
+            return
+        if ctype in SMIME_TYPES:
+            inner = smime_content(part)
+            if inner is not None:
+                found.listed.append(f"{part.get_filename() or 'smime.p7m'} (S/MIME signed)")
+                walk(inner, text_wanted)
+            else:
+                found.attachments.append(part)
             return
         if part.is_multipart():
             children = list(part.iter_parts())
-            if part.get_content_type() == "multipart/alternative" and children:
+            if ctype == "multipart/alternative" and children:
                 best = _best_alternative(children)
                 for child in children:
                     walk(child, text_wanted and child is best)
@@ -187,21 +230,21 @@ def _split_parts(msg: MIMEPart) -> tuple[list[str], list[MIMEPart]]:
                 for child in children:
                     walk(child, text_wanted)
             return
-        ctype = part.get_content_type()
         named = part.get_filename() or part.get_content_disposition() == "attachment"
-        if ctype in _SIGNATURES:
+        if ctype in SIGNATURE_TYPES:
+            found.listed.append(f"{part.get_filename() or 'signature'} (signature, {ctype})")
             return
         if ctype in ("text/plain", "text/html") and not named:
             if text_wanted:
                 text = _part_text(part)
-                text = html_to_text(text) if ctype == "text/html" else text
-                if text.strip() and not _is_list_footer(text):
-                    texts.append(text)
+                text = html_to_text(text) if ctype == "text/html" else without_pgp_armor(text)
+                if text.strip() and not is_list_footer(text):
+                    found.texts.append(text)
             return
-        attachments.append(part)
+        found.attachments.append(part)
 
     walk(msg, True)
-    return texts, attachments
+    return found
 
 
 def _best_alternative(children: list[MIMEPart]) -> MIMEPart:
@@ -217,30 +260,37 @@ def _best_alternative(children: list[MIMEPart]) -> MIMEPart:
     return children[-1]
 
 
+def _payload(part: MIMEPart) -> bytes:
+    decoded = part.get_payload(decode=True)
+    return decoded if isinstance(decoded, bytes) else part.as_bytes()
+
+
 def _attachment(
-    part: MIMEPart, parent: SourceDocument, seen: set[str], origin: str
+    part: MIMEPart, name: str, data: bytes, parent: SourceDocument, origin: str
 ) -> SourceDocument:
+    """An attachment's document: text by content and file name (a ``.yml`` or ``.cpp`` sent as
+    ``application/octet-stream`` too), PDF pages, a forwarded message's body; else its name and
+    size only."""
     ctype = part.get_content_type()
-    name = _attachment_name(part, len(seen) + 1, seen)
     where = f"{origin} attachment {name}"
     mode: EmbeddingMode = "full"
     payload = part.get_payload()
     inner = payload[0] if ctype == "message/rfc822" and isinstance(payload, list) else None
     if isinstance(inner, MIMEPart):  # a forwarded message: index its body text
         data = inner.as_bytes()
-        sections = [Section("body", t.strip()) for t in _split_parts(inner)[0] if t.strip()]
+        sections = [Section("body", t.strip()) for t in _split_parts(inner).texts if t.strip()]
         return _attachment_document(
             parent, name, ctype, data, sections or [metadata_section(name, ctype, len(data))]
         )
-    decoded = part.get_payload(decode=True)
-    data = decoded if isinstance(decoded, bytes) else part.as_bytes()
+    kind = part_kind(part, name, data)
     try:
-        if ctype == "application/pdf" or name.lower().endswith(".pdf"):
+        if kind == "pdf":
             sections = pdf_sections(data, origin=where)
-        elif part.get_content_maintype() == "text":
-            text = _part_text(part)
+        elif kind == "text":
+            text = attachment_text(part, name, data)
             text = html_to_text(text) if ctype == "text/html" else text
-            sections = [Section("body", text.strip())] if text.strip() else []
+            text = strip_inline_data(text)[0].strip()
+            sections = [Section("body", text)] if text else []
         else:
             sections = []
     except LoadError as err:
@@ -309,38 +359,6 @@ def _part_text(part: MIMEPart) -> str:
     return text.replace("\x00", "")
 
 
-def _is_list_footer(text: str) -> bool:
-    """A part that holds nothing but a mailing-list footer."""
-    return not _FOOTER.sub("", text.strip()).strip()
-
-
-def _strip_quotes(text: str) -> str:
-    """Drop quoted lines ("> ...") and their "On <date>, <who> wrote:" line, cut an unmarked
-    quote (an attribution or "Original Message" line followed by plain text) and mailing-list
-    footers; keep the whole text if nothing else would remain."""
-    lines = _FOOTER.sub("", text.replace("\r\n", "\n")).split("\n")
-    kept: list[str] = []
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        if _OUTLOOK_CUT.match(stripped):
-            break
-        if stripped.startswith(">"):
-            continue
-        if _ATTRIBUTION_END.search(stripped):
-            two_lines = not _ATTRIBUTION_START.match(stripped) and kept and kept[-1].strip()
-            attribution = f"{kept[-1].strip()} {stripped}" if two_lines else stripped
-            if _ATTRIBUTION_START.match(attribution) and re.search(r"\d", attribution):
-                if two_lines:
-                    kept.pop()
-                following = next((ln for ln in lines[i + 1 :] if ln.strip()), "")
-                if following.strip().startswith(">"):
-                    continue
-                break
-        kept.append(line)
-    result = re.sub(r"\n\s*\n\s*(?:\n\s*)+", "\n\n", "\n".join(kept)).strip()
-    return result or text.strip()
-
-
 def _unescape(value: str) -> str:
     """Undo the parser's surrogate escapes of 8-bit header bytes (read as UTF-8)."""
     try:
@@ -383,81 +401,3 @@ def safe_name(name: str, suffix: str) -> str:
     if len(clean) > 90:
         clean = f"{clean[:80]}-{short_id(name)}"
     return clean if clean.endswith(suffix) else clean + suffix
-
-
-# --- HTML ---------------------------------------------------------------------------------
-
-
-class _HtmlText(HTMLParser):
-    """Collects visible text: paragraphs apart, other blocks on their own line, "> " quotes."""
-
-    _PARAGRAPHS = frozenset(
-        {"p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "table", "ul", "ol", "pre", "hr"}
-    )
-    _LINES = frozenset({"div", "br", "li", "tr", "dd", "dt", "section", "article"})
-    _HIDDEN = frozenset({"script", "style", "head", "title", "template"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[tuple[int, list[str]]] = [(0, [])]  # (quote depth, pieces); [] = break
-        self.quote = 0
-        self.hidden = 0
-        self.pre = 0
-
-    def _break(self, tag: str) -> None:
-        if tag in self._PARAGRAPHS:
-            self.lines.append((self.quote, ["\n"]))  # a blank line
-        self.lines.append((self.quote, []))
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._HIDDEN:
-            self.hidden += 1
-            return
-        self.quote += tag == "blockquote"
-        self.pre += tag == "pre"
-        if tag in self._PARAGRAPHS or tag in self._LINES:
-            self._break(tag)
-        if tag == "li":
-            self.lines[-1][1].append("- ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._HIDDEN:
-            self.hidden = max(0, self.hidden - 1)
-            return
-        if tag == "blockquote":
-            self.quote = max(0, self.quote - 1)
-        if tag == "pre":
-            self.pre = max(0, self.pre - 1)
-        if tag in self._PARAGRAPHS or tag in self._LINES:
-            self._break(tag)
-
-    def handle_data(self, data: str) -> None:
-        if self.hidden:
-            return
-        if not self.pre:
-            self.lines[-1][1].append(re.sub(r"\s+", " ", data))
-            return
-        first, *rest = data.split("\n")
-        self.lines[-1][1].append(first)
-        for piece in rest:
-            self.lines.append((self.quote, [piece]))
-
-    def text(self) -> str:
-        out: list[str] = []
-        for depth, pieces in self.lines:
-            if pieces == ["\n"]:
-                if out and out[-1]:
-                    out.append("")
-                continue
-            line = " ".join("".join(pieces).split())
-            if line:
-                out.append("> " * depth + line)
-        return "\n".join(out).strip()
-
-
-def html_to_text(html: str) -> str:
-    """Readable text of an HTML body: scripts and styles dropped, blocks on their own lines."""
-    parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
-    return parser.text()

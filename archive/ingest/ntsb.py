@@ -111,7 +111,12 @@ def record_document(record: Any) -> SourceDocument:
     place = ", ".join(p for p in (_text(record.get("city")), _text(record.get("state"))) if p)
     aircraft = " ".join(p for p in (_text(record.get("make")), _text(record.get("model"))) if p)
     event_date = _iso_date(_text(record.get("event_date")))
-    title = " ".join(p for p in (number, _text(record.get("event_date")), place, aircraft) if p)
+    # The title is the record's metadata line: BM25 indexes it with every chunk (so a registration
+    # such as N3424Y or a make and model finds the report), the embedder leaves it out.
+    registration = _text(record.get("registration")).upper()
+    title = " ".join(
+        p for p in (number, _text(record.get("event_date")), place, aircraft, registration) if p
+    )
     metadata = {
         key: _text(record.get(key))
         for key in (
@@ -194,7 +199,10 @@ def final_report_from_pages(
         or _first_report_no("\n".join(pages))
         or fallback_id
     )
-    title = " ".join(p for p in (number, fields.get("location"), fields.get("aircraft")) if p)
+    registration = fields.get("registration", "").split(" ")[0].upper()
+    title = " ".join(
+        p for p in (number, fields.get("location"), fields.get("aircraft"), registration) if p
+    )
     when = re.search(r"[A-Z][a-z]+ \d{1,2}, \d{4}", fields.get("date_time", ""))
     fields.update(source="final_report", pages=str(len(pages)))
     return SourceDocument(

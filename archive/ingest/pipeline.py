@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass
 from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
-from tqdm import tqdm
 
 from archive.ingest.digests import build_thread_digests
 from archive.ingest.discover import load_paths
 from archive.ingest.enrich import enrich
 from archive.ingest.model import LoadError, SourceDocument
+from archive.ingest.progress import count_sources, counted, stage_bar
 from archive.ingest.topics import build_topics
 from archive.ingest.vessel_tagging import tag_vessel_mentions
 from archive.ingest.writer import WriteReport, write_documents
@@ -47,6 +46,7 @@ async def ingest_documents(
     progress: bool = True,
     prepare: Callable[[SourceDocument], SourceDocument] | None = None,
     report: IngestReport | None = None,
+    stage: str = "ingest",
 ) -> IngestReport:
     """Store every new or changed document; unchanged ones are skipped by content hash.
 
@@ -56,21 +56,21 @@ async def ingest_documents(
     """
     report = report if report is not None else IngestReport()
     started = time.perf_counter()
-    bar = tqdm(desc="ingest", unit="doc", disable=not progress, file=sys.stderr, leave=False)
-    prepared = (
-        item if isinstance(item, LoadError) or prepare is None else prepare(item)
-        for item in documents
-    )
-    await write_documents(
-        prepared,
-        store,
-        embeddings,
-        archive,
-        batch_chunks=batch_chunks,
-        report=report,
-        on_batch=bar.update,
-    )
-    bar.close()
+    total = len(documents) if isinstance(documents, Sized) else None
+    with stage_bar(stage, total, unit="doc", enabled=progress) as bar:
+        prepared = (
+            item if isinstance(item, LoadError) or prepare is None else prepare(item)
+            for item in documents
+        )
+        await write_documents(
+            prepared,
+            store,
+            embeddings,
+            archive,
+            batch_chunks=batch_chunks,
+            report=report,
+            on_batch=bar.update,
+        )
     report.vessel_tagged = await tag_vessel_mentions(store)
     report.seconds = time.perf_counter() - started
     return report
@@ -90,12 +90,12 @@ async def ingest_paths(
 
     Every derived stage reads what is not yet done (marker tables), so a rerun after a kill at
     any point finishes it. Cancelled (Ctrl-C), it stops between documents and returns what was
-    stored so far with ``interrupted`` set.
+    stored so far with ``interrupted`` set. ``progress``: a bar with total and ETA per stage.
     """
     started = time.perf_counter()
     report = IngestReport()
     try:
-        await _ingest_all(paths, store, embeddings, archive, report, progress=progress)
+        await _ingest_all(list(paths), store, embeddings, archive, report, progress=progress)
     except asyncio.CancelledError:
         report.interrupted = True
         logger.warning(
@@ -106,7 +106,7 @@ async def ingest_paths(
 
 
 async def _ingest_all(
-    paths: Iterable[Path],
+    paths: list[Path],
     store: Store,
     embeddings: Embeddings,
     archive: Archive,
@@ -114,21 +114,30 @@ async def _ingest_all(
     *,
     progress: bool,
 ) -> None:
-    await ingest_documents(
-        load_paths(paths),
-        store,
-        embeddings,
-        archive,
-        progress=progress,
-        prepare=enrich,
-        report=report,
-    )
+    total = count_sources(paths) if progress else None
+    with stage_bar("parse + embed", total, unit="doc", enabled=progress) as bar:
+        await ingest_documents(
+            counted(load_paths(paths), bar),
+            store,
+            embeddings,
+            archive,
+            progress=False,
+            prepare=enrich,
+            report=report,
+        )
     digests = await build_thread_digests(store)
     if digests:
         digested = await ingest_documents(
-            digests, store, embeddings, archive, progress=False, prepare=enrich
+            digests,
+            store,
+            embeddings,
+            archive,
+            progress=progress,
+            prepare=enrich,
+            stage="digests",
         )
         report.digests = digested.added + digested.updated
         report.chunks_added += digested.chunks_added
         report.errors.extend(digested.errors)
-    report.topics = (await build_topics(store, embeddings)).new_topics
+    with stage_bar("topics", report.chunks_added or None, unit="chunk", enabled=progress) as bar:
+        report.topics = (await build_topics(store, embeddings, on_batch=bar.update)).new_topics

@@ -186,11 +186,13 @@ async def build_topics(
     doc_ids: Sequence[str] | None = None,
     per_chunk: int = TOPICS_PER_CHUNK,
     batch: int = BATCH_CHUNKS,
+    on_batch: Callable[[int], object] | None = None,
 ) -> TopicStats:
     """Extract topics of every chunk not read before (of ``doc_ids`` only, when given), add new
     topic names to the ontology with their embeddings, and link the chunks to their topics.
 
-    Documents indexed by metadata only (images, binaries) get no topics.
+    Documents indexed by metadata only (images, binaries) get no topics. ``on_batch`` is
+    told how many chunks each batch read (a progress bar's ``update``).
     """
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -213,6 +215,8 @@ async def build_topics(
         await _link(store, [r["chunk_id"] for r in rows], pairs)
         chunks += len(rows)
         links += len(pairs)
+        if on_batch is not None:
+            on_batch(len(rows))
         logger.info("topics: %d chunks read, %d links, %d new topics", chunks, links, new_topics)
     return TopicStats(chunks, links, new_topics, loop.time() - started)
 

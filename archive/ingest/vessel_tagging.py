@@ -9,6 +9,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from archive.store.database import Store
+from archive.store.vessels import classify_stored_vessels
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +41,9 @@ def mentioned(text: str, names: dict[tuple[str, ...], str], imos: dict[str, str]
 async def tag_vessel_mentions(store: Store) -> int:
     """Tag the documents of :data:`TAGGED_KINDS` not yet read against the current vessel
     registry with the vessels they mention; each document is marked read in the transaction
-    that tags it, so a killed run resumes where it stopped."""
+    that tags it, so a killed run resumes where it stopped. (rows stored
+    without their vessel family and class society get them first)."""
+    await classify_stored_vessels(store)
     async with store.pool.connection() as conn:
         cur = await conn.execute("SELECT vessel_key, name, imo FROM vessels")
         registry = await cur.fetchall()
@@ -84,7 +87,8 @@ async def tag_vessel_mentions(store: Store) -> int:
                 for table in ("documents", "chunks"):
                     await conn.execute(
                         f"UPDATE {table} t SET vessel_name = v.name, imo = v.imo,"  # noqa: S608
-                        " vessel_type = v.vessel_type, vessel_class = v.vessel_class"
+                        " vessel_type = v.vessel_type, vessel_class = v.vessel_class,"
+                        " vessel_family = v.vessel_family, class_society = v.class_society"
                         " FROM vessels v WHERE v.vessel_key = %s AND t.doc_id = %s",
                         (keys[0], row["doc_id"]),
                     )

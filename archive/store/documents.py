@@ -11,6 +11,7 @@ from psycopg.rows import DictRow
 
 from archive.ingest.model import Chunk, SourceDocument, Vessel
 from archive.store.database import Store
+from archive.vessel_kinds import class_society, vessel_family
 
 
 def vessel_key(vessel: Vessel) -> str:
@@ -36,15 +37,19 @@ async def write_document(
 ) -> None:
     """Replace ``doc`` and its chunks atomically (BM25 postings follow through triggers)."""
     primary = doc.vessels[0] if doc.vessels else None
+    family = vessel_family(primary.vessel_type if primary else None)
+    society = class_society(primary.vessel_class if primary else None)
+    registration = doc.metadata.get("registration") if doc.kind == "ntsb_report" else None
     async with store.pool.connection() as conn, conn.transaction():
         await conn.execute("DELETE FROM documents WHERE doc_id = %s", (doc.doc_id,))
         await _upsert_vessels(conn, doc.vessels)
         await conn.execute(
             """INSERT INTO documents (doc_id, kind, source_id, title, content_hash, archive_path,
                    parent_id, thread_id, message_id, date, sender, subject, report_no, vessel_name,
-                   imo, vessel_type, vessel_class, embedding_mode, summary, metadata, chunk_count)
+                   imo, vessel_type, vessel_class, embedding_mode, summary, metadata, chunk_count,
+                   vessel_family, class_society, registration)
                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
-                   %s, %s)""",
+                   %s, %s, %s, %s, %s)""",
             (
                 doc.doc_id,
                 doc.kind,
@@ -67,6 +72,9 @@ async def write_document(
                 doc.summary,
                 json.dumps(doc.metadata),
                 len(chunks),
+                family,
+                society,
+                registration,
             ),
         )
         async with conn.cursor() as cur:
@@ -78,9 +86,10 @@ async def write_document(
             await cur.executemany(
                 """INSERT INTO chunks (chunk_id, content, embedding, doc_id, ordinal, kind,
                        source_id, title, thread_id, date, sender, vessel_name, imo, vessel_type,
-                       vessel_class, report_no, section, page, langchain_metadata)
+                       vessel_class, report_no, section, page, langchain_metadata, vessel_family,
+                       class_society, registration)
                    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
-                       %s, %s)""",
+                       %s, %s, %s, %s, %s)""",
                 [
                     (
                         c.chunk_id,
@@ -102,6 +111,9 @@ async def write_document(
                         c.section,
                         c.page,
                         json.dumps({"subject": doc.subject}),
+                        family,
+                        society,
+                        registration,
                     )
                     for c, v in zip(chunks, vectors, strict=True)
                 ],
@@ -111,13 +123,24 @@ async def write_document(
 async def _upsert_vessels(conn: AsyncConnection[DictRow], vessels: Sequence[Vessel]) -> None:
     async with conn.cursor() as cur:
         await cur.executemany(
-            """INSERT INTO vessels (vessel_key, name, imo, vessel_type, vessel_class)
-               VALUES (%s, %s, %s, %s, %s)
+            """INSERT INTO vessels (vessel_key, name, imo, vessel_type, vessel_class,
+                   vessel_family, class_society)
+               VALUES (%s, %s, %s, %s, %s, %s, %s)
                ON CONFLICT (vessel_key) DO UPDATE SET
                    vessel_type = coalesce(EXCLUDED.vessel_type, vessels.vessel_type),
-                   vessel_class = coalesce(EXCLUDED.vessel_class, vessels.vessel_class)""",
+                   vessel_class = coalesce(EXCLUDED.vessel_class, vessels.vessel_class),
+                   vessel_family = coalesce(EXCLUDED.vessel_family, vessels.vessel_family),
+                   class_society = coalesce(EXCLUDED.class_society, vessels.class_society)""",
             [
-                (vessel_key(v), v.name.strip(), v.imo, v.vessel_type, v.vessel_class)
+                (
+                    vessel_key(v),
+                    v.name.strip(),
+                    v.imo,
+                    v.vessel_type,
+                    v.vessel_class,
+                    vessel_family(v.vessel_type),
+                    class_society(v.vessel_class),
+                )
                 for v in vessels
             ],
         )

@@ -8,6 +8,17 @@ from typing import Any
 
 from psycopg import sql
 
+#: Columns compared for equality when their filter is set.
+_EXACT = (
+    "vessel_type",
+    "vessel_class",
+    "class_society",
+    "registration",
+    "report_no",
+    "thread_id",
+    "sender",
+)
+
 
 @dataclass(frozen=True)
 class SearchFilters:
@@ -17,6 +28,9 @@ class SearchFilters:
     doc_ids: tuple[str, ...] | None = None  # resolved from vessel filters; () matches nothing
     vessel_type: str | None = None
     vessel_class: str | None = None
+    vessel_families: tuple[str, ...] = ()  # archive.vessel_kinds families, any of them
+    class_society: str | None = None  # archive.vessel_kinds society, e.g. "Lloyd's Register"
+    registration: str | None = None  # an aircraft's registration, e.g. "N3424Y"
     report_no: str | None = None
     thread_id: str | None = None
     sender: str | None = None
@@ -41,7 +55,9 @@ class SearchFilters:
             add("kind", "{} = ANY({})", "kinds", list(self.kinds))
         if self.doc_ids is not None:
             add("doc_id", "{} = ANY({})", "doc_ids", list(self.doc_ids))
-        for name in ("vessel_type", "vessel_class", "report_no", "thread_id", "sender"):
+        if self.vessel_families:
+            add("vessel_family", "{} = ANY({})", "vessel_families", list(self.vessel_families))
+        for name in _EXACT:
             if getattr(self, name) is not None:
                 add(name, "{} = {}", name, getattr(self, name))
         if self.date_from is not None:
@@ -59,7 +75,9 @@ class SearchFilters:
             clauses.append({"kind": {"$in": list(self.kinds)}})
         if self.doc_ids is not None:
             clauses.append({"doc_id": {"$in": list(self.doc_ids) or [""]}})
-        for name in ("vessel_type", "vessel_class", "report_no", "thread_id", "sender"):
+        if self.vessel_families:
+            clauses.append({"vessel_family": {"$in": list(self.vessel_families)}})
+        for name in _EXACT:
             value = getattr(self, name)
             if value is not None:
                 clauses.append({name: {"$eq": value}})

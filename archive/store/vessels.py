@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from archive.store.database import Store
+from archive.vessel_kinds import class_society, vessel_family
 
 
 @dataclass(frozen=True)
@@ -17,20 +19,47 @@ class RegisteredVessel:
     imo: str | None
     vessel_type: str | None
     vessel_class: str | None
+    vessel_family: str | None = None  # archive.vessel_kinds family of vessel_type
+    class_society: str | None = None  # archive.vessel_kinds society of vessel_class
 
 
 async def registered_vessels(store: Store) -> list[RegisteredVessel]:
     """Every vessel in the registry, by name."""
     async with store.pool.connection() as conn:
         cur = await conn.execute(
-            "SELECT vessel_key, name, imo, vessel_type, vessel_class FROM vessels ORDER BY name"
+            "SELECT vessel_key, name, imo, vessel_type, vessel_class, vessel_family,"
+            " class_society FROM vessels ORDER BY name"
         )
-        return [
-            RegisteredVessel(
-                r["vessel_key"], r["name"], r["imo"], r["vessel_type"], r["vessel_class"]
-            )
-            for r in await cur.fetchall()
-        ]
+        rows = cast(list[dict[str, Any]], await cur.fetchall())  # the pool's dict_row
+        return [RegisteredVessel(r.pop("vessel_key"), **r) for r in rows]
+
+
+async def classify_stored_vessels(store: Store) -> int:
+    """Fill the vessel family and class society of registry, document and chunk rows stored
+    without them (before migration 005); returns the distinct spellings classified."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            """SELECT DISTINCT 'type' AS what, vessel_type AS spelled FROM vessels
+                   WHERE vessel_type IS NOT NULL AND vessel_family IS NULL
+               UNION SELECT DISTINCT 'class', vessel_class FROM vessels
+                   WHERE vessel_class IS NOT NULL AND class_society IS NULL"""
+        )
+        rows = cast(list[dict[str, str]], await cur.fetchall())  # the pool's dict_row
+        todo = [(r["what"], r["spelled"]) for r in rows]
+        for what, spelled in todo:
+            source, target = ("vessel_type", "vessel_family")
+            value = vessel_family(spelled)
+            if what == "class":
+                source, target, value = "vessel_class", "class_society", class_society(spelled)
+            if value is None:
+                continue
+            for table in ("vessels", "documents", "chunks"):
+                await conn.execute(
+                    f"UPDATE {table} SET {target} = %s"  # noqa: S608
+                    f" WHERE {source} = %s AND {target} IS NULL",
+                    (value, spelled),
+                )
+    return len(todo)
 
 
 async def vessel_documents(store: Store, keys: Sequence[str]) -> list[str]:

@@ -49,6 +49,17 @@ async def resolve_filters(
                 matching = await backend.count(
                     await to_search_filters(filters, backend.vessel_documents)
                 )
+        if matching == 0 and filters.get("registration") != current.get("registration"):
+            # "N200" may be a part or a model as well as an aircraft: search it as a word.
+            filters = {k: v for k, v in filters.items() if k != "registration"}  # type: ignore[assignment]
+            update["filter_notes"] = [
+                *update["filter_notes"],
+                "no record with that registration: searched as a word",
+            ]
+            if filters != current:
+                matching = await backend.count(
+                    await to_search_filters(filters, backend.vessel_documents)
+                )
         if matching == 0 and filters != current:
             problem = prompts.NO_MATCHING_DOCUMENTS.format(filters=describe(filters))
     if problem is not None:

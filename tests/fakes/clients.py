@@ -116,6 +116,7 @@ class FakeBackend:
             and (f.vessel_type is None or p.get("vessel_type") == f.vessel_type)
             and (f.date_from is None or (day is not None and day >= f.date_from))
             and (f.date_to is None or (day is not None and day <= f.date_to))
+            and (f.registration is None or p.get("registration") == f.registration)
         )
 
     async def retrieve(

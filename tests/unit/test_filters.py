@@ -51,10 +51,44 @@ def test_unknown_vessels_are_reported_and_nothing_changes() -> None:
     assert result.problem and "NORDIC STAR" in result.problem  # a suggestion
 
 
-def test_types_and_classes_by_whole_word() -> None:
-    result = resolve("cargo damage on oil tankers classed by DNV", {}, REGISTRY)
-    assert result.filters == {"vessel_type": "Oil Tanker", "vessel_class": "DNV"}
+def test_types_and_classes_by_family_and_society() -> None:
+    result = resolve("cargo damage on oil tankers classed by DNV GL", {}, REGISTRY)
+    assert result.filters == {"vessel_families": ["tanker"], "class_society": "DNV"}
     assert resolve("the abstract of the report", {}, REGISTRY).filters == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Groundings of bulk carriers",
+        "GROUNDINGS OF BULK CARRIERS",
+        "grounded Bulk-Carrier",
+        "bulkers",
+    ],
+)
+def test_vessel_families_are_the_same_on_every_spelling(text: str) -> None:
+    for _ in range(3):  # deterministic: no set order decides
+        assert resolve(text, {}, REGISTRY).filters == {"vessel_families": ["bulk carrier"]}
+
+
+def test_families_and_societies_missing_from_the_registry_stay_words() -> None:
+    assert resolve("container ships classed by Lloyd's Register", {}, REGISTRY).filters == {}
+    lloyds = [
+        *REGISTRY,
+        RegisteredVessel("9999999", "EVER X", "9999999", "CONTAINER SHIP", "Lloyd's Register (LR)"),
+    ]
+    assert resolve("container ships classed by Lloyd's Register", {}, lloyds).filters == {
+        "vessel_families": ["container ship"],
+        "class_society": "Lloyd's Register",
+    }
+
+
+def test_registrations_filter() -> None:
+    first = resolve("what happened to N3424Y?", {}, REGISTRY).filters
+    assert first == {"registration": "N3424Y"}
+    assert resolve("and the weather?", first, REGISTRY).filters == first
+    assert resolve("same for any aircraft", first, REGISTRY).filters == {}
+    assert resolve("N1 dropped to 80 percent", {}, REGISTRY).filters == {}
 
 
 def test_report_numbers_start_single_report_mode() -> None:
@@ -120,9 +154,17 @@ async def test_vessel_filters_become_document_ids() -> None:
         return ["da0000000001"]
 
     search = await to_search_filters(
-        {"vessels": [NORDIC], "date_to": "2019-12-31", "vessel_type": "Bulk Carrier"}, documents
+        {
+            "vessels": [NORDIC],
+            "date_to": "2019-12-31",
+            "vessel_families": ["bulk carrier"],
+            "class_society": "DNV",
+            "registration": "N3424Y",
+        },
+        documents,
     )
     assert search.doc_ids == ("da0000000001",)
     assert search.date_to == date(2019, 12, 31)
-    assert search.vessel_type == "Bulk Carrier"
+    assert search.vessel_families == ("bulk carrier",)
+    assert (search.class_society, search.registration) == ("DNV", "N3424Y")
     assert (await to_search_filters({}, documents)).is_empty()

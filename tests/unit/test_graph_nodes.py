@@ -95,6 +95,20 @@ async def test_filters_that_match_nothing_are_reported() -> None:
     assert update["filter_problem"].startswith("No documents match the filters (vessel NORDIC STAR")
 
 
+async def test_a_registration_no_record_has_is_searched_as_a_word() -> None:
+    passages, registry, docs = fleet_fixture()
+    backend = FakeBackend(passages, registry, docs)
+    update = await resolve_filters(
+        {"question": "Was the N200 spare fitted on Nordic Star?", "filters": {}},
+        registry=VesselRegistry(backend.vessels),
+        backend=backend,
+    )
+    assert "filter_problem" not in update
+    assert "registration" not in update["filters"]
+    assert update["filters"]["vessels"][0]["name"] == "NORDIC STAR"
+    assert "no record with that registration: searched as a word" in update["filter_notes"]
+
+
 async def test_years_in_a_question_to_an_undated_archive_are_words_not_a_filter() -> None:
     undated = FakeBackend([passage("a00000000001", "Sepsis mortality 2009 to 2014 in adults")])
     question = "Sepsis related mortality has risen from 2009 to 2014."

@@ -107,9 +107,13 @@ def test_reply_with_attachments(tmp_path: Path) -> None:
         "The crack in cylinder 3 was welded in Rotterdam."
     ]
 
-    assert [a.title for a in attachments] == ["engine-log.txt", "crack.png"]  # no signature
-    log, image = attachments
-    assert log.kind == image.kind == "attachment"
+    # The image and the signature are listed on the message, not indexed as passages.
+    assert [a.title for a in attachments] == ["engine-log.txt"]
+    assert message.metadata["attachments"] == (
+        "smime.p7s (signature, application/pkcs7-signature); crack.png (image, image/png, 8 bytes)"
+    )
+    (log,) = attachments
+    assert log.kind == "attachment"
     assert log.source_id == "reply-2@pequod.example/engine-log.txt"
     assert log.parent_id == message.source_id
     assert log.thread_id == message.thread_id
@@ -117,9 +121,6 @@ def test_reply_with_attachments(tmp_path: Path) -> None:
     assert log.embedding_mode == "full"
     assert log.sections[0].text == "ME cylinder 3 liner temperature high at 0400."
     assert log.original == b"ME cylinder 3 liner temperature high at 0400."
-    assert image.embedding_mode == "metadata_only"
-    assert image.original == b"\x89PNG\r\n\x1a\n"
-    assert image.sections[0].text == "File crack.png, type image/png, 8 bytes"
 
 
 def test_html_only_body_is_converted(tmp_path: Path) -> None:
@@ -132,7 +133,7 @@ def test_html_only_body_is_converted(tmp_path: Path) -> None:
 
 def test_html_to_text_drops_script_and_style_and_marks_quotes() -> None:
     text = html_to_text("<style>x{}</style><div>a&amp;b</div><blockquote><p>old</p></blockquote>")
-    assert text == "a&b\n\n> old"
+    assert text == "a&b\n> old"
 
 
 def test_missing_message_id_gets_a_stable_synthetic_id() -> None:

@@ -77,7 +77,7 @@ def test_jsonl_records_and_a_malformed_line(tmp_path: Path) -> None:
     doc = docs[0]
     assert doc.kind == "ntsb_report"
     assert doc.report_no == "ERA22LA175"
-    assert doc.title == "ERA22LA175 2022-05-01 Morristown, New Jersey CESSNA 172"
+    assert doc.title == "ERA22LA175 2022-05-01 Morristown, New Jersey CESSNA 172 N123AB"
     assert doc.date == date(2022, 5, 1)
     assert [s.name for s in doc.sections] == ["Narrative", "Probable Cause"]
     assert "accident report. The pilot reported" in doc.sections[0].text  # glued sentence fixed
@@ -96,7 +96,7 @@ def test_final_report_text_is_split_by_heading_with_pages(tmp_path: Path) -> Non
     assert isinstance(doc, SourceDocument)
 
     assert (doc.kind, doc.source_id, doc.report_no) == ("ntsb_report", "CEN24LA001", "CEN24LA001")
-    assert doc.title == "CEN24LA001 Springfield, Ohio Piper PA-28"
+    assert doc.title == "CEN24LA001 Springfield, Ohio Piper PA-28 N555ZZ"
     assert doc.date == date(2024, 3, 5)
     assert [(s.name, s.page) for s in doc.sections] == [
         ("Overview", 1),
@@ -137,7 +137,7 @@ def test_real_final_report_pdf_and_txt_agree(shared_data: Path) -> None:
         assert {"Analysis", "Probable Cause and Findings", "Findings"} <= set(names)
         assert doc.report_no == doc.source_id == "ERA25LA084"
         assert doc.kind == "ntsb_report"
-        assert doc.title == "ERA25LA084 Melbourne, Florida Beech BE-76"
+        assert doc.title == "ERA25LA084 Melbourne, Florida Beech BE-76 N76NN"
         assert doc.date == date(2024, 12, 26)
         cause = next(s for s in doc.sections if s.name == "Probable Cause and Findings")
         assert "inadequate preflight fuel planning" in cause.text
