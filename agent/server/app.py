@@ -6,6 +6,7 @@ app into the LangGraph server. Errors reach clients as ``{"detail": "..."}``, ne
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -75,12 +76,14 @@ def routes() -> list[Route | Mount]:
 
 
 def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlette:
-    """The app over ``settings``: services are opened, and the server configuration (keys, link
-    secret) read, on the first request; services are closed at exit."""
+    """The app over ``settings``: the server configuration (keys, link secret) is read at
+    start-up, services are opened on the first request and closed at exit."""
     holder = RuntimeHolder(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if app.state.config is None:  # file I/O (the link secret) off the event loop
+            app.state.config = await asyncio.to_thread(ServerConfig.from_env, settings)
         try:
             yield
         finally:
@@ -92,7 +95,7 @@ def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlet
         lifespan=lifespan,
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
-    app.state.config = config  # None: read from the environment on the first request
+    app.state.config = config  # None: read from the environment at start-up
     app.state.settings = settings
     app.state.runtime = holder
     return app

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import mimetypes
 import re
 from typing import Any, cast
@@ -110,11 +111,11 @@ async def download(request: Request) -> FileResponse:
         raise HTTPException(403, "this download link is expired or invalid")
     runtime = await runtime_of(request)
     await ratelimit.hit(runtime.pool, user, "citations", config.citations_per_minute)
-    try:
-        file = runtime.services.archive.resolve(path)  # symlinks out of the archive refused
+    try:  # symlinks out of the archive refused; file system calls kept off the event loop
+        file = await asyncio.to_thread(runtime.services.archive.resolve, path)
     except ArchivePathError:
         raise HTTPException(403, "not an archive path") from None
-    if not file.is_file():
+    if not await asyncio.to_thread(file.is_file):
         raise HTTPException(404, "the original is not in the archive")
     media, _ = mimetypes.guess_type(file.name)
     return FileResponse(file, media_type=media or "application/octet-stream", filename=file.name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from importlib.resources import files
 
 from psycopg import AsyncConnection
@@ -18,7 +19,7 @@ async def ensure_schema(pool: AsyncConnectionPool[AsyncConnection[DictRow]]) -> 
     key = str(pool.conninfo)
     if key in _ready:
         return
-    ddl = files("agent.server").joinpath("schema.sql").read_text(encoding="utf-8")
+    ddl = await asyncio.to_thread(files("agent.server").joinpath("schema.sql").read_text, "utf-8")
     async with pool.connection() as conn, conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_LOCK,))
         await conn.execute(ddl)  # type: ignore[arg-type]  # trusted DDL shipped with the package

@@ -69,7 +69,7 @@ async def runtime_of(request: HTTPConnection) -> Runtime:
 
 
 def config_of(request: HTTPConnection) -> ServerConfig:
-    """The app's :class:`ServerConfig`, read from the environment the first time it is needed."""
+    """The app's :class:`ServerConfig` (read at start-up; here when the lifespan did not run)."""
     state = request.app.state
     if state.config is None:
         state.config = ServerConfig.from_env(state.settings)
