@@ -124,7 +124,13 @@ def build_graph(
         retry_policy=DATABASE_RETRY,
     )
     builder.add_node(
-        "agent", partial(call_agent, model=clients.chat_model, search_tool=search_tool)
+        "agent",
+        partial(
+            call_agent,
+            model=clients.chat_model,
+            search_tool=search_tool,
+            embeddings=clients.embeddings,
+        ),
     )
     builder.add_node(
         "search", partial(search, search_tool=search_tool), retry_policy=DATABASE_RETRY

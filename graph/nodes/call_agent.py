@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableWithFallbacks
@@ -15,8 +16,8 @@ from checkpoints.prune import drop_orphans
 from graph import prompts
 from graph.context import Context, context_of
 from graph.followup import standalone_query
+from graph.offline_answer import offline_answer
 from graph.state import State
-from tools.extractive import extractive_answer
 from tools.filters import describe
 from tools.timing import elapsed_ms
 
@@ -72,10 +73,16 @@ def search_call(tool: BaseTool, query: str) -> AIMessage:
 
 
 async def call_agent(
-    state: State, runtime: Runtime[Context], *, model: ChatModel | None, search_tool: BaseTool
+    state: State,
+    runtime: Runtime[Context],
+    *,
+    model: ChatModel | None,
+    search_tool: BaseTool,
+    embeddings: Embeddings | None = None,
 ) -> State:
     """With a chat model: one call with the search tool bound (until the search budget is spent).
-    Offline: search for the question first, then answer extractively from the passages."""
+    Offline: search for the question first, then compose the answer from the passages
+    (``embeddings`` choose sentences by meaning)."""
     start = time.perf_counter()
     ctx = context_of(runtime.context)
     searches = state.get("searches", 0)
@@ -85,7 +92,7 @@ async def call_agent(
             message = search_call(search_tool, query)
         else:
             message = AIMessage(
-                content=extractive_answer(query, state.get("passages", []), scope=scope_of(state))
+                content=offline_answer(state, query, scope=scope_of(state), embeddings=embeddings)
             )
         return {"messages": [message], "timings": _timing(state, start)}
     runnable = model.bind_tools([search_tool]) if searches < ctx.max_searches else model
