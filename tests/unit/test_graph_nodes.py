@@ -181,6 +181,18 @@ async def test_cutoff_below_threshold_replies_without_a_model() -> None:
     assert kept["cutoff"] is False
 
 
+async def test_a_followup_on_a_subject_found_before_is_not_cut_off() -> None:
+    ranked = [{**r, "rerank": 0.05} for r in records("a", cosine=0.2)]
+    followup = {"subject": "s", "query": "q", "said": ["x [C:0123456789ab]"], "grounded": True}
+    state: State = {"ranked": ranked, "rerank": {"status": "ok"}, "followup": followup}  # type: ignore[typeddict-item]
+    update = await cutoff(state, runtime(), reranker=FakeReranker(default_cutoff=0.1))
+    assert update["cutoff"] is False and update["relevance"]["kept_for_followup"] is True
+    ungrounded = {**state, "followup": {**followup, "grounded": False}}
+    assert (await cutoff(ungrounded, runtime(), reranker=FakeReranker()))["cutoff"] is True  # type: ignore[arg-type]
+    empty = {**state, "ranked": []}
+    assert (await cutoff(empty, runtime(), reranker=FakeReranker()))["cutoff"] is True  # type: ignore[arg-type]
+
+
 async def test_a_close_semantic_match_is_not_cut_off() -> None:
     ranked = [{**r, "rerank": 0.05} for r in records("a", cosine=0.6)]
     state: State = {"ranked": ranked, "rerank": {"status": "ok"}}  # type: ignore[typeddict-item]

@@ -143,6 +143,8 @@ def _choose(
             break
         if scored[i] < floor or taken.get(unit.chunk_id, 0) >= PER_PASSAGE:
             continue
+        if kind == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
+            continue
         if not answer.fresh(unit.text):
             continue
         answer.take(unit.text)
