@@ -27,7 +27,7 @@ from tools.extractive import ended
 from tools.records import CandidateRecord
 
 #: Passages whose sentences are considered (the answer's passages are best first).
-MAX_PASSAGES = 6
+MAX_PASSAGES = 8
 #: A sentence scoring below this share of the best one is left out.
 RELATIVE_FLOOR = 0.4
 #: Sentences from one passage, unless they are one stated cause.
@@ -136,12 +136,13 @@ def _choose(
         taken[whole] = PER_PASSAGE
     budget = limit if whole is None else len(chosen) + max(limit - len(chosen), 2)
     best = max(scored, default=0.0)
+    per_passage = PER_PASSAGE + (kind == "fix")  # a fix often takes a few sentences to state
     floor = max(RELATIVE_FLOOR * best, 1e-9)  # far weaker sentences only pad the answer
     for i in order:
         unit = units[i]
         if len(chosen) >= budget:
             break
-        if scored[i] < floor or taken.get(unit.chunk_id, 0) >= PER_PASSAGE:
+        if scored[i] < floor or taken.get(unit.chunk_id, 0) >= per_passage:
             continue
         if kind == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
             continue

@@ -26,12 +26,16 @@ SEMANTIC_ALONE = 0.35
 MAX_EMBEDDED = 24
 #: Bonus per (kind, role): a why-question wants causes, a how-fixed one the fix.
 ROLE_BONUS: dict[Kind, dict[str, float]] = {
-    "cause": {"cause": 1.5, "problem": -0.5, "fix": -0.3},
-    "fix": {"fix": 1.5, "problem": -1.0, "cause": 0.2},
+    "cause": {"cause": 1.5, "problem": -0.5, "fix": -0.3, "confirm": -0.5},
+    "fix": {"fix": 1.5, "hint": 0.5, "confirm": 0.3, "problem": -1.0, "cause": 0.2},
     "happened": {"outcome": 1.0, "cause": 0.5},
     "pattern": {"cause": 0.8, "outcome": 0.5},
     "general": {},
 }
+#: How fast a role's bonus fades with its passage's rank.
+ROLE_RANK_DECAY = 0.25
+#: A sentence that is itself a question, for a why or how-fixed question.
+QUESTION_PENALTY = 1.0
 #: A cause section's or a digest's resolution carries its role by construction.
 STATED_BONUS = 1.0
 
@@ -60,6 +64,10 @@ def scores(
         role = bonus.get(unit.role, 0.0)
         if unit.stated and role > 0:
             role += STATED_BONUS
+        if role > 0:  # a lower passage's role counts for less: it is about something else
+            role /= 1 + ROLE_RANK_DECAY * unit.rank
+        if kind in ("cause", "fix") and unit.text.rstrip().endswith("?"):
+            role -= QUESTION_PENALTY  # a question asked in the thread answers nothing
         lexical.append((overlap + len(ids & set(unit_words)), role + 0.3 / (1 + unit.rank)))
     # Only the most promising sentences are embedded (a sentence embedding costs ~5 ms here).
     promising = sorted(range(len(units)), key=lambda i: -sum(lexical[i]))[:MAX_EMBEDDED]

@@ -11,7 +11,7 @@ from providers.relevance_features import content_stems, tokens
 from tools.extractive import MAX_CHARS, MIN_CHARS, sentences
 from tools.records import CandidateRecord
 
-Role = Literal["cause", "fix", "problem", "outcome", "plain"]
+Role = Literal["cause", "fix", "hint", "confirm", "problem", "outcome", "plain"]
 
 #: A section that states the cause itself (NTSB "Probable Cause", final reports' findings).
 CAUSE_SECTIONS = re.compile(r"probable\s+cause|root\s+cause|conclusions?|findings", re.I)
@@ -20,16 +20,29 @@ MAX_CAUSE_CHARS = 1500
 _CAUSE_CUE = re.compile(
     r"\b(?:root\s+cause|probable\s+cause|caused\s+by|cause\s+(?:was|is|of)|due\s+to|because"
     r"|result(?:ed|ing)?\s+(?:from|of)|attributed\s+to|contribut\w+|turned\s+out|the\s+reason"
-    r"|led\s+to|failure\s+to|confirmed\s+as)\b",
+    r"|led\s+to|failure\s+to|confirmed\s+as|culprit)\b",
     re.I,
 )
 _FIX_CUE = re.compile(
-    r"\b(?:fix(?:ed|es)?|solved|resolved|solution|workaround|replaced|repaired|restored"
-    r"|rectified|corrected|(?:re)?install(?:ed|ing)?|re-?flash\w*|updat(?:e|ed|ing)|upgrad\w*"
-    r"|you\s+(?:need|have|should|must|can)|try\s+(?:running|using|to|the|with)|run(?:ning)?\s+"
-    r"|works?\s+now|now\s+works|that\s+(?:did\s+it|worked)|suggest\w*|recommend\w*)\b"
-    r"|\s--?[a-z][\w-]+|\b\w+_\w+\b",
+    r"\b(?:fix(?:ed|es)?|the\s+fix|solved|resolved|solution|workaround|replaced|repaired"
+    r"|restored|rectified|corrected|you\s+(?:need|have|should|must|can)|try\s+(?:running|using|to"
+    r"|the|with)|switching|ended\s+up|needs?\s+to\s+be|make\s+sure|is\s+fixed\s+in"
+    r"|works?\s+now|now\s+works|got\s+it\s+(?:to\s+)?work\w*)\b",
     re.I,
+)
+#: Weaker hints of a remedy: a command, an install or update, a suggestion.
+_HINT_CUE = re.compile(
+    r"\b(?:(?:re)?install(?:ed|ing)?|re-?flash\w*|updat(?:e|ed|ing)|upgrad\w*|run(?:ning)?"
+    r"|suggest\w*|recommend\w*)\b|\s--?[a-z][\w-]+|\b\w+_\w+\b",
+    re.I,
+)
+#: A reply that confirms a fix worked rather than stating it.
+_CONFIRM = re.compile(
+    r"^(?:\W*(?:thanks?|thank\s+you|ty|great|ok)\b|that\s+(?:worked|did\s+it))", re.I
+)
+#: Quoted mail headers ("From: ... Sent: ... Subject: ...") and digest bookkeeping.
+_NOT_CONTENT = re.compile(
+    r"(?:\b(?:From|Sent|To|Cc|Subject|Date):.*){2}|^_{4,}|^The thread ends with\b", re.S
 )
 _OUTCOME_CUE = re.compile(
     r"\b(?:substantial(?:ly)?\s+damage\w*|destroyed|fatal\w*|seriously\s+injured|injur\w+"
@@ -43,6 +56,8 @@ BOILERPLATE = re.compile(
     r"\(NTSB\) is an independent.*)",
     re.I,
 )
+#: Sentences glued by a lost space ("That worked.It converged"): split there.
+_GLUED = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")
 #: The labelled parts of a thread digest ("Problem (Ann): ...", "Resolution (Bob): ...").
 _DIGEST_PART = re.compile(r"^(Problem|Investigation|Resolution)\b[^:\n]{0,80}:\s*", re.M)
 
@@ -78,9 +93,9 @@ def units_of(record: CandidateRecord, rank: int) -> list[Unit]:
         return out
     if record.get("kind") == "thread_digest":
         return _digest_units(record, rank)
-    for position, sentence in enumerate(sentences(record["text"])):
+    for position, sentence in enumerate(sentences(_GLUED.sub(". ", record["text"]))):
         text = BOILERPLATE.sub("", sentence)
-        if MIN_CHARS <= len(text) <= MAX_CHARS:
+        if MIN_CHARS <= len(text) <= MAX_CHARS and not _NOT_CONTENT.search(text):
             role = _role(text)
             out.append(Unit(text, record, rank, position, role, False))
     return out
@@ -89,7 +104,7 @@ def units_of(record: CandidateRecord, rank: int) -> list[Unit]:
 def _digest_units(record: CandidateRecord, rank: int) -> list[Unit]:
     """A digest's sentences: the resolution's are stated fixes, the problem's the problem (the
     header line, 'Thread "...": 5 messages, ...', answers nothing)."""
-    text = record["text"]
+    text = _GLUED.sub(". ", record["text"])
     marks = list(_DIGEST_PART.finditer(text))
     parts: list[tuple[str, str]] = [("", text[: marks[0].start()] if marks else text)]
     for i, mark in enumerate(marks):
@@ -99,7 +114,7 @@ def _digest_units(record: CandidateRecord, rank: int) -> list[Unit]:
     position = 0
     for label, body in parts[1:] if marks else parts:
         for sentence in sentences(body):
-            if not MIN_CHARS <= len(sentence) <= MAX_CHARS:
+            if not MIN_CHARS <= len(sentence) <= MAX_CHARS or _NOT_CONTENT.search(sentence):
                 continue
             role: Role
             if label == "Resolution":
@@ -114,10 +129,14 @@ def _digest_units(record: CandidateRecord, rank: int) -> list[Unit]:
 
 
 def _role(text: str) -> Role:
+    if _CONFIRM.search(text):
+        return "confirm"
     if _CAUSE_CUE.search(text):
         return "cause"
     if _FIX_CUE.search(text):
         return "fix"
+    if _HINT_CUE.search(text):
+        return "hint"
     if _OUTCOME_CUE.search(text):
         return "outcome"
     return "plain"
