@@ -89,7 +89,14 @@ def compose_answer(request: AnswerRequest) -> str:
             return _joined(head, prompts.PATTERN_LEAD.format(n=len(body)), body)
     units = [u for rank, r in enumerate(passages[:MAX_PASSAGES]) for u in units_of(r, rank)]
     units += _cause_units(kind, passages, request.pool, units)
-    scored = scores(request.query, units, kind, scope=request.scope, embed=request.embed)
+    scored = scores(
+        request.query,
+        units,
+        kind,
+        scope=request.scope,
+        embed=request.embed,
+        also_cause=asks_cause(request.question),
+    )
     first: list[str] = []
     if kind == "happened":
         first = _record_line(passages[0], units, scored, answer)
@@ -165,15 +172,15 @@ def _stated_cause(units: Sequence[Unit], scored: Sequence[float], order: list[in
 def _ordered(chosen: list[Unit], kind: Kind) -> list[Unit]:
     """Cause and fix answers lead with what they asked for (best first), then the rest in
     passage order; other answers read in passage order."""
-    wanted = {"cause": "cause", "fix": "fix"}.get(kind)
+    wanted = {"cause": ("cause", "found"), "fix": ("fix", "found")}.get(kind)
     if wanted is None:
         return sorted(chosen, key=lambda u: (u.rank, u.position))
-    lead = [u for u in chosen if u.role == wanted]
+    lead = [u for u in chosen if u.role in wanted]
     if lead and lead[0].stated:  # a stated cause or resolution reads in its own order
         lead = [u for u in lead if u.chunk_id == lead[0].chunk_id] + [
             u for u in lead if u.chunk_id != lead[0].chunk_id
         ]
-    rest = sorted((u for u in chosen if u.role != wanted), key=lambda u: (u.rank, u.position))
+    rest = sorted((u for u in chosen if u.role not in wanted), key=lambda u: (u.rank, u.position))
     return lead + rest
 
 

@@ -26,8 +26,8 @@ SEMANTIC_ALONE = 0.35
 MAX_EMBEDDED = 24
 #: Bonus per (kind, role): a why-question wants causes, a how-fixed one the fix.
 ROLE_BONUS: dict[Kind, dict[str, float]] = {
-    "cause": {"cause": 1.5, "problem": -0.5, "fix": -0.3, "confirm": -0.5},
-    "fix": {"fix": 1.5, "hint": 0.5, "confirm": 0.3, "problem": -1.0, "cause": 0.2},
+    "cause": {"cause": 1.5, "found": 1.5, "problem": -0.5, "fix": -0.3, "confirm": -0.5},
+    "fix": {"fix": 1.5, "found": 1.5, "hint": 0.5, "confirm": 0.3, "problem": -1.0, "cause": 0.2},
     "happened": {"outcome": 1.0, "cause": 0.5},
     "pattern": {"cause": 0.8, "outcome": 0.5},
     "general": {},
@@ -47,6 +47,7 @@ def scores(
     *,
     scope: Sequence[str] = (),
     embed: Embed | None = None,
+    also_cause: bool = False,
 ) -> list[float]:
     """One score per unit; 0 for a sentence that neither shares a term with ``query``, nor is
     close to it in meaning, nor plays the role the question asks for (a cause for a why)."""
@@ -57,6 +58,8 @@ def scores(
     if not stems and not ids:  # the question is only the scope: use it after all
         stems, ids = set(content_stems(words)), {w for w in words if is_identifier(w)}
     bonus = ROLE_BONUS[kind]
+    if also_cause and kind == "fix":  # "what was the culprit and how was it fixed?"
+        bonus = {**bonus, "cause": ROLE_BONUS["cause"]["cause"]}
     lexical = []
     for unit in units:
         unit_words = tokens(unit.text)

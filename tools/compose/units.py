@@ -11,7 +11,7 @@ from providers.relevance_features import content_stems, tokens
 from tools.extractive import MAX_CHARS, MIN_CHARS, sentences
 from tools.records import CandidateRecord
 
-Role = Literal["cause", "fix", "hint", "confirm", "problem", "outcome", "plain"]
+Role = Literal["found", "cause", "fix", "hint", "confirm", "problem", "outcome", "plain"]
 
 #: A section that states the cause itself (NTSB "Probable Cause", final reports' findings).
 CAUSE_SECTIONS = re.compile(r"probable\s+cause|root\s+cause|conclusions?|findings", re.I)
@@ -27,7 +27,10 @@ _FIX_CUE = re.compile(
     r"\b(?:fix(?:ed|es)?|the\s+fix|solved|resolved|solution|workaround|replaced|repaired"
     r"|restored|rectified|corrected|you\s+(?:need|have|should|must|can)|try\s+(?:running|using|to"
     r"|the|with)|switching|ended\s+up|needs?\s+to\s+be|make\s+sure|is\s+fixed\s+in"
-    r"|works?\s+now|now\s+works|got\s+it\s+(?:to\s+)?work\w*)\b",
+    r"|works?\s+now|now\s+works|works?\s+for\s+me|worked\s+without|got\s+it\s+(?:to\s+)?work\w*"
+    r"|re-?enabl\w*)\b"
+    r"|^(?:try|use|run|press|set|call|add|change|remove|disable|enable|install|update|upgrade"
+    r"|rebuild|reboot|restart|specify|pass)\b",
     re.I,
 )
 #: Weaker hints of a remedy: a command, an install or update, a suggestion.
@@ -54,6 +57,13 @@ _OUTCOME_CUE = re.compile(
 BOILERPLATE = re.compile(
     r"^(?:NTSB investigators\b.{0,300}?\breport\.\s*|The National Transportation Safety Board "
     r"\(NTSB\) is an independent.*)",
+    re.I,
+)
+#: What a thread found out in the end ("my issue was ...", "... was the culprit"): it answers
+#: both why and how it was fixed.
+_FOUND_CUE = re.compile(
+    r"\b(?:(?:my|the|our)\s+(?:issue|problem|mistake|error|bug)\s+was|was\s+the\s+culprit"
+    r"|turned\s+out|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that)\b",
     re.I,
 )
 #: Sentences glued by a lost space ("That worked.It converged"): split there.
@@ -117,8 +127,9 @@ def _digest_units(record: CandidateRecord, rank: int) -> list[Unit]:
             if not MIN_CHARS <= len(sentence) <= MAX_CHARS or _NOT_CONTENT.search(sentence):
                 continue
             role: Role
-            if label == "Resolution":
-                role, stated = "fix", True
+            if label == "Resolution":  # the thread's last word, a fix only if it says one
+                role = _role(sentence)
+                stated = role in ("fix", "cause", "found")
             elif label == "Problem":
                 role, stated = "problem", True
             else:
@@ -129,6 +140,8 @@ def _digest_units(record: CandidateRecord, rank: int) -> list[Unit]:
 
 
 def _role(text: str) -> Role:
+    if _FOUND_CUE.search(text):
+        return "found"
     if _CONFIRM.search(text):
         return "confirm"
     if _CAUSE_CUE.search(text):
