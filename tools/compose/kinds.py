@@ -20,7 +20,7 @@ _CAUSE = re.compile(
     re.IGNORECASE,
 )
 _FIX = re.compile(
-    r"\b(?:fix\w*|resolv\w*|solv\w*|solution|repair\w*|remed\w*|workaround|work\s+around"
+    r"\b(?:fix\w*|resolv\w*|solv\w*|solution|repair\w*|remed\w*|workaround|work(?:ed)?\s+around"
     r"|corrected|correct\s+it|suggest\w*|recommend\w*|advis\w*|command|how\s+(?:do|can|did|should)"
     r"\s+(?:i|we|you|they)|get\s+(?:it|this)\s+(?:to\s+)?work\w*|restor\w*|replac\w*|cure\w*"
     r"|recover\w*|(?:for|make|get)\s+it\s+(?:to\s+)?work|culprit|workaround)\b",

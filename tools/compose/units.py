@@ -63,7 +63,7 @@ BOILERPLATE = re.compile(
 #: both why and how it was fixed.
 _FOUND_CUE = re.compile(
     r"\b(?:(?:my|the|our)\s+(?:issue|problem|mistake|error|bug)\s+was|was\s+the\s+culprit"
-    r"|turned\s+out|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that)\b",
+    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that)\b",
     re.I,
 )
 #: Sentences glued by a lost space ("That worked.It converged"): split there.
@@ -103,12 +103,24 @@ def units_of(record: CandidateRecord, rank: int) -> list[Unit]:
         return out
     if record.get("kind") == "thread_digest":
         return _digest_units(record, rank)
+    opening = _opens_thread(record)
     for position, sentence in enumerate(sentences(_GLUED.sub(". ", record["text"]))):
         text = BOILERPLATE.sub("", sentence)
         if MIN_CHARS <= len(text) <= MAX_CHARS and not _NOT_CONTENT.search(text):
             role = _role(text)
+            if opening and role in ("plain", "hint", "outcome"):
+                role = "problem"  # the message that opens a thread states the problem
             out.append(Unit(text, record, rank, position, role, False))
     return out
+
+
+_REPLY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:re|aw|sv|fwd?|antw)\s*(?:\[\d+\])?\s*:", re.I)
+
+
+def _opens_thread(record: CandidateRecord) -> bool:
+    """A mail that starts a thread (its subject is no reply's)."""
+    subject = record.get("subject") or ""
+    return record.get("kind") == "email" and bool(subject) and not _REPLY.match(subject)
 
 
 def _digest_units(record: CandidateRecord, rank: int) -> list[Unit]:
