@@ -85,8 +85,8 @@ async def cutoff(state: State, runtime: Runtime[Context], *, reranker: Reranker)
     )
     timings = {"cutoff": elapsed_ms(start)}
     # A follow-up on a subject the conversation already found in the archive is answered.
-    followup = state.get("followup") or {}
-    if relevance["stopped"] and ranked and followup.get("grounded"):
+    followup = state.get("followup")
+    if relevance["stopped"] and ranked and followup and followup["grounded"]:
         relevance = {**relevance, "stopped": False, "kept_for_followup": True}
     if not relevance["stopped"]:
         return {"cutoff": False, "relevance": relevance, "timings": timings}

@@ -306,3 +306,27 @@ def test_sentence_splitting() -> None:
         "- item a",
         "- item b",
     ]
+
+
+def test_a_fix_answer_skips_the_opening_message_headers_and_thanks() -> None:
+    opening = record(
+        "ad0000000001",
+        "Our B205mini is not found by uhd_find_devices on any port we tried.",
+        subject="[USRP-users] B205mini not found",
+        doc_id="m1",
+    )
+    reply = record(
+        "ad0000000002",
+        "From: Ann Sent: Monday To: list Subject: Re: B205mini not found. Thanks, that worked "
+        "great for the B205mini. My issue was a USB 3 port that could not power the B205mini. "
+        "You need to plug the B205mini into a powered hub.",
+        subject="[USRP-users] Re: B205mini not found",
+        doc_id="m2",
+    )
+    answer = compose_answer(
+        AnswerRequest("How was the B205mini fixed?", "B205mini fixed", [opening, reply])
+    )
+    text = body(answer)
+    assert text.startswith("My issue was a USB 3 port"), answer
+    assert "You need to plug the B205mini into a powered hub." in text
+    assert "From:" not in text and "not found by uhd_find_devices" not in text

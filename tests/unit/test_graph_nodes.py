@@ -18,6 +18,7 @@ from graph.nodes.rerank import rerank, rerank_failed
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
 from graph.nodes.validate_citations import validate_citations
+from graph.offline_answer import date_notes
 from graph.state import State
 from tests.fakes.clients import FakeArchive, FakeBackend, FakeReranker, fleet_fixture, passage
 from tools.filters import VesselRegistry
@@ -120,6 +121,30 @@ async def test_years_in_a_question_to_an_undated_archive_are_words_not_a_filter(
         {"question": "engine incidents in 2005", "filters": {}}, registry=registry_, backend=dated
     )
     assert empty["filter_problem"].startswith("No documents match the filters")
+
+
+async def test_a_year_in_passing_ranks_and_a_followup_is_noted() -> None:
+    passages, registry, docs = fleet_fixture()
+    backend = FakeBackend(passages, registry, docs)
+    update = await resolve_filters(
+        {"question": "engine crash in Mumbai in 2019", "filters": {}},
+        registry=VesselRegistry(backend.vessels),
+        backend=backend,
+    )
+    assert update["filters"] == {} and update["ranked_year"] == 2019
+    assert date_notes(update)[0].startswith("2019 is mentioned in passing")
+    messages = [
+        HumanMessage("How was the liner crack on Nordic Star resolved?"),
+        AIMessage("Replaced. [C:a00000000001]"),
+        HumanMessage("what caused it?"),
+    ]
+    followup = await resolve_filters(
+        {"question": "what caused it?", "messages": messages, "filters": {}},
+        registry=VesselRegistry(backend.vessels),
+        backend=backend,
+    )
+    assert followup["followup"]["grounded"] is True  # type: ignore[index]
+    assert followup["ranked_year"] is None
 
 
 async def test_registry_is_cached_per_graph() -> None:
