@@ -7,8 +7,9 @@ Question sets (``benchmarks/questions/answers_*.jsonl``) hold one object a line 
 - ``fix``: ``{"question", "gold"}``, gold = the thread's fix as written in it (a command, a
   setting), found in a cited sentence of the answer;
 - ``pattern``: ``{"question", "min_documents"}`` (default 3): distinct documents cited;
-- ``followup``: ``{"question", "followup", "gold" (optional, for the follow-up)}``: two turns on
-  one thread; the follow-up must be answered (cited) and repeat no sentence of the first answer.
+- ``followup``: ``{"question", "followup", "gold" or "report_no" (optional, for the follow-up)}``:
+  two turns on one thread; the follow-up must be answered (cited) and repeat no sentence of the
+  first answer.
 
 Every answer is also checked for valid citations, repeated sentences (normalised-token Jaccard
 at least :data:`REPEAT_JACCARD`) and whether the cutoff or a filter wrongly stopped it.
@@ -151,10 +152,12 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
         if kind not in KINDS:
             raise QuestionsError(f'{where}: "kind" must be one of {", ".join(KINDS)}')
         gold = str(row.get("gold") or "")
-        if kind == "cause" and not gold:
+        if kind in ("cause", "followup") and not gold and row.get("report_no"):
             gold = gold_causes.get(str(row.get("report_no", "")).upper(), "")
             if not gold:
                 raise QuestionsError(f"{where}: no probable cause for {row.get('report_no')!r}")
+        if kind == "cause" and not gold:
+            raise QuestionsError(f'{where}: a cause question needs "report_no" or "gold"')
         if kind == "followup" and not row.get("followup"):
             raise QuestionsError(f'{where}: a followup needs "followup"')
         out.append(

@@ -151,6 +151,8 @@ def _choose(
             break
         if scored[i] < floor or taken.get(unit.chunk_id, 0) >= per_passage:
             continue
+        if kind == "happened" and unit.stated and unit.role == "cause":
+            continue  # what happened is told; why is a follow-up's to ask
         if kind == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
             continue
         if not answer.fresh(unit.text):
