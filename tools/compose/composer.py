@@ -155,12 +155,20 @@ def _choose(
             continue  # what happened is told; why is a follow-up's to ask
         if kind == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
             continue
+        if chosen and kind in ("cause", "fix") and not _same_subject(unit, chosen[0]):
+            continue  # a one-event answer stays with the event of its best sentence
         if not answer.fresh(unit.text):
             continue
         answer.take(unit.text)
         taken[unit.chunk_id] = taken.get(unit.chunk_id, 0) + 1
         chosen.append(unit)
     return chosen
+
+
+def _same_subject(unit: Unit, lead: Unit) -> bool:
+    """Whether two sentences are about the same event: one document, or one mail thread."""
+    thread = unit.record.get("thread_id")
+    return unit.doc_id == lead.doc_id or (bool(thread) and thread == lead.record.get("thread_id"))
 
 
 def _stated_cause(units: Sequence[Unit], scored: Sequence[float], order: list[int]) -> str | None:
