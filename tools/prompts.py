@@ -43,6 +43,9 @@ CLOSEST_RECORDS = "The closest related records are:"
 #: Every relevant sentence was already said earlier in the conversation.
 NOTHING_NEW = "The archive adds nothing to what was already said above."
 
+#: ... and the best of them is pointed back to.
+ALREADY_SAID = "The archive adds nothing new; as said above:"
+
 #: How a year in the question was used (offline answers say it first).
 YEAR_RANKED = (
     "{year} is mentioned in passing: the whole archive was searched, records from {year} first."

@@ -102,10 +102,11 @@ def compose_answer(request: AnswerRequest) -> str:
         first = _record_line(passages[0], units, scored, answer)
     chosen = _choose(units, scored, kind, answer, request.max_sentences)
     if not chosen and not first:
-        if any(
-            score > 0 and not answer.fresh(u.text) for u, score in zip(units, scored, strict=True)
-        ):
-            return "\n\n".join([*head, prompts.NOTHING_NEW])  # asked and answered above
+        said = [(score, u) for u, score in zip(units, scored, strict=True) if score > 0]
+        said = [(score, u) for score, u in said if not answer.fresh(u.text)]
+        if said:
+            _, best = max(said, key=lambda pair: pair[0])  # answered above: point back to it
+            return _joined(head, prompts.ALREADY_SAID, [f"{ended(best.text)} [C:{best.chunk_id}]"])
         return _fallback(head, units, answer)
     body = first + [f"{ended(u.text)} [C:{u.chunk_id}]" for u in _ordered(chosen, kind)]
     return _joined(head, prompts.EXTRACTIVE_LEAD, [" ".join(body)] if kind != "happened" else body)
