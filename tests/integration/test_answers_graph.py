@@ -65,4 +65,4 @@ async def test_a_fix_followup_after_a_cause_question(graph: BosunGraph) -> None:
     )
     assert "thermal fatigue" in answer_of(first).split("\n\n", 1)[1].split("[C:")[0]
     assert FIX in answer_of(second), answer_of(second)
-    assert not overlap(answer_of(first), answer_of(second))
+    assert not overlap(answer_of(first), answer_of(second)), answer_of(first).replace("\n", " ")

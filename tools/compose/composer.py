@@ -177,10 +177,13 @@ def _same_subject(unit: Unit, lead: Unit) -> bool:
 
 
 def _stated_cause(units: Sequence[Unit], scored: Sequence[float], order: list[int]) -> str | None:
-    """The chunk of the best-scoring sentence of a cause section, if any is relevant."""
+    """The chunk of the best-scoring sentence of a cause section (NTSB "Probable Cause"), if
+    any is relevant: it is said whole."""
     for i in order:
-        if units[i].stated and units[i].role == "cause" and scored[i] > 0:
-            return units[i].chunk_id
+        unit = units[i]
+        section = unit.record.get("section") or ""
+        if unit.role == "cause" and scored[i] > 0 and CAUSE_SECTIONS.search(section):
+            return unit.chunk_id
     return None
 
 
