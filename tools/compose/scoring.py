@@ -82,7 +82,7 @@ def scores(
         shared, extra = lexical[i]
         cosine = cosines.get(i, 0.0)
         wanted = bonus.get(unit.role, 0.0) > 0  # the role the question asks for
-        if not shared and cosine < SEMANTIC_ALONE and not unit.stated and not wanted:
+        if not shared and cosine < SEMANTIC_ALONE and not wanted:
             out.append(0.0)
         else:
             out.append(shared + SEMANTIC_WEIGHT * max(cosine, 0.0) + extra)
