@@ -35,6 +35,7 @@ class Followup(TypedDict):
     query: str  # what is searched: the subject's words and the follow-up
     said: list[str]  # the answers given since that question: not to be repeated
     grounded: bool  # the last answer cited the archive: the subject is in it
+    documents: list[str]  # the documents the last answer cited: the subject's own first
 
 
 def is_followup(question: str) -> bool:
@@ -72,6 +73,7 @@ def followup_of(question: str, history: Sequence[AnyMessage]) -> Followup | None
             query=f"{subject} {question.strip()}",
             said=[m.text for m in answers],
             grounded=bool(answers) and _cites(answers[-1]),
+            documents=_cited_documents(answers[-1]) if answers else [],
         )
     return None
 
@@ -80,6 +82,11 @@ def standalone_query(question: str, history: Sequence[AnyMessage]) -> str:
     """The search text for ``question``: a follow-up's subject and the follow-up itself."""
     followup = followup_of(question, history)
     return followup["query"] if followup else question
+
+
+def _cited_documents(answer: AIMessage) -> list[str]:
+    citations = answer.additional_kwargs.get("citations") or []
+    return list(dict.fromkeys(str(c["doc_id"]) for c in citations if c.get("doc_id")))
 
 
 def _cites(answer: AIMessage) -> bool:

@@ -26,6 +26,7 @@ def offline_answer(
             pool=state.get("candidates", []),
             scope=scope,
             said=followup["said"] if followup else (),
+            subject_documents=followup.get("documents", []) if followup else (),
             year=state.get("ranked_year"),
             notes=date_notes(state),
             embed=embedder(embeddings.embed_documents) if embeddings is not None else None,

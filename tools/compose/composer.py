@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 
 from tools import prompts
 from tools.compose.kinds import Kind, asks_cause, question_kind
-from tools.compose.lines import closest_records, missing_terms, record_label, year_first
+from tools.compose.lines import (
+    closest_records,
+    missing_terms,
+    record_label,
+    subject_first,
+    year_first,
+)
 from tools.compose.scoring import Embed, scores
 from tools.compose.units import (
     CAUSE_SECTIONS,
@@ -44,6 +50,7 @@ class AnswerRequest:
     pool: Sequence[CandidateRecord] = ()  # everything retrieved this turn (a document's cause)
     scope: Sequence[str] = ()  # names the filters restrict to: they do not make an answer
     said: Sequence[str] = ()  # earlier answers of the conversation: not repeated
+    subject_documents: Sequence[str] = ()  # a follow-up's subject: the documents cited before
     year: int | None = None  # a year mentioned in passing: its records first
     notes: Sequence[str] = ()  # lines said before the answer (how dates were used)
     embed: Embed | None = None  # sentence embeddings for choosing by meaning
@@ -68,7 +75,9 @@ def compose_answer(request: AnswerRequest) -> str:
     if not request.passages:
         return prompts.NO_RESULTS_REPLY
     kind = request.kind or question_kind(request.question)
-    passages = year_first(request.passages, request.year)
+    passages = subject_first(
+        year_first(request.passages, request.year), request.pool, request.subject_documents
+    )
     head = list(request.notes)
     missing = missing_terms(request.question, passages, scope=request.scope, year=request.year)
     answer = _Answer(seen=said_sentences(request.said))

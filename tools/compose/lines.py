@@ -48,6 +48,21 @@ def year_first(passages: Sequence[CandidateRecord], year: int | None) -> list[Ca
     return sorted(passages, key=lambda r: not _dated(r, year))
 
 
+def subject_first(
+    passages: Sequence[CandidateRecord],
+    pool: Sequence[CandidateRecord],
+    documents: Sequence[str],
+) -> list[CandidateRecord]:
+    """``passages`` with those of a follow-up's subject first: the documents the previous answer
+    cited and the mail threads they belong to."""
+    if not documents:
+        return list(passages)
+    wanted = set(documents)
+    threads = {r["thread_id"] for r in (*passages, *pool) if r["doc_id"] in wanted}
+    threads.discard(None)
+    return sorted(passages, key=lambda r: not (r["doc_id"] in wanted or r["thread_id"] in threads))
+
+
 def _dated(record: CandidateRecord, year: int) -> bool:
     return bool(record.get("date")) and str(record["date"]).startswith(str(year))
 

@@ -45,7 +45,9 @@ _CONFIRM = re.compile(
 )
 #: Quoted mail headers ("From: ... Sent: ... Subject: ...") and digest bookkeeping.
 _NOT_CONTENT = re.compile(
-    r"(?:\b(?:From|Sent|To|Cc|Subject|Date):.*){2}|^_{4,}|^The thread ends with\b", re.S
+    r"(?:\b(?:From|Sent|To|Cc|Subject|Date|Von|Gesendet|An|Betreff|Datum):.*){2}|^_{4,}"
+    r"|^The thread ends with\b",
+    re.S,
 )
 _OUTCOME_CUE = re.compile(
     r"\b(?:substantial(?:ly)?\s+damage\w*|destroyed|fatal\w*|seriously\s+injured|injur\w+"
