@@ -331,3 +331,24 @@ def test_a_fix_answer_skips_the_opening_message_headers_and_thanks() -> None:
     assert text.startswith("My issue was a USB 3 port"), answer
     assert "You need to plug the B205mini into a powered hub." in text
     assert "From:" not in text and "not found by uhd_find_devices" not in text
+
+
+def test_a_followup_reads_the_thread_it_is_about_first() -> None:
+    other = record(
+        "ae0000000001", "The X310 firmware must be updated to fix the clock.", thread_id="t2"
+    )
+    cited = record("ae0000000002", "The B205mini was found.", thread_id="t1", doc_id="m1")
+    reply = record(
+        "ae0000000003", "You need to update the B205mini firmware to fix it.", thread_id="t1"
+    )
+    answer = compose_answer(
+        AnswerRequest(
+            "how was it fixed?",
+            "firmware fix",
+            [other, reply],
+            pool=[cited],
+            subject_documents=["m1"],
+        )
+    )
+    assert body(answer).startswith("You need to update the B205mini firmware"), answer
+    assert "X310" not in answer  # a one-event answer stays with its thread
