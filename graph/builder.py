@@ -113,7 +113,12 @@ def build_graph(
     )
     builder.add_node(
         "agent",
-        partial(call_agent, model=clients.chat_model, search_tool=search_tool),
+        partial(
+            call_agent,
+            model=clients.chat_model,
+            search_tool=search_tool,
+            embeddings=clients.embeddings,
+        ),
         error_handler=chat_model_failed,
     )
     builder.add_node(

@@ -1,4 +1,5 @@
-"""The offline answer of a turn: extractive, from the passages it retrieved, always cited.
+"""The offline answer of a turn: the composer (:mod:`tools.compose`) fed from the graph state,
+from the passages the turn retrieved, every sentence cited.
 
 Used when no chat model is configured, when the chat model fails (the degraded path), and to
 back up a model answer that cites nothing.
@@ -6,9 +7,13 @@ back up a model answer that cites nothing.
 
 from __future__ import annotations
 
+from langchain_core.embeddings import Embeddings
+
 from graph.followup import standalone_query
 from graph.state import State
-from tools.extractive import extractive_answer
+from tools import prompts
+from tools.compose import AnswerRequest, compose_answer, embedder
+from tools.filters import describe_dates
 
 
 def scope_of(state: State) -> list[str]:
@@ -26,6 +31,32 @@ def search_query(state: State) -> str:
     return standalone_query(state.get("question", ""), state.get("messages", []))
 
 
-def offline_answer(state: State) -> str:
-    """The passages' sentences that best answer the turn's question, each cited."""
-    return extractive_answer(search_query(state), state.get("passages", []), scope=scope_of(state))
+def offline_answer(state: State, *, embeddings: Embeddings | None = None) -> str:
+    """Compose the answer to this turn's question from its passages: a follow-up is matched
+    against its subject and its own aspect, and does not repeat the answers before it;
+    ``embeddings`` choose sentences by meaning (shared words otherwise)."""
+    followup = state.get("followup")
+    return compose_answer(
+        AnswerRequest(
+            question=state.get("question", ""),
+            query=search_query(state),
+            passages=state.get("passages", []),
+            pool=state.get("ranked", []),
+            scope=scope_of(state),
+            said=followup["said"] if followup else (),
+            subject_documents=followup.get("documents", []) if followup else (),
+            year=state.get("ranked_year"),
+            notes=date_notes(state),
+            embed=embedder(embeddings.embed_documents) if embeddings is not None else None,
+        )
+    )
+
+
+def date_notes(state: State) -> list[str]:
+    """How dates were used: a year that ranks, or the date filter in force."""
+    if (year := state.get("ranked_year")) is not None:
+        return [prompts.YEAR_RANKED.format(year=year)]
+    filters = state.get("filters", {})
+    if filters.get("date_from") or filters.get("date_to"):
+        return [prompts.DATES_FILTERED.format(dates=describe_dates(filters))]
+    return []

@@ -15,6 +15,7 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from archive.store.passages import Passage
+from graph.followup import Followup
 from graph.intents import Intent
 from tools.citations import Citation
 from tools.filters import FilterRequest, Filters
@@ -26,6 +27,7 @@ __all__ = [
     "Citation",
     "ExpansionRecord",
     "FilterRequest",
+    "Followup",
     "Filters",
     "InputState",
     "Intent",
@@ -59,6 +61,8 @@ class State(InputState, total=False):
     filter_notes: list[str]  # how this turn changed the filters
     filter_problem: str  # a requested filter that matched nothing ("" when none)
     filters_only: bool  # the message only cleared filters: confirm, no search
+    followup: Followup | None  # what a follow-up question leans on (None: it stands alone)
+    ranked_year: int | None  # a year the question mentions in passing: ranks, does not filter
     searches: int  # search tool calls made this turn
     query: str  # the query the last search ran (as asked; the expanded text is in expansion)
     expansion: ExpansionRecord  # what query expansion did to the last search (method "off": off)
@@ -87,6 +91,8 @@ def turn_defaults() -> dict[str, Any]:
         "filter_notes": [],
         "filter_problem": "",
         "filters_only": False,
+        "followup": None,
+        "ranked_year": None,
         "searches": 0,
         "query": "",
         "expansion": {"method": "off", "original": "", "text": "", "terms": []},

@@ -97,6 +97,7 @@ class Resolution:
     filters: Filters
     notes: list[str] = field(default_factory=list)  # human-readable changes, for traces and chat
     problem: str | None = None  # a requested filter that matched nothing
+    ranked_year: int | None = None  # a year mentioned in passing: ranks, does not filter
 
 
 class VesselRegistry:
@@ -158,6 +159,35 @@ def only_clears(text: str) -> bool:
             text = ""  # something was cleared
     words = re.findall(r"[a-z0-9]+", rest.lower())
     return text == "" and all(w in _FILLER for w in words)
+
+
+#: Words asking for a restriction: "list", "which", "only", "how many", "all ... in 2019".
+_RESTRICTING = re.compile(
+    r"\b(?:list|show|which|only|filter\w*|restrict\w*|limit\w*|how\s+many|count|all|any|every)\b",
+    re.IGNORECASE,
+)
+_PLURAL = re.compile(r"^[a-z][a-z-]{2,}(?<!ss)(?<!us)(?<!is)s$")
+
+
+def year_in_passing(text: str) -> int | None:
+    """The year of "in 2019" when the message only mentions it ("Airbus A380 crash in Mumbai in
+    2019": ranks, not filters); None when it restricts to it ("accidents in 2019", "which
+    vessels ... in 2019", "since 2020", "between 2015 and 2017") or names no year."""
+    if _BETWEEN.search(text) or _RANGE.search(text) or _SINCE.search(text) or _BEFORE.search(text):
+        return None
+    match = _IN.search(text)
+    if match is None or _RESTRICTING.search(text):
+        return None
+    before = re.findall(r"[A-Za-z][\w-]*", text[: match.start()])[-4:]
+    if any(_PLURAL.match(word) for word in before):
+        return None  # a collection in that year: "fires in 2019", "engine incidents in 2019"
+    rest = re.findall(r"[a-z]{3,}", (text[: match.start()] + text[match.end() :]).lower())
+    if len([w for w in rest if w not in _FILLER_QUESTION]) <= 1:
+        return None  # "what happened in 2019?": the year is all there is to search by
+    return int(match.group(1))
+
+
+_FILLER_QUESTION = frozenset("what which who how when where was were did does happened the".split())  # noqa: SIM905
 
 
 def date_range(text: str) -> tuple[date | None, date | None] | None:
@@ -329,7 +359,10 @@ def resolve(
         filters["report_no"] = report.strip().upper()
         notes.append(f"report: {filters['report_no']} (single-report mode)")
 
-    if (years := date_range(text)) is not None:
+    in_passing = year_in_passing(text)
+    if in_passing is not None:
+        notes.append(f"year {in_passing}: mentioned in passing, ranks (not a filter)")
+    elif (years := date_range(text)) is not None:
         start, end = years
         filters.pop("date_from", None)
         filters.pop("date_to", None)
@@ -338,7 +371,7 @@ def resolve(
         if end:
             filters["date_to"] = end.isoformat()
         notes.append(f"dates: {describe_dates(filters)}")
-    return Resolution(filters, notes)
+    return Resolution(filters, notes, ranked_year=in_passing)
 
 
 def describe_dates(filters: Filters) -> str:

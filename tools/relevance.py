@@ -4,6 +4,7 @@ the archive holds an answer at all (decided before any model is called)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NotRequired
 
 from typing_extensions import TypedDict
 
@@ -45,6 +46,7 @@ class Relevance(TypedDict):
     best_cosine: float  # the closest kept passage's cosine
     rescued_by_cosine: bool  # below the cutoff, but a passage is within COSINE_RESCUE
     below_cosine_floor: bool  # the closest passage is far and the reranker is not sure
+    kept_for_followup: NotRequired[bool]  # the graph let a grounded follow-up through
 
 
 def rerank_floor(override: float | None, reranker: Reranker) -> float:

@@ -11,10 +11,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langgraph.checkpoint.memory import InMemorySaver
 from tqdm import tqdm
 
 from agent.arguments import positive_int
 from agent.conversation import add_layer_args, context_from_args
+from agent.evaluation.answer_kinds import (
+    KindQuestion,
+    failures,
+    format_kinds,
+    read_gold_causes,
+    read_kind_questions,
+    run_kind_questions,
+    summarise,
+)
 from agent.evaluation.answers import (
     EXPECTS,
     AnswerReport,
@@ -46,6 +56,7 @@ from agent.settings import Settings
 from agent.wiring import Services, build_clients, open_services
 from graph.builder import build_graph
 from graph.context import Context
+from providers.chat import build_chat_model
 from tools.hybrid import RetrievalOptions
 
 #: Stages whose cost the layers add, shown for every run of an ablation.
@@ -314,7 +325,20 @@ QUESTIONS.jsonl holds one JSON object per line:
 --expect fills it in for lines without it. "split" is optional; off-topic shares are also
 reported per split. --dataset adds a BEIR split's queries as in-domain questions and runs
 against that dataset's eval collection (the one `bosun eval` builds); otherwise the questions
-run against the main archive (or --collection)."""
+run against the main archive (or --collection).
+
+A file whose lines carry a "kind" (cause, fix, pattern, followup) is scored per kind instead: does
+the answer contain the gold statement (an NTSB record's probable cause by "report_no", read from
+--ntsb-records; a thread's fix), are its citations valid, are sentences repeated, does a
+follow-up answer without repeating the first answer, was it wrongly stopped. One table per kind,
+offline and, where a chat model is configured (and not --offline), with it:
+  {"kind": "cause", "question": "What caused the accident CEN12LA244?", "report_no": "CEN12LA244"}
+  {"kind": "fix", "question": "How was ... fixed?", "gold": "b2xx_fx3_utils --init-device"}
+  {"kind": "pattern", "question": "common causes of fatal landing accidents", "min_documents": 3}
+  {"kind": "followup", "question": "How was ... resolved?", "followup": "what caused it?"}"""
+
+#: Where the shared NTSB records are, relative to the project root.
+NTSB_RECORDS = Path("../shared/data/ntsb/reports_2010_2016.jsonl")
 
 
 def add_eval_answers_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -349,12 +373,76 @@ def add_eval_answers_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FILE",
         help="also write each question's outcome to FILE (JSONL)",
     )
+    parser.add_argument(
+        "--ntsb-records",
+        type=Path,
+        default=NTSB_RECORDS,
+        metavar="JSONL",
+        help=f"NTSB records with the gold probable causes (default {NTSB_RECORDS})",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
+def _is_kind_file(path: Path) -> bool:
+    """Whether ``path``'s first question carries a "kind" (scored per kind)."""
+    try:
+        first = next((ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()), "")
+        row = json.loads(first) if first else {}
+    except (OSError, json.JSONDecodeError):
+        return False  # read_questions reports the problem
+    return isinstance(row, dict) and "kind" in row
+
+
+async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: list[Path]) -> int:
+    """``eval-answers`` over per-kind question files: one table offline, one with the model."""
+    try:
+        gold = read_gold_causes(args.ntsb_records)
+        questions: list[KindQuestion] = []
+        for path in paths:
+            questions += read_kind_questions(path, gold_causes=gold)
+    except (QuestionsError, ValueError) as err:
+        _err(f"bosun: {err}")
+        return 2
+    reports: dict[str, Any] = {}
+    async with open_services(settings, collection=args.collection) as services:
+        modes = [True] if args.offline or build_chat_model(settings) is None else [True, False]
+        for offline in modes:
+            label = "offline" if offline else "chat model"
+            graph = build_graph(  # follow-ups need the conversation: kept in memory
+                build_clients(services, offline=offline), checkpointer=InMemorySaver()
+            )
+            progress = tqdm(
+                total=len(questions),
+                desc=label,
+                disable=not sys.stderr.isatty(),
+                file=sys.stderr,
+                leave=False,
+            )
+            results = await run_kind_questions(
+                graph, questions, context_from_args(args), progress=progress
+            )
+            progress.close()
+            reports[label] = {"kinds": summarise(results), "failures": failures(results)}
+        schema = services.store.schema
+    if args.json:
+        _out(json.dumps({"collection": schema, **reports}))
+        return 0
+    for label, report in reports.items():
+        _out(format_kinds(report["kinds"], label=f"{label}, collection {schema}"))
+        for item in report["failures"]:
+            _out(f"  missed {','.join(item['missed'])}: [{item['kind']}] {item['question'][:80]}")
+    return 0
+
+
 async def run_eval_answers(settings: Settings, args: argparse.Namespace) -> int:
     """Run ``bosun eval-answers``; 2 for unusable input."""
+    kind_files = [p for p in args.questions if _is_kind_file(p)]
+    if kind_files:
+        if len(kind_files) != len(args.questions) or args.dataset:
+            _err("bosun: per-kind question files cannot be mixed with other questions")
+            return 2
+        return await run_kind_eval(settings, args, kind_files)
     questions: list[Question] = []
     try:
         for path in args.questions:

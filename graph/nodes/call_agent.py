@@ -13,6 +13,7 @@ import time
 import uuid
 from typing import Literal
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool
 from langgraph.errors import NodeError
@@ -86,12 +87,18 @@ def checked_reply(message: AIMessage, *, tools_offered: bool) -> AIMessage:
 
 
 async def call_agent(
-    state: State, runtime: Runtime[Context], *, model: ChatModel | None, search_tool: BaseTool
+    state: State,
+    runtime: Runtime[Context],
+    *,
+    model: ChatModel | None,
+    search_tool: BaseTool,
+    embeddings: Embeddings | None = None,
 ) -> State:
     """First step: search for the question. Then the chat model answers from the passages, with
     the search tool offered while the search budget lasts (``tool_choice="auto"`` stated, since
     llama-cpp-python's function-calling format ignores tools without it); without a model, or
-    after it failed this turn, the answer is extractive."""
+    after it failed this turn, the answer is composed offline (``embeddings``
+    choose sentences by meaning)."""
     start = time.perf_counter()
     ctx = context_of(runtime.context)
     searches = state.get("searches", 0)
@@ -100,7 +107,7 @@ async def call_agent(
     if model is None or state.get("chat_failed"):
         source = "offline" if model is None else "fallback"
         return {
-            "messages": [AIMessage(content=offline_answer(state))],
+            "messages": [AIMessage(content=offline_answer(state, embeddings=embeddings))],
             "answer_source": source,
             "timings": _timing(state, start),
         }

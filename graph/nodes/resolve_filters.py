@@ -8,6 +8,7 @@ from datetime import date
 
 from archive.store.search_filters import SearchFilters
 from graph import prompts
+from graph.followup import followup_of
 from graph.state import State
 from tools.backend import SearchBackend
 from tools.filters import (
@@ -27,13 +28,19 @@ async def resolve_filters(
     state: State, *, registry: VesselRegistry, backend: SearchBackend
 ) -> State:
     """Inherit, clear or change the filters; a filter that matches nothing is reported, never
-    dropped (the active filters stay as they were)."""
+    dropped (the active filters stay as they were). Also notes what a follow-up leans on and a
+    year mentioned only in passing (it ranks, :func:`tools.filters.year_in_passing`)."""
     start = time.perf_counter()
     current = state.get("filters", {})
     resolution = resolve(
         state.get("question", ""), current, await registry.vessels(), state.get("filter_request")
     )
-    update: State = {"filter_notes": resolution.notes, "filter_request": {}}
+    update: State = {
+        "filter_notes": resolution.notes,
+        "filter_request": {},
+        "followup": followup_of(state.get("question", ""), state.get("messages", [])),
+        "ranked_year": resolution.ranked_year,
+    }
     problem = resolution.problem
     filters = resolution.filters
     if problem is None and filters and filters != current:

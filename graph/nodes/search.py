@@ -111,7 +111,7 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
             *(d for a in artifacts for d in a["topics"]),
         ],
         "rerank": latest["rerank"],
-        "relevance": relevant(state.get("relevance"), artifacts),
+        "relevance": kept_for_followup(state, relevant(state.get("relevance"), artifacts), ranked),
         "timings": timings,
         "degraded": [note for a in artifacts for note in a["degraded"]],
     }
@@ -131,6 +131,15 @@ def merged(earlier: list[Passage], artifacts: list[SearchArtifact]) -> list[Pass
         for passage in artifact["passages"]:
             found.setdefault(passage["chunk_id"], passage)
     return [*found.values(), *(p for p in earlier if p["chunk_id"] not in found)]
+
+
+def kept_for_followup(state: State, relevance: Relevance, ranked: list[Passage]) -> Relevance:
+    """A follow-up to an answer that cited the archive is not stopped while passages were found:
+    its subject is in the archive, even when its own words ("what caused it?") are not."""
+    followup = state.get("followup")
+    if relevance["stopped"] and ranked and followup and followup.get("grounded"):
+        return {**relevance, "stopped": False, "kept_for_followup": True}
+    return relevance
 
 
 def relevant(earlier: Relevance | None, artifacts: list[SearchArtifact]) -> Relevance:

@@ -7,7 +7,15 @@ from datetime import date
 import pytest
 
 from archive.store.vessels import RegisteredVessel
-from tools.filters import Filters, date_range, describe, only_clears, resolve, to_search_filters
+from tools.filters import (
+    Filters,
+    date_range,
+    describe,
+    only_clears,
+    resolve,
+    to_search_filters,
+    year_in_passing,
+)
 
 REGISTRY = [
     RegisteredVessel("9234567", "NORDIC STAR", "9234567", "Bulk Carrier", "DNV"),
@@ -117,8 +125,31 @@ def test_date_ranges(text: str, expected: tuple[date | None, date | None] | None
     assert date_range(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        ("Airbus A380 crash in Mumbai in 2019", 2019),
+        ("cylinder crack on Nordic Star in 2019", 2019),
+        ("accidents in 2019", None),  # a collection in that year: a filter
+        ("engine fires in 2019", None),
+        ("which vessels grounded in 2019?", None),  # asks for a restriction
+        ("what happened in 2019?", None),  # the year is all there is to search by
+        ("since 2020", None),
+        ("between 2015 and 2017", None),
+        ("engine failures", None),
+    ],
+)
+def test_years_in_passing_rank_and_restrictions_filter(text: str, year: int | None) -> None:
+    assert year_in_passing(text) == year
+    resolution = resolve(text, {}, REGISTRY)
+    assert resolution.ranked_year == year
+    if year is not None:
+        assert "date_from" not in resolution.filters
+        assert f"year {year}: mentioned in passing, ranks (not a filter)" in resolution.notes
+
+
 def test_follow_ups_inherit_change_and_clear() -> None:
-    first = resolve("cylinder crack on Nordic Star in 2019", {}, REGISTRY).filters
+    first = resolve("cylinder cracks on Nordic Star in 2019", {}, REGISTRY).filters
     assert first == {"vessels": [NORDIC], "date_from": "2019-01-01", "date_to": "2019-12-31"}
     assert resolve("and how was it repaired?", first, REGISTRY).filters == first
     changed = resolve("what about Baltic Trader?", first, REGISTRY).filters

@@ -17,9 +17,13 @@ from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
+from graph.nodes.search import kept_for_followup
 from graph.nodes.validate_citations import validate_citations
+from graph.offline import date_notes
+from graph.state import State
 from tests.fakes.clients import FakeArchive, FakeBackend, fleet_fixture, passage
 from tools.filters import VesselRegistry
+from tools.relevance import decide
 
 
 def runtime(**knobs: Any) -> Runtime[Context]:
@@ -132,6 +136,30 @@ async def test_years_in_a_question_to_an_undated_archive_are_words_not_a_filter(
     assert empty["filter_problem"].startswith("No documents match the filters")
 
 
+async def test_a_year_in_passing_ranks_and_a_followup_is_noted() -> None:
+    passages, registry, docs = fleet_fixture()
+    backend = FakeBackend(passages, registry, docs)
+    update = await resolve_filters(
+        {"question": "engine crash in Mumbai in 2019", "filters": {}},
+        registry=VesselRegistry(backend.vessels),
+        backend=backend,
+    )
+    assert update["filters"] == {} and update["ranked_year"] == 2019
+    assert date_notes(update)[0].startswith("2019 is mentioned in passing")
+    messages = [
+        HumanMessage("How was the liner crack on Nordic Star resolved?"),
+        AIMessage("Replaced. [C:a00000000001]"),
+        HumanMessage("what caused it?"),
+    ]
+    followup = await resolve_filters(
+        {"question": "what caused it?", "messages": messages, "filters": {}},
+        registry=VesselRegistry(backend.vessels),
+        backend=backend,
+    )
+    assert followup["followup"]["grounded"] is True  # type: ignore[index]
+    assert followup["ranked_year"] is None
+
+
 async def test_registry_is_cached_per_graph() -> None:
     passages, registry, docs = fleet_fixture()
     backend = FakeBackend(passages, registry, docs)
@@ -145,6 +173,17 @@ async def test_cutoff_replies_without_a_model() -> None:
     update = await cutoff({"relevance": {"stopped": True}})  # type: ignore[typeddict-item]
     assert update["cutoff"] is True
     assert update["messages"][0].content.startswith("No relevant documents found")
+
+
+def test_a_followup_on_a_subject_found_before_is_not_cut_off() -> None:
+    stopped = decide(0.05, 0.2, 0.1, empty=False)
+    followup = {"subject": "s", "query": "q", "said": ["x [C:0123456789ab]"], "grounded": True}
+    state: State = {"followup": followup}  # type: ignore[typeddict-item]
+    kept = kept_for_followup(state, stopped, records("a"))
+    assert kept["stopped"] is False and kept["kept_for_followup"] is True
+    ungrounded: State = {"followup": {**followup, "grounded": False}}  # type: ignore[typeddict-item]
+    assert kept_for_followup(ungrounded, stopped, records("a"))["stopped"] is True
+    assert kept_for_followup(state, stopped, [])["stopped"] is True
 
 
 async def test_dedup_per_document_except_single_report_mode() -> None:

@@ -1,0 +1,295 @@
+"""Answer quality per kind of question: does the answer say what the archive says?
+
+Question sets (``benchmarks/questions/answers_*.jsonl``) hold one object a line with a ``kind``:
+
+- ``cause``: ``{"question", "report_no"}``, gold = that NTSB record's ``probable_cause`` (read
+  from ``--ntsb-records``) or an inline ``"gold"``;
+- ``fix``: ``{"question", "gold"}``, gold = the thread's fix as written in it (a command, a
+  setting), found in a cited sentence of the answer;
+- ``pattern``: ``{"question", "min_documents"}`` (default 3): distinct documents cited;
+- ``followup``: ``{"question", "followup", "gold" or "report_no" (optional, for the follow-up)}``:
+  two turns on one thread; the follow-up must be answered (cited) and repeat no sentence of the
+  first answer.
+
+Every answer is also checked for valid citations, repeated sentences (normalised-token Jaccard
+at least :data:`REPEAT_JACCARD`) and whether the cutoff or a filter wrongly stopped it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from agent.evaluation.answers import QuestionsError
+from agent.evaluation.metrics import percentile
+from graph.builder import BosunGraph
+from graph.context import Context
+from tools.extractive import sentences
+from tools.timing import elapsed_ms
+
+KINDS = ("cause", "fix", "pattern", "followup")
+#: Two sentences of one answer (or of a follow-up and the answer before) this alike repeat.
+REPEAT_JACCARD = 0.8
+_MARKER = re.compile(r"\s*\[(?:C:)?[^\]\s]{1,16}\]")
+
+
+@dataclass(frozen=True)
+class KindQuestion:
+    """One question of a kind, with its gold."""
+
+    kind: str
+    question: str
+    gold: str = ""
+    followup: str = ""
+    min_documents: int = 3
+
+
+@dataclass
+class Turn:
+    """What one turn produced."""
+
+    answer: str
+    stopped: bool
+    citations: list[dict[str, Any]]
+    invalid: int
+    ms: float
+
+
+@dataclass
+class KindResult:
+    """One question's measurements."""
+
+    question: KindQuestion
+    turns: list[Turn] = field(default_factory=list)
+
+    @property
+    def last(self) -> Turn:
+        return self.turns[-1]
+
+    def measures(self) -> dict[str, Any]:
+        q, last = self.question, self.last
+        out: dict[str, Any] = {
+            "stopped": any(t.stopped for t in self.turns),
+            "citations_valid": all(t.citations and not t.invalid for t in self.turns),
+            "repeated": sum(repeats(t.answer) for t in self.turns),
+            "ms": last.ms,
+        }
+        if q.gold:
+            out["gold"] = contains(last.answer, q.gold)
+        if q.kind == "pattern":
+            out["documents"] = len({c["doc_id"] for c in last.citations})
+        if q.kind == "followup":
+            first = self.turns[0]
+            out["followup_answered"] = bool(last.citations) and not last.stopped
+            out["followup_not_repeated"] = not overlap(first.answer, last.answer)
+        return out
+
+
+def normalised(text: str) -> str:
+    """Lower-case words joined by single spaces, citation markers and punctuation dropped."""
+    return " ".join(re.findall(r"[a-z0-9]+", _MARKER.sub(" ", text).lower()))
+
+
+def contains(answer: str, gold: str) -> bool:
+    """Whether the answer states ``gold`` word for word (case, punctuation, markers aside)."""
+    return normalised(gold) in normalised(answer)
+
+
+def _words(sentence: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z0-9]+", sentence.lower()))
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a and b) and len(a & b) / len(a | b) >= REPEAT_JACCARD
+
+
+def _answer_sentences(answer: str) -> list[frozenset[str]]:
+    plain = _MARKER.sub(" ", answer)
+    return [w for s in sentences(plain) if len(w := _words(s)) >= 4]
+
+
+def repeats(answer: str) -> int:
+    """Sentences of ``answer`` that repeat an earlier one of it."""
+    seen: list[frozenset[str]] = []
+    count = 0
+    for words in _answer_sentences(answer):
+        if any(_similar(words, other) for other in seen):
+            count += 1
+        seen.append(words)
+    return count
+
+
+def overlap(first: str, second: str) -> bool:
+    """Whether ``second`` repeats a sentence of ``first``."""
+    said = _answer_sentences(first)
+    return any(_similar(w, other) for w in _answer_sentences(second) for other in said)
+
+
+def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[KindQuestion]:
+    """Questions of :data:`KINDS` from ``path`` (see the module docstring)."""
+    out = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise QuestionsError(f"cannot read {path}: {err.strerror or err}") from err
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise QuestionsError(f"{where}: not JSON ({err.msg})") from err
+        kind = row.get("kind") if isinstance(row, dict) else None
+        if kind not in KINDS:
+            raise QuestionsError(f'{where}: "kind" must be one of {", ".join(KINDS)}')
+        gold = str(row.get("gold") or "")
+        if kind in ("cause", "followup") and not gold and row.get("report_no"):
+            gold = gold_causes.get(str(row.get("report_no", "")).upper(), "")
+            if not gold:
+                raise QuestionsError(f"{where}: no probable cause for {row.get('report_no')!r}")
+        if kind == "cause" and not gold:
+            raise QuestionsError(f'{where}: a cause question needs "report_no" or "gold"')
+        if kind == "followup" and not row.get("followup"):
+            raise QuestionsError(f'{where}: a followup needs "followup"')
+        out.append(
+            KindQuestion(
+                kind=kind,
+                question=str(row.get("question") or ""),
+                gold=gold,
+                followup=str(row.get("followup") or ""),
+                min_documents=int(row.get("min_documents", 3)),
+            )
+        )
+    return out
+
+
+def read_gold_causes(path: Path | None) -> dict[str, str]:
+    """``ntsb_no`` -> ``probable_cause`` of an NTSB JSONL file (empty without one)."""
+    if path is None or not path.exists():
+        return {}
+    causes = {}
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if record.get("probable_cause"):
+                causes[str(record["ntsb_no"]).upper()] = str(record["probable_cause"]).strip()
+    return causes
+
+
+async def run_kind_questions(
+    graph: BosunGraph, questions: Sequence[KindQuestion], context: Context, *, progress: Any = None
+) -> list[KindResult]:
+    """Each question on its own thread (a follow-up as a second turn on it)."""
+    results = []
+    for question in questions:
+        config: Any = {"configurable": {"thread_id": f"eval-{uuid.uuid4().hex[:12]}"}}
+        result = KindResult(question)
+        for text in filter(None, (question.question, question.followup)):
+            started = time.perf_counter()
+            state = await graph.ainvoke(
+                {"messages": [HumanMessage(content=text)]}, config, context=context
+            )
+            result.turns.append(_turn(state, elapsed_ms(started)))
+        results.append(result)
+        if progress is not None:
+            progress.update(1)
+    return results
+
+
+def _turn(state: Mapping[str, Any], ms: float) -> Turn:
+    stopped = bool(state.get("cutoff") or state.get("filter_problem"))
+    stopped = stopped or state.get("intent") != "factual_query"
+    return Turn(
+        answer=str(state["messages"][-1].content),
+        stopped=stopped,
+        citations=list(state.get("citations") or []),
+        invalid=int((state.get("citation_check") or {}).get("invalid", 0)),
+        ms=ms,
+    )
+
+
+def summarise(results: Sequence[KindResult]) -> dict[str, dict[str, Any]]:
+    """Per kind: counts and shares of each measure."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind in KINDS:
+        measured = [r.measures() for r in results if r.question.kind == kind]
+        if not measured:
+            continue
+        n = len(measured)
+
+        def share(key: str, rows: list[dict[str, Any]] = measured) -> float | None:
+            values = [bool(m[key]) for m in rows if key in m]
+            return round(sum(values) / len(values), 4) if values else None
+
+        row: dict[str, Any] = {
+            "questions": n,
+            "gold": share("gold"),
+            "citations_valid": share("citations_valid"),
+            "repeated_sentences": sum(m["repeated"] for m in measured),
+            "wrongly_stopped": share("stopped"),
+            "ms_p50": round(percentile([m["ms"] for m in measured], 50), 1),
+        }
+        if kind == "pattern":
+            minimum = [r.question.min_documents for r in results if r.question.kind == kind]
+            docs = [m["documents"] for m in measured]
+            row["min_documents_met"] = round(
+                sum(d >= k for d, k in zip(docs, minimum, strict=True)) / n, 4
+            )
+            row["mean_documents"] = round(sum(docs) / n, 2)
+        if kind == "followup":
+            both = [m["followup_answered"] and m["followup_not_repeated"] for m in measured]
+            row["followup_answered_not_repeated"] = round(sum(both) / n, 4)
+        out[kind] = row
+    return out
+
+
+def failures(results: Sequence[KindResult], limit: int = 10) -> list[dict[str, Any]]:
+    """The questions that missed a measure, for the report."""
+    out = []
+    for r in results:
+        m = r.measures()
+        missed = [
+            key
+            for key, ok in (
+                ("gold", m.get("gold", True)),
+                ("citations", m["citations_valid"]),
+                ("stopped", not m["stopped"]),
+                ("repeated", not m["repeated"]),
+                ("documents", m.get("documents", 99) >= r.question.min_documents),
+                ("followup", m.get("followup_not_repeated", True)),
+            )
+            if not ok
+        ]
+        if missed:
+            out.append({"kind": r.question.kind, "question": r.question.question, "missed": missed})
+    return out[:limit]
+
+
+def format_kinds(summary: Mapping[str, Mapping[str, Any]], *, label: str) -> str:
+    """The table: one row per kind."""
+
+    def pct(value: Any) -> str:
+        return "—" if value is None else f"{100 * value:.1f}%"
+
+    head = (
+        f"{'kind':<10}{'n':>4}{'gold':>8}{'cites ok':>10}{'repeats':>9}{'stopped':>9}"
+        f"{'≥k docs':>9}{'follow-up':>11}{'p50 ms':>9}"
+    )
+    lines = [f"answers by kind ({label})", head]
+    for kind, row in summary.items():
+        lines.append(
+            f"{kind:<10}{row['questions']:>4}{pct(row['gold']):>8}"
+            f"{pct(row['citations_valid']):>10}{row['repeated_sentences']:>9}"
+            f"{pct(row['wrongly_stopped']):>9}{pct(row.get('min_documents_met')):>9}"
+            f"{pct(row.get('followup_answered_not_repeated')):>11}{row['ms_p50']:>9.0f}"
+        )
+    return "\n".join(lines)

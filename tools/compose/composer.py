@@ -1,0 +1,246 @@
+"""Offline answers composed for the question asked, every sentence copied from a passage and cited.
+
+A cause question gets the stated cause first (an NTSB "Probable Cause" section, a "root cause"
+sentence), a how-fixed question the resolution first, a what-happened question a one-line record
+first, a pattern question one line per distinct document. No sentence is said twice, in this
+answer or in the conversation's earlier ones, and what the archive does not hold is said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from archive.store.passages import Passage
+from tools import prompts
+from tools.compose.kinds import Kind, asks_cause, question_kind
+from tools.compose.lines import (
+    closest_records,
+    missing_terms,
+    record_label,
+    subject_first,
+    year_first,
+)
+from tools.compose.scoring import Embed, scores
+from tools.compose.units import (
+    CAUSE_SECTIONS,
+    Unit,
+    is_repeat,
+    said_sentences,
+    signature,
+    units_of,
+)
+from tools.extractive import ended
+
+#: Passages whose sentences are considered (the answer's passages are best first).
+MAX_PASSAGES = 8
+#: A sentence scoring below this share of the best one is left out.
+RELATIVE_FLOOR = 0.4
+#: Sentences from one passage, unless they are one stated cause.
+PER_PASSAGE = 2
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    """What the composer needs from a turn."""
+
+    question: str  # what this turn asks, in its own words (decides the kind of answer)
+    query: str  # what the sentences are matched against (a follow-up's subject + its aspect)
+    passages: Sequence[Passage]  # the answer's passages, best first
+    pool: Sequence[Passage] = ()  # everything retrieved this turn (a document's cause)
+    scope: Sequence[str] = ()  # names the filters restrict to: they do not make an answer
+    said: Sequence[str] = ()  # earlier answers of the conversation: not repeated
+    subject_documents: Sequence[str] = ()  # a follow-up's subject: the documents cited before
+    year: int | None = None  # a year mentioned in passing: its records first
+    notes: Sequence[str] = ()  # lines said before the answer (how dates were used)
+    embed: Embed | None = None  # sentence embeddings for choosing by meaning
+    max_sentences: int = 4
+    kind: Kind | None = None  # None: from the question
+
+
+@dataclass
+class _Answer:
+    lines: list[str] = field(default_factory=list)
+    seen: list[frozenset[str]] = field(default_factory=list)
+
+    def fresh(self, text: str) -> bool:
+        return not is_repeat(signature(text), self.seen)
+
+    def take(self, text: str) -> None:
+        self.seen.append(signature(text))
+
+
+def compose_answer(request: AnswerRequest) -> str:
+    """The answer to ``request.question`` from its passages (see the module docstring)."""
+    if not request.passages:
+        return prompts.NO_RESULTS_REPLY
+    kind = request.kind or question_kind(request.question)
+    passages = subject_first(
+        year_first(request.passages, request.year), request.pool, request.subject_documents
+    )
+    head = list(request.notes)
+    missing = missing_terms(request.question, passages, scope=request.scope, year=request.year)
+    answer = _Answer(seen=said_sentences(request.said))
+
+    listed: Kind = "cause" if asks_cause(request.question) else "pattern"
+
+    def score(units: list[Unit]) -> list[float]:
+        return scores(request.query, units, listed, scope=request.scope, embed=request.embed)
+
+    if missing.essential or kind == "pattern":
+        body = closest_records(
+            passages, request.pool, score=score, fresh=answer.fresh, take=answer.take
+        )
+        if missing.essential:
+            head.append(prompts.NOT_FOUND.format(terms=", ".join(missing.terms)))
+            return _joined(head, prompts.CLOSEST_RECORDS, body)
+        if len(body) > 1:
+            return _joined(head, prompts.PATTERN_LEAD.format(n=len(body)), body)
+    units = [u for rank, r in enumerate(passages[:MAX_PASSAGES]) for u in units_of(r, rank)]
+    units += _cause_units(kind, passages, request.pool, units)
+    scored = scores(
+        request.query,
+        units,
+        kind,
+        scope=request.scope,
+        embed=request.embed,
+        also_cause=asks_cause(request.question),
+    )
+    first: list[str] = []
+    if kind == "happened":
+        first = _record_line(passages[0], units, scored, answer)
+    chosen = _choose(units, scored, kind, answer, request.max_sentences)
+    if not chosen and not first:
+        said = [(score, u) for u, score in zip(units, scored, strict=True) if score > 0]
+        said = [(score, u) for score, u in said if not answer.fresh(u.text)]
+        if said:
+            _, best = max(said, key=lambda pair: pair[0])  # answered above: point back to it
+            return _joined(head, prompts.ALREADY_SAID, [f"{ended(best.text)} [C:{best.chunk_id}]"])
+        return _fallback(head, units, answer)
+    body = first + [f"{ended(u.text)} [C:{u.chunk_id}]" for u in _ordered(chosen, kind)]
+    return _joined(head, prompts.EXTRACTIVE_LEAD, [" ".join(body)] if kind != "happened" else body)
+
+
+def _cause_units(
+    kind: Kind,
+    passages: Sequence[Passage],
+    pool: Sequence[Passage],
+    units: list[Unit],
+) -> list[Unit]:
+    """For a cause question, the top document's cause section when it was retrieved but is not
+    among the answer's passages."""
+    if kind != "cause":
+        return []
+    top = passages[0]["doc_id"]
+    if any(u.doc_id == top and u.stated and u.role == "cause" for u in units):
+        return []
+    for record in pool:
+        if record["doc_id"] == top and CAUSE_SECTIONS.search(record.get("section") or ""):
+            return units_of(record, 0)
+    return []
+
+
+def _choose(
+    units: Sequence[Unit], scored: Sequence[float], kind: Kind, answer: _Answer, limit: int
+) -> list[Unit]:
+    """The best fresh sentences, at most :data:`PER_PASSAGE` a passage; for a cause question
+    the best stated cause whole, however many sentences it has."""
+    order = sorted(range(len(units)), key=lambda i: (-scored[i], units[i].rank, units[i].position))
+    chosen: list[Unit] = []
+    taken: dict[str, int] = {}
+    whole = _stated_cause(units, scored, order) if kind == "cause" else None
+    if whole is not None:
+        for unit in units:
+            if unit.chunk_id == whole and answer.fresh(unit.text):
+                answer.take(unit.text)
+                chosen.append(unit)
+        taken[whole] = PER_PASSAGE
+    budget = limit if whole is None else len(chosen) + max(limit - len(chosen), 2)
+    best = max(scored, default=0.0)
+    per_passage = PER_PASSAGE + (kind == "fix")  # a fix often takes a few sentences to state
+    floor = max(RELATIVE_FLOOR * best, 1e-9)  # far weaker sentences only pad the answer
+    for i in order:
+        unit = units[i]
+        if len(chosen) >= budget:
+            break
+        if scored[i] < floor or taken.get(unit.chunk_id, 0) >= per_passage:
+            continue
+        if kind == "happened" and unit.stated and unit.role == "cause":
+            continue  # what happened is told; why is a follow-up's to ask
+        if kind == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
+            continue
+        if chosen and kind in ("cause", "fix") and not _same_subject(unit, chosen[0]):
+            continue  # a one-event answer stays with the event of its best sentence
+        if not answer.fresh(unit.text):
+            continue
+        answer.take(unit.text)
+        taken[unit.chunk_id] = taken.get(unit.chunk_id, 0) + 1
+        chosen.append(unit)
+    return chosen
+
+
+def _same_subject(unit: Unit, lead: Unit) -> bool:
+    """Whether two sentences are about the same event: one document, or one mail thread."""
+    thread = unit.record.get("thread_id")
+    return unit.doc_id == lead.doc_id or (bool(thread) and thread == lead.record.get("thread_id"))
+
+
+def _stated_cause(units: Sequence[Unit], scored: Sequence[float], order: list[int]) -> str | None:
+    """The chunk of the best-scoring sentence of a cause section (NTSB "Probable Cause"), if
+    any is relevant: it is said whole."""
+    for i in order:
+        unit = units[i]
+        section = unit.record.get("section") or ""
+        if unit.role == "cause" and scored[i] > 0 and CAUSE_SECTIONS.search(section):
+            return unit.chunk_id
+    return None
+
+
+def _ordered(chosen: list[Unit], kind: Kind) -> list[Unit]:
+    """Cause and fix answers lead with what they asked for (best first), then the rest in
+    passage order; other answers read in passage order."""
+    wanted = {"cause": ("cause", "found"), "fix": ("fix", "found")}.get(kind)
+    if wanted is None:
+        return sorted(chosen, key=lambda u: (u.rank, u.position))
+    lead = [u for u in chosen if u.role in wanted]
+    if lead and lead[0].stated:  # a stated cause or resolution reads in its own order
+        lead = [u for u in lead if u.chunk_id == lead[0].chunk_id] + [
+            u for u in lead if u.chunk_id != lead[0].chunk_id
+        ]
+    rest = sorted((u for u in chosen if u.role not in wanted), key=lambda u: (u.rank, u.position))
+    return lead + rest
+
+
+def _record_line(
+    record: Passage, units: Sequence[Unit], scored: Sequence[float], answer: _Answer
+) -> list[str]:
+    """What happened: the top document's record (report, date, place, aircraft or vessel) and
+    its outcome (a stated cause only when nothing else is there: a follow-up asks for it)."""
+    own = [
+        (scored[i] + {"outcome": 2.0, "cause": 0.5}.get(u.role, 0.0) - 3.0 * u.stated, u)
+        for i, u in enumerate(units)
+        if u.doc_id == record["doc_id"]
+    ]
+    if not own:
+        return []
+    _, best = max(own, key=lambda pair: (pair[0], -pair[1].position))
+    answer.take(best.text)
+    return [f"{record_label(record)}: {ended(best.text)} [C:{best.chunk_id}]"]
+
+
+def _fallback(head: list[str], units: Sequence[Unit], answer: _Answer) -> str:
+    """No sentence answers the question: the first fresh sentence of the best two passages."""
+    lines: list[str] = []
+    for rank in (0, 1):
+        unit = next((u for u in units if u.rank == rank and answer.fresh(u.text)), None)
+        if unit is not None:
+            answer.take(unit.text)
+            lines.append(f"{ended(unit.text)} [C:{unit.chunk_id}]")
+    if not lines:
+        return "\n\n".join([*head, prompts.NOTHING_NEW]) if head else prompts.NOTHING_NEW
+    return _joined(head, prompts.EXTRACTIVE_NOTHING, [" ".join(lines)])
+
+
+def _joined(head: Sequence[str], lead: str, body: Sequence[str]) -> str:
+    top = "\n".join([*head, lead])
+    return f"{top}\n\n" + "\n".join(body)

@@ -1,0 +1,154 @@
+"""One-line records, the list of distinct documents, and what the question names but the
+passages do not hold."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from archive.store.passages import Passage
+from providers.rerankers.features import STOP_WORDS
+from tools.compose.units import CAUSE_SECTIONS, Unit, units_of
+from tools.extractive import ended
+
+#: Documents listed in a pattern answer.
+MAX_LISTED = 8
+_WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_YEAR = re.compile(r"^(?:19|20)\d{2}$")
+#: Capitalised words that are not names ("I", question words, month names are kept as names).
+_NOT_NAMES = frozenset(
+    re.findall(
+        r"\w+",
+        "i what which who whom whose when where why how was were is are did does do the a an "
+        "and or in on at of for to from with by it its this that these those there please tell "
+        "show list give find any all no",
+    )
+)
+
+
+def record_label(record: Passage) -> str:
+    """The document in one line: its title (NTSB: report, date, place, aircraft), the date
+    when the title lacks it, the vessel."""
+    title = record["title"].removeprefix("Thread digest: ")
+    parts = [title]
+    date = record.get("date")
+    if date and date not in title:
+        parts.append(date)
+    vessel = record.get("vessel_name")
+    if vessel and vessel.casefold() not in title.casefold():
+        parts.append(vessel)
+    return ", ".join(p for p in parts if p)
+
+
+def year_first(passages: Sequence[Passage], year: int | None) -> list[Passage]:
+    """``passages`` with those dated ``year`` first (a year mentioned in passing ranks)."""
+    if year is None:
+        return list(passages)
+    return sorted(passages, key=lambda r: not _dated(r, year))
+
+
+def subject_first(
+    passages: Sequence[Passage],
+    pool: Sequence[Passage],
+    documents: Sequence[str],
+) -> list[Passage]:
+    """``passages`` with those of a follow-up's subject first: the documents the previous answer
+    cited and the mail threads they belong to."""
+    if not documents:
+        return list(passages)
+    wanted = set(documents)
+    threads = {r["thread_id"] for r in (*passages, *pool) if r["doc_id"] in wanted}
+    threads.discard(None)
+    return sorted(passages, key=lambda r: not (r["doc_id"] in wanted or r["thread_id"] in threads))
+
+
+def _dated(record: Passage, year: int) -> bool:
+    return bool(record.get("date")) and str(record["date"]).startswith(str(year))
+
+
+@dataclass(frozen=True)
+class Missing:
+    """The question's names, numbers and years that no passage holds."""
+
+    terms: list[str]
+    salient: int  # how many such terms the question has
+
+    @property
+    def essential(self) -> bool:
+        """At least half of what names the subject is missing: the records are only related."""
+        return bool(self.terms) and 2 * len(self.terms) >= self.salient
+
+
+def missing_terms(
+    question: str,
+    passages: Sequence[Passage],
+    *,
+    scope: Sequence[str] = (),
+    year: int | None = None,
+) -> Missing:
+    """Names (capitalised words after the first), numbers and years of ``question`` that none
+    of ``passages`` mentions (a year also counts when a passage is dated in it)."""
+    scoped = {w.casefold() for name in scope for w in _WORD.findall(name)}
+    words = _WORD.findall(question)
+    salient = []
+    for i, word in enumerate(words):
+        folded = word.casefold()
+        if folded in scoped or folded in _NOT_NAMES or folded in STOP_WORDS:
+            continue
+        named = i > 0 and word[:1].isupper()
+        if named or any(ch.isdigit() for ch in word):
+            salient.append(word)
+    salient = list(dict.fromkeys(salient))
+    if not salient:
+        return Missing([], 0)
+    haystack = " ".join(
+        " ".join(str(r.get(k) or "") for k in ("title", "text", "subject", "vessel_name"))
+        for r in passages
+    ).casefold()
+    missing = []
+    for word in salient:
+        if _YEAR.match(word) and any(_dated(r, int(word)) for r in passages):
+            continue
+        if not re.search(rf"(?<![\w-]){re.escape(word.casefold())}(?![\w-])", haystack):
+            missing.append(word)
+    return Missing(missing, len(salient))
+
+
+def closest_records(
+    passages: Sequence[Passage],
+    pool: Sequence[Passage],
+    *,
+    score: Callable[[list[Unit]], list[float]],
+    fresh: Callable[[str], bool],
+    take: Callable[[str], None],
+) -> list[str]:
+    """One line per distinct document: its label and its best-scoring sentence (its stated
+    cause when that was retrieved this turn), cited."""
+    firsts: dict[str, Passage] = {}
+    for record in passages:
+        if len(firsts) < MAX_LISTED:
+            firsts.setdefault(record["doc_id"], record)
+    units: list[Unit] = []
+    for doc_id, record in firsts.items():
+        own = [record] + [
+            r
+            for r in pool
+            if r["doc_id"] == doc_id
+            and r["chunk_id"] != record["chunk_id"]
+            and CAUSE_SECTIONS.search(r.get("section") or "")
+        ]
+        units += [u for r in own[:2] for u in units_of(r, 0)]
+    scored = score(units)
+    lines: list[str] = []
+    for doc_id, record in firsts.items():
+        ranked = sorted(
+            (pair for pair in zip(scored, units, strict=True) if pair[1].doc_id == doc_id),
+            key=lambda pair: (-pair[0], pair[1].position),
+        )
+        unit = next((u for _, u in ranked if fresh(u.text)), None)
+        if unit is None:
+            continue
+        take(unit.text)
+        lines.append(f"- {record_label(record)}: {ended(unit.text)} [C:{unit.chunk_id}]")
+    return lines

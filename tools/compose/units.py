@@ -1,0 +1,205 @@
+"""The sentences an answer may copy, each with its passage and its role (cause, fix, problem)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from archive.store.passages import Passage
+from providers.rerankers.features import content_stems, tokens
+from tools.extractive import MAX_CHARS, MIN_CHARS, sentences
+
+Role = Literal["found", "cause", "fix", "hint", "confirm", "problem", "outcome", "plain"]
+
+#: A section that states the cause itself (NTSB "Probable Cause", final reports' findings).
+CAUSE_SECTIONS = re.compile(r"probable\s+cause|root\s+cause|conclusions?|findings", re.I)
+#: A probable-cause statement can run long; it is still copied whole.
+MAX_CAUSE_CHARS = 1500
+_CAUSE_CUE = re.compile(
+    r"\b(?:root\s+cause|probable\s+cause|caused\s+by|cause\s+(?:was|is|of)|due\s+to|because"
+    r"|result(?:ed|ing)?\s+(?:from|of)|attributed\s+to|contribut\w+|turned\s+out|the\s+reason"
+    r"|led\s+to|failure\s+to|confirmed\s+as|culprit)\b",
+    re.I,
+)
+_FIX_CUE = re.compile(
+    r"\b(?:fix(?:ed|es)?|the\s+fix|solved|resolved|solution|workaround|replaced|repaired"
+    r"|restored|rectified|corrected|you\s+(?:need|have|should|must|can)|try\s+(?:running|using|to"
+    r"|the|with)|switching|ended\s+up|needs?\s+to\s+be|make\s+sure|is\s+fixed\s+in"
+    r"|works?\s+now|now\s+works|works?\s+for\s+me|worked\s+without|got\s+it\s+(?:to\s+)?work\w*"
+    r"|re-?enabl\w*)\b"
+    r"|^(?:try|use|run|press|set|call|add|change|remove|disable|enable|install|update|upgrade"
+    r"|rebuild|reboot|restart|specify|pass)\b",
+    re.I,
+)
+#: Weaker hints of a remedy: a command, an install or update, a suggestion.
+_HINT_CUE = re.compile(
+    r"\b(?:(?:re)?install(?:ed|ing)?|re-?flash\w*|updat(?:e|ed|ing)|upgrad\w*|run(?:ning)?"
+    r"|suggest\w*|recommend\w*)\b|\s--?[a-z][\w-]+|\b\w+_\w+\b",
+    re.I,
+)
+#: A reply that confirms a fix worked rather than stating it.
+_CONFIRM = re.compile(
+    r"^(?:\W*(?:thanks?|thank\s+you|ty|great|ok)\b|that\s+(?:worked|did\s+it))", re.I
+)
+#: Quoted mail headers ("From: ... Sent: ... Subject: ...") and digest bookkeeping.
+_NOT_CONTENT = re.compile(
+    r"(?:\b(?:From|Sent|To|Cc|Subject|Date|Von|Gesendet|An|Betreff|Datum):.*){2}|^_{4,}"
+    r"|^The thread ends with\b",
+    re.S,
+)
+_OUTCOME_CUE = re.compile(
+    r"\b(?:substantial(?:ly)?\s+damage\w*|destroyed|fatal\w*|seriously\s+injured|injur\w+"
+    r"|sank|grounded|collided|capsized|came\s+to\s+rest|nosed\s+over|impacted)\b",
+    re.I,
+)
+#: Sentences every record of a kind carries, which answer nothing (NTSB's "investigators used
+#: data provided by ... to prepare this aircraft accident report.", at times glued to the next).
+BOILERPLATE = re.compile(
+    r"^(?:NTSB investigators\b.{0,300}?\breport\.\s*|The National Transportation Safety Board "
+    r"\(NTSB\) is an independent.*)",
+    re.I,
+)
+#: What a thread found out in the end ("my issue was ...", "... was the culprit"): it answers
+#: both why and how it was fixed.
+_FOUND_CUE = re.compile(
+    r"\b(?:(?:my|the|our)\s+(?:issue|problem|mistake|error|bug)\s+was|was\s+the\s+culprit"
+    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that)\b",
+    re.I,
+)
+#: Sentences glued by a lost space ("That worked.It converged"): split there.
+_GLUED = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")
+#: The labelled parts of a thread digest ("Problem (Ann): ...", "Resolution (Bob): ...").
+_DIGEST_PART = re.compile(r"^(Problem|Investigation|Resolution)\b[^:\n]{0,80}:\s*", re.M)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One sentence of one passage."""
+
+    text: str
+    record: Passage
+    rank: int  # the passage's rank in the answer's passages (0 = first)
+    position: int  # order within the passage
+    role: Role
+    stated: bool  # the passage states it as such (a cause section, a digest's resolution)
+
+    @property
+    def chunk_id(self) -> str:
+        return self.record["chunk_id"]
+
+    @property
+    def doc_id(self) -> str:
+        return self.record["doc_id"]
+
+
+def units_of(record: Passage, rank: int) -> list[Unit]:
+    """The copyable sentences of one passage with their roles."""
+    section = record.get("section") or ""
+    out: list[Unit] = []
+    if CAUSE_SECTIONS.search(section):
+        for position, text in enumerate(sentences(record["text"])):
+            if len(text) >= MIN_CHARS // 2 and len(text) <= MAX_CAUSE_CHARS:
+                out.append(Unit(text, record, rank, position, "cause", True))
+        return out
+    if record.get("kind") == "thread_digest":
+        return _digest_units(record, rank)
+    opening = _opens_thread(record)
+    for position, sentence in enumerate(sentences(_GLUED.sub(". ", record["text"]))):
+        text = BOILERPLATE.sub("", sentence)
+        if MIN_CHARS <= len(text) <= MAX_CHARS and not _NOT_CONTENT.search(text):
+            role = _role(text)
+            if opening and role in ("plain", "hint", "outcome"):
+                role = "problem"  # the message that opens a thread states the problem
+            out.append(Unit(text, record, rank, position, role, False))
+    return out
+
+
+_REPLY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:re|aw|sv|fwd?|antw)\s*(?:\[\d+\])?\s*:", re.I)
+
+
+def _opens_thread(record: Passage) -> bool:
+    """A mail that starts a thread (its subject is no reply's)."""
+    subject = record.get("subject") or ""
+    return record.get("kind") == "email" and bool(subject) and not _REPLY.match(subject)
+
+
+def _digest_units(record: Passage, rank: int) -> list[Unit]:
+    """A digest's sentences: the resolution's are stated fixes, the problem's the problem (the
+    header line, 'Thread "...": 5 messages, ...', answers nothing)."""
+    text = _GLUED.sub(". ", record["text"])
+    marks = list(_DIGEST_PART.finditer(text))
+    parts: list[tuple[str, str]] = [("", text[: marks[0].start()] if marks else text)]
+    for i, mark in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        parts.append((mark.group(1), text[mark.end() : end]))
+    out: list[Unit] = []
+    position = 0
+    for label, body in parts[1:] if marks else parts:
+        for sentence in sentences(body):
+            if not MIN_CHARS <= len(sentence) <= MAX_CHARS or _NOT_CONTENT.search(sentence):
+                continue
+            role: Role
+            if label == "Resolution":  # the thread's last word, a fix only if it says one
+                role = _role(sentence)
+                stated = role in ("fix", "cause", "found")
+            elif label == "Problem":
+                role, stated = "problem", True
+            else:
+                role, stated = _role(sentence), False
+            out.append(Unit(sentence, record, rank, position, role, stated))
+            position += 1
+    return out
+
+
+def _role(text: str) -> Role:
+    if _FOUND_CUE.search(text):
+        return "found"
+    if _CONFIRM.search(text):
+        return "confirm"
+    if _CAUSE_CUE.search(text):
+        return "cause"
+    if _FIX_CUE.search(text):
+        return "fix"
+    if _HINT_CUE.search(text):
+        return "hint"
+    if _OUTCOME_CUE.search(text):
+        return "outcome"
+    return "plain"
+
+
+# --- sameness -------------------------------------------------------------------------------
+
+
+def signature(text: str) -> frozenset[str]:
+    """The sentence's content stems: two sentences with nearly the same stems say the same."""
+    return frozenset(content_stems(tokens(text)))
+
+
+#: Two sentences whose stems overlap this much (Jaccard), or one of which is this much inside
+#: the other, say the same thing (a digest's copy of a message's sentence, a quoted reply).
+SAME_JACCARD = 0.7
+SAME_CONTAINED = 0.85
+MIN_STEMS = 3
+
+
+def same(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two signatures are near-duplicates."""
+    if min(len(a), len(b)) < MIN_STEMS:
+        return a == b  # too short to judge by overlap ("From the archive:")
+    shared = len(a & b)
+    return shared / len(a | b) >= SAME_JACCARD or shared / min(len(a), len(b)) >= SAME_CONTAINED
+
+
+def said_sentences(texts: Iterable[str]) -> list[frozenset[str]]:
+    """Signatures of every sentence of earlier answers (citation markers dropped)."""
+    out = []
+    for text in texts:
+        plain = re.sub(r"\[C:[^\]]*\]", " ", text)
+        out += [signature(s) for s in sentences(plain) if len(s) >= MIN_CHARS // 2]
+    return [s for s in out if s]
+
+
+def is_repeat(sig: frozenset[str], seen: Sequence[frozenset[str]]) -> bool:
+    return any(same(sig, other) for other in seen)
