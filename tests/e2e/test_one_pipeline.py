@@ -18,9 +18,10 @@ from tests.e2e.harness import Bosun
 pytestmark = pytest.mark.e2e
 
 QUESTIONS = [
-    # (question, the CLI's switch flags, the graph's context, the eval's layers)
-    ("How was the cylinder liner crack on Nordic Star resolved?", (), Context(), Layers()),
-    ("What was the probable cause of the ERA25LA084 accident?", (), Context(), Layers()),
+    # (question, the CLI's switch flags, the graph's context, the eval's layers); questions that
+    # name no vessel, report or date, since eval's BEIR runs apply no structural filter
+    ("How was the cylinder liner crack resolved?", (), Context(), Layers()),
+    ("probable cause of the loss of engine power after takeoff", (), Context(), Layers()),
     ("what is the capital of France", (), Context(), Layers()),  # stopped by the cutoff
     (
         "fuel exhaustion forced landing",
@@ -63,7 +64,8 @@ async def test_search_eval_and_the_graph_agree(
 
     eval_ranked, eval_stopped = await _eval_run(settings, question, layers)
 
-    assert graph_kept == cli_kept and graph_kept, question
+    assert not state.get("filters"), state.get("filters")  # the same (no) structural filter
+    assert graph_kept == cli_kept, question
     assert eval_ranked[: len(cli_ranked)] == cli_ranked  # eval ranks past the pool too
     assert state["rerank"]["floor"] == cli["rerank"]["floor"]
     assert state["relevance"] == cli["relevance"]
