@@ -16,12 +16,8 @@ from typing import Any
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
 from agent.errors import UsageError, exit_code, one_line
-from agent.evaluation.command import (
-    add_eval_answers_parser,
-    add_eval_parser,
-    run_eval,
-    run_eval_answers,
-)
+from agent.evaluation.answers_command import add_eval_answers_parser, run_eval_answers
+from agent.evaluation.command import add_eval_parser, run_eval
 from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services

@@ -13,12 +13,11 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date
-from email.header import decode_header, make_header
 from email.message import EmailMessage, MIMEPart
-from email.utils import parseaddr, parsedate_to_datetime
+from email.utils import parseaddr
 from pathlib import Path, PurePath
 
+from archive.ingest.mail_headers import MSGID, decoded, first_id, header_date, safe_name, unescape
 from archive.ingest.mail_parts import (
     SIGNATURE_TYPES,
     SMIME_TYPES,
@@ -35,7 +34,6 @@ logger = logging.getLogger(__name__)
 
 # What the stdlib parser raises on badly broken messages besides its own errors.
 _PARSE_ERRORS = (email.errors.MessageError, ValueError, TypeError, LookupError, AttributeError)
-_MSGID = re.compile(r"<([^<>\s]+)>")
 
 
 # --- entry points -------------------------------------------------------------------------
@@ -118,31 +116,31 @@ def parse_message(raw: bytes, *, origin: str = "<message>") -> list[SourceDocume
 
 
 def _parse(msg: EmailMessage, raw: bytes, origin: str) -> list[SourceDocument]:
-    headers = {name.lower(): _unescape(value) for name, value in msg.raw_items()}
+    headers = {name.lower(): unescape(value) for name, value in msg.raw_items()}
     if not ({"from", "message-id"} & headers.keys()):
         raise LoadError(origin, "not an email message: no From or Message-ID header")
     message_id = (
-        _first_id(headers.get("message-id", "")) or f"synthetic-{short_id(raw.decode('latin-1'))}"
+        first_id(headers.get("message-id", "")) or f"synthetic-{short_id(raw.decode('latin-1'))}"
     )
-    references = _MSGID.findall(headers.get("references", ""))
-    in_reply_to = _first_id(headers.get("in-reply-to", ""))
+    references = MSGID.findall(headers.get("references", ""))
+    in_reply_to = first_id(headers.get("in-reply-to", ""))
     thread_id = references[0] if references else in_reply_to or message_id
-    subject = _decoded(headers.get("subject", "")) or "(no subject)"
-    sender_text = _decoded(headers.get("from", ""))
+    subject = decoded(headers.get("subject", "")) or "(no subject)"
+    sender_text = decoded(headers.get("from", ""))
     sender_name, sender_address = parseaddr(sender_text)
     sender = sender_address or sender_text or None
-    sent = _date(headers.get("date", ""))
+    sent = header_date(headers.get("date", ""))
     parts = _split_parts(msg)
     body, inline_images = strip_inline_data(strip_quotes("\n\n".join(parts.texts)))
     body = body.strip()
     indexed, listed = _sort_attachments(parts)
     metadata = {
-        "to": _decoded(headers.get("to", "")),
+        "to": decoded(headers.get("to", "")),
         "in_reply_to": in_reply_to or "",
         "references": " ".join(references),
     }
     if headers.get("cc"):
-        metadata["cc"] = _decoded(headers["cc"])
+        metadata["cc"] = decoded(headers["cc"])
     if sender_name:
         metadata["from_name"] = sender_name
     if inline_images:
@@ -357,47 +355,3 @@ def _part_text(part: MIMEPart) -> str:
     except LookupError:
         text = data.decode("utf-8", errors="replace")
     return text.replace("\x00", "")
-
-
-def _unescape(value: str) -> str:
-    """Undo the parser's surrogate escapes of 8-bit header bytes (read as UTF-8)."""
-    try:
-        value.encode("utf-8")
-        return value
-    except UnicodeEncodeError:
-        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
-def _decoded(value: str) -> str:
-    """A header value with RFC 2047 words decoded and folding removed."""
-    try:
-        text = str(make_header(decode_header(value)))
-    except (email.errors.HeaderParseError, LookupError, UnicodeError, ValueError):
-        text = value
-    return " ".join(text.split())
-
-
-def _first_id(value: str) -> str | None:
-    match = _MSGID.search(value)
-    if match:
-        return match[1]
-    bare = value.strip().strip("<>").strip()
-    return bare.split()[0] if bare else None
-
-
-def _date(value: str) -> date | None:
-    if not value.strip():
-        return None
-    try:
-        return parsedate_to_datetime(" ".join(value.split())).date()
-    except (TypeError, ValueError, IndexError):
-        logger.debug("unparseable Date header %r", value)
-        return None
-
-
-def safe_name(name: str, suffix: str) -> str:
-    """A file-system-safe archive name: ``[A-Za-z0-9._-]`` only, at most ~100 characters."""
-    clean = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "file"
-    if len(clean) > 90:
-        clean = f"{clean[:80]}-{short_id(name)}"
-    return clean if clean.endswith(suffix) else clean + suffix

@@ -29,7 +29,7 @@ async def resolve_filters(
 ) -> State:
     """Inherit, clear or change the filters; a filter that matches nothing is reported, never
     dropped (the active filters stay as they were). Also notes what a follow-up leans on and a
-    year mentioned only in passing (it ranks, :func:`tools.filters.year_in_passing`)."""
+    year mentioned only in passing (it ranks, :func:`tools.dates.year_in_passing`)."""
     start = time.perf_counter()
     current = state.get("filters", {})
     resolution = resolve(

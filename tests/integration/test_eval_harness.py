@@ -9,14 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from agent.evaluation.answers_command import add_eval_answers_parser, run_eval_answers
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, ensure_ingested, open_eval_services
-from agent.evaluation.command import (
-    add_eval_answers_parser,
-    add_eval_parser,
-    run_eval,
-    run_eval_answers,
-)
+from agent.evaluation.command import add_eval_parser, run_eval
 from agent.evaluation.harness import evaluate, read_runs, record_run, runs_file
 from agent.settings import Settings
 from agent.wiring import open_services

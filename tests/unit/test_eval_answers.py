@@ -20,7 +20,7 @@ from agent.evaluation.answers import (
     outcome_of,
     read_questions,
 )
-from agent.evaluation.command import add_eval_answers_parser
+from agent.evaluation.answers_command import add_eval_answers_parser
 from graph import Clients, Context, build_graph
 from tests.fakes.clients import FakeArchive, FakeBackend, FakeReranker, fleet_fixture
 

@@ -7,15 +7,14 @@ from datetime import date
 
 import pytest
 
-from archive.ingest.digests import (
+from archive.ingest.digest_text import (
     MAX_WORDS,
     MIN_WORDS,
     ThreadMessage,
     digest_document,
     digest_text,
-    llm_digest_text,
-    thread_hash,
 )
+from archive.ingest.digests import llm_digest_text, thread_hash
 from archive.ingest.enrich import SUMMARY_CHARS
 from tests.fakes.chat import ScriptedChatModel
 
