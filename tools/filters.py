@@ -154,31 +154,50 @@ def only_clears(text: str) -> bool:
     return text == "" and all(w in _FILLER for w in words)
 
 
+@dataclass
+class _Named:
+    """Vessels found in a text so far: each registry vessel once, and the names not found."""
+
+    matches: list[VesselMatch] = field(default_factory=list)
+    unknown: list[UnknownVessel] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+
+    def add(self, match: VesselMatch) -> None:
+        fresh = tuple(v for v in match.vessels if v.key not in self.seen)
+        if fresh:
+            self.seen.update(v.key for v in fresh)
+            self.matches.append(VesselMatch(match.query, fresh, match.score))
+
+    def resolve(self, wanted: str, registry: Sequence[RegisteredVessel]) -> None:
+        try:
+            self.add(resolve_vessel(wanted, registry))
+        except UnknownVessel as err:
+            self.unknown.append(err)
+
+
 def named_vessels(
     text: str, registry: Sequence[RegisteredVessel]
 ) -> tuple[list[VesselMatch], list[UnknownVessel]]:
     """Vessels ``text`` names: IMO numbers, registry names (exact or close), cued unknown names."""
-    matches: list[VesselMatch] = []
-    unknown: list[UnknownVessel] = []
-    seen: set[str] = set()
-
-    def add(match: VesselMatch) -> None:
-        fresh = tuple(v for v in match.vessels if v.key not in seen)
-        if fresh:
-            seen.update(v.key for v in fresh)
-            matches.append(VesselMatch(match.query, fresh, match.score))
-
+    named = _Named()
     for imo in IMO_NUMBER.findall(text):
-        try:
-            add(resolve_vessel(f"IMO {imo}", registry))
-        except UnknownVessel as err:
-            unknown.append(err)
+        named.resolve(f"IMO {imo}", registry)
     known_imos = {v.imo for v in registry if v.imo}
     for number in BARE_NUMBER.findall(text):
         if number in known_imos:
-            add(resolve_vessel(f"IMO {number}", registry))
+            named.resolve(f"IMO {number}", registry)
+    covered = _spelled(text, registry, named)
+    for cue in VESSEL_CUE.finditer(text):
+        if not _overlaps(cue.span(1), covered):
+            named.resolve(cue.group(1), registry)
+    return named.matches, named.unknown
 
-    # Registry names written exactly or nearly so; the longest spans win, then the best scores.
+
+def _spelled(
+    text: str, registry: Sequence[RegisteredVessel], named: _Named
+) -> list[tuple[int, int]]:
+    """Registry names written exactly or nearly so; the longest spans win, then the best scores.
+    Returns the spans they cover."""
     spotted = sorted(_spelled_names(text, registry), key=lambda s: (s[1][0] - s[1][1], -s[2]))
     covered: list[tuple[int, int]] = []
     for name, span, score in spotted:
@@ -186,17 +205,8 @@ def named_vessels(
             continue
         covered.append(span)
         written = text[span[0] : span[1]]
-        add(VesselMatch(written, tuple(v for v in registry if v.name == name), score))
-
-    for cue in VESSEL_CUE.finditer(text):
-        if _overlaps(cue.span(1), covered):
-            continue
-        wanted = cue.group(1)
-        try:
-            add(resolve_vessel(wanted, registry))
-        except UnknownVessel as err:
-            unknown.append(err)
-    return matches, unknown
+        named.add(VesselMatch(written, tuple(v for v in registry if v.name == name), score))
+    return covered
 
 
 def _overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> bool:
@@ -276,19 +286,11 @@ def resolve(
         except UnknownVessel as err:
             unknown.append(err)
     if unknown:
-        missing = unknown[0]
-        hint = (
-            prompts.UNKNOWN_VESSEL_HINT.format(names=", ".join(missing.suggestions))
-            if missing.suggestions
-            else ""
-        )
-        problem = prompts.UNKNOWN_VESSEL.format(name=missing.name, hint=hint)
-        return Resolution(current, notes, problem)
+        return Resolution(current, notes, _unknown_vessel(unknown[0]))
     if matches:
-        refs: dict[str, VesselRef] = {}
-        for match in matches:
-            for v in match.vessels:
-                refs[v.key] = VesselRef(key=v.key, name=v.name, imo=v.imo)
+        refs = {
+            v.key: VesselRef(key=v.key, name=v.name, imo=v.imo) for m in matches for v in m.vessels
+        }
         filters["vessels"] = list(refs.values())
         notes.append("vessel: " + "; ".join(m.describe() for m in matches))
 
@@ -309,15 +311,24 @@ def resolve(
     if in_passing is not None:
         notes.append(f"year {in_passing}: mentioned in passing, ranks (not a filter)")
     elif (years := date_range(text)) is not None:
-        start, end = years
-        filters.pop("date_from", None)
-        filters.pop("date_to", None)
-        if start:
-            filters["date_from"] = start.isoformat()
-        if end:
-            filters["date_to"] = end.isoformat()
+        _set_dates(filters, *years)
         notes.append(f"dates: {describe_dates(filters)}")
     return Resolution(filters, notes, ranked_year=in_passing)
+
+
+def _unknown_vessel(missing: UnknownVessel) -> str:
+    names = ", ".join(missing.suggestions)
+    hint = prompts.UNKNOWN_VESSEL_HINT.format(names=names) if missing.suggestions else ""
+    return prompts.UNKNOWN_VESSEL.format(name=missing.name, hint=hint)
+
+
+def _set_dates(filters: Filters, start: date | None, end: date | None) -> None:
+    filters.pop("date_from", None)
+    filters.pop("date_to", None)
+    if start:
+        filters["date_from"] = start.isoformat()
+    if end:
+        filters["date_to"] = end.isoformat()
 
 
 def describe_dates(filters: Filters) -> str:

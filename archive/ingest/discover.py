@@ -6,7 +6,7 @@ import csv
 import logging
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from archive.ingest import email, fleet, maritime, ntsb, pdf, text
@@ -83,35 +83,34 @@ def load_file(path: Path) -> Iterator[Loaded]:
         yield LoadError(path, f"cannot read: {_reason(err)}")
         return
     suffix = path.suffix.lower()
-    if suffix == ".eml":
-        yield from email.load_eml(path)
-    elif suffix == ".mbox" or path.name == "mbox":
-        yield from email.load_mbox(path)
-    elif suffix == ".jsonl":
-        if ntsb.is_record_line(_first_line(path).decode("utf-8", "replace")):
-            yield from ntsb.load_records(path)
-        else:
-            yield LoadError(path, "unsupported JSONL: its first record has no ntsb_no field")
-    elif suffix == ".csv":
-        header = _csv_header(path)
-        if maritime.is_casualty_header(header):
-            yield from maritime.load_casualties(path)
-        elif fleet.is_fleet_list(header):
-            yield fleet.load_fleet_list(path)
-        else:
-            yield LoadError(
-                path,
-                "unsupported CSV: neither a casualty table (Reference, ShipsInvolved)"
-                " nor a fleet list (vessel_name, imo)",
-            )
-    elif suffix == ".pdf":
-        yield from pdf.load_pdf_file(path)
-    elif suffix in (".txt", ".md"):
-        yield from _load_text(path)
-    elif _MBOX_FROM.match(_first_line(path)):
-        yield from email.load_mbox(path)
+    loader = _LOADERS.get(suffix)
+    if loader is None and (path.name == "mbox" or _MBOX_FROM.match(_first_line(path))):
+        loader = email.load_mbox
+    if loader is not None:
+        yield from loader(path)
     elif not path.name.startswith("."):
         yield LoadError(path, f"unsupported file type {suffix or '(no extension)'!r}")
+
+
+def _load_jsonl(path: Path) -> Iterator[Loaded]:
+    if ntsb.is_record_line(_first_line(path).decode("utf-8", "replace")):
+        yield from ntsb.load_records(path)
+    else:
+        yield LoadError(path, "unsupported JSONL: its first record has no ntsb_no field")
+
+
+def _load_csv(path: Path) -> Iterator[Loaded]:
+    header = _csv_header(path)
+    if maritime.is_casualty_header(header):
+        yield from maritime.load_casualties(path)
+    elif fleet.is_fleet_list(header):
+        yield fleet.load_fleet_list(path)
+    else:
+        yield LoadError(
+            path,
+            "unsupported CSV: neither a casualty table (Reference, ShipsInvolved)"
+            " nor a fleet list (vessel_name, imo)",
+        )
 
 
 def _load_text(path: Path) -> Iterator[Loaded]:
@@ -156,3 +155,15 @@ def _csv_header(path: Path) -> list[str]:
             return next(csv.reader(handle), [])
     except (OSError, UnicodeDecodeError, csv.Error):
         return []
+
+
+#: The loader of each file suffix; files with no known suffix are sniffed (mbox) or reported.
+_LOADERS: dict[str, Callable[[Path], Iterable[Loaded]]] = {
+    ".eml": email.load_eml,
+    ".mbox": email.load_mbox,
+    ".jsonl": _load_jsonl,
+    ".csv": _load_csv,
+    ".pdf": pdf.load_pdf_file,
+    ".txt": _load_text,
+    ".md": _load_text,
+}

@@ -204,45 +204,47 @@ def _split_parts(msg: MIMEPart) -> _Parts:
     """Body texts (preferring text/plain among alternatives), the attachments, and signatures;
     an S/MIME signed-data part is opened and read like the entity it signs."""
     found = _Parts()
-
-    def walk(part: MIMEPart, text_wanted: bool) -> None:
-        ctype = part.get_content_type()
-        if ctype == "message/rfc822":
-            found.attachments.append(part)
-            return
-        if ctype in SMIME_TYPES:
-            inner = smime_content(part)
-            if inner is not None:
-                found.listed.append(f"{part.get_filename() or 'smime.p7m'} (S/MIME signed)")
-                walk(inner, text_wanted)
-            else:
-                found.attachments.append(part)
-            return
-        if part.is_multipart():
-            children = list(part.iter_parts())
-            if ctype == "multipart/alternative" and children:
-                best = _best_alternative(children)
-                for child in children:
-                    walk(child, text_wanted and child is best)
-            else:
-                for child in children:
-                    walk(child, text_wanted)
-            return
-        named = part.get_filename() or part.get_content_disposition() == "attachment"
-        if ctype in SIGNATURE_TYPES:
-            found.listed.append(f"{part.get_filename() or 'signature'} (signature, {ctype})")
-            return
-        if ctype in ("text/plain", "text/html") and not named:
-            if text_wanted:
-                text = _part_text(part)
-                text = html_to_text(text) if ctype == "text/html" else without_pgp_armor(text)
-                if text.strip() and not is_list_footer(text):
-                    found.texts.append(text)
-            return
-        found.attachments.append(part)
-
-    walk(msg, True)
+    _walk(msg, True, found)
     return found
+
+
+def _walk(part: MIMEPart, text_wanted: bool, found: _Parts) -> None:
+    ctype = part.get_content_type()
+    if ctype == "message/rfc822":
+        found.attachments.append(part)
+    elif ctype in SMIME_TYPES:
+        _walk_smime(part, text_wanted, found)
+    elif part.is_multipart():
+        children = list(part.iter_parts())
+        alternative = ctype == "multipart/alternative" and children
+        best = _best_alternative(children) if alternative else None
+        for child in children:
+            _walk(child, text_wanted and (best is None or child is best), found)
+    else:
+        _take_leaf(part, ctype, text_wanted, found)
+
+
+def _walk_smime(part: MIMEPart, text_wanted: bool, found: _Parts) -> None:
+    inner = smime_content(part)
+    if inner is None:
+        found.attachments.append(part)
+        return
+    found.listed.append(f"{part.get_filename() or 'smime.p7m'} (S/MIME signed)")
+    _walk(inner, text_wanted, found)
+
+
+def _take_leaf(part: MIMEPart, ctype: str, text_wanted: bool, found: _Parts) -> None:
+    named = part.get_filename() or part.get_content_disposition() == "attachment"
+    if ctype in SIGNATURE_TYPES:
+        found.listed.append(f"{part.get_filename() or 'signature'} (signature, {ctype})")
+    elif ctype in ("text/plain", "text/html") and not named:
+        if text_wanted:
+            text = _part_text(part)
+            text = html_to_text(text) if ctype == "text/html" else without_pgp_armor(text)
+            if text.strip() and not is_list_footer(text):
+                found.texts.append(text)
+    else:
+        found.attachments.append(part)
 
 
 def _best_alternative(children: list[MIMEPart]) -> MIMEPart:

@@ -165,18 +165,22 @@ def _choose(
             break
         if scored[i] < floor or taken.get(unit.chunk_id, 0) >= per_passage:
             continue
-        if kind == "happened" and unit.stated and unit.role == "cause":
-            continue  # what happened is told; why is a follow-up's to ask
-        if kind == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
-            continue
-        if chosen and kind in ("cause", "fix") and not _same_subject(unit, chosen[0]):
-            continue  # a one-event answer stays with the event of its best sentence
-        if not answer.fresh(unit.text):
+        if not _fits(unit, kind, chosen) or not answer.fresh(unit.text):
             continue
         answer.take(unit.text)
         taken[unit.chunk_id] = taken.get(unit.chunk_id, 0) + 1
         chosen.append(unit)
     return chosen
+
+
+def _fits(unit: Unit, kind: Kind, chosen: Sequence[Unit]) -> bool:
+    """Whether ``unit`` belongs in an answer of ``kind`` that already holds ``chosen``."""
+    if kind == "happened" and unit.stated and unit.role == "cause":
+        return False  # what happened is told; why is a follow-up's to ask
+    if kind == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
+        return False
+    # A one-event answer stays with the event of its best sentence.
+    return not (chosen and kind in ("cause", "fix") and not _same_subject(unit, chosen[0]))
 
 
 def _same_subject(unit: Unit, lead: Unit) -> bool:
