@@ -106,6 +106,7 @@ class Turn:
             "filter_problem": state.get("filter_problem") or None,
             "cutoff": bool(state.get("cutoff")),
             "llm_called": bool(state.get("llm_called")),
+            "answer_source": state.get("answer_source") or "",
             "retrieved": int(state.get("retrieved") or 0),
             "invalid_citations": int(check.get("invalid", 0)),
             "flagged": bool(check.get("flagged", False)),

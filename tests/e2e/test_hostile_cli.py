@@ -66,7 +66,10 @@ def test_hostile_questions_through_bosun_ask(bosun: Bosun, gemini: FakeProviderS
     cli = replace(bosun, env=env)
     entries = sample()
     with ThreadPoolExecutor(max_workers=3) as pool:
-        runs = list(pool.map(lambda e: cli.run("ask", e["input"], "--json"), entries))
+        # --score-cutoff 0: every question reaches the chat model (search first would otherwise
+        # stop the off-topic ones before any model call, and the test would prove nothing).
+        ask = ("--json", "--score-cutoff", "0")
+        runs = list(pool.map(lambda e: cli.run("ask", e["input"], *ask), entries))
     received = [json.dumps(r.body) for r in requests_to(gemini, r":generateContent$")]
     assert received, "the fake chat model was never called: the test would prove nothing"
     archive = bosun.settings.archive_dir

@@ -14,9 +14,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.evaluation.answer_kinds import overlap, repeats
 from agent.settings import Settings
-from agent.wiring import open_services
+from agent.wiring import build_clients, open_services
 from archive.ingest.pipeline import ingest_paths
-from graph.builder import BosunGraph, Clients, build_graph
+from graph.builder import BosunGraph, build_graph
 
 pytestmark = pytest.mark.integration
 
@@ -31,7 +31,7 @@ async def graph(settings: Settings) -> AsyncIterator[BosunGraph]:
             [FLEET_MAIL], svc.store, svc.embeddings, svc.archive, progress=False
         )
         assert report.errors == []
-        yield build_graph(Clients.from_services(svc, offline=True), checkpointer=InMemorySaver())
+        yield build_graph(build_clients(svc, offline=True), checkpointer=InMemorySaver())
 
 
 async def turns(graph: BosunGraph, *questions: str) -> list[dict[str, Any]]:

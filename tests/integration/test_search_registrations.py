@@ -55,12 +55,12 @@ async def test_registrations_rank_their_report_first(
             svc.store, svc.embeddings, registration, SearchFilters(), RetrievalOptions(k=5)
         )
         top = result.candidates[0]
-        assert (top.passage.report_no, top.bm25 > 0) == (report_no, True), registration
+        assert (top["report_no"], top["bm25"] > 0) == (report_no, True), registration
         # Lower case, as people type it, finds it too (one lexeme, not split at the digits).
         lower = await retrieve(
             svc.store, svc.embeddings, registration.lower(), SearchFilters(), RetrievalOptions(k=1)
         )
-        assert lower.candidates[0].passage.report_no == report_no, registration
+        assert lower.candidates[0]["report_no"] == report_no, registration
 
 
 async def test_registration_filter_keeps_only_its_report(
@@ -75,7 +75,7 @@ async def test_registration_filter_keeps_only_its_report(
         RetrievalOptions(k=10),
     )
     assert result.candidates
-    assert {c.passage.report_no for c in result.candidates} == {"CEN12CA185"}
+    assert {c["report_no"] for c in result.candidates} == {"CEN12CA185"}
 
 
 async def test_make_and_model_are_exact_terms(
@@ -88,4 +88,4 @@ async def test_make_and_model_are_exact_terms(
     result = await retrieve(
         svc.store, svc.embeddings, f"{make} {model}", SearchFilters(), RetrievalOptions(k=5)
     )
-    assert result.candidates[0].passage.report_no == report_no, (make, model)
+    assert result.candidates[0]["report_no"] == report_no, (make, model)

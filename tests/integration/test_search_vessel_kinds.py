@@ -90,8 +90,8 @@ async def test_bulk_carriers_whatever_the_spelling(
         RetrievalOptions(k=10),
     )
     assert len(result.candidates) == 10
-    assert {c.passage.source_id for c in result.candidates} <= expected
-    grounded = [c for c in result.candidates if "ground" in c.passage.text.lower()]
+    assert {c["source_id"] for c in result.candidates} <= expected
+    grounded = [c for c in result.candidates if "ground" in c["text"].lower()]
     assert len(grounded) >= 3
 
 

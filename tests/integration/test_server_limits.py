@@ -26,7 +26,6 @@ from agent.settings import Settings
 from agent.turns import open_pool
 from agent.wiring import Services
 from archive.ingest.pipeline import ingest_documents
-from archive.store.server import database_uri
 from providers.tracing import flush_tracing, shutdown_tracing
 from tests.fakes.otlp_receiver import TRACES_PATH, OtlpReceiver
 from tests.integration.server_harness import ask, frames, serve
@@ -61,7 +60,7 @@ def _server(settings: Settings, log: Path) -> Iterator[str]:
         **os.environ,
         "BOSUN_HOME": str(settings.home),
         "BOSUN_COLLECTION": settings.collection,
-        "DATABASE_URL": database_uri(settings),
+        "DATABASE_URL": settings.database_uri(),
         "BOSUN_API_KEYS": "key-limits:limited-user",
     }
     command = [sys.executable, "-m", "uvicorn", "agent.server.serve:app_from_env", "--factory"]
