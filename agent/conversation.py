@@ -24,7 +24,7 @@ from agent.turns import Turn, TurnRunner, open_runner
 from graph.builder import BosunGraph
 from graph.context import Context
 from providers.tracing import flush_tracing
-from tools.citations import number_markers
+from tools.citations import render_answer
 from tools.filters import Filters, describe
 
 logger = logging.getLogger(__name__)
@@ -126,24 +126,7 @@ async def ask_graph(
 
 def render(turn: Turn) -> str:
     """The answer with numbered citations and a source list."""
-    citations = turn.state.get("citations") or []
-    lines = [number_markers(turn.answer.text, citations).strip()]
-    if citations:
-        lines.append("\nSources:")
-        for c in citations:
-            details = " · ".join(
-                str(x)
-                for x in (
-                    c.get("date"),
-                    c.get("sender"),
-                    c.get("section") if c.get("section") != "body" else None,
-                    f"p. {c['page']}" if c.get("page") else None,
-                )
-                if x
-            )
-            lines.append(f"  [{c['number']}] {c['title']}" + (f" — {details}" if details else ""))
-            lines.append(f"      {c['archive_path']}")
-    return "\n".join(lines)
+    return render_answer(turn.answer.text, turn.state.get("citations") or [])
 
 
 def _error(err: BaseException, settings: Settings) -> str:

@@ -79,6 +79,7 @@ class State(InputState, total=False):
     chat_failed: bool  # a chat model call failed this turn: later steps answer offline
     repaired: bool  # the model was re-asked once to cite its uncited answer
     citations: list[Citation]  # the answer's validated citations (also on the AI message)
+    rendered: str  # the answer as every client shows it: numbered citations and a source list
     citation_check: dict[str, Any]  # total, valid, invalid, flagged, reasons
     degraded: Annotated[list[str], operator.add]  # fallbacks taken this turn, for traces
     timings: Annotated[dict[str, float], merge]  # milliseconds per stage
@@ -109,5 +110,6 @@ def turn_defaults() -> dict[str, Any]:
         "chat_failed": False,
         "repaired": False,
         "citations": [],
+        "rendered": "",
         "citation_check": {},
     }

@@ -146,6 +146,23 @@ def _rewrite(text: str, valid: set[str]) -> str:
     return "".join(out).strip()
 
 
+def render_answer(text: str, citations: Sequence[Citation]) -> str:
+    """The answer as every client shows it: numbered citations ``[1]`` and a source list (title,
+    date, sender, section or page, archive path)."""
+    lines = [number_markers(text, citations).strip()]
+    if citations:
+        lines.append("\nSources:")
+        for c in citations:
+            section = c.get("section") if c.get("section") != "body" else None
+            page = f"p. {c['page']}" if c.get("page") else None
+            details = " · ".join(
+                str(x) for x in (c.get("date"), c.get("sender"), section, page) if x
+            )
+            lines.append(f"  [{c['number']}] {c['title']}" + (f" — {details}" if details else ""))
+            lines.append(f"      {c['archive_path']}")
+    return "\n".join(lines)
+
+
 def number_markers(text: str, citations: Sequence[Citation]) -> str:
     """``text`` with each ``[C:<id>]`` replaced by its citation number, ``[1]``, ``[2]``..."""
     numbers = {c["id"]: c["number"] for c in citations}

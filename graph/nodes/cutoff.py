@@ -11,4 +11,4 @@ from tools import prompts
 async def cutoff(state: State) -> State:
     """Reply "no relevant documents" without calling a model (the pipeline decided to stop)."""
     reply = AIMessage(content=prompts.NO_RESULTS_REPLY, additional_kwargs={"citations": []})
-    return {"cutoff": True, "messages": [reply]}
+    return {"cutoff": True, "messages": [reply], "rendered": prompts.NO_RESULTS_REPLY}

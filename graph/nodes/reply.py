@@ -26,4 +26,7 @@ def canned_reply(state: State) -> str:
 async def reply(state: State) -> State:
     """A templated reply; no embedding, search, rerank or model call."""
     text = canned_reply(state)
-    return {"messages": [AIMessage(content=text, additional_kwargs={"citations": []})]}
+    return {
+        "messages": [AIMessage(content=text, additional_kwargs={"citations": []})],
+        "rendered": text,
+    }

@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage
 from graph import prompts
 from graph.offline import offline_answer
 from graph.state import State
-from tools.citations import validate
+from tools.citations import render_answer, validate
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
@@ -58,6 +58,7 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
     )
     return {
         "messages": [message],
+        "rendered": render_answer(text, check.citations),
         "citations": check.citations,
         "citation_check": summary,
         "timings": {"validate": elapsed_ms(start)},

@@ -211,3 +211,6 @@ async def test_validate_citations_stores_the_payload_on_the_message() -> None:
     assert update["citations"] == message.additional_kwargs["citations"]
     assert update["citation_check"]["invalid"] == 1 and not update["citation_check"]["flagged"]
     assert archive.calls == [[candidates[0]["archive_path"]]]
+    # Every client gets the rendered answer: numbered markers and the source list.
+    assert update["rendered"].startswith("Crack found [1] and.")
+    assert "Sources:" in update["rendered"] and candidates[0]["archive_path"] in update["rendered"]
