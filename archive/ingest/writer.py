@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
@@ -136,9 +137,34 @@ async def _write_batch(
         doc_vectors = vectors[offset : offset + len(chunks)]
         offset += len(chunks)
         path = archive.put(doc.kind, doc.doc_id, doc.archive_name, doc.original)
-        await write_document(store, doc, chunks, doc_vectors, path)
-        if doc.doc_id in known:
-            report.updated += 1
-        else:
-            report.added += 1
-        report.chunks_added += len(chunks)
+        changed = doc.doc_id in known
+        await _finished(_store_one(store, doc, chunks, doc_vectors, path, changed, report))
+
+
+async def _store_one(
+    store: Store,
+    doc: SourceDocument,
+    chunks: list[Chunk],
+    vectors: list[list[float]],
+    path: str,
+    changed: bool,
+    report: WriteReport,
+) -> None:
+    """Write one document in its transaction and count it."""
+    await write_document(store, doc, chunks, vectors, path)
+    if changed:
+        report.updated += 1
+    else:
+        report.added += 1
+    report.chunks_added += len(chunks)
+
+
+async def _finished(write: Coroutine[Any, Any, None]) -> None:
+    """Run one document's write to its end even when the run is cancelled (Ctrl-C) while it
+    commits, so what the report counts is exactly what was stored; then stop."""
+    task = asyncio.ensure_future(write)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await task  # milliseconds: the document's own transaction
+        raise

@@ -70,7 +70,10 @@ def test_hostile_questions_through_bosun_ask(bosun: Bosun, gemini: FakeProviderS
         # stop the off-topic ones before any model call, and the test would prove nothing).
         ask = ("--json", "--score-cutoff", "0")
         runs = list(pool.map(lambda e: cli.run("ask", e["input"], *ask), entries))
-    received = [json.dumps(r.body) for r in requests_to(gemini, r":generateContent$")]
+    received = [
+        json.dumps(r.body)
+        for r in requests_to(gemini, r":(?:generateContent|streamGenerateContent)$")
+    ]
     assert received, "the fake chat model was never called: the test would prove nothing"
     archive = bosun.settings.archive_dir
     for entry, run in zip(entries, runs, strict=True):
