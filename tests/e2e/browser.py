@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.e2e.harness import ROOT, Bosun
+from tests.e2e.harness import Bosun, free_port, running_server
 
 #: Debian's `chromium` package (CI: `apt-get install -y chromium`); Playwright drives it, it never
 #: downloads a browser of its own.
@@ -40,63 +34,14 @@ def require_chromium() -> None:
         )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextmanager
 def serve(bosun: Bosun, log: Path, **env: str) -> Iterator[str]:
     """`bosun serve` on 127.0.0.1 (local single-user mode) with ``env`` added; yields its URL once
     ``/api/health`` answers, and stops its whole process group afterwards."""
     port = free_port()
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [*bosun.command, "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT,
-            env={**bosun.env, **env},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"bosun serve exited with {proc.returncode}:\n{tail(log)}")
-            try:
-                if httpx.get(f"{url}/api/health", timeout=2.0).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"bosun serve did not answer in {STARTUP_S:.0f} s:\n{tail(log)}")
-            time.sleep(0.5)
+    command = [*bosun.command, "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with running_server(command, {**bosun.env, **env}, port, "/api/health", log, STARTUP_S) as url:
         yield url
-    finally:
-        stop(proc)
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the server's process group, SIGKILL if it lingers."""
-    for sig, wait in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-def tail(log: Path, chars: int = 4000) -> str:
-    return log.read_text(errors="replace")[-chars:]
 
 
 #: Installed before the page's scripts: records what the reader saw while the answer streamed

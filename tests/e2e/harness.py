@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from agent.settings import Settings
 
@@ -94,3 +100,67 @@ def offline_env(settings: Settings) -> dict[str, str]:
         PYTHONUNBUFFERED="1",
     )
     return env
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1 (port 2024 is taken on these machines)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(
+    command: list[str], env: dict[str, str], port: int, health: str, log: Path, startup_s: float
+) -> Iterator[str]:
+    """``command`` as a server in its own process group, logging to ``log``; yields its URL once
+    ``health`` answers 200, and stops the whole group afterwards (SIGTERM, then SIGKILL)."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    name = " ".join(Path(part).name for part in command[:2])
+    try:
+        deadline = time.monotonic() + startup_s
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"{name} exited with {proc.returncode}:\n{tail(log)}")
+            try:
+                if httpx.get(f"{url}{health}", timeout=2.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"{name} did not answer {health} in {startup_s:.0f} s:\n{tail(log)}"
+                )
+            time.sleep(0.5)
+        yield url
+    finally:
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the server's process group (it forks workers), SIGKILL if it lingers."""
+    for sig, wait in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def tail(log: Path, chars: int = 4000) -> str:
+    return log.read_text(errors="replace")[-chars:]

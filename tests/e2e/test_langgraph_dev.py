@@ -7,13 +7,8 @@ same Postgres checkpointer.
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +22,7 @@ from agent.settings import Settings
 from agent.wiring import build_clients, open_services
 from checkpoints.postgres import open_checkpointer
 from graph import build_graph
-from tests.e2e.harness import ROOT, Bosun
+from tests.e2e.harness import Bosun, free_port, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -35,77 +30,28 @@ ERA = "What was the probable cause of the ERA25LA084 accident?"
 STARTUP_S = 90.0
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _langgraph() -> list[str]:
     script = Path(sys.executable).with_name("langgraph")
     return [str(script)] if script.exists() else [shutil.which("langgraph") or "langgraph"]
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the server's whole process group (it forks workers), SIGKILL if it lingers."""
-    for sig, wait in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
 @pytest.fixture(scope="module")
 def server(bosun: Bosun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of `langgraph dev` on the session's archive, once GET /ok answers."""
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("langgraph") / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                *_langgraph(),
-                "dev",
-                "--no-browser",
-                "--no-reload",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-            ],
-            cwd=ROOT,
-            env=bosun.env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{_tail(log)}")
-            try:
-                if httpx.get(f"{url}/ok", timeout=2.0).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev did not answer /ok in {STARTUP_S:.0f} s:\n{_tail(log)}")
-            time.sleep(0.5)
+    command = [
+        *_langgraph(),
+        "dev",
+        "--no-browser",
+        "--no-reload",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
+    with running_server(command, bosun.env, port, "/ok", log, STARTUP_S) as url:
         yield url
-    finally:
-        _stop(proc)
-
-
-def _tail(log: Path, chars: int = 4000) -> str:
-    return log.read_text(errors="replace")[-chars:]
 
 
 def _plain(message: dict[str, Any] | BaseMessage) -> tuple[str, str, str]:
