@@ -68,5 +68,9 @@ async def test_search_eval_and_the_graph_agree(
     assert graph_kept == cli_kept, question
     assert eval_ranked[: len(cli_ranked)] == cli_ranked  # eval ranks past the pool too
     assert state["rerank"].get("floor") == cli["rerank"].get("floor")  # none when nothing found
-    assert state["relevance"] == cli["relevance"]
+    graph_relevance, cli_relevance = dict(state["relevance"]), dict(cli["relevance"])
+    best, cli_best = graph_relevance.pop("best"), cli_relevance.pop("best")
+    assert graph_relevance == cli_relevance  # the same decision, threshold and closest cosine
+    # The best score, up to float rounding between two processes (1e-15 seen in CI).
+    assert best == cli_best or best == pytest.approx(cli_best, rel=1e-9)
     assert bool(eval_stopped) is cli["relevance"]["stopped"] is bool(state.get("cutoff"))
