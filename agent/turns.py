@@ -306,16 +306,16 @@ async def record_turn(pool: Pool, turn: Turn) -> None:
 async def open_runner(settings: Settings, *, connections: int = 4) -> AsyncIterator[TurnRunner]:
     """The graph over opened services with the Postgres checkpointer, and a pool for the turn
     locks and thread registry (``connections``: turns on distinct threads at once per process)."""
-    pool = await open_pool(settings, max_size=connections)
-    try:
-        async with (
-            open_services(settings) as services,
-            open_checkpointer(settings.database_uri()) as saver,
-        ):
-            graph = build_graph(build_clients(services), checkpointer=saver)
-            yield TurnRunner(graph, settings, pool)
-    finally:
-        await pool.close()
+    # The services connect once before any pool: a database that refuses connections fails
+    # here at once, instead of after a pool's 30 s wait for its first connection.
+    async with open_services(settings) as services:
+        pool = await open_pool(settings, max_size=connections)
+        try:
+            async with open_checkpointer(settings.database_uri()) as saver:
+                graph = build_graph(build_clients(services), checkpointer=saver)
+                yield TurnRunner(graph, settings, pool)
+        finally:
+            await pool.close()
 
 
 async def open_pool(settings: Settings, *, max_size: int = 4) -> Pool:
