@@ -5,6 +5,7 @@ every cited file inside the archive, invalid UTF-8 on the command line handled."
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import Bosun, Run
+from tests.e2e.harness import ROOT, Bosun, Run
 from tests.fakes.http_providers import FakeProviderServer, fake_provider_server
 from tests.fakes.providers_routes import add_provider_routes, requests_to
 from tests.hostile import corpus, survivors
@@ -106,3 +107,18 @@ def test_invalid_utf8_on_the_command_line(bosun: Bosun) -> None:
     ask = bosun.run("ask", query, "--json")
     _no_traceback(ask)
     assert ask.json()["answer"]
+
+
+def test_invalid_utf8_typed_into_bosun_chat(bosun: Bosun) -> None:
+    done = subprocess.run(
+        [*bosun.command, "chat"],
+        input=b"cylinder liner crack \xff\xfe\nexit\n",
+        capture_output=True,
+        env=bosun.env,
+        cwd=ROOT,
+        timeout=300,
+    )
+    stderr = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 0, stderr[-3000:]
+    assert "Traceback" not in stderr and "bosun:" not in stderr, stderr[-3000:]
+    assert b"bosun> " in done.stdout

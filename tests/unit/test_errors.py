@@ -103,16 +103,44 @@ def test_argument_ranges_are_checked(capsys: pytest.CaptureFixture[str], argv: t
     _one_clean_line(err)
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        (
+            "BOSUN_PROVIDER_TIMEOUT_S",
+            "abc",
+            "bosun: BOSUN_PROVIDER_TIMEOUT_S must be a number of seconds > 0, got 'abc'",
+        ),
+        (
+            "DATABASE_URL",
+            "postgresql://admin:pa55-w0rd@db.internal:notaport/x",
+            "bosun: DATABASE_URL has a port that is not a number",
+        ),
+        ("DATABASE_URL", "mysql://admin:pa55-w0rd@db.internal/x", "bosun: DATABASE_URL must be"),
+    ],
+)
 def test_a_bad_setting_is_one_line_on_every_command(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+    value: str,
+    message: str,
 ) -> None:
     monkeypatch.setenv("BOSUN_HOME", str(tmp_path))
-    monkeypatch.setenv("BOSUN_PROVIDER_TIMEOUT_S", "abc")
-    for argv in (("status",), ("search", "pump"), ("ask", "pump"), ("ingest", str(tmp_path))):
+    monkeypatch.setenv(name, value)
+    for argv in (
+        ("status",),
+        ("search", "pump"),
+        ("ask", "pump"),
+        ("chat",),
+        ("ingest", str(tmp_path)),
+        ("eval", str(tmp_path)),
+    ):
         code, err = _run(capsys, *argv)
-        assert code == 2
-        _one_clean_line(err)
-        assert "BOSUN_PROVIDER_TIMEOUT_S must be a number of seconds > 0, got 'abc'" in err
+        assert code == 2, (argv, err)
+        _one_clean_line(err, "pa55-w0rd", "db.internal", "admin")
+        assert err.startswith(message), err
 
 
 def _beir(folder: Path) -> Path:
