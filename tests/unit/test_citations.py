@@ -5,34 +5,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from archive.store.passages import Passage
+from tests.fakes.clients import passage
 from tools.citations import marker_ids, number_markers, validate
 
 
 def record(chunk_id: str, path: str | None = None) -> Passage:
-    return {
-        "chunk_id": chunk_id,
-        "doc_id": "d" + chunk_id[1:],
-        "kind": "email",
-        "source_id": "<m@x>",
-        "title": "Crack report",
-        "text": "...",
-        "section": None,
-        "page": 2,
-        "date": "2019-05-02",
-        "sender": "chief@x",
-        "subject": "RE: crack",
-        "thread_id": None,
-        "vessel_name": None,
-        "imo": None,
-        "report_no": None,
-        "archive_path": path or f"email/{chunk_id}/a.eml",
-        "embedding_mode": "full",
-        "summary": "",
-        "bm25": 1.0,
-        "cosine": 0.5,
-        "score": 1.0,
-        "rerank": 0.9,
-    }
+    return passage(
+        chunk_id,
+        "...",
+        doc_id="d" + chunk_id[1:],
+        kind="email",
+        source_id="<m@x>",
+        title="Crack report",
+        page=2,
+        date="2019-05-02",
+        sender="chief@x",
+        subject="RE: crack",
+        archive_path=path or f"email/{chunk_id}/a.eml",
+        bm25=1.0,
+        cosine=0.5,
+        score=1.0,
+        rerank=0.9,
+    )
 
 
 GOOD, OTHER, GONE = "3f9a1c0b7e21", "0123456789ab", "aaaaaaaaaaaa"

@@ -10,38 +10,16 @@ import numpy as np
 import pytest
 
 from archive.store.passages import Passage
+from tests.fakes.clients import passage
 from tools import prompts
 from tools.compose import AnswerRequest, compose_answer, question_kind, subject_of
 from tools.extractive import sentences
 
 
 def record(chunk_id: str, text: str, **fields: Any) -> Passage:
-    base: dict[str, Any] = {
-        "chunk_id": chunk_id,
-        "doc_id": fields.pop("doc_id", "d" + chunk_id),
-        "kind": "email",
-        "source_id": "s",
-        "title": "t",
-        "text": text,
-        "section": None,
-        "page": None,
-        "date": None,
-        "sender": None,
-        "subject": None,
-        "thread_id": None,
-        "vessel_name": None,
-        "imo": None,
-        "report_no": None,
-        "archive_path": "p",
-        "embedding_mode": "full",
-        "summary": "",
-        "bm25": 0.0,
-        "cosine": 0.0,
-        "score": 0.0,
-        "rerank": None,
-    }
-    base.update(fields)
-    return base  # type: ignore[return-value]
+    fields.setdefault("doc_id", "d" + chunk_id)
+    values = {"kind": "email", "source_id": "s", "title": "t", "archive_path": "p", **fields}
+    return passage(chunk_id, text, **values)
 
 
 PROBLEM = "We found a crack on the No. 3 cylinder liner of the main engine."

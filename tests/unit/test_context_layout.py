@@ -5,36 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from archive.store.passages import Passage
+from tests.fakes.clients import passage
 from tools.context import build_context, citation_header, format_passages, passage_body
 
 
 def record(chunk_id: str, **fields: Any) -> Passage:
-    base: dict[str, Any] = {
-        "chunk_id": chunk_id,
+    values: dict[str, Any] = {
         "doc_id": "doc" + chunk_id[3:],
         "kind": "email",
         "source_id": "<id@x>",
         "title": "Cargo Report",
-        "text": "The passage.",
-        "section": None,
-        "page": None,
-        "date": None,
-        "sender": None,
-        "subject": None,
-        "thread_id": None,
-        "vessel_name": None,
-        "imo": None,
-        "report_no": None,
         "archive_path": "email/x/a.eml",
-        "embedding_mode": "full",
-        "summary": "",
-        "bm25": 0.0,
-        "cosine": 0.0,
-        "score": 0.0,
-        "rerank": None,
+        **fields,
     }
-    base.update(fields)
-    return base  # type: ignore[return-value]
+    return passage(chunk_id, values.pop("text", "The passage."), **values)
 
 
 def test_header_format_and_caps() -> None:
