@@ -33,6 +33,7 @@ from checkpoints.postgres import open_checkpointer
 from graph.builder import BosunGraph, build_graph
 from graph.context import Context
 from graph.state import InputState
+from providers.resilience import degrade
 from providers.tracing import new_trace_id, trace_metadata, tracing_callbacks
 from tools.filters import FilterRequest, Filters, describe
 
@@ -206,11 +207,17 @@ class TurnRunner:
         inputs: InputState = {"messages": [HumanMessage(content=question)]}
         if request:
             inputs["filter_request"] = cast(FilterRequest, request)
+        notes: list[str] = []
+        try:
+            callbacks = tracing_callbacks(
+                self.settings.providers, session_id=thread_id, user_id=user, trace_id=trace_id
+            )
+        except Exception as err:  # langfuse.error: the turn runs untraced
+            callbacks = []
+            notes.append(degrade("langfuse.error", err, "answered without tracing"))
         config: RunnableConfig = {
             "configurable": {"thread_id": thread_id},
-            "callbacks": tracing_callbacks(
-                self.settings.providers, session_id=thread_id, user_id=user, trace_id=trace_id
-            ),
+            "callbacks": callbacks,
             "metadata": trace_metadata(thread_id, user),
             "run_name": "bosun-turn",
         }
@@ -225,6 +232,8 @@ class TurnRunner:
                 message, meta = cast(tuple[BaseMessage, dict[str, Any]], data)
                 for piece in _new_text(message, meta.get("langgraph_node", "")):
                     on_token(piece)
+        if notes:
+            state["degraded"] = [*notes, *(state.get("degraded") or [])]
         return Turn(thread_id, state, time.perf_counter() - start, trace_id, user)
 
     @contextlib.asynccontextmanager

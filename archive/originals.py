@@ -49,10 +49,12 @@ class Archive:
         return path
 
     def exists(self, relative: str) -> bool:
+        """The entry is a readable file (an unreadable original cannot be served either)."""
         try:
-            return self.resolve(relative).is_file()
+            path = self.resolve(relative)
         except ArchivePathError:
             return False
+        return path.is_file() and os.access(path, os.R_OK)
 
     async def all_exist(self, relatives: list[str]) -> list[bool]:
         """Check many entries concurrently (storage may be slow or remote)."""

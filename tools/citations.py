@@ -13,6 +13,8 @@ from archive.store.passages import Passage
 #: A citation marker, tolerating whitespace and case: ``[C:3f9a1c0b7e21]``, ``[ c : 3F9A... ]``.
 MARKER = re.compile(r"\[\s*C\s*:\s*([^\[\]\n]{0,64}?)\s*\]", re.IGNORECASE)
 CHUNK_ID = re.compile(r"[0-9a-f]{12}")
+#: Why a retrieved citation was rejected when its original is not in the archive.
+MISSING = "original missing from the archive"
 #: More than this share of invalid markers flags the answer.
 FLAG_SHARE = 0.5
 
@@ -115,7 +117,7 @@ async def validate(
         if ok:
             valid.append(cid)
         else:
-            reasons[cid] = "original missing from the archive"
+            reasons[cid] = MISSING
     cleaned = _rewrite(text, set(valid))
     return CitationCheck(
         text=cleaned,

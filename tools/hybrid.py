@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from langchain_core.embeddings import Embeddings
 
@@ -12,6 +12,7 @@ from archive.store.candidates import dense_candidates, lexical_candidates
 from archive.store.database import Store
 from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
+from providers.resilience import degrade
 from tools.fusion import FusionConfig, fuse
 from tools.timing import elapsed_ms
 
@@ -39,6 +40,7 @@ class Retrieval:
 
     candidates: list[Passage]  # best first, ``score`` set
     timings_ms: dict[str, float]
+    degraded: list[str] = field(default_factory=list)  # fallbacks taken (embeddings.error)
 
 
 async def retrieve(
@@ -51,12 +53,18 @@ async def retrieve(
     """Rank chunks for ``query`` under ``filters`` with the arms ``options`` turns on.
 
     Each arm is one statement that also scores its rows on the other arm, so fusion compares
-    every candidate on both scores; with both arms on, the two run side by side."""
+    every candidate on both scores; with both arms on, the two run side by side. A failing query
+    embedding searches BM25 alone (``embeddings.error`` in :mod:`providers.resilience`)."""
     timings: dict[str, float] = {}
+    degraded: list[str] = []
     vector: list[float] | None = None
     if options.dense or options.cosines:
         start = time.perf_counter()
-        vector = await asyncio.to_thread(embeddings.embed_query, query)
+        try:
+            vector = await asyncio.to_thread(embeddings.embed_query, query)
+        except Exception as err:  # embeddings.error: the BM25 arm alone
+            degraded.append(degrade("embeddings.error", err, "searched with BM25 only"))
+            options = replace(options, lexical=True, dense=False, cosines=False)
         timings["embed"] = elapsed_ms(start)
 
     start = time.perf_counter()
@@ -103,6 +111,7 @@ async def retrieve(
     return Retrieval(
         candidates=[_with_score(found[c], scores[c]) for c in ranked[: options.k]],
         timings_ms=timings,
+        degraded=degraded,
     )
 
 

@@ -4,8 +4,12 @@
 expand (optional) → topic filter (optional; strict → loosened → dropped, structural filters kept)
 → hybrid retrieval (BM25 + HNSW, fused) → rerank the pool against the question as asked → rerank
 floor → relevance cutoff decision. The expanded text feeds both retrieval arms; the reranker and
-the answer see the original question. A reranker failure keeps the fused order (logged, recorded
-in ``degraded``); every other failure propagates to the caller.
+the answer see the original question. Optional stages degrade by the one policy
+(:mod:`providers.resilience`): a failing expansion searches the question as asked, a failing topic
+match searches without the topic filter, a failing query embedding searches BM25 only (in
+:func:`tools.hybrid.retrieve`), a failing reranker keeps the fused order; each is logged, traced and
+noted in ``degraded``. Database errors propagate (the graph retries them), as does every other
+failure.
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import cast
 
+import psycopg
 from typing_extensions import TypedDict
 
 from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from providers.rerankers import Reranker, RerankError, rerank_text
+from providers.resilience import degrade, reason_of
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval, RetrievalOptions
@@ -124,22 +130,35 @@ async def run_pipeline(
     """Retrieve for ``query`` (default: the question), rerank against ``question``, apply the
     floor and decide the cutoff."""
     timings: dict[str, float] = {}
+    degraded: list[str] = []
     query = query or question
     expansion = expansion_off(query)
     if pipeline.expander is not None and switches.expand:
         started = time.perf_counter()
-        expansion = await expand_query(pipeline.expander, query)
+        try:
+            expansion = await expand_query(pipeline.expander, query)
+        except psycopg.OperationalError:
+            raise
+        except Exception as err:  # expansion.error: search the question as asked
+            degraded.append(degrade("expansion.error", err, "searched the question as asked"))
         timings["expand"] = elapsed_ms(started)
         logger.info("query expansion (%s): %r -> %r", expansion["method"], query, expansion["text"])
-    retrieval, topics = await _retrieve(pipeline.backend, expansion["text"], filters, switches)
+    retrieval, topics = await _retrieve(
+        pipeline.backend, expansion["text"], filters, switches, degraded
+    )
     timings = {**retrieval.timings_ms, **timings}
     ranking = await _rank(pipeline.reranker, question, retrieval.candidates, switches, timings)
     ranking.expansion, ranking.topics = expansion, topics
+    ranking.degraded = [*degraded, *retrieval.degraded, *ranking.degraded]
     return ranking
 
 
 async def _retrieve(
-    backend: SearchBackend, text: str, filters: SearchFilters, switches: Switches
+    backend: SearchBackend,
+    text: str,
+    filters: SearchFilters,
+    switches: Switches,
+    degraded: list[str],
 ) -> tuple[Retrieval, list[TopicDecision]]:
     options = RetrievalOptions(
         lexical=switches.lexical,
@@ -151,7 +170,13 @@ async def _retrieve(
     if not switches.topics:
         return await backend.retrieve(text, filters, options), []
     started = time.perf_counter()
-    filtered = await backend.retrieve_topics(text, filters, options)
+    try:
+        filtered = await backend.retrieve_topics(text, filters, options)
+    except psycopg.OperationalError:
+        raise
+    except Exception as err:  # topics.error: the structural filters alone
+        degraded.append(degrade("topics.error", err, "searched without the topic filter"))
+        return await backend.retrieve(text, filters, options), []
     retrieval, decisions = filtered.retrieval, filtered.decisions
     # The topic filter's own cost: its final retrieval is timed as embed and retrieve.
     own = sum(retrieval.timings_ms.get(s, 0.0) for s in ("embed", "retrieve"))
@@ -179,11 +204,9 @@ async def _rank(
     try:
         scores = await reranker.rerank(question, [rerank_text(p) for p in pool], candidates=pool)
     except RerankError as err:
-        logger.warning("rerank skipped, keeping the fused order: %s", err)
-        reason = str(err)[:200]
         relevance = relevance_of(pool, limit, reranked=False, calibrated=calibrated)
-        record = RerankRecord(status="failed", reranker=reranker.name, error=reason)
-        degraded = [f"rerank failed ({reason}); fused order kept"]
+        record = RerankRecord(status="failed", reranker=reranker.name, error=reason_of(str(err)))
+        degraded = [degrade("rerank.error", str(err), "fused order kept")]
         ranking = Ranking(candidates, pool, record, relevance, expansion_off(question))
         ranking.timings, ranking.degraded = timings, degraded
         return ranking

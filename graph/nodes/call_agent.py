@@ -26,7 +26,7 @@ from graph.context import Context, context_of
 from graph.offline import offline_answer, search_query
 from graph.state import State
 from providers.chat import ChatModel
-from providers.scrub import scrub_secrets
+from providers.resilience import chat_fault, degrade
 from tools.filters import describe
 from tools.timing import elapsed_ms
 
@@ -129,13 +129,8 @@ def chat_model_failed(state: State, error: NodeError) -> Command[Literal["valida
     reply) in the answer and repair steps: answer offline from the passages this turn already
     retrieved, note it in ``degraded`` and the log, and ask no model again this turn (no second
     long wait). An uncited model answer awaiting repair is kept; validation backs it up."""
-    reason = f"{type(error.error).__name__}: {scrub_secrets(str(error.error))[:200]}"
-    logger.warning("chat model failed in %s, answering offline: %s", error.node, reason)
-    update: State = {
-        "chat_failed": True,
-        "llm_called": True,
-        "degraded": [f"chat model failed ({reason}); answered offline from the passages"],
-    }
+    note = degrade(chat_fault(error.error), error.error, "answered offline from the passages")
+    update: State = {"chat_failed": True, "llm_called": True, "degraded": [note]}
     last = state.get("messages", [])[-1:]
     if not (last and isinstance(last[0], AIMessage) and not last[0].tool_calls):
         update["messages"] = [AIMessage(content=offline_answer(state))]

@@ -15,7 +15,7 @@ from langgraph.types import Command
 
 from graph.intents import Intent, classify_by_embeddings, classify_by_model, fast_intent
 from graph.state import State
-from providers.scrub import scrub_secrets
+from providers.resilience import degrade
 from tools.filters import IMO_NUMBER, REPORT_NO, VESSEL_CUE, VesselRegistry, named_vessels
 from tools.timing import elapsed_ms
 
@@ -76,12 +76,10 @@ def classify_failed(state: State, error: NodeError) -> Command[Literal["resolve_
     """Any classifier failure: treat the message as a question, so search is never blocked.
     When the chat model was what failed, this turn answers without it (one provider timeout,
     not two: see :func:`graph.nodes.call_agent.chat_model_failed`)."""
-    reason = f"{type(error.error).__name__}: {scrub_secrets(str(error.error))[:200]}"
-    logger.warning("intent classification failed, searching anyway: %s", reason)
     update: State = {
         "intent": "factual_query",
         "intent_source": "fallback",
-        "degraded": [f"intent classifier failed ({reason}); defaulted to factual_query"],
+        "degraded": [degrade("intent.error", error.error, "defaulted to factual_query")],
     }
     if isinstance(error.error, ClassifierModelFailed):
         update["chat_failed"] = True

@@ -11,13 +11,28 @@ from langchain_core.messages import AIMessage
 from graph import prompts
 from graph.offline import offline_answer
 from graph.state import State
-from tools.citations import render_answer, validate
+from providers.resilience import degrade
+from tools.citations import MISSING, render_answer, validate
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 
 #: Checks that archive entries exist, concurrently (``Archive.all_exist``).
 AllExist = Callable[[list[str]], Awaitable[Sequence[bool]]]
+
+
+def checked_storage(all_exist: AllExist, degraded: list[str]) -> AllExist:
+    """``all_exist`` whose storage failure (an OSError: a lost mount, a remote store down)
+    counts every original as missing, noted in ``degraded`` (``archive.missing``)."""
+
+    async def checked(relatives: list[str]) -> Sequence[bool]:
+        try:
+            return await all_exist(relatives)
+        except OSError as err:
+            degraded.append(degrade("archive.missing", err, "citations removed"))
+            return [False] * len(relatives)
+
+    return checked
 
 
 async def validate_citations(state: State, *, all_exist: AllExist) -> State:
@@ -29,11 +44,13 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
     answer = state["messages"][-1]
     assert isinstance(answer, AIMessage)
     retrieved = {r["chunk_id"]: r for r in state.get("ranked", [])}
+    degraded: list[str] = []
+    all_exist = checked_storage(all_exist, degraded)
     check = await validate(answer.text, retrieved, all_exist)
     summary = check.summary()
     text = check.text
     if check.uncited and state.get("answer_source") == "model" and state.get("passages"):
-        logger.warning("answer cites no passage: the offline answer is appended")
+        degraded.append(degrade("chat.uncited", "no passage cited", "offline answer appended"))
         backup = offline_answer(state)
         text = f"{text}\n\n{prompts.UNCITED_NOTE} {prompts.OFFLINE_SUMMARY}\n{backup}"
         backed = await validate(text, retrieved, all_exist)  # the offline answer's citations
@@ -56,7 +73,13 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
             },
         }
     )
+    missing = [cid for cid, why in check.reasons.items() if why == MISSING]
+    if missing:
+        degraded.append(
+            degrade("archive.missing", f"{len(missing)} cited original(s)", "citations removed")
+        )
     return {
+        "degraded": degraded,
         "messages": [message],
         "rendered": render_answer(text, check.citations),
         "citations": check.citations,

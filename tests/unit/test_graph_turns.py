@@ -187,7 +187,7 @@ async def test_reranker_failure_keeps_the_fused_order() -> None:
     out = await ask(graph, "ballast pump leak in the engine room")
     assert out["rerank"]["status"] == "failed"
     assert out["citations"] and out["cutoff"] is False
-    assert any("rerank failed" in d for d in out["degraded"])
+    assert any("reranker failed" in d for d in out["degraded"])
     assert "abcdefghijklmnop" not in str(out["degraded"])
 
 
