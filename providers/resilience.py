@@ -36,6 +36,7 @@ class Fault:
     failure: str
     behaviour: Behaviour
     user_sees: str
+    noted: bool = True  # a ``degraded`` note in the answer (False: no answer, or a complete one)
 
 
 MATRIX: tuple[Fault, ...] = (
@@ -52,6 +53,7 @@ MATRIX: tuple[Fault, ...] = (
         "not running or refusing connections when a command starts",
         "message",
         "`bosun: cannot reach the database (...)`, exit status 1, no traceback",
+        noted=False,
     ),
     Fault(
         "database.dropped",
@@ -60,6 +62,7 @@ MATRIX: tuple[Fault, ...] = (
         "retry",
         "the next turn reconnects (pooled connections are checked before use; a node that "
         "loses its connection is retried up to 3 times); `bosun chat` goes on",
+        noted=False,
     ),
     Fault(
         "database.refusing",
@@ -68,6 +71,7 @@ MATRIX: tuple[Fault, ...] = (
         "message",
         "that turn: `bosun: cannot reach the database (...)`; the REPL stays open and the "
         "next turn works once the server is back",
+        noted=False,
     ),
     Fault(
         "database.slow",
@@ -75,6 +79,7 @@ MATRIX: tuple[Fault, ...] = (
         "a statement waits longer than `BOSUN_DB_TIMEOUT_S` (a lock, an overloaded server)",
         "message",
         "`bosun: the database did not answer within N s (...)`; nothing stored half-way",
+        noted=False,
     ),
     Fault(
         "rerank.error",
@@ -148,6 +153,7 @@ MATRIX: tuple[Fault, ...] = (
         "host unreachable or refusing",
         "degrade",
         "the answer unaffected; spans dropped by the exporter (logged), exit waits at most 3 s",
+        noted=False,
     ),
     Fault(
         "langfuse.error",
@@ -212,6 +218,12 @@ def _trace_event(data: dict[str, str]) -> None:
 
 def markdown_table() -> str:
     """The matrix as the README shows it."""
-    rows = ["| stage | failure | behaviour | what the user sees |", "|---|---|---|---|"]
-    rows += [f"| {f.stage} | {f.failure} | {f.behaviour} | {f.user_sees} |" for f in MATRIX]
+    rows = [
+        "| stage | failure | behaviour | what the user sees | `degraded` note |",
+        "|---|---|---|---|---|",
+    ]
+    rows += [
+        f"| {f.stage} | {f.failure} | {f.behaviour} | {f.user_sees} | {'yes' if f.noted else '-'} |"
+        for f in MATRIX
+    ]
     return "\n".join(rows)

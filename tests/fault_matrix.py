@@ -1,0 +1,71 @@
+"""What the fault-matrix tests share: which tier runs each row of
+:data:`providers.resilience.MATRIX`, and how a row's telling is checked (the note, the log line,
+the trace event)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+from langchain_core.callbacks import BaseCallbackHandler
+
+from providers.resilience import EVENT, FAULTS
+
+#: Rows run by tests/unit/test_fault_matrix.py (fakes on 127.0.0.1, no database).
+UNIT_ROWS = (
+    "rerank.error",
+    "chat.timeout",
+    "chat.http_5xx",
+    "chat.refused",
+    "chat.malformed",
+    "chat.uncited",
+    "intent.error",
+    "topics.error",
+    "expansion.error",
+    "langfuse.unreachable",
+    "langfuse.error",
+    "archive.missing",
+)
+#: Rows run by tests/integration/test_fault_matrix_db.py (a real PostgreSQL, stopped and
+#: started by the test).
+DATABASE_ROWS = (
+    "embeddings.error",
+    "database.down_at_start",
+    "database.dropped",
+    "database.refusing",
+    "database.slow",
+)
+
+
+class TraceEvents(BaseCallbackHandler):
+    """Collects the custom events of a run (what a tracer receives)."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, Any]] = []
+
+    def on_custom_event(
+        self, name: str, data: Any, *, run_id: UUID, tags: Any = None, metadata: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        self.events.append((name, data))
+
+    def keys(self) -> list[str]:
+        return [data["key"] for name, data in self.events if name == EVENT]
+
+
+def assert_told(
+    key: str,
+    state: dict[str, Any],
+    caplog: pytest.LogCaptureFixture,
+    trace: TraceEvents | None,
+) -> None:
+    """The row's fallback was noted in ``degraded`` (when the row has a note), logged once as a
+    warning, and sent as a trace event (``trace``: None where the failing part is the tracer)."""
+    fault = FAULTS[key]
+    notes = [n for n in state.get("degraded") or [] if n.startswith(f"{fault.stage} failed")]
+    assert notes if fault.noted else not notes, state.get("degraded")
+    logged = [r for r in caplog.records if r.levelname == "WARNING" and f"[{key}]" in r.message]
+    assert len(logged) >= 1 if fault.noted else True, [r.message for r in caplog.records]
+    if trace is not None and fault.noted:
+        assert key in trace.keys(), trace.events
