@@ -69,6 +69,11 @@ def _explain(err: BaseException) -> str:
             "the database role may not create the pgvector extension; connect as a superuser "
             "once, or ask an administrator to run CREATE EXTENSION vector in this database"
         )
+    if isinstance(err, psycopg.errors.QueryCanceled):
+        return (
+            "the database did not answer in time (statement timeout; raise BOSUN_DB_TIMEOUT_S "
+            "for a slow server): nothing was stored for this turn"
+        )
     if isinstance(err, psycopg.OperationalError | psycopg.InterfaceError | OSError) and (
         _is_connection_error(err)
     ):

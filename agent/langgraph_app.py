@@ -46,7 +46,9 @@ async def shared_graph() -> BosunGraph:
     async with _lock:
         if _graph is None:
             _settings = Settings.from_env()
-            services = await _stack.enter_async_context(open_services(_settings))
+            services = await _stack.enter_async_context(
+                open_services(_settings, statement_timeout_s=_settings.db_timeout_s)
+            )
             _graph = build_graph(build_clients(services))
             logger.info("bosun graph ready (collection %s)", services.store.schema)
         graph: BosunGraph = _graph

@@ -317,10 +317,13 @@ async def open_runner(settings: Settings, *, connections: int = 4) -> AsyncItera
     locks and thread registry (``connections``: turns on distinct threads at once per process)."""
     # The services connect once before any pool: a database that refuses connections fails
     # here at once, instead of after a pool's 30 s wait for its first connection.
-    async with open_services(settings) as services:
+    timeout = settings.db_timeout_s
+    async with open_services(settings, statement_timeout_s=timeout) as services:
         pool = await open_pool(settings, max_size=connections)
         try:
-            async with open_checkpointer(settings.database_uri()) as saver:
+            async with open_checkpointer(
+                settings.database_uri(), statement_timeout_s=timeout
+            ) as saver:
                 graph = build_graph(build_clients(services), checkpointer=saver)
                 yield TurnRunner(graph, settings, pool)
         finally:
@@ -335,6 +338,7 @@ async def open_pool(settings: Settings, *, max_size: int = 4) -> Pool:
         min_size=1,
         max_size=max_size,
         open=False,
+        check=AsyncConnectionPool.check_connection,
         kwargs={"autocommit": True, "row_factory": dict_row},
     )
     await pool.open(wait=True)

@@ -41,15 +41,21 @@ async def identity_of(embeddings: Embeddings) -> EmbeddingIdentity:
 
 @contextlib.asynccontextmanager
 async def open_services(
-    settings: Settings, *, collection: str | None = None, embeddings: Embeddings | None = None
+    settings: Settings,
+    *,
+    collection: str | None = None,
+    embeddings: Embeddings | None = None,
+    statement_timeout_s: float | None = None,
 ) -> AsyncIterator[Services]:
-    """Open the store for ``collection`` (default: the main archive) and close it afterwards."""
+    """Open the store for ``collection`` (default: the main archive) and close it afterwards;
+    ``statement_timeout_s`` bounds each query (conversations; None for ingest)."""
     embeddings = embeddings or build_embeddings(settings.providers)
     store = await Store.open(
         settings.database_uri(),
         embeddings,
         await identity_of(embeddings),
         collection=collection or settings.collection,
+        statement_timeout_s=statement_timeout_s,
     )
     try:
         yield Services(settings, store, embeddings, Archive(settings.archive_dir))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg import AsyncConnection
@@ -20,15 +21,23 @@ _ready: set[str] = set()  # databases whose checkpoint tables this process has s
 
 
 @contextlib.asynccontextmanager
-async def open_checkpointer(uri: str, *, max_size: int = 4) -> AsyncIterator[AsyncPostgresSaver]:
-    """An :class:`AsyncPostgresSaver` on a pool to ``uri``, its tables created once per process."""
+async def open_checkpointer(
+    uri: str, *, max_size: int = 4, statement_timeout_s: float | None = None
+) -> AsyncIterator[AsyncPostgresSaver]:
+    """An :class:`AsyncPostgresSaver` on a pool to ``uri``, its tables created once per process.
+    Connections are checked before use (a restarted server costs a reconnect);
+    ``statement_timeout_s`` bounds each statement (None: no bound)."""
+    kwargs: dict[str, Any] = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+    if statement_timeout_s:
+        kwargs["options"] = f"-c statement_timeout={round(statement_timeout_s * 1000)}"
     pool: AsyncConnectionPool[AsyncConnection[DictRow]] = AsyncConnectionPool(
         uri,
         connection_class=AsyncConnection[DictRow],
         min_size=1,
         max_size=max_size,
         open=False,
-        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+        check=AsyncConnectionPool.check_connection,
+        kwargs=kwargs,
     )
     await pool.open(wait=True)
     try:

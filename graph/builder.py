@@ -50,9 +50,18 @@ from tools.filters import VesselRegistry
 from tools.pipeline import Expander, Pipeline
 from tools.search import make_search_tool
 
-#: Transient database trouble (a dropped connection, a failover) is retried; nothing else is.
+
+def transient_database_error(err: Exception) -> bool:
+    """A dropped connection or a failover; not a statement timeout (``database.slow`` in
+    :mod:`providers.resilience`: retrying a statement that timed out only waits again)."""
+    return isinstance(err, psycopg.OperationalError) and not isinstance(
+        err, psycopg.errors.QueryCanceled
+    )
+
+
+#: Transient database trouble is retried (``database.dropped``); nothing else is.
 DATABASE_RETRY = RetryPolicy(
-    max_attempts=3, initial_interval=0.2, retry_on=psycopg.OperationalError
+    max_attempts=3, initial_interval=0.2, retry_on=transient_database_error
 )
 
 

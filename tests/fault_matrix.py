@@ -45,12 +45,18 @@ class TraceEvents(BaseCallbackHandler):
         self.events: list[tuple[str, Any]] = []
 
     def on_custom_event(
-        self, name: str, data: Any, *, run_id: UUID, tags: Any = None, metadata: Any = None,
+        self,
+        name: str,
+        data: Any,
+        *,
+        run_id: UUID,
+        tags: Any = None,
+        metadata: Any = None,
         **kwargs: Any,
     ) -> None:
         self.events.append((name, data))
 
-    def keys(self) -> list[str]:
+    def fault_keys(self) -> list[str]:
         return [data["key"] for name, data in self.events if name == EVENT]
 
 
@@ -68,4 +74,4 @@ def assert_told(
     logged = [r for r in caplog.records if r.levelname == "WARNING" and f"[{key}]" in r.message]
     assert len(logged) >= 1 if fault.noted else True, [r.message for r in caplog.records]
     if trace is not None and fault.noted:
-        assert key in trace.keys(), trace.events
+        assert key in trace.fault_keys(), trace.events

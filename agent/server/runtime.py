@@ -47,9 +47,12 @@ class RuntimeHolder:
             return self._runtime
 
     async def _open(self) -> Runtime:
-        services = await self._stack.enter_async_context(open_services(self.settings))
+        timeout = self.settings.db_timeout_s
+        services = await self._stack.enter_async_context(
+            open_services(self.settings, statement_timeout_s=timeout)
+        )
         saver = await self._stack.enter_async_context(
-            open_checkpointer(self.settings.database_uri())
+            open_checkpointer(self.settings.database_uri(), statement_timeout_s=timeout)
         )
         pool = await open_pool(self.settings, max_size=TURN_CONNECTIONS + 4)
         self._stack.push_async_callback(pool.close)

@@ -97,9 +97,12 @@ class Store:
         identity: EmbeddingIdentity,
         *,
         collection: str,
+        statement_timeout_s: float | None = None,
     ) -> Store:
         """Connect to ``uri``, migrate ``collection`` (a schema), and check it was built with
-        these embeddings."""
+        these embeddings. Pooled connections are checked before use (a restarted server or a
+        terminated backend costs a reconnect, not a failed query); ``statement_timeout_s``
+        bounds every query of the pool (None: no bound, as ingest needs)."""
         schema = check_collection_name(collection)
         async with await AsyncConnection.connect(uri, autocommit=True) as conn:
             await _check_identity(conn, schema, identity)
@@ -116,6 +119,11 @@ class Store:
             await register_vector_async(conn)
 
         hnsw = IterativeHNSWQueryOptions()
+        timeout = (
+            f" -c statement_timeout={round(statement_timeout_s * 1000)}"
+            if statement_timeout_s
+            else ""
+        )
 
         pool: DictPool = AsyncConnectionPool(
             uri,
@@ -124,17 +132,20 @@ class Store:
             max_size=4,
             open=False,
             configure=configure,
+            check=AsyncConnectionPool.check_connection,
             kwargs={
                 "autocommit": True,
                 "row_factory": dict_row,
                 # The HNSW settings PGVectorStore sets per query hold for every pooled session,
                 # so the SQL of the retrieval arms gets the same iterative scan.
                 "options": f"-c search_path={schema},public -c hnsw.ef_search={hnsw.ef_search}"
-                f" -c hnsw.iterative_scan={hnsw.iterative_scan}",
+                f" -c hnsw.iterative_scan={hnsw.iterative_scan}{timeout}",
             },
         )
         await pool.open(wait=True)
-        engine = PGEngine.from_engine(create_async_engine(sqlalchemy_uri(uri), pool_size=4))
+        engine = PGEngine.from_engine(
+            create_async_engine(sqlalchemy_uri(uri), pool_size=4, pool_pre_ping=True)
+        )
         vectors = await AsyncPGVectorStore.create(
             engine,
             embedding_service=embeddings,
