@@ -30,7 +30,7 @@ from agent.server import db
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
 from checkpoints.postgres import open_checkpointer
-from graph.builder import BosunGraph, build_graph
+from graph.builder import TURN_DURABILITY, BosunGraph, build_graph
 from graph.context import Context
 from graph.state import InputState
 from providers.resilience import degrade
@@ -46,7 +46,6 @@ Pool = AsyncConnectionPool[AsyncConnection[DictRow]]
 _SILENT_NODES = {"validate_citations"}
 _SENTENCE = re.compile(r".+?(?:[.!?](?=\s|$)\S*\s*|$)", re.DOTALL)
 LOCAL_USER = "local"  # the single user of a deployment with no API keys (and of the CLI)
-SNIPPET_CHARS = 280
 
 
 class ThreadNotFound(LookupError):
@@ -128,9 +127,7 @@ class Turn:
 
 
 def citation_payloads(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """``state["citations"]`` with the cited passage's snippet, in the web payload's keys."""
-    texts = {r["chunk_id"]: r.get("text") or "" for r in state.get("ranked") or []}
-    texts.update({r["chunk_id"]: r.get("text") or "" for r in state.get("passages") or []})
+    """``state["citations"]`` (each with its passage's snippet) in the web payload's keys."""
     return [
         {
             "n": c["number"],
@@ -141,18 +138,13 @@ def citation_payloads(state: dict[str, Any]) -> list[dict[str, Any]]:
             "date": c.get("date"),
             "page": c.get("page"),
             "section": c.get("section"),
-            "snippet": _snippet(texts.get(c["id"], "")),
+            "snippet": c.get("snippet") or "",
             "source_id": c["source_id"],
             "kind": c["kind"],
             "archive_path": c["archive_path"],
         }
         for c in state.get("citations") or []
     ]
-
-
-def _snippet(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1].rstrip() + "…"
 
 
 def sentences(text: str) -> list[str]:
@@ -224,7 +216,11 @@ class TurnRunner:
         start = time.perf_counter()
         state: dict[str, Any] = {}
         async for mode, data in self.graph.astream(
-            inputs, config, context=context, stream_mode=["messages", "values"]
+            inputs,
+            config,
+            context=context,
+            stream_mode=["messages", "values"],
+            durability=TURN_DURABILITY,
         ):
             if mode == "values":
                 state = dict(cast(dict[str, Any], data))

@@ -22,7 +22,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.settings import Settings
 from agent.wiring import open_services
-from graph.builder import Clients, build_graph
+from graph.builder import TURN_DURABILITY, Clients, build_graph
 from graph.context import Context
 
 QUESTIONS = [
@@ -70,6 +70,7 @@ async def run(turns: int) -> None:
                 {"messages": [HumanMessage(question)]},
                 {"configurable": {"thread_id": thread}},
                 context=Context(),
+                durability=TURN_DURABILITY,
             )
             count, size, channels = stored_bytes(saver, thread)
             top = ", ".join(f"{c} {b // 1024} KB" for c, b in channels.most_common(3))

@@ -1,18 +1,20 @@
 """The one place where nodes, clients and policies meet: the graph of one conversation turn.
 
 prune_orphans → sanitize → classify_intent
-    ├─ greeting / acknowledgement / general → reply → END
+    ├─ greeting / acknowledgement / general → reply → slim → END
     └─ factual_query → resolve_filters
-           ├─ a filter matched nothing → reply → END
+           ├─ a filter matched nothing → reply → slim → END
            └─ agent
                 ├─ tool call → search (the retrieval pipeline: expand → topics → hybrid
                 │      │   → rerank → floor → cutoff decision)
-                │      ├─ nothing relevant → cutoff → END ("no relevant documents")
+                │      ├─ nothing relevant → cutoff → slim → END ("no relevant documents")
                 │      └─ dedup → build_context → agent
                 ├─ answer citing no passage → repair_citations (once) → validate_citations
-                └─ answer → validate_citations → END
+                └─ answer → validate_citations → slim → END
 The agent's first step is always the search (search first); a failing chat model in agent or
-repair_citations answers offline (``chat_model_failed``).
+repair_citations answers offline (``chat_model_failed``). ``slim`` drops the turn's passage
+texts before the checkpoint: run turns with ``durability=TURN_DURABILITY`` (one checkpoint per
+turn, as :class:`agent.turns.TurnRunner` does).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol
+from typing import Literal, Protocol
 
 import psycopg
 from langchain_core.embeddings import Embeddings
@@ -40,6 +42,7 @@ from graph.nodes.reply import reply
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
 from graph.nodes.search import search
+from graph.nodes.slim import slim
 from graph.nodes.validate_citations import validate_citations
 from graph.routing import route_agent, route_filters, route_intent, route_relevance
 from graph.state import InputState, State
@@ -64,6 +67,10 @@ DATABASE_RETRY = RetryPolicy(
     max_attempts=3, initial_interval=0.2, retry_on=transient_database_error
 )
 
+
+#: How turns are checkpointed: once, when the turn ends (a turn interrupted half-way leaves
+#: nothing to prune; intermediate steps would store every passage text once per step).
+TURN_DURABILITY: Literal["exit"] = "exit"
 
 #: The compiled conversation graph.
 BosunGraph = CompiledStateGraph[State, Context, InputState, State]
@@ -142,18 +149,20 @@ def build_graph(
     builder.add_node("dedup", dedup)
     builder.add_node("build_context", build_context)
     builder.add_node("validate_citations", partial(validate_citations, all_exist=all_exist))
+    builder.add_node("slim", slim)
 
     builder.add_edge(START, "prune_orphans")
     builder.add_edge("prune_orphans", "sanitize")
     builder.add_edge("sanitize", "classify_intent")
     builder.add_conditional_edges("classify_intent", route_intent)
     builder.add_conditional_edges("resolve_filters", route_filters)
-    builder.add_edge("reply", END)
+    builder.add_edge("reply", "slim")
     builder.add_conditional_edges("agent", route_agent)
     builder.add_conditional_edges("search", route_relevance)
-    builder.add_edge("cutoff", END)
+    builder.add_edge("cutoff", "slim")
     builder.add_edge("dedup", "build_context")
     builder.add_edge("build_context", "agent")
     builder.add_edge("repair_citations", "validate_citations")
-    builder.add_edge("validate_citations", END)
+    builder.add_edge("validate_citations", "slim")
+    builder.add_edge("slim", END)
     return builder.compile(checkpointer=checkpointer, name=name)

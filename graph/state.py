@@ -68,12 +68,12 @@ class State(InputState, total=False):
     expansion: ExpansionRecord  # what query expansion did to the last search (method "off": off)
     topic_decisions: list[TopicDecision]  # the topic filter's attempts this turn ([]: off)
     retrieved: int  # how many passages the searches retrieved before the rerank floor
-    ranked: list[Passage]  # what the rerank floor kept, best first (every search of the turn)
+    ranked: list[Passage]  # what the rerank floor kept, best first (texts dropped at turn end)
     rerank: RerankRecord  # reranker name, status (ok | off | empty | failed), top scores
     relevance: Relevance  # the cutoff's decision: best score, threshold, stopped
     cutoff: bool  # the relevance cutoff ended the turn before an answer was generated
-    passages: list[Passage]  # what the answer is built from, in context order
-    context: str  # the passages as the model reads them (headers, thread groups)
+    passages: list[Passage]  # what the answer is built from, in order (texts dropped at turn end)
+    context: str  # the passages as the model reads them ("" once the turn ended)
     llm_called: bool  # a chat model was invoked this turn
     answer_source: str  # model | offline (no chat model) | fallback (the chat model failed)
     chat_failed: bool  # a chat model call failed this turn: later steps answer offline

@@ -15,6 +15,8 @@ MARKER = re.compile(r"\[\s*C\s*:\s*([^\[\]\n]{0,64}?)\s*\]", re.IGNORECASE)
 CHUNK_ID = re.compile(r"[0-9a-f]{12}")
 #: Why a retrieved citation was rejected when its original is not in the archive.
 MISSING = "original missing from the archive"
+#: Longest snippet kept with a citation.
+SNIPPET_CHARS = 280
 #: More than this share of invalid markers flags the answer.
 FLAG_SHARE = 0.5
 
@@ -34,6 +36,7 @@ class Citation(TypedDict):
     section: str | None
     page: int | None
     archive_path: str
+    snippet: str  # the cited passage's opening, whitespace collapsed (what a preview shows)
 
 
 @dataclass
@@ -89,7 +92,14 @@ def citation_of(record: Passage, number: int) -> Citation:
         section=record.get("section"),
         page=record.get("page"),
         archive_path=record["archive_path"],
+        snippet=snippet(record.get("text") or ""),
     )
+
+
+def snippet(text: str) -> str:
+    """At most :data:`SNIPPET_CHARS` of ``text``, whitespace collapsed."""
+    text = " ".join(text.split())
+    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1].rstrip() + "…"
 
 
 async def validate(

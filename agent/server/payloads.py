@@ -37,7 +37,7 @@ def fallback_payloads(message: AIMessage) -> list[dict[str, Any]]:
             "date": c.get("date"),
             "page": c.get("page"),
             "section": c.get("section"),
-            "snippet": "",
+            "snippet": c.get("snippet") or "",
             "source_id": c["source_id"],
             "kind": c["kind"],
             "archive_path": c["archive_path"],
