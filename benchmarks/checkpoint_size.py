@@ -21,8 +21,8 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.settings import Settings
-from agent.wiring import open_services
-from graph.builder import TURN_DURABILITY, Clients, build_graph
+from agent.wiring import build_clients, open_services
+from graph.builder import TURN_DURABILITY, build_graph
 from graph.context import Context
 
 QUESTIONS = [
@@ -61,7 +61,7 @@ async def run(turns: int) -> None:
     settings = Settings.from_env()
     saver = InMemorySaver()
     async with open_services(settings) as services:
-        graph = build_graph(Clients.from_services(services), checkpointer=saver)
+        graph = build_graph(build_clients(services), checkpointer=saver)
         thread = "checkpoint-size"
         before_n, before_bytes = 0, 0
         rows: list[tuple[int, int, int, int, str]] = []

@@ -1,0 +1,194 @@
+"""Concurrent turns on one PostgreSQL: some on one thread, the rest each on its own thread, all
+started at once through the turn runner the CLI and the web server use (Postgres checkpointer,
+per-thread advisory locks). Counts errors, lost turns (a question or its answer missing from the
+thread afterwards), filter leakage (a turn whose filters are not its own thread's) and citation
+leakage (a citation not retrieved by its own turn, or outside its thread's vessel filter), and
+prints latency percentiles::
+
+    bosun ingest examples/archive
+    python benchmarks/concurrent_turns.py --same-thread 25 --separate 25
+
+``tests/integration/test_concurrent_turns.py`` runs a smaller plan with the same checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from agent.settings import Settings
+from agent.turns import Turn, TurnRunner, open_runner
+from archive.store.vessels import vessel_documents
+
+QUESTIONS = [
+    "How was the cylinder liner crack on Nordic Star resolved?",
+    "What was the probable cause of the ERA25LA084 accident?",
+    "what happened to the steel coils?",
+    "Were there any hatch cover repairs?",
+    "Which aircraft lost engine power after takeoff?",
+]
+VESSELS = ["Nordic Star", "Baltic Trader"]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One turn to run: its thread, question and the vessel filter its thread asks for."""
+
+    thread: str
+    question: str
+    vessel: str | None = None
+
+
+@dataclass
+class Outcome:
+    ask: Ask
+    seconds: float = 0.0
+    turn: Turn | None = None
+    error: str = ""
+
+
+@dataclass
+class Report:
+    outcomes: list[Outcome]
+    errors: int = 0
+    lost: int = 0
+    filter_leaks: int = 0
+    citation_leaks: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def percentile(self, p: float) -> float:
+        seconds = sorted(o.seconds for o in self.outcomes if not o.error)
+        if not seconds:
+            return math.nan
+        return seconds[min(len(seconds) - 1, math.ceil(p / 100 * len(seconds)) - 1)]
+
+
+def plan(
+    same_thread: int,
+    separate: int,
+    questions: list[str] = QUESTIONS,
+    vessels: list[str] = VESSELS,
+) -> list[Ask]:
+    """``same_thread`` questions on one thread (no filter), ``separate`` on their own threads,
+    every other one filtered to a vessel."""
+    shared = f"shared-{uuid.uuid4().hex[:8]}"
+    asks = [Ask(shared, questions[i % len(questions)]) for i in range(same_thread)]
+    for i in range(separate):
+        vessel = vessels[i % len(vessels)] if i % 2 == 0 else None
+        asks.append(Ask(f"own-{uuid.uuid4().hex[:8]}", questions[i % len(questions)], vessel))
+    return asks
+
+
+async def _one(runner: TurnRunner, ask: Ask) -> Outcome:
+    start = time.perf_counter()
+    try:
+        turn = await runner.run(
+            ask.thread, ask.question, request={"vessel": ask.vessel} if ask.vessel else None
+        )
+    except Exception as err:  # counted and reported: the point of the benchmark
+        return Outcome(ask, time.perf_counter() - start, error=f"{type(err).__name__}: {err}")
+    return Outcome(ask, time.perf_counter() - start, turn)
+
+
+async def run_concurrently(runner: TurnRunner, asks: list[Ask]) -> Report:
+    """Start every turn at once; then check each thread's history and each turn's state."""
+    outcomes = list(await asyncio.gather(*(_one(runner, a) for a in asks)))
+    report = Report(outcomes)
+    report.errors = sum(1 for o in outcomes if o.error)
+    report.problems += [f"error: {o.error[:200]}" for o in outcomes if o.error]
+    await _check_threads(runner, asks, report)
+    for outcome in outcomes:
+        if outcome.turn is not None:
+            await _check_turn(runner, outcome, report)
+    return report
+
+
+async def _check_threads(runner: TurnRunner, asks: list[Ask], report: Report) -> None:
+    """Every question asked on a thread is in its history, each followed by an answer."""
+    by_thread: dict[str, list[str]] = {}
+    for ask in asks:
+        by_thread.setdefault(ask.thread, []).append(ask.question)
+    for thread, questions in by_thread.items():
+        state = await runner.graph.aget_state({"configurable": {"thread_id": thread}})
+        messages = (state.values or {}).get("messages", [])
+        humans = [m.text for m in messages if isinstance(m, HumanMessage)]
+        answers = [m for m in messages if isinstance(m, AIMessage) and not m.tool_calls]
+        missing = len(questions) - min(len(humans), len(answers))
+        if sorted(humans) != sorted(questions) or missing:
+            report.lost += max(missing, 1)
+            report.problems.append(
+                f"thread {thread}: {len(humans)} questions, {len(answers)} answers"
+            )
+
+
+async def _check_turn(runner: TurnRunner, outcome: Outcome, report: Report) -> None:
+    """The turn's filters are its thread's own; its citations were retrieved by it and lie
+    inside its vessel filter."""
+    assert outcome.turn is not None
+    state: dict[str, Any] = outcome.turn.state
+    names = [v["name"] for v in (state.get("filters") or {}).get("vessels", [])]
+    expected = [outcome.ask.vessel] if outcome.ask.vessel else []
+    if [n.lower() for n in names] != [n.lower() for n in expected]:
+        report.filter_leaks += 1
+        report.problems.append(f"{outcome.ask.thread}: filters {names}, asked {expected}")
+    retrieved = {p["chunk_id"] for p in state.get("ranked") or []}
+    allowed: set[str] | None = None
+    if outcome.ask.vessel:
+        keys = [v["key"] for v in state["filters"]["vessels"]]
+        allowed = set(await vessel_documents(runner_store(runner), keys))
+    for citation in state.get("citations") or []:
+        if citation["id"] not in retrieved or (
+            allowed is not None and citation["doc_id"] not in allowed
+        ):
+            report.citation_leaks += 1
+            report.problems.append(f"{outcome.ask.thread}: citation {citation['id']} leaked")
+
+
+def runner_store(runner: TurnRunner) -> Any:
+    """The store behind the runner's graph (its search backend's)."""
+    return runner.store
+
+
+def table(report: Report, wall: float) -> str:
+    ok = [o for o in report.outcomes if not o.error]
+    lines = [
+        "| turns | errors | lost | filter leaks | citation leaks | p50 s | p95 s | max s | wall s |",
+        "|---|---|---|---|---|---|---|---|---|",
+        f"| {len(report.outcomes)} | {report.errors} | {report.lost} | {report.filter_leaks} "
+        f"| {report.citation_leaks} | {report.percentile(50):.2f} | {report.percentile(95):.2f} "
+        f"| {max((o.seconds for o in ok), default=math.nan):.2f} | {wall:.1f} |",
+    ]
+    return "\n".join(lines)
+
+
+async def main_async(same_thread: int, separate: int) -> Report:
+    settings = Settings.from_env()
+    async with open_runner(settings) as runner:
+        start = time.perf_counter()
+        report = await run_concurrently(runner, plan(same_thread, separate))
+        wall = time.perf_counter() - start
+    out = sys.stdout
+    out.write(table(report, wall) + "\n")
+    for problem in report.problems[:20]:
+        out.write(f"  {problem}\n")
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--same-thread", type=int, default=25)
+    parser.add_argument("--separate", type=int, default=25)
+    args = parser.parse_args(argv)
+    asyncio.run(main_async(args.same_thread, args.separate))
+
+
+if __name__ == "__main__":
+    main()
