@@ -5,6 +5,9 @@ Two turns on one thread never run at once: an in-process lock keeps a process's 
 line without holding connections, and a PostgreSQL advisory lock keyed by the thread id does the
 same across processes and machines sharing the database. Without the lock two turns would both
 start from the same checkpoint and the second write would drop the first turn's messages.
+Turns on distinct threads run ``concurrency`` at a time per process; the rest wait their turn in
+line rather than for a pooled connection (which gives up after 30 s: measured by
+benchmarks/concurrent_turns.py, 26 of 50 concurrent turns failed that way before).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ logger = logging.getLogger(__name__)
 
 #: A pool whose rows are dicts (the server tables and turn locks live on one).
 Pool = AsyncConnectionPool[AsyncConnection[DictRow]]
+Connection = AsyncConnection[DictRow]
 
 #: Nodes whose AI messages are not new text for the reader (the validated copy of the answer).
 _SILENT_NODES = {"validate_citations"}
@@ -160,7 +164,9 @@ class TurnRunner:
     graph: BosunGraph
     settings: Settings
     pool: Pool | None = None
+    concurrency: int = 4  # turns running at once (each holds a pooled connection for its lock)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    _slots: asyncio.Semaphore | None = None
 
     async def run(
         self,
@@ -176,14 +182,14 @@ class TurnRunner:
         """Run one turn; ``on_token`` receives the answer's text as it is produced."""
         user = user_id or LOCAL_USER
         trace_id = trace_id or new_trace_id()
-        async with self._serialised(thread_id):
-            if self.pool is not None:
-                await claim_thread(self.pool, thread_id, user, question)
+        async with self._serialised(thread_id) as conn:
+            if conn is not None:
+                await claim_thread(conn, thread_id, user, question)
             turn = await self._stream(
                 thread_id, question, context, request, user, trace_id, on_token
             )
-            if self.pool is not None:
-                await record_turn(self.pool, turn)
+            if conn is not None:
+                await record_turn(conn, turn)
         return turn
 
     async def _stream(
@@ -233,18 +239,23 @@ class TurnRunner:
         return Turn(thread_id, state, time.perf_counter() - start, trace_id, user)
 
     @contextlib.asynccontextmanager
-    async def _serialised(self, thread_id: str) -> AsyncIterator[None]:
+    async def _serialised(self, thread_id: str) -> AsyncIterator[Connection | None]:
+        """Hold the thread's locks; yields the connection holding the advisory lock (the turn's
+        own bookkeeping uses it too: a second pooled connection per turn could deadlock a full
+        pool) or None without a pool."""
         lock = self._locks.setdefault(thread_id, asyncio.Lock())
-        async with lock:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.concurrency)
+        async with lock, self._slots:
             if self.pool is None:
-                yield
+                yield None
                 return
             async with self.pool.connection() as conn:
                 await conn.execute(
                     "SELECT pg_advisory_lock(hashtextextended(%s, 0))", (f"bosun:turn:{thread_id}",)
                 )
                 try:
-                    yield
+                    yield conn
                 finally:
                     await conn.execute(
                         "SELECT pg_advisory_unlock(hashtextextended(%s, 0))",
@@ -263,22 +274,21 @@ def _new_text(message: BaseMessage, node: str) -> list[str]:
     return [text] if isinstance(message, AIMessageChunk) else sentences(text)
 
 
-async def claim_thread(pool: Pool, thread_id: str, user: str, title: str) -> None:
+async def claim_thread(conn: Connection, thread_id: str, user: str, title: str) -> None:
     """Register ``thread_id`` as ``user``'s (titled by its first question) or touch it; raises
     :class:`ThreadNotFound` when another user owns it."""
-    async with pool.connection() as conn:
-        cur = await conn.execute(
-            """INSERT INTO bosun_threads (thread_id, user_id, title) VALUES (%s, %s, %s)
-               ON CONFLICT (thread_id) DO UPDATE SET updated_at = now()
-                   WHERE bosun_threads.user_id = EXCLUDED.user_id
-               RETURNING user_id""",
-            (thread_id, user, " ".join(title.split())[:80] or "New conversation"),
-        )
-        if await cur.fetchone() is None:
-            raise ThreadNotFound(thread_id)
+    cur = await conn.execute(
+        """INSERT INTO bosun_threads (thread_id, user_id, title) VALUES (%s, %s, %s)
+           ON CONFLICT (thread_id) DO UPDATE SET updated_at = now()
+               WHERE bosun_threads.user_id = EXCLUDED.user_id
+           RETURNING user_id""",
+        (thread_id, user, " ".join(title.split())[:80] or "New conversation"),
+    )
+    if await cur.fetchone() is None:
+        raise ThreadNotFound(thread_id)
 
 
-async def record_turn(pool: Pool, turn: Turn) -> None:
+async def record_turn(conn: Connection, turn: Turn) -> None:
     """Keep the turn's trace id and rendered citation payload with its answer's message id."""
     if not turn.message_id:
         return
@@ -291,20 +301,19 @@ async def record_turn(pool: Pool, turn: Turn) -> None:
         "flagged": bool((state.get("citation_check") or {}).get("flagged")),
         "trace_id": turn.trace_id,
     }
-    async with pool.connection() as conn:
-        await conn.execute(
-            """INSERT INTO bosun_turns (message_id, thread_id, user_id, trace_id, citations, meta)
-               VALUES (%s, %s, %s, %s, %s, %s)
-               ON CONFLICT (message_id) DO NOTHING""",
-            (
-                turn.message_id,
-                turn.thread_id,
-                turn.user_id,
-                turn.trace_id,
-                Jsonb(turn.citation_payloads()),
-                Jsonb(meta),
-            ),
-        )
+    await conn.execute(
+        """INSERT INTO bosun_turns (message_id, thread_id, user_id, trace_id, citations, meta)
+           VALUES (%s, %s, %s, %s, %s, %s)
+           ON CONFLICT (message_id) DO NOTHING""",
+        (
+            turn.message_id,
+            turn.thread_id,
+            turn.user_id,
+            turn.trace_id,
+            Jsonb(turn.citation_payloads()),
+            Jsonb(meta),
+        ),
+    )
 
 
 @contextlib.asynccontextmanager
@@ -321,7 +330,7 @@ async def open_runner(settings: Settings, *, connections: int = 4) -> AsyncItera
                 settings.database_uri(), statement_timeout_s=timeout
             ) as saver:
                 graph = build_graph(build_clients(services), checkpointer=saver)
-                yield TurnRunner(graph, settings, pool)
+                yield TurnRunner(graph, settings, pool, concurrency=connections)
         finally:
             await pool.close()
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
+from psycopg import sql
 
 from agent.settings import Settings
 from agent.turns import Turn, TurnRunner, open_runner
-from archive.store.vessels import vessel_documents
 
 QUESTIONS = [
     "How was the cylinder liner crack on Nordic Star resolved?",
@@ -36,6 +36,12 @@ QUESTIONS = [
     "Which aircraft lost engine power after takeoff?",
 ]
 VESSELS = ["Nordic Star", "Baltic Trader"]
+#: Questions for threads filtered to a vessel (about the fleet, not a named report).
+FLEET_QUESTIONS = [
+    "Were there any repairs?",
+    "What problems were reported by the crew?",
+    "Was cargo damaged?",
+]
 
 
 @dataclass(frozen=True)
@@ -76,14 +82,19 @@ def plan(
     separate: int,
     questions: list[str] = QUESTIONS,
     vessels: list[str] = VESSELS,
+    fleet_questions: list[str] = FLEET_QUESTIONS,
 ) -> list[Ask]:
     """``same_thread`` questions on one thread (no filter), ``separate`` on their own threads,
-    every other one filtered to a vessel."""
+    every other one filtered to a vessel (and asked a fleet question)."""
     shared = f"shared-{uuid.uuid4().hex[:8]}"
     asks = [Ask(shared, questions[i % len(questions)]) for i in range(same_thread)]
     for i in range(separate):
-        vessel = vessels[i % len(vessels)] if i % 2 == 0 else None
-        asks.append(Ask(f"own-{uuid.uuid4().hex[:8]}", questions[i % len(questions)], vessel))
+        thread = f"own-{uuid.uuid4().hex[:8]}"
+        if i % 2 == 0:
+            vessel = vessels[(i // 2) % len(vessels)]
+            asks.append(Ask(thread, fleet_questions[(i // 2) % len(fleet_questions)], vessel))
+        else:
+            asks.append(Ask(thread, questions[i % len(questions)]))
     return asks
 
 
@@ -98,16 +109,24 @@ async def _one(runner: TurnRunner, ask: Ask) -> Outcome:
     return Outcome(ask, time.perf_counter() - start, turn)
 
 
-async def run_concurrently(runner: TurnRunner, asks: list[Ask]) -> Report:
+async def run_concurrently(
+    runner: TurnRunner, asks: list[Ask], vessels: list[str] = VESSELS
+) -> Report:
     """Start every turn at once; then check each thread's history and each turn's state."""
     outcomes = list(await asyncio.gather(*(_one(runner, a) for a in asks)))
     report = Report(outcomes)
     report.errors = sum(1 for o in outcomes if o.error)
     report.problems += [f"error: {o.error[:200]}" for o in outcomes if o.error]
     await _check_threads(runner, asks, report)
+    named: dict[str, set[str]] = {}  # thread -> the vessels its own requests and questions name
+    for ask in asks:
+        own = named.setdefault(ask.thread, set())
+        own.update(v.lower() for v in vessels if v.lower() in ask.question.lower())
+        if ask.vessel:
+            own.add(ask.vessel.lower())
     for outcome in outcomes:
         if outcome.turn is not None:
-            await _check_turn(runner, outcome, report)
+            await _check_turn(runner, outcome, named[outcome.ask.thread], report)
     return report
 
 
@@ -129,21 +148,22 @@ async def _check_threads(runner: TurnRunner, asks: list[Ask], report: Report) ->
             )
 
 
-async def _check_turn(runner: TurnRunner, outcome: Outcome, report: Report) -> None:
-    """The turn's filters are its thread's own; its citations were retrieved by it and lie
+async def _check_turn(runner: TurnRunner, outcome: Outcome, own: set[str], report: Report) -> None:
+    """The turn's vessel filters are its thread's own (asked for, or named by a question of the
+    thread) and include what the turn asked for; its citations were retrieved by it and lie
     inside its vessel filter."""
     assert outcome.turn is not None
     state: dict[str, Any] = outcome.turn.state
-    names = [v["name"] for v in (state.get("filters") or {}).get("vessels", [])]
-    expected = [outcome.ask.vessel] if outcome.ask.vessel else []
-    if [n.lower() for n in names] != [n.lower() for n in expected]:
+    vessels = (state.get("filters") or {}).get("vessels", [])
+    names = {v["name"].lower() for v in vessels}
+    asked = {outcome.ask.vessel.lower()} if outcome.ask.vessel else set()
+    if not names <= own or not asked <= names:
         report.filter_leaks += 1
-        report.problems.append(f"{outcome.ask.thread}: filters {names}, asked {expected}")
+        report.problems.append(f"{outcome.ask.thread}: filters {names}, its own {own}")
     retrieved = {p["chunk_id"] for p in state.get("ranked") or []}
     allowed: set[str] | None = None
-    if outcome.ask.vessel:
-        keys = [v["key"] for v in state["filters"]["vessels"]]
-        allowed = set(await vessel_documents(runner_store(runner), keys))
+    if vessels:
+        allowed = await vessel_docs(runner, [v["key"] for v in vessels])
     for citation in state.get("citations") or []:
         if citation["id"] not in retrieved or (
             allowed is not None and citation["doc_id"] not in allowed
@@ -152,15 +172,20 @@ async def _check_turn(runner: TurnRunner, outcome: Outcome, report: Report) -> N
             report.problems.append(f"{outcome.ask.thread}: citation {citation['id']} leaked")
 
 
-def runner_store(runner: TurnRunner) -> Any:
-    """The store behind the runner's graph (its search backend's)."""
-    return runner.store
+async def vessel_docs(runner: TurnRunner, keys: list[str]) -> set[str]:
+    """The documents naming any of the vessels ``keys`` (what the vessel filter admits)."""
+    assert runner.pool is not None
+    query = sql.SQL("SELECT DISTINCT doc_id FROM {}.document_vessels WHERE vessel_key = ANY(%s)")
+    async with runner.pool.connection() as conn:
+        cur = await conn.execute(query.format(sql.Identifier(runner.settings.collection)), (keys,))
+        return {row["doc_id"] for row in await cur.fetchall()}
 
 
 def table(report: Report, wall: float) -> str:
     ok = [o for o in report.outcomes if not o.error]
     lines = [
-        "| turns | errors | lost | filter leaks | citation leaks | p50 s | p95 s | max s | wall s |",
+        "| turns | errors | lost | filter leaks | citation leaks | p50 s | p95 s | max s "
+        "| wall s |",
         "|---|---|---|---|---|---|---|---|---|",
         f"| {len(report.outcomes)} | {report.errors} | {report.lost} | {report.filter_leaks} "
         f"| {report.citation_leaks} | {report.percentile(50):.2f} | {report.percentile(95):.2f} "

@@ -58,7 +58,12 @@ class RuntimeHolder:
         self._stack.push_async_callback(pool.close)
         graph = build_graph(build_clients(services), checkpointer=saver)
         logger.info("bosun web app ready (collection %s)", services.store.schema)
-        return Runtime(self.settings, services, TurnRunner(graph, self.settings, pool), pool)
+        return Runtime(
+            self.settings,
+            services,
+            TurnRunner(graph, self.settings, pool, concurrency=TURN_CONNECTIONS),
+            pool,
+        )
 
     async def close(self) -> None:
         async with self._lock:

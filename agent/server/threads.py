@@ -76,7 +76,8 @@ async def _adopt(runtime: Runtime, thread_id: str) -> dict[str, Any] | None:
     humans = [m for m in (snapshot.values or {}).get("messages", []) if m.type == "human"]
     if not humans:
         return None
-    await claim_thread(runtime.pool, thread_id, LOCAL_USER, humans[0].text)
+    async with runtime.pool.connection() as conn:
+        await claim_thread(conn, thread_id, LOCAL_USER, humans[0].text)
     return {
         "thread_id": thread_id,
         "title": " ".join(humans[0].text.split())[:80],
