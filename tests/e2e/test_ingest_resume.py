@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -36,7 +37,12 @@ COUNTS = {
     "topics_read": "SELECT count(*) FROM topic_scanned",
     "vessel_links": "SELECT count(*) FROM document_vessels",
     "vessel_tagged": "SELECT count(*) FROM documents WHERE vessel_name IS NOT NULL",
+    "vessels_read": "SELECT count(*) FROM vessel_scanned",
 }
+#: The stages an ingest goes through, each measured by how much of a clean ingest it holds.
+STAGES = ("documents", "vessels_read", "digests", "topics_read")
+KILLS = 10
+SEED = 20261201
 
 
 @pytest.fixture(scope="module")
@@ -96,35 +102,57 @@ def _kill_when(
     pytest.fail(f"the ingest ended before the kill point: {proc.communicate()[1][-2000:]}")
 
 
-def test_kill_9_at_several_points_then_rerun_equals_a_clean_ingest(
+def progress(seen: dict[str, int], expected: dict[str, int]) -> float:
+    """How far an ingest is, from 0 to len(STAGES): each stage's share of a clean ingest."""
+    return sum(min(seen[k] / expected[k], 1.0) for k in STAGES if expected[k])
+
+
+def test_kill_9_at_ten_random_points_then_rerun_equals_a_clean_ingest(
     settings: Settings, small_archive: Path
 ) -> None:
+    """Ten ``kill -9``s at seeded random points spread over every stage (documents, vessel
+    tagging, digests, topics), each run resuming the last; one rerun then gives every count of
+    a clean ingest."""
     clean = _cli(settings)
     run = clean.run("ingest", str(small_archive), "--json", "--no-progress", timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     expected = counts(clean)
-    assert expected["digests"] and expected["vessel_links"] and expected["topic_links"], expected
+    assert all(expected[k] for k in STAGES) and expected["topic_links"], expected
 
     killed = _cli(settings)
-    points: list[tuple[str, Callable[[dict[str, int]], bool]]] = [
-        ("while embedding and writing", lambda c: c["chunks"] > 0),
-        ("half the documents stored", lambda c: c["documents"] >= expected["documents"] // 2),
-        # every document and digest stored: vessel tagging or topic building is under way
-        (
-            "during the derived stages",
-            lambda c: (
-                c["documents"] == expected["documents"] and c["digests"] == expected["digests"]
-            ),
-        ),
-    ]
-    for label, ready in points:
-        proc, seen = _kill_when(killed, small_archive, ready, signal.SIGKILL)
+    rng = random.Random(SEED)
+    targets = sorted(rng.uniform(0.02, len(STAGES) - 0.02) for _ in range(KILLS))
+    kills: list[float] = []
+    for target in targets:
+        start = progress(counts(killed), expected)
+        proc, seen = _kill_at(
+            killed, small_archive, lambda c, s=start, t=target: s < progress(c, expected) >= t
+        )
         proc.wait(30)
-        assert proc.returncode == -signal.SIGKILL, label
-        assert counts(killed) != expected or label == "during the derived stages", (label, seen)
+        if proc.returncode == -signal.SIGKILL:
+            kills.append(round(progress(seen, expected), 2))
+    assert len(kills) >= KILLS - 2, (targets, kills)  # a run may finish between two polls
+    assert any(k < 1 for k in kills) and any(k > 3 for k in kills), kills  # first and last stage
     rerun = killed.run("ingest", str(small_archive), "--json", "--no-progress", timeout=600)
     assert rerun.returncode == 0, rerun.stderr[-2000:]
     assert counts(killed) == expected
+
+
+def _kill_at(
+    cli: Bosun, archive: Path, ready: Callable[[dict[str, int]], bool]
+) -> tuple[subprocess.Popen[str], dict[str, int]]:
+    """Start an ingest and ``kill -9`` it the moment the database shows ``ready`` (or let it
+    finish when it gets there first)."""
+    proc = _start(cli, "ingest", str(archive), "--json", "--no-progress")
+    seen = counts(cli)
+    deadline = time.monotonic() + 300
+    while proc.poll() is None and time.monotonic() < deadline:
+        seen = counts(cli)
+        if ready(seen):
+            proc.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.05)
+    return proc, seen
 
 
 def test_ctrl_c_stops_promptly_with_a_summary_of_what_was_stored(

@@ -148,3 +148,40 @@ async def test_studio_gets_input_and_output_schemas(server: str) -> None:
     assert schemas["input_schema"] and schemas["output_schema"], schemas
     assert {"messages", "filter_request"} <= set(schemas["input_schema"]["properties"])
     assert {"citations", "filters", "intent"} <= set(schemas["output_schema"]["properties"])
+
+
+async def test_langgraph_dev_serialises_runs_on_one_thread_or_says_busy(server: str) -> None:
+    """The server path never loses a turn: runs on a busy thread queue (the default
+    ``multitask_strategy``, "enqueue") and run in order; a caller asking "reject" is told the
+    thread is busy (HTTP 409)."""
+    from langgraph_sdk.errors import ConflictError
+
+    client = get_client(url=server)
+    thread_id = (await client.threads.create())["thread_id"]
+    questions = [ERA, "Where did it happen?", "What damage did the airplane sustain?"]
+    runs = [
+        await client.runs.create(
+            thread_id, "bosun", input={"messages": [{"role": "user", "content": q}]}
+        )
+        for q in questions
+    ]
+    for run in runs:
+        await client.runs.join(thread_id, run["run_id"])
+    state = await client.threads.get_state(thread_id)
+    messages = state["values"]["messages"]
+    humans = [_plain(m)[2] for m in messages if m["type"] == "human"]
+    answers = [m for m in messages if m["type"] == "ai" and not m.get("tool_calls")]
+    assert humans == questions and len(answers) == len(questions)
+
+    busy = await client.runs.create(
+        thread_id, "bosun", input={"messages": [{"role": "user", "content": ERA}]}
+    )
+    with pytest.raises(ConflictError) as refused:
+        await client.runs.create(
+            thread_id,
+            "bosun",
+            input={"messages": [{"role": "user", "content": "and the pilot?"}]},
+            multitask_strategy="reject",
+        )
+    assert "already running" in str(refused.value)
+    await client.runs.join(thread_id, busy["run_id"])
