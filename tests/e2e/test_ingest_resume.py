@@ -41,7 +41,8 @@ COUNTS = {
 }
 #: The stages an ingest goes through, each measured by how much of a clean ingest it holds.
 STAGES = ("documents", "vessels_read", "digests", "topics_read")
-KILLS = 10
+PER_STAGE = (4, 2, 2, 2)  # kill points per stage: documents, vessel tagging, digests, topics
+KILLS = sum(PER_STAGE)
 SEED = 20261201
 
 
@@ -107,32 +108,86 @@ def progress(seen: dict[str, int], expected: dict[str, int]) -> float:
     return sum(min(seen[k] / expected[k], 1.0) for k in STAGES if expected[k])
 
 
+class Stages:
+    """The stages' counts in one statement on one open connection (cheap enough to poll)."""
+
+    def __init__(self, cli: Bosun) -> None:
+        self.conn = psycopg.connect(str(cli.settings.database_url), autocommit=True)
+        self.query = "SELECT " + ", ".join(f"({COUNTS[k]}) AS {k}" for k in STAGES)
+        self.schema = cli.settings.collection
+
+    def __call__(self) -> dict[str, int]:
+        try:
+            self.conn.execute(f"SET search_path TO {self.schema}, public")
+            row = self.conn.execute(self.query).fetchone()
+        except psycopg.errors.UndefinedTable:  # a fresh collection before its first migration
+            return dict.fromkeys(STAGES, 0)
+        assert row is not None
+        return dict(zip(STAGES, row, strict=True))
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _watch(cli: Bosun, archive: Path) -> list[dict[str, int]]:
+    """A clean ingest, polled: the states the database went through while it ran."""
+    stages = Stages(cli)
+    proc = _start(cli, "ingest", str(archive), "--json", "--no-progress")
+    states: list[dict[str, int]] = []
+    while proc.poll() is None:
+        seen = stages()
+        if not states or seen != states[-1]:
+            states.append(seen)
+        time.sleep(0.05)
+    stages.close()
+    _, stderr = proc.communicate()
+    assert proc.returncode == 0, stderr[-2000:]
+    return states
+
+
+def kill_points(states: list[dict[str, int]], expected: dict[str, int]) -> list[float]:
+    """:data:`KILLS` seeded random points among the progress values a clean ingest went through
+    with work still to do: :data:`PER_STAGE` of them in each stage that showed one."""
+    seen = sorted({round(progress(s, expected), 4) for s in states} - {float(len(STAGES))})
+    rng = random.Random(SEED)
+    points: list[float] = []
+    for stage, share in enumerate(PER_STAGE):
+        values = [v for v in seen if stage <= v < stage + 1] or seen
+        points += [rng.choice(values) for _ in range(share)]
+    return sorted(points)
+
+
 def test_kill_9_at_ten_random_points_then_rerun_equals_a_clean_ingest(
     settings: Settings, small_archive: Path
 ) -> None:
-    """Ten ``kill -9``s at seeded random points spread over every stage (documents, vessel
-    tagging, digests, topics), each run resuming the last; one rerun then gives every count of
-    a clean ingest."""
+    """Ten ``kill -9``s at seeded random points drawn from the states a clean ingest went
+    through (documents, vessel tagging, digests, topics), each run resuming the last; when a
+    resumed run finishes first, its counts must equal a clean ingest and the kills go on in a
+    fresh collection; a last rerun gives every count of a clean ingest."""
     clean = _cli(settings)
-    run = clean.run("ingest", str(small_archive), "--json", "--no-progress", timeout=600)
-    assert run.returncode == 0, run.stderr[-2000:]
+    states = _watch(clean, small_archive)
     expected = counts(clean)
     assert all(expected[k] for k in STAGES) and expected["topic_links"], expected
+    targets = kill_points(states, expected)
 
     killed = _cli(settings)
-    rng = random.Random(SEED)
-    targets = sorted(rng.uniform(0.02, len(STAGES) - 0.02) for _ in range(KILLS))
     kills: list[float] = []
-    for target in targets:
+    finished = 0
+    while len(kills) < KILLS:
+        assert finished < 3, (targets, kills)  # a kill point is reached far more often than not
+        target = targets[len(kills)]
         start = progress(counts(killed), expected)
-        proc, seen = _kill_at(
+        proc, at = _kill_at(
             killed, small_archive, lambda c, s=start, t=target: s < progress(c, expected) >= t
         )
         proc.wait(30)
         if proc.returncode == -signal.SIGKILL:
-            kills.append(round(progress(seen, expected), 2))
-    assert len(kills) >= KILLS - 2, (targets, kills)  # a run may finish between two polls
-    assert any(k < 1 for k in kills) and any(k > 3 for k in kills), kills  # first and last stage
+            kills.append(round(progress(at, expected), 2))
+            continue
+        assert proc.returncode == 0 and counts(killed) == expected  # resumed to the end
+        finished += 1
+        killed = _cli(settings)
+    assert min(kills) < 1 and max(kills) > 2, kills  # the first stage and the derived ones
     rerun = killed.run("ingest", str(small_archive), "--json", "--no-progress", timeout=600)
     assert rerun.returncode == 0, rerun.stderr[-2000:]
     assert counts(killed) == expected
@@ -143,15 +198,18 @@ def _kill_at(
 ) -> tuple[subprocess.Popen[str], dict[str, int]]:
     """Start an ingest and ``kill -9`` it the moment the database shows ``ready`` (or let it
     finish when it gets there first)."""
+    stages = Stages(cli)
     proc = _start(cli, "ingest", str(archive), "--json", "--no-progress")
-    seen = counts(cli)
+    seen = stages()
     deadline = time.monotonic() + 300
     while proc.poll() is None and time.monotonic() < deadline:
-        seen = counts(cli)
+        seen = stages()
         if ready(seen):
             proc.send_signal(signal.SIGKILL)
             break
         time.sleep(0.05)
+    proc.communicate()
+    stages.close()
     return proc, seen
 
 
