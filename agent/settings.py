@@ -30,7 +30,7 @@ class Settings(ProviderConfig):
     home: Path  # BOSUN_HOME: database, archive, caches
     database_url: str | None = None  # any PostgreSQL >= 15 with pgvector; None = embedded
     collection: str = "bosun"  # schema holding the main archive
-    db_timeout_s: float = 30.0  # BOSUN_DB_TIMEOUT_S: longest query of a conversation turn
+    db_timeout_s: float = 10.0  # BOSUN_DB_TIMEOUT_S: longest database wait of a turn
 
     @property
     def archive_dir(self) -> Path:
@@ -81,7 +81,7 @@ class Settings(ProviderConfig):
             langfuse_secret_key=_opt(env, "LANGFUSE_SECRET_KEY"),
             langfuse_base_url=_opt(env, "LANGFUSE_BASE_URL"),
             provider_timeout_s=_seconds(env, "BOSUN_PROVIDER_TIMEOUT_S", 20.0),
-            db_timeout_s=_seconds(env, "BOSUN_DB_TIMEOUT_S", 30.0),
+            db_timeout_s=_seconds(env, "BOSUN_DB_TIMEOUT_S", 10.0),
         ).validated()
 
     def validated(self) -> Settings:

@@ -344,6 +344,7 @@ async def open_pool(settings: Settings, *, max_size: int = 4) -> Pool:
         max_size=max_size,
         open=False,
         check=AsyncConnectionPool.check_connection,
+        timeout=settings.db_timeout_s,  # a database down mid-session: one line after this
         kwargs={"autocommit": True, "row_factory": dict_row},
     )
     await pool.open(wait=True)

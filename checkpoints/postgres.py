@@ -26,7 +26,8 @@ async def open_checkpointer(
 ) -> AsyncIterator[AsyncPostgresSaver]:
     """An :class:`AsyncPostgresSaver` on a pool to ``uri``, its tables created once per process.
     Connections are checked before use (a restarted server costs a reconnect);
-    ``statement_timeout_s`` bounds each statement (None: no bound)."""
+    ``statement_timeout_s`` bounds each statement and the wait for a connection (None: no bound
+    on statements, 30 s for a connection)."""
     kwargs: dict[str, Any] = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
     if statement_timeout_s:
         kwargs["options"] = f"-c statement_timeout={round(statement_timeout_s * 1000)}"
@@ -37,6 +38,7 @@ async def open_checkpointer(
         max_size=max_size,
         open=False,
         check=AsyncConnectionPool.check_connection,
+        timeout=statement_timeout_s or 30.0,
         kwargs=kwargs,
     )
     await pool.open(wait=True)

@@ -69,14 +69,15 @@ MATRIX: tuple[Fault, ...] = (
         "database",
         "the server stops during a `bosun chat` session",
         "message",
-        "that turn: `bosun: cannot reach the database (...)`; the REPL stays open and the "
-        "next turn works once the server is back",
+        "that turn, within `BOSUN_DB_TIMEOUT_S`: `bosun: cannot reach the database (...)`; "
+        "the REPL stays open and the next turn works once the server is back",
         noted=False,
     ),
     Fault(
         "database.slow",
         "database",
-        "a statement waits longer than `BOSUN_DB_TIMEOUT_S` (a lock, an overloaded server)",
+        "a statement waits longer than `BOSUN_DB_TIMEOUT_S` (default 10 s: a lock, an "
+        "overloaded server)",
         "message",
         "`bosun: the database did not answer within N s (...)`; nothing stored half-way",
         noted=False,

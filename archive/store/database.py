@@ -43,6 +43,8 @@ CHUNK_COLUMNS = [
 ]
 
 
+#: Seconds a caller waits for a pooled connection when no statement timeout is set.
+POOL_WAIT_S = 30.0
 #: Pooled connections return rows as dicts.
 DictPool = AsyncConnectionPool[AsyncConnection[DictRow]]
 
@@ -102,7 +104,8 @@ class Store:
         """Connect to ``uri``, migrate ``collection`` (a schema), and check it was built with
         these embeddings. Pooled connections are checked before use (a restarted server or a
         terminated backend costs a reconnect, not a failed query); ``statement_timeout_s``
-        bounds every query of the pool (None: no bound, as ingest needs)."""
+        bounds every query of the pool and the wait for a connection (None: no bound on
+        queries, as ingest needs; 30 s for a connection)."""
         schema = check_collection_name(collection)
         async with await AsyncConnection.connect(uri, autocommit=True) as conn:
             await _check_identity(conn, schema, identity)
@@ -133,6 +136,7 @@ class Store:
             open=False,
             configure=configure,
             check=AsyncConnectionPool.check_connection,
+            timeout=statement_timeout_s or POOL_WAIT_S,
             kwargs={
                 "autocommit": True,
                 "row_factory": dict_row,

@@ -250,7 +250,7 @@ class Repl:
 def test_the_chat_repl_survives_a_restarted_and_a_stopped_database(
     ingested: Services, postgres: Postgres, db_settings: Settings
 ) -> None:
-    cli = Bosun(db_settings, offline_env(db_settings))
+    cli = Bosun(db_settings, {**offline_env(db_settings), "BOSUN_DB_TIMEOUT_S": "3"})
     repl = Repl(cli)
     try:
         repl.wait_for("Bosun chat on thread")
@@ -261,8 +261,10 @@ def test_the_chat_repl_survives_a_restarted_and_a_stopped_database(
         assert any("Sources:" in line for _, line in repl.wait_for("Sources:"))
         postgres.stop()
         try:
+            asked = time.monotonic()
             repl.say("Which port was it cleaned in?")
             failed = repl.wait_for("bosun: ", timeout=90)
+            assert time.monotonic() - asked < 15  # within the 3 s database wait (+ a retry)
         finally:
             postgres.start()
         errors = [line for name, line in failed if name == "err" and line.startswith("bosun: ")]
