@@ -13,10 +13,10 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 import pytest
@@ -33,13 +33,26 @@ from archive.ingest.pipeline import ingest_documents
 from archive.store.server import database_uri
 from graph import Context, build_graph
 from tests.e2e.harness import ROOT, Bosun, offline_env
-from tests.fault_matrix import TraceEvents, assert_told
+from tests.fault_matrix import DATABASE_ROWS, TraceEvents, assert_told
 from tests.integration.test_conversation_postgres import fixture_documents
 from tools.backend import StoreBackend
 
 pytestmark = pytest.mark.integration
 
 QUESTION = "Why did the purifier on Kestrel Dawn overheat?"
+COVERED: dict[str, str] = {}  # matrix row -> the test that runs it
+
+T = TypeVar("T", bound=Callable[..., Any])
+
+
+def covers(*keys: str) -> Callable[[T], T]:
+    """Register the test as the one running these rows of the matrix."""
+
+    def register(test: T) -> T:
+        COVERED.update(dict.fromkeys(keys, test.__name__))
+        return test
+
+    return register
 
 
 @dataclass
@@ -134,6 +147,11 @@ def ask_args(question: str) -> argparse.Namespace:
     )
 
 
+def test_every_database_row_has_its_test() -> None:
+    assert sorted(COVERED) == sorted(DATABASE_ROWS)
+
+
+@covers("embeddings.error")
 async def test_a_failing_query_embedding_searches_bm25_only(
     ingested: Services, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -155,6 +173,7 @@ async def test_a_failing_query_embedding_searches_bm25_only(
     assert_told("embeddings.error", state, caplog, trace)
 
 
+@covers("database.down_at_start")
 async def test_a_database_down_at_start_is_one_line(
     postgres: Postgres, db_settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -168,6 +187,7 @@ async def test_a_database_down_at_start_is_one_line(
     assert len(err) == 1 and err[0].startswith("bosun: cannot reach the database"), err
 
 
+@covers("database.dropped")
 async def test_dropped_connections_are_reconnected_on_the_next_turn(
     ingested: Services, postgres: Postgres, db_settings: Settings
 ) -> None:
@@ -185,6 +205,7 @@ async def test_dropped_connections_are_reconnected_on_the_next_turn(
     assert len(humans) == 3  # no turn lost across the drops
 
 
+@covers("database.slow")
 async def test_a_slow_database_is_one_line_and_the_next_turn_works(
     ingested: Services, postgres: Postgres, db_settings: Settings
 ) -> None:
@@ -247,6 +268,7 @@ class Repl:
         self.proc.stdin.flush()
 
 
+@covers("database.refusing")
 def test_the_chat_repl_survives_a_restarted_and_a_stopped_database(
     ingested: Services, postgres: Postgres, db_settings: Settings
 ) -> None:

@@ -1,13 +1,15 @@
-"""The fault-injection matrix, every row without a database: each failure is injected (a fake
-HTTP provider on 127.0.0.1 or a failing fake client), one turn runs through the graph, and the
-row's designed behaviour is checked with its note, log line and trace event."""
+"""The fault-injection matrix, every row without a database, as one parametrised test: each
+row's failure is injected (a fake HTTP provider on 127.0.0.1 or a failing fake client), one turn
+runs through the graph, the row's designed behaviour is checked by its scenario, and its note,
+log line and trace event by :func:`tests.fault_matrix.assert_told`."""
 
 from __future__ import annotations
 
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -99,113 +101,148 @@ async def turn(
     return state, trace, time.perf_counter() - start
 
 
+@dataclass
+class Faults:
+    """What a scenario may use to inject its failure."""
+
+    server: FakeProviderServer
+    chat: ChatCompletions
+    monkeypatch: pytest.MonkeyPatch
+
+
+#: A row's scenario: inject the failure, run a turn, check the behaviour; returns the turn's
+#: state and the trace events (None where the failing part is the tracer itself).
+Scenario = Callable[[str, Faults], Awaitable[tuple[dict[str, Any], TraceEvents | None]]]
+SCENARIOS: dict[str, Scenario] = {}
+
+
+def scenario(*keys: str) -> Callable[[Scenario], Scenario]:
+    def register(run: Scenario) -> Scenario:
+        for key in keys:
+            SCENARIOS[key] = run
+        return run
+
+    return register
+
+
 def test_every_row_of_the_matrix_is_run_by_one_tier() -> None:
     assert sorted(UNIT_ROWS + DATABASE_ROWS) == sorted(FAULTS)
     assert len(set(UNIT_ROWS + DATABASE_ROWS)) == len(MATRIX)
+    assert sorted(SCENARIOS) == sorted(UNIT_ROWS)
 
 
 def test_the_readme_shows_the_matrix_as_it_is() -> None:
     assert markdown_table() in (ROOT / "README.md").read_text()
 
 
-@pytest.mark.parametrize("key", ["chat.timeout", "chat.http_5xx", "chat.refused", "chat.malformed"])
-async def test_a_failing_chat_model_answers_offline_within_one_timeout(
+@pytest.mark.parametrize("key", UNIT_ROWS)
+async def test_fault_matrix_row(
+    key: str,
     server: FakeProviderServer,
     chat: ChatCompletions,
-    key: str,
+    monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    url = server.url + "/v1"
+    state, trace = await SCENARIOS[key](key, Faults(server, chat, monkeypatch))
+    assert_told(key, state, caplog, trace)
+
+
+@scenario("chat.timeout", "chat.http_5xx", "chat.refused", "chat.malformed")
+async def failing_chat_model(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
+    """The offline answer from the passages, within the 1 s provider timeout."""
+    url = faults.server.url + "/v1"
     if key == "chat.timeout":
-        server.fail(0, delay_s=3, path_regex=CHAT_PATH)
+        faults.server.fail(0, delay_s=3, path_regex=CHAT_PATH)
     elif key == "chat.http_5xx":
-        server.fail(503, times=5, path_regex=CHAT_PATH)
+        faults.server.fail(503, times=5, path_regex=CHAT_PATH)
     elif key == "chat.refused":
         url = f"http://127.0.0.1:{closed_port()}/v1"
     else:
-        chat.replies = [""]
+        faults.chat.replies = [""]
     model = build_chat_model(settings_for(url, BOSUN_PROVIDER_TIMEOUT_S="1"))
     state, trace, seconds = await turn(clients(chat_model=model))
     assert state["answer_source"] == "fallback" and state["citations"][0]["id"] == CRACK
     assert seconds < 2.5  # within the 1 s provider timeout (plus the offline turn)
-    assert_told(key, state, caplog, trace)
+    return state, trace
 
 
-async def test_an_answer_citing_nothing_after_its_repair_is_backed_by_the_offline_one(
-    chat: ChatCompletions, server: FakeProviderServer, caplog: pytest.LogCaptureFixture
-) -> None:
-    chat.replies = ["The liner was replaced.", "It was replaced, as I said."]
-    model = build_chat_model(settings_for(server.url + "/v1"))
+@scenario("chat.uncited")
+async def uncited_answer(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
+    """Repaired once, then backed by the offline answer and its citations."""
+    faults.chat.replies = ["The liner was replaced.", "It was replaced, as I said."]
+    model = build_chat_model(settings_for(faults.server.url + "/v1"))
     state, trace, _ = await turn(clients(chat_model=model))
     assert state["repaired"] and state["citation_check"]["supplemented"] == "offline"
     assert state["citations"][0]["id"] == CRACK
-    assert_told("chat.uncited", state, caplog, trace)
+    return state, trace
 
 
-async def test_a_failing_intent_classifier_searches_anyway(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+@scenario("intent.error")
+async def failing_classifier(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
+    """Searched as a question (no vessel named, so the classifier model is asked)."""
     dead = settings_for(f"http://127.0.0.1:{closed_port()}/v1", BOSUN_PROVIDER_TIMEOUT_S="1")
-    model = build_classifier_model(dead)
-    # No vessel named: the classifier model is asked (a registered vessel skips it).
     state, trace, _ = await turn(
-        clients(classifier_model=model), question="How was the cylinder liner crack resolved?"
+        clients(classifier_model=build_classifier_model(dead)),
+        question="How was the cylinder liner crack resolved?",
     )
     assert state["intent"] == "factual_query" and state["intent_source"] == "fallback"
     assert state["citations"][0]["id"] == CRACK
-    assert_told("intent.error", state, caplog, trace)
+    return state, trace
 
 
-async def test_a_failing_reranker_keeps_the_fused_order(caplog: pytest.LogCaptureFixture) -> None:
+@scenario("rerank.error")
+async def failing_reranker(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
+    """The fused order, the reranker's error scrubbed."""
     state, trace, _ = await turn(clients(reranker=FakeReranker(fail=True)))
     assert state["rerank"]["status"] == "failed" and state["citations"][0]["id"] == CRACK
-    assert "Bearer" not in str(state["degraded"]) or "[redacted]" in str(state["degraded"])
-    assert_told("rerank.error", state, caplog, trace)
+    assert "[redacted]" in str(state["degraded"])
+    return state, trace
 
 
-async def test_a_failing_topic_match_searches_without_the_topic_filter(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+@scenario("topics.error")
+async def failing_topics(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
+    """Searched without the topic filter."""
     state, trace, _ = await turn(clients(backend_class=FailingTopics), Context(topics=True))
     assert state["topic_decisions"] == [] and state["citations"][0]["id"] == CRACK
-    assert_told("topics.error", state, caplog, trace)
+    return state, trace
 
 
-async def test_a_failing_expansion_searches_the_question_as_asked(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+@scenario("expansion.error")
+async def failing_expansion(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
+    """Searched with the question as asked."""
     state, trace, _ = await turn(clients(expander=FailingExpander()), Context(expand=True))
     assert state["expansion"]["method"] == "off" and state["expansion"]["text"] == QUESTION
     assert state["citations"][0]["id"] == CRACK
-    assert_told("expansion.error", state, caplog, trace)
+    return state, trace
 
 
-@pytest.mark.parametrize("storage", ["missing", "failing"])
-async def test_missing_originals_remove_their_citations_and_say_so(
-    storage: str, caplog: pytest.LogCaptureFixture
-) -> None:
-    archive = FakeArchive(present=set()) if storage == "missing" else FailingStorage()
-    state, trace, _ = await turn(clients(archive=archive))
+@scenario("archive.missing")
+async def missing_originals(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
+    """Missing originals and failing storage: citations removed, the answer flagged."""
+    missing, _, _ = await turn(clients(archive=FakeArchive(present=set())))
+    assert missing["citations"] == [] and missing["citation_check"]["flagged"]
+    assert any(n.startswith("archive storage failed") for n in missing["degraded"])
+    state, trace, _ = await turn(clients(archive=FailingStorage()))
     assert state["citations"] == [] and state["citation_check"]["flagged"]
     assert state["messages"][-1].text  # still an answer, flagged
-    assert_told("archive.missing", state, caplog, trace)
+    return state, trace
 
 
-async def test_an_unbuildable_tracer_answers_untraced(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.setitem(sys.modules, "langfuse.langchain", None)  # a broken install
+@scenario("langfuse.error")
+async def unbuildable_tracer(key: str, faults: Faults) -> tuple[dict[str, Any], None]:
+    """Answered untraced, the tracer's failure scrubbed."""
+    faults.monkeypatch.setitem(sys.modules, "langfuse.langchain", None)  # a broken install
     settings = settings_for(LANGFUSE_PUBLIC_KEY="pk-lf-1", LANGFUSE_SECRET_KEY="sk-lf-1")
     graph = build_graph(clients(), checkpointer=InMemorySaver())
     done = await TurnRunner(graph, settings).run("t", QUESTION)
     assert done.state["citations"][0]["id"] == CRACK
-    assert_told("langfuse.error", done.state, caplog, None)
     assert "sk-lf-1" not in str(done.state["degraded"])
+    return done.state, None
 
 
-async def test_an_unreachable_langfuse_leaves_the_answer_whole_and_the_exit_bounded(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+@scenario("langfuse.unreachable")
+async def unreachable_langfuse(key: str, faults: Faults) -> tuple[dict[str, Any], None]:
+    """The answer whole; the exit waits a bounded time for the exporter."""
     settings = settings_for(
         LANGFUSE_PUBLIC_KEY="pk-lf-2",
         LANGFUSE_SECRET_KEY="sk-lf-2",
@@ -220,7 +257,7 @@ async def test_an_unreachable_langfuse_leaves_the_answer_whole_and_the_exit_boun
     finally:
         shutdown_tracing(timeout_s=1.0)
     assert done.state["citations"][0]["id"] == CRACK and done.state["degraded"] == []
-    assert_told("langfuse.unreachable", done.state, caplog, None)
+    return done.state, None
 
 
 @pytest.mark.parametrize(
