@@ -29,10 +29,16 @@ def checked_storage(all_exist: AllExist, degraded: list[str]) -> AllExist:
         try:
             return await all_exist(relatives)
         except OSError as err:
-            degraded.append(degrade("archive.missing", err, "citations removed"))
+            if not degraded_storage(degraded):
+                degraded.append(degrade("archive.missing", err, "citations removed"))
             return [False] * len(relatives)
 
     return checked
+
+
+def degraded_storage(notes: list[str]) -> bool:
+    """The storage itself failed this turn (noted once by :func:`checked_storage`)."""
+    return any(note.startswith("archive storage failed") for note in notes)
 
 
 async def validate_citations(state: State, *, all_exist: AllExist) -> State:
@@ -74,7 +80,7 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
         }
     )
     missing = [cid for cid, why in check.reasons.items() if why == MISSING]
-    if missing:
+    if missing and not degraded_storage(degraded):
         degraded.append(
             degrade("archive.missing", f"{len(missing)} cited original(s)", "citations removed")
         )

@@ -224,6 +224,7 @@ async def missing_originals(key: str, faults: Faults) -> tuple[dict[str, Any], T
     assert any(n.startswith("archive storage failed") for n in missing["degraded"])
     state, trace, _ = await turn(clients(archive=FailingStorage()))
     assert state["citations"] == [] and state["citation_check"]["flagged"]
+    assert len([n for n in state["degraded"] if n.startswith("archive storage")]) == 1
     assert state["messages"][-1].text  # still an answer, flagged
     return state, trace
 
