@@ -50,12 +50,24 @@ def passages(path: Path) -> tuple[list[str], float]:
     return texts, time.perf_counter() - started
 
 
+async def model_seconds(embed: Embedder, texts: list[str], workers: int) -> float:
+    """Seconds ``embed`` takes for ``texts`` in writer-sized batches, ``workers`` at a time
+    (in one process a second batch would only queue)."""
+    started = time.perf_counter()
+    batches = [texts[i : i + BATCH] for i in range(0, len(texts), BATCH)]
+    for start in range(0, len(batches), workers):
+        await asyncio.gather(*map(embed, batches[start : start + workers]))
+    return time.perf_counter() - started
+
+
 def fresh_collection(settings: Settings, name: str) -> None:
     with psycopg.connect(settings.database_uri(), autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")  # type: ignore[arg-type]
 
 
-async def measure(path: Path, workers: int, texts: list[str], settings: Settings) -> dict:
+async def measure(
+    path: Path, workers: int, texts: list[str], settings: Settings, sample_share: float
+) -> dict:
     threads = threads_per_worker(workers)
     with contextlib.ExitStack() as stack:
         if workers == 1:
@@ -67,13 +79,10 @@ async def measure(path: Path, workers: int, texts: list[str], settings: Settings
             await pool.warm_up()
             embed = pool
         await embed(["warm-up"])
-        # The model alone: the same texts, the same processes, as many batches in flight as
-        # there are workers (in one process a second batch would only queue).
-        started = time.perf_counter()
-        batches = [texts[i : i + BATCH] for i in range(0, len(texts), BATCH)]
-        for start in range(0, len(batches), workers):
-            await asyncio.gather(*map(embed, batches[start : start + workers]))
-        model = len(texts) / (time.perf_counter() - started)
+        # The model alone on every k-th passage, half just before the ingest and half just
+        # after it, so a machine whose load drifts weighs on both figures alike.
+        sample = texts[:: max(1, round(1 / sample_share))]
+        model_s = await model_seconds(embed, sample[: len(sample) // 2], workers)
 
         collection = f"bench_ingest_w{workers}"
         fresh_collection(settings, collection)
@@ -86,11 +95,14 @@ async def measure(path: Path, workers: int, texts: list[str], settings: Settings
                 progress=False,
                 embed=embed,
             )
+        model_s += await model_seconds(embed, sample[len(sample) // 2 :], workers)
+    model = len(sample) / model_s
     write_s = report.stage_seconds.get("parse_embed_write", report.seconds)
     return {
         "workers": workers,
         "threads_each": threads,
         "passages": len(texts),
+        "model_sample": len(sample),
         "model_passages_s": round(model, 1),
         "chunks": report.chunks_added,
         "ingest_chunks_s": round(report.chunks_added / report.seconds, 1),
@@ -105,20 +117,32 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", type=Path, nargs="?", default=DEFAULT_DATA)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument(
+        "--model-share",
+        type=float,
+        default=0.25,
+        help="share of the passages the model embeds alone (every k-th passage; half just "
+        "before the ingest, half just after)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not args.path.is_file():
         raise SystemExit(f"{args.path} not found (see ../shared/data/README.md)")
     settings = Settings.from_env()
     texts, parse_s = passages(args.path)
-    rows = [await measure(args.path, n, texts, settings) for n in args.workers]
+    print(
+        f"{len(texts)} passages; parse + enrich + chunk alone: {parse_s:.1f} s "
+        f"({len(texts) / parse_s:.0f} passages/s, one process)",
+        flush=True,
+    )
+    rows = []
+    for n in args.workers:
+        rows.append(await measure(args.path, n, texts, settings, args.model_share))
+        print(json.dumps(rows[-1]), flush=True)  # each run as it ends: a long run is readable
     if args.json:
         print(json.dumps({"parse_chunk_s": round(parse_s, 1), "runs": rows}, indent=2))
         return
-    print(
-        f"{len(texts)} passages; parse + enrich + chunk alone: {parse_s:.1f} s "
-        f"({len(texts) / parse_s:.0f} passages/s, one process)\n"
-    )
+    print()
     print(
         "| workers | threads each | model passages/s | ingest chunks/s (end to end) "
         "| ingest / model | parse+embed+write chunks/s | stages (s) |"

@@ -86,18 +86,20 @@ async def write_documents(
     report: WriteReport | None = None,
     on_batch: Callable[[int], None] | None = None,
     embed: Embedder | None = None,
-    depth: int = 2,
+    depth: int | None = None,
 ) -> WriteReport:
     """Write every new or changed document of ``documents`` into ``report`` (a new one by
     default); ``on_batch`` is told how many documents each batch took (for progress bars).
 
     ``embed`` computes the vectors (default: ``embeddings`` in a thread of this process; a
-    :class:`~archive.ingest.workers.WorkerPool` for N processes); up to ``depth`` batches are
-    embedded while the oldest is written. Each document is claimed (an advisory lock) before it
-    is checked and embedded: a document another run holds is left to it and, once that run
-    let it go, checked again, so runs over overlapping inputs never embed or write one twice.
+    :class:`~archive.ingest.workers.WorkerPool` for N processes); up to ``depth`` batches
+    (default: one per worker, plus one) are embedded while the oldest is written. Each
+    document is claimed (an advisory lock) before it is checked and embedded: a document
+    another run holds is left to it and, once that run let it go, checked again, so runs over
+    overlapping inputs never embed or write one twice.
     """
     report = report if report is not None else WriteReport()
+    depth = depth or getattr(embed, "workers", 1) + 1
     writer = _Writer(store, archive, embed or in_process(embeddings), text_of, chunker, report)
     async with claims(store) as held:
         writer.claims = held
