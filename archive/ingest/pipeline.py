@@ -19,7 +19,7 @@ from archive.ingest.model import LoadError, SourceDocument
 from archive.ingest.progress import count_sources, counted, stage_bar
 from archive.ingest.topics import build_topics
 from archive.ingest.vessel_tagging import tag_vessel_mentions
-from archive.ingest.workers import Embedder
+from archive.ingest.workers import Embedder, WorkerPool
 from archive.ingest.writer import WriteReport, write_documents
 from archive.originals import Archive
 from archive.store.database import Store
@@ -136,18 +136,24 @@ async def _ingest_all(
     embed: Embedder | None,
 ) -> None:
     total = count_sources(paths) if progress else None
+    # With worker processes, they parse and enrich files too; otherwise this process does.
+    loaded, prepare = (
+        (embed.load(paths, enrich), None)
+        if isinstance(embed, WorkerPool)
+        else (load_paths(paths), enrich)
+    )
     async with ingest_stage(store, exclusive=False):
         with stage_bar("parse + embed", total, unit="doc", enabled=progress) as bar:
             await timed(
                 report,
                 "parse_embed_write",
                 ingest_documents(
-                    counted(load_paths(paths), bar),
+                    counted(loaded, bar),
                     store,
                     embeddings,
                     archive,
                     progress=False,
-                    prepare=enrich,
+                    prepare=prepare,
                     report=report,
                     embed=embed,
                     tag_vessels=False,

@@ -1,8 +1,10 @@
-"""Embedding in this process or in N worker processes, behind one call: texts in, vectors out.
+"""Parsing and embedding in N worker processes (or embedding in this one), behind one call:
+texts in, vectors out; paths in, documents out.
 
 ``bosun ingest --workers N`` runs N processes, each with its own model session built by a
 picklable factory (e.g. MiniLM with ``cores // N`` intra-op threads, so N workers do not
-oversubscribe the cores); the run's one writer stays in the parent (see :mod:`writer`).
+oversubscribe the cores), that also parse and enrich files ahead of the writer; the run's one
+writer stays in the parent (see :mod:`writer`).
 Workers ignore Ctrl-C: the parent stops the run and shuts them down.
 """
 
@@ -14,12 +16,17 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
 from typing import Protocol, cast
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
+
+from archive.ingest.discover import Loaded, load_unit, load_units
+from archive.ingest.model import LoadError, SourceDocument
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +74,13 @@ def in_process(embeddings: Embeddings) -> Embedder:
 _worker_embeddings: Embeddings | None = None  # the model of this worker process
 
 
+_READ_AHEAD = 4  # files parsed ahead per worker, queued beside the embedding batches
+
+
+def _loaded(item: Future[list[Loaded]] | LoadError) -> list[Loaded]:
+    return [item] if isinstance(item, LoadError) else item.result()
+
+
 def _start_worker(factory: EmbeddingsFactory) -> None:
     global _worker_embeddings
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
@@ -79,6 +93,15 @@ def _start_worker(factory: EmbeddingsFactory) -> None:
 def _embed_in_worker(texts: list[str]) -> Sequence[Sequence[float]]:
     assert _worker_embeddings is not None, "worker not initialised"
     return vectors_of(_worker_embeddings, texts)
+
+
+def _load_in_worker(
+    unit: Path, prepare: Callable[[SourceDocument], SourceDocument] | None
+) -> list[Loaded]:
+    return [
+        item if isinstance(item, LoadError) or prepare is None else prepare(item)
+        for item in load_unit(unit)
+    ]
 
 
 class WorkerPool:
@@ -102,6 +125,25 @@ class WorkerPool:
     async def __call__(self, texts: list[str]) -> Sequence[Sequence[float]]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, _embed_in_worker, texts)
+
+    def load(
+        self,
+        paths: Iterable[Path],
+        prepare: Callable[[SourceDocument], SourceDocument] | None = None,
+    ) -> Iterator[Loaded]:
+        """:func:`~archive.ingest.discover.load_paths` with each file (or maildir) parsed and
+        ``prepare``-d in a worker, in the same order; a few units are read ahead. (A large single
+        file, such as a JSONL of records, is parsed by one worker.)"""
+        ahead: deque[Future[list[Loaded]] | LoadError] = deque()
+        for unit in load_units(paths):
+            if isinstance(unit, LoadError):
+                ahead.append(unit)
+            else:
+                ahead.append(self._executor.submit(_load_in_worker, unit, prepare))
+            while len(ahead) > self.workers * _READ_AHEAD:
+                yield from _loaded(ahead.popleft())
+        while ahead:
+            yield from _loaded(ahead.popleft())
 
     async def warm_up(self) -> None:
         """Start every worker and load its model now (so a benchmark times batches only)."""
