@@ -1,4 +1,5 @@
-"""The `bosun` command line: ingest, search, status, eval, eval-answers, ask, chat, serve."""
+"""The `bosun` command line: ingest, delete, search, status, eval, eval-answers, ask, chat,
+serve."""
 
 from __future__ import annotations
 
@@ -21,11 +22,15 @@ from agent.evaluation.command import add_eval_parser, run_eval
 from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services
-from archive.ingest.pipeline import ingest_paths
+from archive.ingest.pipeline import ingest_paths, refresh_derived
 from archive.ingest.progress import wanted
+from archive.ingest.workers import WorkerPool, threads_per_worker
+from archive.store.documents import UnknownSource, delete_sources
+from archive.store.locks import ingest_stage
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from graph.context import Context
+from providers.embeddings import embeddings_factory
 from tools.pipeline import Switches, run_pipeline
 from tools.vessels import UnknownVessel, resolve_vessel
 
@@ -41,6 +46,12 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+", type=Path)
     ingest.add_argument("--no-progress", action="store_true")
     ingest.add_argument("--json", action="store_true")
+    ingest.add_argument(
+        "--workers",
+        type=positive_int,
+        default=1,
+        help="embedding processes (default 1: in this process); each gets cores / N threads",
+    )
 
     search = sub.add_parser("search", help="hybrid BM25 + vector search")
     search.add_argument("query")
@@ -51,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("-k", type=positive_int, default=10)
     add_layer_args(search)
     search.add_argument("--json", action="store_true")
+
+    delete = sub.add_parser(
+        "delete", help="delete documents by source id (NTSB number, Message-ID, file name)"
+    )
+    delete.add_argument("source_ids", nargs="+", metavar="SOURCE_ID")
+    delete.add_argument("--json", action="store_true")
 
     status = sub.add_parser("status", help="what the archive holds")
     status.add_argument("--json", action="store_true")
@@ -95,13 +112,21 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     missing = [str(p) for p in args.paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
-    report = await ingest_paths(
-        args.paths,
-        services.store,
-        services.embeddings,
-        services.archive,
-        progress=wanted(not args.no_progress, json_output=args.json),
-    )
+    with contextlib.ExitStack() as stack:
+        embed = None
+        if args.workers > 1:
+            factory = embeddings_factory(
+                services.settings.providers, threads=threads_per_worker(args.workers)
+            )
+            embed = stack.enter_context(WorkerPool(factory, args.workers))
+        report = await ingest_paths(
+            args.paths,
+            services.store,
+            services.embeddings,
+            services.archive,
+            progress=wanted(not args.no_progress, json_output=args.json),
+            embed=embed,
+        )
     summary = {
         "added": report.added,
         "updated": report.updated,
@@ -110,6 +135,7 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
         "thread_digests": report.digests,
         "new_topics": report.topics,
         "seconds": round(report.seconds, 2),
+        "stage_seconds": _rounded(report.stage_seconds),
         "errors": [{"path": e.path, "reason": e.reason} for e in report.errors],
         "interrupted": report.interrupted,
     }
@@ -128,6 +154,32 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     if report.interrupted:
         return 130
     return 1 if report.errors and not (report.added or report.updated or report.unchanged) else 0
+
+
+async def _delete(services: Services, args: argparse.Namespace) -> int:
+    try:
+        async with ingest_stage(services.store, exclusive=False):
+            deleted = await delete_sources(services.store, args.source_ids)
+    except UnknownSource as err:
+        raise UsageError(f"{err}; nothing was deleted") from err
+    derived = await refresh_derived(
+        services.store, services.embeddings, services.archive, progress=False
+    )
+    summary = {
+        "documents": deleted.documents,
+        "chunks": deleted.chunks,
+        "topics_dropped": deleted.topics,
+        "vessels_dropped": deleted.vessels,
+        "thread_digests": derived.digests,
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(
+            f"deleted {deleted.documents} documents ({deleted.chunks} chunks) for "
+            f"{len(set(args.source_ids))} source ids; {derived.digests} thread digests redone"
+        )
+    return 0
 
 
 async def _search(services: Services, args: argparse.Namespace) -> int:
@@ -225,7 +277,12 @@ def _rounded(timings: dict[str, float]) -> dict[str, float]:
 
 
 # Commands on the main archive get its services; the others open what they need themselves.
-_ARCHIVE_COMMANDS = {"ingest": _ingest, "search": _search, "status": _status}
+_ARCHIVE_COMMANDS = {
+    "ingest": _ingest,
+    "delete": _delete,
+    "search": _search,
+    "status": _status,
+}
 _SETTINGS_COMMANDS = {
     "eval": run_eval,
     "eval-answers": run_eval_answers,

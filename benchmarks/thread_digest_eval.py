@@ -79,6 +79,10 @@ async def prepare(svc: Services, mail: Path, digest_mode: str | None) -> None:
                     " WHERE kind = 'thread_digest' AND thread_id = ANY(%s)",
                     (list(stale),),
                 )
+                await conn.execute(  # the digest pass reads pending threads only
+                    "INSERT INTO digest_pending SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
+                    (list(stale),),
+                )
         rebuilt = [d for d in await build_thread_digests(svc.store) if d.thread_id in stale]
         if digest_mode == "summary":  # the digest is its own summary: embedded (and shown) alone
             rebuilt = [

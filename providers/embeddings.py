@@ -6,7 +6,9 @@ retry layer: ``PROVIDER_RETRIES`` retries on 408/429/5xx inside the client libra
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
@@ -46,6 +48,14 @@ def build_embeddings(config: ProviderConfig) -> Embeddings:
         f"unknown embeddings provider {config.embeddings!r}; "
         f"BOSUN_EMBEDDINGS must be one of {', '.join(PROVIDERS)}"
     )
+
+
+def embeddings_factory(config: ProviderConfig, *, threads: int) -> Callable[[], Embeddings]:
+    """A picklable builder of the same embeddings for a worker process: the local model with
+    ``threads`` intra-op threads, a remote provider's client as configured."""
+    if (config.embeddings or "").strip().lower() == "local":
+        return functools.partial(MiniLMEmbeddings, threads=threads)
+    return functools.partial(build_embeddings, config)
 
 
 def _gemini(config: ProviderConfig) -> Embeddings:

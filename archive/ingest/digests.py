@@ -69,13 +69,19 @@ async def build_thread_digests(
     min_messages: int = 2,
 ) -> list[SourceDocument]:
     """Digests of the threads (``min_messages`` emails or more) that are new or changed since
-    their digest was made; feed them to :func:`archive.ingest.pipeline.ingest_documents`.
+    their digest was made; feed them to :func:`archive.ingest.pipeline.ingest_documents`, then
+    call :func:`digests_done` with the same digests.
 
-    Digests of threads that no longer qualify are deleted. With ``model`` the digest text is
-    written by the chat model (extractive when the call fails).
+    Only the threads marked pending are read (``digest_pending``: a trigger marks the thread of
+    every email or attachment stored or deleted), so untouched threads cost nothing. Digests of
+    threads that no longer qualify are deleted. With ``model`` the digest text is written by the
+    chat model (extractive when the call fails).
     """
-    threads = await _thread_members(store, min_messages)
-    existing = await _existing_digests(store)
+    pending = await _pending_threads(store)
+    if not pending:
+        return []
+    threads = await _thread_members(store, min_messages, pending)
+    existing = await _existing_digests(store, pending)
     for thread_id, (doc_id, _) in existing.items():
         if thread_id not in threads:
             await delete_document(store, doc_id)
@@ -85,6 +91,7 @@ async def build_thread_digests(
         for thread_id, members in threads.items()
         if existing.get(thread_id, ("", ""))[1] != (digest_hash := thread_hash(members))
     }
+    await _clear_pending(store, sorted(set(pending) - changed.keys()))
     if not changed:
         return []
     messages = await _thread_messages(store, sorted(changed))
@@ -129,16 +136,38 @@ async def llm_digest_text(model: BaseChatModel | Runnable, thread: Sequence[Thre
     return trim_words(str(content).strip(), MAX_WORDS + 50)
 
 
-async def _thread_members(store: Store, min_messages: int) -> dict[str, list[tuple[str, str]]]:
-    """Threads with at least ``min_messages`` emails: (doc_id, content_hash) of their emails and
-    attachments."""
+async def digests_done(store: Store, digests: Sequence[SourceDocument]) -> None:
+    """Take the threads of ``digests`` (now stored) off the pending list."""
+    await _clear_pending(store, sorted({d.thread_id for d in digests if d.thread_id}))
+
+
+async def _pending_threads(store: Store) -> list[str]:
+    async with store.pool.connection() as conn:
+        cur = await conn.execute("SELECT thread_id FROM digest_pending ORDER BY thread_id")
+        return [r["thread_id"] for r in await cur.fetchall()]
+
+
+async def _clear_pending(store: Store, thread_ids: Sequence[str]) -> None:
+    if thread_ids:
+        async with store.pool.connection() as conn:
+            await conn.execute(
+                "DELETE FROM digest_pending WHERE thread_id = ANY(%s)", (list(thread_ids),)
+            )
+
+
+async def _thread_members(
+    store: Store, min_messages: int, thread_ids: Sequence[str]
+) -> dict[str, list[tuple[str, str]]]:
+    """Those of ``thread_ids`` with at least ``min_messages`` emails: (doc_id, content_hash) of
+    their emails and attachments."""
     async with store.pool.connection() as conn:
         cur = await conn.execute(
             """SELECT d.thread_id, d.doc_id, d.content_hash FROM documents d
                WHERE d.kind IN ('email', 'attachment') AND d.thread_id IN (
-                   SELECT thread_id FROM documents WHERE kind = 'email' AND thread_id IS NOT NULL
+                   SELECT thread_id FROM documents
+                   WHERE kind = 'email' AND thread_id = ANY(%s)
                    GROUP BY thread_id HAVING count(*) >= %s)""",
-            (min_messages,),
+            (list(thread_ids), min_messages),
         )
         rows = await cur.fetchall()
     threads: dict[str, list[tuple[str, str]]] = {}
@@ -147,11 +176,12 @@ async def _thread_members(store: Store, min_messages: int) -> dict[str, list[tup
     return threads
 
 
-async def _existing_digests(store: Store) -> dict[str, tuple[str, str]]:
+async def _existing_digests(store: Store, thread_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
     async with store.pool.connection() as conn:
         cur = await conn.execute(
             "SELECT thread_id, doc_id, metadata->>'thread_hash' AS hash FROM documents"
-            " WHERE kind = 'thread_digest' AND thread_id IS NOT NULL"
+            " WHERE kind = 'thread_digest' AND thread_id = ANY(%s)",
+            (list(thread_ids),),
         )
         return {r["thread_id"]: (r["doc_id"], r["hash"] or "") for r in await cur.fetchall()}
 

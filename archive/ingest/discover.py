@@ -22,6 +22,16 @@ def load_paths(paths: Iterable[Path]) -> Iterator[Loaded]:
     """Every document under ``paths`` (files, or folders walked recursively in sorted order);
     a file or folder that cannot be read yields a LoadError and the walk goes on. A folder
     reached twice (a symbolic link loop, or a link to a folder already walked) is walked once."""
+    for unit in load_units(paths):
+        if isinstance(unit, LoadError):
+            yield unit
+        else:
+            yield from load_unit(unit)
+
+
+def load_units(paths: Iterable[Path]) -> Iterator[Path | LoadError]:
+    """What :func:`load_paths` reads, in its order, as units a worker process can load on its
+    own (:func:`load_unit`): files and maildir folders; or the LoadError of what cannot be read."""
     visited: set[str] = set()
     for path in paths:
         path = Path(path)
@@ -33,12 +43,20 @@ def load_paths(paths: Iterable[Path]) -> Iterator[Loaded]:
         if is_dir:
             yield from _walk(path, visited)
         elif is_file:
-            yield from load_file(path)
+            yield path
         else:
             yield LoadError(path, "no such file or directory")
 
 
-def _walk(folder: Path, visited: set[str]) -> Iterator[Loaded]:
+def load_unit(unit: Path) -> Iterator[Loaded]:
+    """The documents of one unit of :func:`load_units`: a maildir folder or a file."""
+    if unit.is_dir():
+        yield from email.load_maildir(unit)
+    else:
+        yield from load_file(unit)
+
+
+def _walk(folder: Path, visited: set[str]) -> Iterator[Path | LoadError]:
     real = os.path.realpath(folder)
     if real in visited:
         yield LoadError(folder, f"skipped: a symbolic link to a folder already read ({real})")
@@ -51,7 +69,7 @@ def _walk(folder: Path, visited: set[str]) -> Iterator[Loaded]:
         yield LoadError(folder, f"cannot read folder: {_reason(err)}")
         return
     if maildir:
-        yield from email.load_maildir(folder)
+        yield folder
         return
     for entry in entries:
         if entry.name.startswith("."):
@@ -64,7 +82,7 @@ def _walk(folder: Path, visited: set[str]) -> Iterator[Loaded]:
         if is_dir:
             yield from _walk(entry, visited)
         elif is_file:
-            yield from load_file(entry)
+            yield entry
         elif entry.is_symlink():
             yield LoadError(entry, "a symbolic link to nothing (or a link loop)")
 

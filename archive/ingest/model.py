@@ -103,3 +103,7 @@ class LoadError(Exception):
         super().__init__(f"{shown}: {reason}")  # a newline in a name cannot forge a log line
         self.path = str(path)
         self.reason = reason
+
+    def __reduce__(self) -> tuple[type[LoadError], tuple[str, str]]:
+        """Pickle by path and reason (a worker process sends load errors to the writer)."""
+        return (LoadError, (self.path, self.reason))

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from archive.ingest.workers import Embedder, in_process
 from archive.store.database import Store
 
 logger = logging.getLogger(__name__)
@@ -176,6 +177,9 @@ def idf_table(
     return idf
 
 
+_EMBED_PIECE = 64  # names per embedding call: the pieces go to the workers side by side
+
+
 # --- the pass over the store --------------------------------------------------------------
 
 
@@ -187,13 +191,16 @@ async def build_topics(
     per_chunk: int = TOPICS_PER_CHUNK,
     batch: int = BATCH_CHUNKS,
     on_batch: Callable[[int], object] | None = None,
+    embed: Embedder | None = None,
 ) -> TopicStats:
     """Extract topics of every chunk not read before (of ``doc_ids`` only, when given), add new
     topic names to the ontology with their embeddings, and link the chunks to their topics.
 
     Documents indexed by metadata only (images, binaries) get no topics. ``on_batch`` is
-    told how many chunks each batch read (a progress bar's ``update``).
+    told how many chunks each batch read (a progress bar's ``update``). ``embed``: where the
+    new names are embedded (default: ``embeddings`` in a thread; a worker pool shares them out).
     """
+    embed = embed or in_process(embeddings)
     loop = asyncio.get_running_loop()
     started = loop.time()
     chunks = links = new_topics = 0
@@ -209,7 +216,7 @@ async def build_topics(
         idf = idf_table(stems, df, n_chunks)
         found = {cid: extract_topics(text, idf, limit=per_chunk) for cid, text in texts.items()}
         names = {name for ts in found.values() for name, _ in ts}
-        ids, added = await _topic_ids(store, embeddings, names)
+        ids, added = await _topic_ids(store, embed, names)
         new_topics += added
         pairs = [(cid, ids[name], score) for cid, ts in found.items() for name, score in ts]
         await _link(store, [r["chunk_id"] for r in rows], pairs)
@@ -231,12 +238,13 @@ async def _chunk_total(store: Store) -> int:
 async def _unscanned(
     store: Store, after: str, limit: int, doc_ids: Sequence[str] | None
 ) -> list[dict[str, Any]]:
+    # topic_pending holds the chunks not yet read (a trigger adds every chunk stored), so the
+    # pass reads only those, not every chunk of the collection (migration 008).
     query = """SELECT c.chunk_id, c.title, c.content, d.embedding_mode <> 'metadata_only' AS indexed
-               FROM chunks c JOIN documents d USING (doc_id)
-               WHERE c.chunk_id > %(after)s
-                 AND NOT EXISTS (SELECT 1 FROM topic_scanned s WHERE s.chunk_id = c.chunk_id)
+               FROM topic_pending t JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
+               WHERE t.chunk_id > %(after)s
                  {docs}
-               ORDER BY c.chunk_id LIMIT %(limit)s"""
+               ORDER BY t.chunk_id LIMIT %(limit)s"""
     params: dict[str, object] = {"after": after, "limit": limit}
     if doc_ids is not None:
         params["docs"] = list(doc_ids)
@@ -268,9 +276,7 @@ async def _stems_and_df(
     return stems, df
 
 
-async def _topic_ids(
-    store: Store, embeddings: Embeddings, names: set[str]
-) -> tuple[dict[str, int], int]:
+async def _topic_ids(store: Store, embed: Embedder, names: set[str]) -> tuple[dict[str, int], int]:
     """Topic id of every name (embedding and adding those the ontology lacks), names added."""
     if not names:
         return {}, 0
@@ -281,7 +287,8 @@ async def _topic_ids(
         ids = {r["name"]: r["topic_id"] for r in await cur.fetchall()}
     missing = sorted(names - ids.keys())
     if missing:
-        vectors = await asyncio.to_thread(embeddings.embed_documents, missing)
+        pieces = [missing[i : i + _EMBED_PIECE] for i in range(0, len(missing), _EMBED_PIECE)]
+        vectors = [v for part in await asyncio.gather(*map(embed, pieces)) for v in part]
         async with store.pool.connection() as conn, conn.cursor() as cur:
             await cur.executemany(
                 "INSERT INTO topics (name, embedding) VALUES (%s, %s)"
@@ -307,3 +314,4 @@ async def _link(store: Store, scanned: list[str], pairs: list[tuple[str, int, fl
             "INSERT INTO topic_scanned (chunk_id) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
             (scanned,),
         )
+        await cur.execute("DELETE FROM topic_pending WHERE chunk_id = ANY(%s)", (scanned,))

@@ -2,8 +2,10 @@
 ingest`, the evaluation collections, the benchmarks).
 
 Documents are taken in batches of about ``batch_chunks`` passages: unchanged ones (same content
-hash) are skipped, the rest are chunked, embedded in one call per batch, their originals copied to
-the archive, and each written in its own transaction, so a killed run resumes with no duplicates.
+hash) are skipped, the rest are chunked, embedded in one call per batch (the next batches embed
+while one is written), their originals copied to the archive, and each written in its own
+transaction, so a killed run resumes with no duplicates. Runs that share a collection claim each
+document before embedding it (:mod:`archive.store.locks`), so none is embedded twice.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Coroutine, Iterable
+from collections import deque
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,9 +22,11 @@ from langchain_core.embeddings import Embeddings
 
 from archive.ingest.chunking import chunk_document
 from archive.ingest.model import Chunk, LoadError, SourceDocument
+from archive.ingest.workers import Embedder, in_process
 from archive.originals import Archive
 from archive.store.database import Store
 from archive.store.documents import stored_hashes, write_document
+from archive.store.locks import Claims, claims
 
 logger = logging.getLogger(__name__)
 
@@ -80,72 +85,152 @@ async def write_documents(
     batch_chunks: int = 64,
     report: WriteReport | None = None,
     on_batch: Callable[[int], None] | None = None,
+    embed: Embedder | None = None,
+    depth: int | None = None,
 ) -> WriteReport:
     """Write every new or changed document of ``documents`` into ``report`` (a new one by
-    default); ``on_batch`` is told how many documents each batch took (for progress bars)."""
+    default); ``on_batch`` is told how many documents each batch took (for progress bars).
+
+    ``embed`` computes the vectors (default: ``embeddings`` in a thread of this process; a
+    :class:`~archive.ingest.workers.WorkerPool` for N processes); up to ``depth`` batches
+    (default: one per worker, plus one) are embedded while the oldest is written. Each
+    document is claimed (an advisory lock) before it is checked and embedded: a document
+    another run holds is left to it and, once that run let it go, checked again, so runs over
+    overlapping inputs never embed or write one twice.
+    """
     report = report if report is not None else WriteReport()
-    pending: list[SourceDocument] = []
-    pending_chunks = 0
-    for item in documents:
-        await asyncio.sleep(0)  # a point where Ctrl-C (cancellation) stops the run promptly
-        if isinstance(item, LoadError):
-            logger.warning("skipped %s", item)
-            report.errors.append(item)
-            continue
-        pending.append(item)
-        pending_chunks += max(1, len(item.sections))
-        if pending_chunks >= batch_chunks:
-            await _write_batch(pending, store, embeddings, archive, text_of, chunker, report)
-            if on_batch:
-                on_batch(len(pending))
-            pending, pending_chunks = [], 0
-    if pending:
-        await _write_batch(pending, store, embeddings, archive, text_of, chunker, report)
-        if on_batch:
-            on_batch(len(pending))
+    depth = depth or getattr(embed, "workers", 1) + 1
+    writer = _Writer(store, archive, embed or in_process(embeddings), text_of, chunker, report)
+    async with claims(store) as held:
+        writer.claims = held
+        todo: Iterable[SourceDocument | LoadError] = documents
+        while True:
+            deferred = await writer.run(todo, batch_chunks, max(1, depth), on_batch)
+            if not deferred:
+                break
+            logger.info("%d documents held by another run: waiting for it", len(deferred))
+            await held.wait([d.doc_id for d in deferred])
+            todo = deferred
     return report
 
 
-async def _write_batch(
-    docs: list[SourceDocument],
-    store: Store,
-    embeddings: Embeddings,
-    archive: Archive,
-    text_of: TextOf,
-    chunker: Chunker,
-    report: WriteReport,
-) -> None:
-    known = await stored_hashes(store, [d.doc_id for d in docs])
-    todo: list[tuple[SourceDocument, list[Chunk]]] = []
-    seen: set[str] = set()
-    for doc in docs:
-        if known.get(doc.doc_id) == doc.content_hash or doc.doc_id in seen:
-            report.unchanged += 1
-            continue
-        seen.add(doc.doc_id)
-        chunks = chunker(doc)
-        if not chunks:
-            report.errors.append(LoadError(doc.archive_name, "no text to index"))
-            continue
-        todo.append((doc, chunks))
-    if not todo:
-        return
-    texts = [text_of(doc, c) for doc, chunks in todo for c in chunks]
-    vectors = await asyncio.to_thread(embeddings.embed_documents, texts)
-    offset = 0
-    for doc, chunks in todo:
-        doc_vectors = vectors[offset : offset + len(chunks)]
-        offset += len(chunks)
-        path = archive.put(doc.kind, doc.doc_id, doc.archive_name, doc.original)
-        changed = doc.doc_id in known
-        await _finished(_store_one(store, doc, chunks, doc_vectors, path, changed, report))
+@dataclass
+class _Batch:
+    """Documents claimed by this run, chunked, with their vectors on the way."""
+
+    todo: list[tuple[SourceDocument, list[Chunk]]]
+    known: dict[str, str]  # stored content hashes
+    claimed: list[str]  # doc ids to release once written
+    vectors: asyncio.Future[Sequence[Sequence[float]]] | None
+
+
+class _Writer:
+    """One run of :func:`write_documents`: batches in, documents written in input order."""
+
+    def __init__(
+        self,
+        store: Store,
+        archive: Archive,
+        embed: Embedder,
+        text_of: TextOf,
+        chunker: Chunker,
+        report: WriteReport,
+    ) -> None:
+        self.store, self.archive, self.embed = store, archive, embed
+        self.text_of, self.chunker, self.report = text_of, chunker, report
+        self.claims: Claims | None = None
+        self.in_flight: set[str] = set()  # doc ids claimed and not yet written
+
+    async def run(
+        self,
+        documents: Iterable[SourceDocument | LoadError],
+        batch_chunks: int,
+        depth: int,
+        on_batch: Callable[[int], None] | None,
+    ) -> list[SourceDocument]:
+        """Write ``documents``; returns those held by another run (or twice in the input)."""
+        deferred: list[SourceDocument] = []
+        queue: deque[_Batch] = deque()
+        try:
+            for docs in self._batches(documents, batch_chunks):
+                queue.append(await self._prepare(docs, deferred))
+                if on_batch:
+                    on_batch(len(docs))
+                while len(queue) >= depth:
+                    await self._write(queue.popleft())
+            while queue:
+                await self._write(queue.popleft())
+        finally:
+            for batch in queue:  # cancelled: vectors nobody will write
+                if batch.vectors is not None:
+                    batch.vectors.cancel()
+        return deferred
+
+    def _batches(
+        self, documents: Iterable[SourceDocument | LoadError], batch_chunks: int
+    ) -> Iterator[list[SourceDocument]]:
+        pending: list[SourceDocument] = []
+        pending_chunks = 0
+        for item in documents:
+            if isinstance(item, LoadError):
+                logger.warning("skipped %s", item)
+                self.report.errors.append(item)
+                continue
+            pending.append(item)
+            pending_chunks += max(1, len(item.sections))
+            if pending_chunks >= batch_chunks:
+                yield pending
+                pending, pending_chunks = [], 0
+        if pending:
+            yield pending
+
+    async def _prepare(self, docs: list[SourceDocument], deferred: list[SourceDocument]) -> _Batch:
+        await asyncio.sleep(0)  # a point where Ctrl-C (cancellation) stops the run promptly
+        assert self.claims is not None
+        fresh: list[SourceDocument] = []
+        for doc in docs:  # the same document twice in one run: the second copy waits
+            (deferred if doc.doc_id in self.in_flight else fresh).append(doc)
+            self.in_flight.add(doc.doc_id)
+        held = await self.claims.claim(sorted({d.doc_id for d in fresh}))
+        deferred.extend(d for d in fresh if d.doc_id not in held)
+        self.in_flight -= {d.doc_id for d in fresh if d.doc_id not in held}
+        known = await stored_hashes(self.store, sorted(held))
+        todo: list[tuple[SourceDocument, list[Chunk]]] = []
+        for doc in (d for d in fresh if d.doc_id in held):
+            if known.get(doc.doc_id) == doc.content_hash:
+                self.report.unchanged += 1
+                continue
+            chunks = self.chunker(doc)
+            if not chunks:
+                self.report.errors.append(LoadError(doc.archive_name, "no text to index"))
+                continue
+            todo.append((doc, chunks))
+        texts = [self.text_of(doc, c) for doc, chunks in todo for c in chunks]
+        vectors = asyncio.ensure_future(self.embed(texts)) if texts else None
+        return _Batch(todo, known, sorted(held), vectors)
+
+    async def _write(self, batch: _Batch) -> None:
+        assert self.claims is not None
+        if batch.vectors is not None:
+            vectors = await batch.vectors
+            offset = 0
+            for doc, chunks in batch.todo:
+                doc_vectors = vectors[offset : offset + len(chunks)]
+                offset += len(chunks)
+                path = self.archive.put(doc.kind, doc.doc_id, doc.archive_name, doc.original)
+                changed = doc.doc_id in batch.known
+                await _finished(
+                    _store_one(self.store, doc, chunks, doc_vectors, path, changed, self.report)
+                )
+        await self.claims.release(batch.claimed)
+        self.in_flight -= set(batch.claimed)
 
 
 async def _store_one(
     store: Store,
     doc: SourceDocument,
     chunks: list[Chunk],
-    vectors: list[list[float]],
+    vectors: Sequence[Sequence[float]],
     path: str,
     changed: bool,
     report: WriteReport,

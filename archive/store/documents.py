@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from psycopg import AsyncConnection
@@ -11,6 +12,7 @@ from psycopg.rows import DictRow
 
 from archive.ingest.model import Chunk, SourceDocument, Vessel
 from archive.store.database import Store
+from archive.store.locks import write_lock_sql
 from archive.vessel_kinds import class_society, vessel_family
 
 
@@ -41,6 +43,7 @@ async def write_document(
     society = class_society(primary.vessel_class if primary else None)
     registration = doc.metadata.get("registration") if doc.kind == "ntsb_report" else None
     async with store.pool.connection() as conn, conn.transaction():
+        await conn.execute(*write_lock_sql(store))
         await conn.execute("DELETE FROM documents WHERE doc_id = %s", (doc.doc_id,))
         await _upsert_vessels(conn, doc.vessels)
         await conn.execute(
@@ -148,6 +151,72 @@ async def _upsert_vessels(conn: AsyncConnection[DictRow], vessels: Sequence[Vess
 
 async def delete_document(store: Store, doc_id: str) -> bool:
     """Remove a document, its chunks and their postings; True if it existed."""
-    async with store.pool.connection() as conn:
+    async with store.pool.connection() as conn, conn.transaction():
+        await conn.execute(*write_lock_sql(store))
         cur = await conn.execute("DELETE FROM documents WHERE doc_id = %s", (doc_id,))
         return cur.rowcount > 0
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """What :func:`delete_sources` removed."""
+
+    documents: int  # the documents named and their attachments
+    chunks: int  # their passages, with postings and vectors
+    topics: int  # topic names no chunk is linked to any more
+    vessels: int  # registry entries no document names any more
+
+
+class UnknownSource(LookupError):
+    """A source id that names no stored document."""
+
+
+async def delete_sources(store: Store, source_ids: Sequence[str]) -> Deleted:
+    """Delete the documents with these natural ids (NTSB number, casualty reference, Message-ID,
+    file name), their attachments, chunks, postings, vectors and vessel links, in one
+    transaction; nothing is deleted when any id is unknown (:class:`UnknownSource`).
+
+    Derived data follows without a rebuild: the BM25 statistics and term counts through the
+    chunk triggers, topic links by cascade (topic names left with no chunk are dropped), the
+    thread of a deleted email is marked for its digest to be redone (see
+    :func:`archive.ingest.digests.build_thread_digests`); vessels no document names any more
+    leave the registry.
+    """
+    ids = sorted(set(source_ids))
+    async with store.pool.connection() as conn, conn.transaction():
+        await conn.execute(*write_lock_sql(store))
+        cur = await conn.execute(
+            "SELECT doc_id, source_id FROM documents WHERE source_id = ANY(%s)"
+            " UNION SELECT doc_id, parent_id FROM documents"
+            " WHERE kind = 'attachment' AND parent_id = ANY(%s)",
+            (ids, ids),
+        )
+        rows = await cur.fetchall()
+        unknown = sorted(set(ids) - {r["source_id"] for r in rows})
+        if unknown:
+            raise UnknownSource(f"no document with source id {', '.join(map(repr, unknown))}")
+        doc_ids = sorted({r["doc_id"] for r in rows})
+        cur = await conn.execute(
+            "SELECT DISTINCT topic_id FROM chunk_topics ct JOIN chunks c USING (chunk_id)"
+            " WHERE c.doc_id = ANY(%s)",
+            (doc_ids,),
+        )
+        topic_ids = [r["topic_id"] for r in await cur.fetchall()]
+        cur = await conn.execute(
+            "SELECT DISTINCT vessel_key FROM document_vessels WHERE doc_id = ANY(%s)", (doc_ids,)
+        )
+        vessel_keys = [r["vessel_key"] for r in await cur.fetchall()]
+        cur = await conn.execute("DELETE FROM chunks WHERE doc_id = ANY(%s)", (doc_ids,))
+        chunks = cur.rowcount
+        await conn.execute("DELETE FROM documents WHERE doc_id = ANY(%s)", (doc_ids,))
+        cur = await conn.execute(
+            "DELETE FROM topics WHERE topic_id = ANY(%s) AND chunk_count <= 0", (topic_ids,)
+        )
+        topics = cur.rowcount
+        cur = await conn.execute(
+            "DELETE FROM vessels v WHERE vessel_key = ANY(%s)"
+            " AND NOT EXISTS (SELECT 1 FROM document_vessels dv"
+            " WHERE dv.vessel_key = v.vessel_key)",
+            (vessel_keys,),
+        )
+        return Deleted(len(doc_ids), chunks, topics, cur.rowcount)

@@ -40,10 +40,10 @@ async def migrate(conn: AsyncConnection, schema: str, *, dim: int) -> list[int]:
     """Apply the migrations this schema lacks; returns the versions applied."""
     check_collection_name(schema)
     applied: list[int] = []
+    await ensure_vector_extension(conn)
     async with conn.transaction():
         # One migrator at a time per schema, across processes.
         await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"bosun:{schema}",))
-        await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         await conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
         await conn.execute(
             sql.SQL("SET LOCAL search_path TO {}, public").format(sql.Identifier(schema))
@@ -65,3 +65,16 @@ async def migrate(conn: AsyncConnection, schema: str, *, dim: int) -> list[int]:
             logger.info("schema %s: applied migration %03d_%s", schema, version, name)
             applied.append(version)
     return applied
+
+
+async def ensure_vector_extension(conn: AsyncConnection) -> None:
+    """Create pgvector once per database. The lock is database-wide, not per schema: two
+    processes migrating different collections of a fresh database (``bosun eval`` runs, ingest
+    machines) would otherwise both run ``CREATE EXTENSION`` and one fail with a UniqueViolation;
+    ``IF NOT EXISTS`` does not guard against a concurrent creator."""
+    cur = await conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
+    if await cur.fetchone() is not None:
+        return
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext('bosun:create-extension'))")
+        await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
