@@ -50,6 +50,7 @@ async def open_services(
         embeddings,
         await identity_of(embeddings),
         collection=collection or settings.collection,
+        bm25=settings.bm25,
     )
     try:
         yield Services(settings, store, embeddings, Archive(settings.archive_dir))

@@ -82,8 +82,11 @@ class Store:
         vectors: AsyncPGVectorStore,
         engine: PGEngine,
         identity: EmbeddingIdentity,
+        *,
+        bm25: str = "pruned",
     ) -> None:
         self.pool = pool
+        self.bm25 = bm25  # archive.store.lexical.BM25_MODES
         self.schema = schema
         self.vectors = vectors
         self.engine = engine
@@ -97,9 +100,10 @@ class Store:
         identity: EmbeddingIdentity,
         *,
         collection: str,
+        bm25: str = "pruned",
     ) -> Store:
         """Connect to ``uri``, migrate ``collection`` (a schema), and check it was built with
-        these embeddings."""
+        these embeddings; ``bm25`` is how BM25 finds its top k (``pruned`` or ``exact``)."""
         schema = check_collection_name(collection)
         async with await AsyncConnection.connect(uri, autocommit=True) as conn:
             await _check_identity(conn, schema, identity)
@@ -148,7 +152,7 @@ class Store:
             distance_strategy=DistanceStrategy.COSINE_DISTANCE,
             index_query_options=hnsw,
         )
-        return cls(pool, schema, vectors, engine, identity)
+        return cls(pool, schema, vectors, engine, identity, bm25=bm25)
 
     async def close(self) -> None:
         await self.pool.close()
