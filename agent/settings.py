@@ -31,7 +31,7 @@ class Settings(ProviderConfig):
     home: Path  # BOSUN_HOME: database, archive, caches
     database_url: str | None = None  # any PostgreSQL >= 15 with pgvector; None = embedded
     collection: str = "bosun"  # schema holding the main archive
-    bm25: str = "pruned"  # BOSUN_BM25: top-k early termination, or "exact" (every posting)
+    bm25: str = "auto"  # BOSUN_BM25: auto, pruned (bounded reads) or exact (every posting)
 
     @property
     def archive_dir(self) -> Path:
@@ -62,7 +62,7 @@ class Settings(ProviderConfig):
             home=home.expanduser(),
             database_url=_opt(env, "DATABASE_URL"),
             collection=_opt(env, "BOSUN_COLLECTION") or "bosun",
-            bm25=(_opt(env, "BOSUN_BM25") or "pruned").lower(),
+            bm25=(_opt(env, "BOSUN_BM25") or "auto").lower(),
             embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
             google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
             google_base_url=_opt(env, "BOSUN_GOOGLE_BASE_URL"),

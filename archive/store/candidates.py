@@ -16,7 +16,15 @@ import numpy as np
 from psycopg import sql
 
 from archive.store.database import Store
-from archive.store.lexical import BM25_SUM, BM25_WEIGHTS, K1, B, bm25_restriction, bm25_top
+from archive.store.lexical import (
+    BM25_SUM,
+    BM25_WEIGHTS,
+    K1,
+    B,
+    bm25_restriction,
+    bm25_top,
+    top_params,
+)
 from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
 from archive.store.search_filters import SearchFilters
 
@@ -64,7 +72,7 @@ async def lexical_candidates(
     """The ``limit`` best chunks by BM25, best first, with their cosine to ``vector`` if given
     (0 otherwise)."""
     restrict, params = bm25_restriction(filters)
-    params.update({"query": query, "k1": K1, "b": B, "limit": limit, "seed": limit})
+    params.update({"query": query, "k1": K1, "b": B, **top_params(limit)})
     if vector is not None:
         params["vector"] = np.asarray(vector, dtype=np.float32)
     statement = sql.SQL(_LEXICAL).format(

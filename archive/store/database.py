@@ -83,7 +83,7 @@ class Store:
         engine: PGEngine,
         identity: EmbeddingIdentity,
         *,
-        bm25: str = "pruned",
+        bm25: str = "auto",
     ) -> None:
         self.pool = pool
         self.bm25 = bm25  # archive.store.lexical.BM25_MODES
@@ -100,10 +100,10 @@ class Store:
         identity: EmbeddingIdentity,
         *,
         collection: str,
-        bm25: str = "pruned",
+        bm25: str = "auto",
     ) -> Store:
         """Connect to ``uri``, migrate ``collection`` (a schema), and check it was built with
-        these embeddings; ``bm25`` is how BM25 finds its top k (``pruned`` or ``exact``)."""
+        these embeddings; ``bm25`` is how BM25 finds its top k (``BM25_MODES``)."""
         schema = check_collection_name(collection)
         async with await AsyncConnection.connect(uri, autocommit=True) as conn:
             await _check_identity(conn, schema, identity)

@@ -26,10 +26,10 @@ BM25_WEIGHTS = """q AS (
 ), st AS (
     SELECT n_chunks::float8 AS n, greatest(total_len::float8 / greatest(n_chunks, 1), 1) AS avgdl,
            ref_avgdl
-    FROM bm25_stats
+    FROM bm25_stats LIMIT 1
 ), w AS MATERIALIZED (
     SELECT t.lexeme, ln(1.0::float8 + (st.n - t.df + 0.5::float8) / (t.df + 0.5::float8)) AS idf,
-           t.max_impact
+           t.df
     FROM bm25_terms t JOIN q USING (lexeme) CROSS JOIN st
 )"""
 
@@ -46,85 +46,50 @@ GROUP BY p.chunk_id
 ORDER BY round({bm25} * 1e9) DESC, p.chunk_id
 LIMIT %(limit)s"""
 
-# The same top k without reading every posting (MaxScore over impact-ordered postings, migration
-# 007). Safe: it returns the exact top k and scores of BM25_TOP.
-# 1. seed: each term's %(seed)s highest-impact postings; the %(limit)s chunks with the best
-#    partial sums are scored exactly and the worst of them, theta, is at most the true k-th score.
-# 2. Each term's bound is idf * max_impact * drift (drift = max(1, avgdl / ref_avgdl) keeps the
-#    impacts of migration 007 upper bounds as the mean length moves). Terms by increasing bound:
-#    the prefix summing below theta is non-essential (no chunk holding only those reaches theta);
-#    the others are scanned, each only down to the weight that can still matter,
-#    need = theta - (every other term's bound): a "full" term (need <= 0) is read whole.
-# 3. alive: scanned chunks whose partial score plus what they can still gain (bounds of the
-#    non-essential terms, need of the terms they were not seen in) reaches theta; those get the
-#    weights of the terms not read whole by index probes on (lexeme, chunk_id).
-# The tolerances (1e-9, 1e-6) absorb float8 rounding and impacts stored as real; both orders
-# compare scores rounded to 1e-9, as sums taken in another order differ in the last bits.
-BM25_PRUNED_TOP = """WITH seed AS MATERIALIZED (
-    SELECT s.chunk_id, sum({weight_s}) AS part
+# The same top k reading a bounded number of postings (impact-ordered postings, migration 007):
+# 1. lists: each term's %(depth)s highest-impact postings (index-only scan of (lexeme, impact
+#    DESC)), weighted exactly from (tf, len). A term with at most that many postings is read whole.
+# 2. best: the %(rescore)s chunks with the largest partial sums.
+# 3. Their scores are completed by index probes on (lexeme, chunk_id) for the terms whose list was
+#    cut (df > depth) and that did not list the chunk; they are then exact BM25 scores.
+# The cost is terms x depth rows plus rescore x (cut terms) probes, whatever the postings' length.
+# A chunk can be missed only if its postings of the rare terms (read whole) and the top of the
+# common ones leave it outside the best %(rescore)s: recall@100 against BM25_TOP is measured
+# (README "Scale"). Both orders compare scores rounded to 1e-9, as sums taken in another order
+# differ in the last bits.
+BM25_PRUNED_TOP = """WITH lists AS MATERIALIZED (
+    SELECT w.lexeme, s.chunk_id, {weight_s} AS weight
     FROM w CROSS JOIN st CROSS JOIN LATERAL (
         SELECT p.chunk_id, p.tf, p.len FROM bm25_postings p
         WHERE p.lexeme = w.lexeme AND {restrict}
-        ORDER BY p.impact DESC LIMIT %(seed)s
+        ORDER BY p.impact DESC LIMIT %(depth)s
     ) s
-    GROUP BY s.chunk_id
-    ORDER BY part DESC, s.chunk_id
-    LIMIT %(limit)s
-), seeded AS MATERIALIZED (
-    SELECT s.chunk_id, sum({weight_p}) AS score
-    FROM seed s CROSS JOIN w CROSS JOIN st CROSS JOIN LATERAL ({probe_w}) p
-    GROUP BY s.chunk_id
-), theta AS MATERIALIZED (
-    SELECT CASE WHEN count(*) < %(limit)s THEN 0 ELSE min(score) * (1 - 1e-9) END AS theta
-    FROM seeded
-), ranked AS MATERIALIZED (
-    SELECT b.*, sum(b.ub) OVER (ORDER BY b.ub, b.lexeme) AS below, sum(b.ub) OVER () AS total
-    FROM (
-        SELECT w.lexeme, w.idf, greatest(1, st.avgdl / st.ref_avgdl) AS drift,
-               w.idf * least(%(k1)s + 1, w.max_impact * (1 + 1e-6)
-                             * greatest(1, st.avgdl / st.ref_avgdl)) AS ub
-        FROM w CROSS JOIN st
-    ) b
-), terms AS MATERIALIZED (
-    SELECT r.lexeme, r.idf, r.drift, r.ub, r.below >= th.theta AS essential,
-           greatest(th.theta - (r.total - r.ub), 0) AS need
-    FROM ranked r CROSS JOIN theta th
-), slack AS MATERIALIZED (
-    SELECT th.theta, coalesce(sum(CASE WHEN t.essential THEN t.need ELSE t.ub END), 0) AS rest
-    FROM theta th LEFT JOIN terms t ON TRUE
-    GROUP BY th.theta
-), cand AS (
-    SELECT x.chunk_id, sum(x.weight) AS part, sum(x.weight) FILTER (WHERE x.need = 0) AS full,
-           sum(x.need) AS seen_need
-    FROM (
-        SELECT p.chunk_id, t.need, {weight_t} AS weight
-        FROM terms t CROSS JOIN st CROSS JOIN LATERAL (
-            SELECT p.chunk_id, p.tf, p.len FROM bm25_postings p
-            WHERE p.lexeme = t.lexeme AND p.impact >= t.need * (1 - 1e-6) / (t.idf * t.drift)
-              AND {restrict}
-        ) p
-        WHERE t.essential
-    ) x
-    GROUP BY x.chunk_id
-), alive AS MATERIALIZED (
-    SELECT c.chunk_id, coalesce(c.full, 0) AS full FROM cand c CROSS JOIN slack sl
-    WHERE c.part + sl.rest - c.seen_need >= sl.theta
+), best AS MATERIALIZED (
+    SELECT chunk_id, sum(weight) AS part, array_agg(lexeme) AS seen
+    FROM lists
+    GROUP BY chunk_id
+    ORDER BY part DESC, chunk_id
+    LIMIT %(rescore)s
 ), probed AS (
-    SELECT a.chunk_id, sum({weight_t}) AS part
-    FROM alive a CROSS JOIN terms t CROSS JOIN st CROSS JOIN LATERAL ({probe_t}) p
-    WHERE NOT (t.essential AND t.need = 0)
-    GROUP BY a.chunk_id
+    SELECT b.chunk_id, sum({weight_t}) AS part
+    FROM best b CROSS JOIN w t CROSS JOIN st CROSS JOIN LATERAL ({probe}) p
+    WHERE t.df > %(depth)s AND NOT t.lexeme = ANY(b.seen)
+    GROUP BY b.chunk_id
 )
-SELECT a.chunk_id, a.full + coalesce(pr.part, 0) AS score
-FROM alive a LEFT JOIN probed pr USING (chunk_id)
-ORDER BY round((a.full + coalesce(pr.part, 0)) * 1e9) DESC, a.chunk_id
+SELECT b.chunk_id, b.part + coalesce(pr.part, 0) AS score
+FROM best b LEFT JOIN probed pr USING (chunk_id)
+ORDER BY round((b.part + coalesce(pr.part, 0)) * 1e9) DESC, b.chunk_id
 LIMIT %(limit)s"""
 
+#: Postings read per query term, and chunks completed by probes, of the pruned top k.
+DEPTH = 2000
+RESCORE = 300
 
-# One index probe on (lexeme, chunk_id); OFFSET 0 keeps the planner from turning it into a join
-# that reads every posting of the term.
+# One index probe on (lexeme, chunk_id); OFFSET 0 keeps the planner from flattening it into a
+# join that reads every posting of the term. ``st`` is one row (LIMIT 1), so estimates do not
+# multiply by a guess at bm25_stats' size.
 _PROBE = """SELECT p.tf, p.len FROM bm25_postings p
-WHERE p.lexeme = {term}.lexeme AND p.chunk_id = {chunk}.chunk_id OFFSET 0"""
+WHERE p.lexeme = t.lexeme AND p.chunk_id = b.chunk_id OFFSET 0"""
 
 
 def _weight(term: str, posting: str) -> str:
@@ -135,28 +100,48 @@ def _weight(term: str, posting: str) -> str:
     )
 
 
-#: How BM25 finds its top k: ``pruned`` (early termination, the default) or ``exact`` (every
-#: posting read; the reference the pruned one is tested against).
-BM25_MODES = ("pruned", "exact")
+#: How BM25 finds its top k: ``auto`` (the default: exact while the query's terms hold at most
+#: :data:`EXACT_BELOW` postings, pruned above), ``pruned`` (always) or ``exact`` (every posting
+#: read; the reference the pruned one is measured against).
+BM25_MODES = ("auto", "pruned", "exact")
+
+#: Below this many postings over the query's terms, reading them all is as cheap as pruning.
+EXACT_BELOW = 50_000
+
+# Both branches are gated by a one-time filter on the query terms' total df: only one runs.
+_AUTO = """SELECT * FROM ({exact}) e WHERE (SELECT coalesce(sum(df), 0) FROM w) <= %(exact_below)s
+UNION ALL
+SELECT * FROM ({pruned}) p WHERE (SELECT coalesce(sum(df), 0) FROM w) > %(exact_below)s"""
 
 
 def bm25_top(mode: str, restrict: sql.Composable, *, k1: float = K1, b: float = B) -> sql.Composed:
-    """The top-k statement of ``mode`` (after the CTEs of :data:`BM25_WEIGHTS`); parameters
-    ``k1``, ``b``, ``limit`` and, when pruned, ``seed``. The impacts are stored for the default
-    ``k1`` and ``b``, so other values read every posting."""
+    """The top-k statement of ``mode`` (after the CTEs of :data:`BM25_WEIGHTS`), with columns
+    ``chunk_id`` and ``score``; parameters ``k1``, ``b`` and those of :func:`top_params`.
+    Impacts are stored for the default ``k1`` and ``b``, so other values read every posting."""
     if mode not in BM25_MODES:
         raise ValueError(f"BM25 mode must be one of {', '.join(BM25_MODES)}, got {mode!r}")
-    pruned = mode == "pruned" and (k1, b) == (K1, B)
-    if not pruned:
-        return sql.SQL(BM25_TOP).format(bm25=sql.SQL(BM25_SUM), restrict=restrict)
-    return sql.SQL(BM25_PRUNED_TOP).format(
+    exact = sql.SQL(BM25_TOP).format(bm25=sql.SQL(BM25_SUM), restrict=restrict)
+    if mode == "exact" or (k1, b) != (K1, B):
+        return exact
+    pruned = sql.SQL(BM25_PRUNED_TOP).format(
         restrict=restrict,
         weight_s=sql.SQL(_weight("w", "s")),
-        weight_p=sql.SQL(_weight("w", "p")),
         weight_t=sql.SQL(_weight("t", "p")),
-        probe_w=sql.SQL(_PROBE.format(term="w", chunk="s")),
-        probe_t=sql.SQL(_PROBE.format(term="t", chunk="a")),
+        probe=sql.SQL(_PROBE),
     )
+    if mode == "pruned":
+        return pruned
+    return sql.SQL(_AUTO).format(exact=exact, pruned=pruned)
+
+
+def top_params(limit: int) -> dict[str, int]:
+    """``limit`` and the pruned statement's ``depth``, ``rescore`` and ``exact_below`` for it."""
+    return {
+        "limit": limit,
+        "depth": DEPTH,
+        "rescore": max(RESCORE, 3 * limit),
+        "exact_below": EXACT_BELOW,
+    }
 
 
 def bm25_restriction(filters: SearchFilters) -> tuple[sql.Composable, dict[str, Any]]:
@@ -179,7 +164,7 @@ async def bm25_search(
     """Chunks ranked by BM25 for ``query`` under ``filters``, best first (the store's
     :data:`BM25_MODES` mode)."""
     restrict, params = bm25_restriction(filters)
-    params.update({"query": query, "k1": k1, "b": b, "limit": limit, "seed": limit})
+    params.update({"query": query, "k1": k1, "b": b, **top_params(limit)})
     statement = sql.SQL(
         "WITH {weights}, top AS ({top}) SELECT chunk_id, score FROM top"
         " ORDER BY round(score * 1e9) DESC, chunk_id"

@@ -1,10 +1,10 @@
--- Impact-ordered postings for top-k BM25 with early termination (archive/store/lexical.py).
--- A posting's impact is its BM25 term weight without idf, tf (k1 + 1) / (tf + k1 (1 - b + b len /
--- A0)), at a reference mean length A0 (bm25_stats.ref_avgdl) fixed when the collection is made, so
--- adding a chunk never rewrites other rows. At the current mean length A the true weight is at
--- most impact * greatest(1, A / A0): impacts stay upper bounds as the collection grows, and the
--- query computes exact scores from (tf, len). Each term keeps the largest impact of its postings
--- (raised on insert, left as is on delete: still a bound).
+-- Impact-ordered postings for the pruned BM25 top k (archive/store/lexical.py): each term's
+-- postings are read from the highest impact down, only so far. A posting's impact is its BM25
+-- term weight without idf, tf (k1 + 1) / (tf + k1 (1 - b + b len / A0)), at a reference mean
+-- length A0 (bm25_stats.ref_avgdl) fixed when the collection is made, so adding a chunk writes
+-- its own postings and never rewrites other rows; as the true mean drifts from A0 the order is
+-- still close (the query computes exact weights from tf and len). A bulk load may reset A0 and
+-- recompute the impacts (benchmarks/scale_build.py does).
 ALTER TABLE bm25_stats ADD COLUMN ref_avgdl float8;
 UPDATE bm25_stats
 SET ref_avgdl = CASE WHEN n_chunks > 0 THEN greatest(total_len::float8 / n_chunks, 1) ELSE 100 END;
@@ -20,23 +20,15 @@ UPDATE bm25_postings SET impact = bm25_impact(tf, len, (SELECT ref_avgdl FROM bm
 ALTER TABLE bm25_postings ALTER COLUMN impact SET NOT NULL;
 CREATE INDEX bm25_postings_impact ON bm25_postings (lexeme, impact DESC) INCLUDE (chunk_id, tf, len);
 
-ALTER TABLE bm25_terms ADD COLUMN max_impact real NOT NULL DEFAULT 0;
-UPDATE bm25_terms t SET max_impact = m.max_impact
-FROM (SELECT lexeme, max(impact) AS max_impact FROM bm25_postings GROUP BY lexeme) m
-WHERE m.lexeme = t.lexeme;
-
 CREATE OR REPLACE FUNCTION bm25_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    ref float8 := (SELECT ref_avgdl FROM bm25_stats);
 BEGIN
     INSERT INTO bm25_postings (lexeme, chunk_id, tf, len, impact)
-        SELECT t.lexeme, NEW.chunk_id, t.tf, NEW.bm25_len, bm25_impact(t.tf, NEW.bm25_len, ref)
+        SELECT t.lexeme, NEW.chunk_id, t.tf, NEW.bm25_len,
+               bm25_impact(t.tf, NEW.bm25_len, (SELECT ref_avgdl FROM bm25_stats))
         FROM bm25_terms_of(NEW.title, NEW.content) t;
-    INSERT INTO bm25_terms (lexeme, df, max_impact)
-        SELECT t.lexeme, 1, bm25_impact(t.tf, NEW.bm25_len, ref)
-        FROM bm25_terms_of(NEW.title, NEW.content) t
-        ON CONFLICT (lexeme) DO UPDATE
-        SET df = bm25_terms.df + 1, max_impact = greatest(bm25_terms.max_impact, EXCLUDED.max_impact);
+    INSERT INTO bm25_terms (lexeme, df)
+        SELECT t.lexeme, 1 FROM bm25_terms_of(NEW.title, NEW.content) t
+        ON CONFLICT (lexeme) DO UPDATE SET df = bm25_terms.df + 1;
     UPDATE bm25_stats SET n_chunks = n_chunks + 1, total_len = total_len + NEW.bm25_len;
     RETURN NULL;
 END $$;
