@@ -154,10 +154,15 @@ def _vector_text(v: np.ndarray) -> str:
 
 
 async def bulk_load(
-    conn: AsyncConnection, texts: list[str], vectors: np.ndarray, *, hnsw: tuple[int, int]
+    conn: AsyncConnection,
+    texts: list[str],
+    vectors: np.ndarray | None,
+    *,
+    hnsw: tuple[int, int],
 ) -> dict[str, float]:
     """Load the chunks into the (empty, migrated) collection on ``conn``'s search_path; seconds
-    per step. ``hnsw`` is (m, ef_construction)."""
+    per step. ``hnsw`` is (m, ef_construction); without ``vectors`` every chunk gets the same
+    vector and no HNSW index is built (a BM25-only collection)."""
     steps: dict[str, float] = {}
     n = len(texts)
     docs = -(-n // CHUNKS_PER_DOC)
@@ -202,12 +207,14 @@ async def bulk_load(
         "COPY chunks (chunk_id, content, embedding, doc_id, ordinal, kind, source_id, title,"
         " vessel_name, bm25_len) FROM STDIN"
     ) as copy:
+        same = _vector_text(np.full(384, 384**-0.5))
         for i, text in enumerate(texts):
             j = i // CHUNKS_PER_DOC
             cid = _hex("chunk", i)
+            vector = same if vectors is None else _vector_text(vectors[i])
             await copy.write_row(
-                (cid, text, _vector_text(vectors[i]), doc_id(j), i % CHUNKS_PER_DOC, "scale",
-                 f"scale-{j}", titles[j], f"VESSEL {j % VESSELS}", lengths.get(cid, 0))
+                (cid, text, vector, doc_id(j), i % CHUNKS_PER_DOC, "scale", f"scale-{j}",
+                 titles[j], f"VESSEL {j % VESSELS}", lengths.get(cid, 0))
             )  # fmt: skip
     t = step("copy", t)
 
@@ -240,11 +247,14 @@ async def bulk_load(
     await conn.execute("ALTER TABLE chunks ENABLE TRIGGER chunks_bm25_index")
     t = step("bm25_indexes", t)
     m, ef_construction = hnsw
-    await conn.execute(
-        f"CREATE INDEX chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
-        f" WITH (m = {int(m)}, ef_construction = {int(ef_construction)})"
-    )
-    t = step("hnsw", t)
+    if vectors is None:
+        t = step("hnsw", t)
+    else:
+        await conn.execute(
+            f"CREATE INDEX chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
+            f" WITH (m = {int(m)}, ef_construction = {int(ef_construction)})"
+        )
+        t = step("hnsw", t)
     await conn.execute("VACUUM (ANALYZE) chunks")
     await conn.execute("VACUUM (ANALYZE) bm25_postings")
     await conn.execute("VACUUM (ANALYZE) bm25_terms")
