@@ -255,17 +255,17 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    sizes_ = [r["chunks"] for r in results]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for key, label in (
         ("hybrid_p50_ms", "hybrid p50 (24 words)"),
         ("hybrid_p95_ms", "hybrid p95 (24 words)"),
-        ("bm25_p50_ms", "BM25 pruned p50"),
-        ("bm25_exact_p50_ms", "BM25 exact p50"),
+        ("bm25_pruned_p50_ms", "BM25 pruned p50 (24 words)"),
+        ("bm25_exact_p50_ms", "BM25 exact p50 (24 words)"),
         ("vector_p50_ms", "HNSW p50"),
         ("short_hybrid_p50_ms", "hybrid p50 (6 words)"),
     ):
-        ax.plot(sizes_, [r[key] for r in results], marker="o", label=label)
+        points = [(r["chunks"], r[key]) for r in results if key in r]
+        ax.plot(*zip(*points, strict=True), marker="o", label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("chunks")
@@ -275,6 +275,10 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+
+
+def _load(path: str) -> dict[str, Any]:
+    return json.loads(Path(path).read_text())
 
 
 async def main() -> int:
@@ -291,13 +295,17 @@ async def main() -> int:
     parser.add_argument(
         "--bm25-only", action="store_true", help="collection scale_<N>_bm25: no vectors, no HNSW"
     )
+    parser.add_argument("--results", help="table and plot from saved --json outputs (a,b,...)")
     parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "scale.png")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     settings = Settings.from_env()
-    if args.table:
-        results = [await measure(settings, int(n), args) for n in args.sizes.split(",")]
+    if args.table or args.results:
+        if args.results:
+            results = [_load(f) for f in args.results.split(",")]
+        else:
+            results = [await measure(settings, int(n), args) for n in args.sizes.split(",")]
         print(table(results))
         (ROOT / "docs" / "scale.json").write_text(json.dumps(results, indent=1) + "\n")
         plot(results, args.plot)
