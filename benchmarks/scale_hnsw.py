@@ -101,12 +101,15 @@ def main() -> int:
             "doc_ids": lambda i: (
                 "doc_id IN (" + ",".join(f"'{d}'" for d in vessel_docs(args.chunks, i % 1000)) + ")"
             ),
-            # a column without a plain index: HNSW with a filter, where the iterative scan matters
+            # a column without a plain index: the planner still prefers a scan and a sort
             "vessel_name": lambda i: f"vessel_name = 'VESSEL {i % 1000}'",
+            # the same, sequential scans off: HNSW with a filter, where the iterative scan counts
+            "vessel_name_hnsw_forced": lambda i: f"vessel_name = 'VESSEL {i % 1000}'",
         }
         for kind, where_of in kinds.items():
             wheres = [where_of(i) for i in range(len(vectors))]
             truth = [exact(conn, v, 10, w) for v, w in zip(vectors, wheres, strict=True)]
+            conn.execute(f"SET enable_seqscan = {'off' if kind.endswith('forced') else 'on'}")
             plan = conn.execute(
                 f"EXPLAIN SELECT chunk_id FROM chunks WHERE {wheres[0]}"  # noqa: S608
                 " ORDER BY embedding <=> %s LIMIT 10",
