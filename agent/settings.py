@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import platformdirs
 
 from agent.errors import SettingsError
+from archive.store.lexical import BM25_MODES
 from archive.store.server import database_uri
 from providers.config import ProviderConfig
 
@@ -31,6 +32,7 @@ class Settings(ProviderConfig):
     database_url: str | None = None  # any PostgreSQL >= 15 with pgvector; None = embedded
     collection: str = "bosun"  # schema holding the main archive
     db_timeout_s: float = 10.0  # BOSUN_DB_TIMEOUT_S: longest database wait of a turn
+    bm25: str = "auto"  # BOSUN_BM25: auto, pruned (bounded reads) or exact (every posting)
 
     @property
     def archive_dir(self) -> Path:
@@ -61,6 +63,7 @@ class Settings(ProviderConfig):
             home=home.expanduser(),
             database_url=_opt(env, "DATABASE_URL"),
             collection=_opt(env, "BOSUN_COLLECTION") or "bosun",
+            bm25=(_opt(env, "BOSUN_BM25") or "auto").lower(),
             embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
             google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
             google_base_url=_opt(env, "BOSUN_GOOGLE_BASE_URL"),
@@ -89,6 +92,10 @@ class Settings(ProviderConfig):
         if self.embeddings not in EMBEDDINGS:
             raise SettingsError(
                 f"BOSUN_EMBEDDINGS must be one of {', '.join(EMBEDDINGS)}, got {self.embeddings!r}"
+            )
+        if self.bm25 not in BM25_MODES:
+            raise SettingsError(
+                f"BOSUN_BM25 must be one of {', '.join(BM25_MODES)}, got {self.bm25[:40]!r}"
             )
         if self.database_url:
             _check_database_url(self.database_url)

@@ -56,6 +56,7 @@ async def open_services(
         await identity_of(embeddings),
         collection=collection or settings.collection,
         statement_timeout_s=statement_timeout_s,
+        bm25=settings.bm25,
     )
     try:
         yield Services(settings, store, embeddings, Archive(settings.archive_dir))

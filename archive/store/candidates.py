@@ -16,7 +16,15 @@ import numpy as np
 from psycopg import sql
 
 from archive.store.database import Store
-from archive.store.lexical import BM25_SUM, BM25_TOP, BM25_WEIGHTS, K1, B, bm25_restriction
+from archive.store.lexical import (
+    BM25_SUM,
+    BM25_WEIGHTS,
+    K1,
+    B,
+    bm25_restriction,
+    bm25_top,
+    top_params,
+)
 from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
 from archive.store.search_filters import SearchFilters
 
@@ -28,7 +36,8 @@ FROM top JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
 
 # The nearest rows come from the HNSW index (ef_search and the iterative scan are session
 # settings of every pooled connection, see Store.open); their BM25 is read from the postings of
-# the query terms by index lookups on (lexeme, chunk_id).
+# the query terms by one index probe per (row, term) on (lexeme, chunk_id) (OFFSET 0 keeps the
+# planner from reading every posting of the term through the impact index instead).
 _DENSE = """
 WITH near AS MATERIALIZED (
     SELECT c.chunk_id, 1 - (c.embedding <=> %(vector)s) AS cosine
@@ -38,11 +47,12 @@ WITH near AS MATERIALIZED (
     LIMIT %(limit)s
 ), {weights},
 lex AS (
-    SELECT p.chunk_id, {bm25} AS bm25
-    FROM w CROSS JOIN st
-    JOIN bm25_postings p
-      ON p.lexeme = w.lexeme AND p.chunk_id = ANY(ARRAY(SELECT chunk_id FROM near))
-    GROUP BY p.chunk_id
+    SELECT near.chunk_id, {bm25} AS bm25
+    FROM near CROSS JOIN w CROSS JOIN st CROSS JOIN LATERAL (
+        SELECT p.tf, p.len FROM bm25_postings p
+        WHERE p.lexeme = w.lexeme AND p.chunk_id = near.chunk_id OFFSET 0
+    ) p
+    GROUP BY near.chunk_id
 )
 SELECT {columns}, coalesce(lex.bm25, 0) AS bm25, near.cosine
 FROM near JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
@@ -62,17 +72,17 @@ async def lexical_candidates(
     """The ``limit`` best chunks by BM25, best first, with their cosine to ``vector`` if given
     (0 otherwise)."""
     restrict, params = bm25_restriction(filters)
-    params.update({"query": query, "k1": K1, "b": B, "limit": limit})
+    params.update({"query": query, "k1": K1, "b": B, **top_params(limit)})
     if vector is not None:
         params["vector"] = np.asarray(vector, dtype=np.float32)
     statement = sql.SQL(_LEXICAL).format(
         weights=sql.SQL(BM25_WEIGHTS),
-        top=sql.SQL(BM25_TOP).format(bm25=sql.SQL(BM25_SUM), restrict=restrict),
+        top=bm25_top(store.bm25, restrict),
         columns=sql.SQL(PASSAGE_COLUMNS),
         cosine=sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL"),
     )
     rows = await _rows(store, statement, params)
-    ranked = sorted(rows, key=lambda r: (-r["bm25"], r["chunk_id"]))
+    ranked = sorted(rows, key=lambda r: (-round(r["bm25"] * 1e9), r["chunk_id"]))
     return [_scored(r) for r in ranked]
 
 

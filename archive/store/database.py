@@ -84,8 +84,11 @@ class Store:
         vectors: AsyncPGVectorStore,
         engine: PGEngine,
         identity: EmbeddingIdentity,
+        *,
+        bm25: str = "auto",
     ) -> None:
         self.pool = pool
+        self.bm25 = bm25  # archive.store.lexical.BM25_MODES
         self.schema = schema
         self.vectors = vectors
         self.engine = engine
@@ -100,12 +103,14 @@ class Store:
         *,
         collection: str,
         statement_timeout_s: float | None = None,
+        bm25: str = "auto",
     ) -> Store:
         """Connect to ``uri``, migrate ``collection`` (a schema), and check it was built with
         these embeddings. Pooled connections are checked before use (a restarted server or a
         terminated backend costs a reconnect, not a failed query); ``statement_timeout_s``
         bounds every query of the pool and the wait for a connection (None: no bound on
-        queries, as ingest needs; 30 s for a connection)."""
+        queries, as ingest needs; 30 s for a connection); ``bm25`` is how BM25 finds its top k
+        (``BM25_MODES``)."""
         schema = check_collection_name(collection)
         async with await AsyncConnection.connect(uri, autocommit=True) as conn:
             await _check_identity(conn, schema, identity)
@@ -163,7 +168,7 @@ class Store:
             distance_strategy=DistanceStrategy.COSINE_DISTANCE,
             index_query_options=hnsw,
         )
-        return cls(pool, schema, vectors, engine, identity)
+        return cls(pool, schema, vectors, engine, identity, bm25=bm25)
 
     async def close(self) -> None:
         await self.pool.close()

@@ -42,6 +42,7 @@ def test_settings_name_the_variable_that_is_wrong() -> None:
         ),
         "BOSUN_EMBEDDINGS": ("minilm", "BOSUN_EMBEDDINGS must be one of local, gemini, cohere"),
         "DATABASE_URL": ("postgresql://u:pw@h:notaport/db", "DATABASE_URL has a port"),
+        "BOSUN_BM25": ("fast", "BOSUN_BM25 must be one of auto, pruned, exact, got 'fast'"),
     }
     for name, (value, message) in cases.items():
         with pytest.raises(SettingsError) as caught:
@@ -52,6 +53,8 @@ def test_settings_name_the_variable_that_is_wrong() -> None:
         with pytest.raises(SettingsError):
             Settings.from_env({"BOSUN_PROVIDER_TIMEOUT_S": bad})
     assert Settings.from_env({"BOSUN_PROVIDER_TIMEOUT_S": "2.5"}).provider_timeout_s == 2.5
+    assert Settings.from_env({}).bm25 == "auto"
+    assert Settings.from_env({"BOSUN_BM25": "Exact"}).bm25 == "exact"
 
 
 def test_one_line_collapses_and_scrubs() -> None:
