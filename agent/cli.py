@@ -1,4 +1,4 @@
-"""The `bosun` command line: ingest, search, status, eval, eval-answers, ask, chat, serve."""
+"""The `bosun` command line: ingest, search, status, eval, adapt, eval-answers, ask, chat, serve."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from agent.adapt import add_adapt_parser, run_adapt
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
 from agent.errors import UsageError, exit_code, one_line
@@ -56,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     status.add_argument("--json", action="store_true")
 
     add_eval_parser(sub)
+    add_adapt_parser(sub)
     add_eval_answers_parser(sub)
     add_conversation_parsers(sub)
     add_serve_parser(sub)
@@ -228,6 +230,7 @@ def _rounded(timings: dict[str, float]) -> dict[str, float]:
 _ARCHIVE_COMMANDS = {"ingest": _ingest, "search": _search, "status": _status}
 _SETTINGS_COMMANDS = {
     "eval": run_eval,
+    "adapt": run_adapt,
     "eval-answers": run_eval_answers,
     "ask": run_ask,
     "chat": run_chat,
