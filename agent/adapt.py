@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import logging
+import math
 import random
 import sys
 import time
@@ -51,7 +52,18 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         "ONNX under BOSUN_HOME/models, re-embed the collection and record the model's sha256.",
     )
     parser.add_argument("--collection", help="collection to adapt (default: the archive)")
-    parser.add_argument("--steps", type=positive_int, default=TrainConfig.steps)
+    parser.add_argument(
+        "--steps",
+        type=positive_int,
+        default=TrainConfig.steps,
+        help=f"at most this many training steps (default {TrainConfig.steps})",
+    )
+    parser.add_argument(
+        "--epochs",
+        type=positive_int,
+        default=1,
+        help="at most this many passes over the mined pairs (default 1)",
+    )
     parser.add_argument("--batch-size", type=positive_int, default=TrainConfig.batch_size)
     parser.add_argument(
         "--negatives",
@@ -134,7 +146,8 @@ async def adapt(
     pairs += query_pairs(chunks, queries, relevant)
     if not pairs:
         raise AdaptUnavailable(f"collection {store.schema!r} holds nothing to mine pairs from")
-    config = TrainConfig(steps=args.steps, batch_size=args.batch_size)
+    passes = math.ceil(args.epochs * len(pairs) / args.batch_size)
+    config = TrainConfig(steps=min(args.steps, passes), batch_size=args.batch_size)
     chosen = choose_pairs(pairs, config.steps * config.batch_size)
     doc_of = {c.embedded: c.doc_id for c in chunks}
     with_negatives = chosen[: max(0, args.negatives)]

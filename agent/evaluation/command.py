@@ -186,6 +186,7 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
         text = format_result(run.result, label=run.layers.label, collection=collection)
         text += _decisions(run)
         data = run.summary()
+    text += f"\nembedder: {_described(embedder)}"
     if args.json:
         write_out(json.dumps(data))
         if chart:
@@ -212,6 +213,16 @@ def run_config(collection: str, chunk_chars: int, embedder: dict[str, Any]) -> d
     if embedder.get("training"):
         config["embedder_training"] = embedder["training"]
     return config
+
+
+def _described(embedder: dict[str, Any]) -> str:
+    """``local:…-adapted-<sha> (bosun adapt on …)`` for the text report."""
+    training = embedder.get("training")
+    if not training:
+        return str(embedder["model"])
+    queries = training.get("queries") or "the corpus only"
+    sample = " (in-sample)" if embedder.get("in_sample") else ""
+    return f"{embedder['model']} (bosun adapt, queries: {queries}){sample}"
 
 
 def _dataset(args: argparse.Namespace) -> BeirDataset:
