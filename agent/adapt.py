@@ -21,6 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from agent.adapt_head import KIND_KEY, adapt_head, current_head, reset_head
 from agent.arguments import positive_int
 from agent.evaluation.beir import DatasetError, load_dataset
 from agent.evaluation.folds import parse_fold, split_queries
@@ -86,6 +87,13 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="leave fold K of N of the --queries out (bosun eval --fold K/N scores it)",
     )
     parser.add_argument(
+        "--mode",
+        choices=("head", "full"),
+        default="head",
+        help="head: fit a linear head on the stock model and map the stored vectors through it "
+        "(minutes); full: fine-tune the upper layers and re-embed every passage (hours on 2 cores)",
+    )
+    parser.add_argument(
         "--reset", action="store_true", help="re-embed with the stock model and forget the adapted"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -146,6 +154,8 @@ async def adapt(
     pairs += query_pairs(chunks, queries, relevant)
     if not pairs:
         raise AdaptUnavailable(f"collection {store.schema!r} holds nothing to mine pairs from")
+    if args.mode == "head":
+        return await adapt_head(services, choose_pairs(pairs, len(pairs)), chunks, args, described)
     passes = math.ceil(args.epochs * len(pairs) / args.batch_size)
     config = TrainConfig(steps=min(args.steps, passes), batch_size=args.batch_size)
     chosen = choose_pairs(pairs, config.steps * config.batch_size)
@@ -169,12 +179,14 @@ async def adapt(
     model_id = adapted_model_id(sha)
     embeddings = adapted_minilm(target, sha, model_id.removeprefix("local:"))
     training = {
+        "kind": "full",
         "pairs": count_sources(chosen),
         "queries": described or None,
         "steps": config.steps,
         "batch_size": config.batch_size,
     }
     meta = {
+        KIND_KEY: "full",
         MODEL_KEY: model_id,
         FILE_KEY: str(target.relative_to(services.settings.home)),
         SHA_KEY: sha,
@@ -224,14 +236,18 @@ def choose_pairs(pairs: list[Pair], budget: int, *, seed: int = 13) -> list[Pair
 
 
 async def _reset(services: Services) -> dict[str, Any]:
-    """Re-embed with the stock model and drop the adapted model's record."""
+    """Back to the stock model's vectors (mapped back through a head's inverse, or re-embedded
+    after a full fine-tune) and drop the adapted model's record."""
+    head = await current_head(services) if await _headed(services) else None
+    if head is not None:
+        return await reset_head(services, head)
     store = services.store
     started = time.perf_counter()
     report = await reembed_collection(
         store,
         default_minilm(),
         {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY),
+        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY),
     )
     return {
         "collection": store.schema,
@@ -239,6 +255,13 @@ async def _reset(services: Services) -> dict[str, Any]:
         "reembed": asdict(report),
         "seconds": round(time.perf_counter() - started, 1),
     }
+
+
+async def _headed(services: Services) -> bool:
+    async with services.store.pool.connection() as conn:
+        cur = await conn.execute("SELECT value FROM meta WHERE key = %s", (KIND_KEY,))
+        row = await cur.fetchone()
+    return bool(row and row["value"] == "head")
 
 
 def _remove_old_models(folder: Path, *, keep: Path) -> None:

