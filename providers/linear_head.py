@@ -71,6 +71,7 @@ def fit_head(
     if len(anchors) == 0:
         raise ValueError("no pairs to fit the head on")
     torch.manual_seed(config.seed)
+    torch.set_num_threads(1)  # 64×384 products: more threads only wait on each other
     generator = torch.Generator().manual_seed(config.seed)
     a_all = torch.from_numpy(np.asarray(anchors, dtype=np.float32))
     p_all = torch.from_numpy(np.asarray(positives, dtype=np.float32))
