@@ -40,6 +40,7 @@ from providers.minilm import BASE_MODEL_ID, default_minilm, stock_model_path
 from tools.pair_mining import MinedChunk, add_hard_negatives, count_sources
 
 KIND_KEY = "embedder_kind"  # "head" | "full"
+EMBEDDED_POSITIVES = 1500  # pairs fitted at most when positives must be embedded first
 
 
 async def current_head(services: Services) -> np.ndarray | None:
@@ -68,17 +69,32 @@ async def adapt_head(
     store = services.store
     old = await current_head(services)
     by_text = {c.embedded: c.chunk_id for c in chunks}
-    usable = [p for p in pairs if p.positive in by_text and p.source != "cloze"]
+    # Pairs whose positive is a stored passage cost nothing to embed; the others (a title's
+    # passage without the title) are embedded once, at most EMBEDDED_POSITIVES of them.
+    stored_pairs = [p for p in pairs if p.positive in by_text and p.source != "cloze"]
+    other = [p for p in pairs if p.positive not in by_text and p.source != "cloze"]
+    usable = stored_pairs + other[: max(0, EMBEDDED_POSITIVES - len(stored_pairs))]
     if not usable:
         raise AdaptUnavailable(f"collection {store.schema!r} gave no pairs a head can learn from")
     doc_of = {c.embedded: c.doc_id for c in chunks}
-    usable = await add_hard_negatives(store, services.embeddings, usable[: args.negatives], doc_of)
-    usable += [p for p in pairs if p.positive in by_text and p.source != "cloze"][args.negatives :]
+    doc_of.update({c.content: c.doc_id for c in chunks})
+    usable = (
+        await add_hard_negatives(store, services.embeddings, usable[: args.negatives], doc_of)
+        + usable[args.negatives :]
+    )
     stored = await stored_vectors(store)
     ids = list(stored)
     stock = dict(zip(ids, stock_vectors(old, np.stack([stored[i] for i in ids])), strict=True))
-    anchors = await asyncio.to_thread(default_minilm().embed_array, [p.anchor for p in usable])
-    positives = np.stack([stock[by_text[p.positive]] for p in usable])
+    model = default_minilm()
+    anchors = await asyncio.to_thread(model.embed_array, [p.anchor for p in usable])
+    fresh = [p.positive for p in usable if p.positive not in by_text]
+    embedded = dict(zip(fresh, await asyncio.to_thread(model.embed_array, fresh), strict=True))
+    positives = np.stack(
+        [
+            stock[by_text[p.positive]] if p.positive in by_text else embedded[p.positive]
+            for p in usable
+        ]
+    )
     negatives = np.zeros_like(positives)
     for row, pair in enumerate(usable):
         if pair.negative in by_text:
