@@ -1,5 +1,5 @@
-"""The `bosun` command line: ingest, delete, search, status, eval, eval-answers, ask, chat,
-serve."""
+"""The `bosun` command line: ingest, delete, search, status, eval, adapt, eval-answers, ask,
+chat, serve."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from agent.adapt import add_adapt_parser, run_adapt
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
 from agent.errors import UsageError, exit_code, one_line
@@ -73,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     status.add_argument("--json", action="store_true")
 
     add_eval_parser(sub)
+    add_adapt_parser(sub)
     add_eval_answers_parser(sub)
     add_conversation_parsers(sub)
     add_serve_parser(sub)
@@ -285,6 +287,7 @@ _ARCHIVE_COMMANDS = {
 }
 _SETTINGS_COMMANDS = {
     "eval": run_eval,
+    "adapt": run_adapt,
     "eval-answers": run_eval_answers,
     "ask": run_ask,
     "chat": run_chat,

@@ -12,9 +12,12 @@ from langchain_core.embeddings import Embeddings
 from agent.settings import Settings
 from archive.originals import Archive
 from archive.store.database import EmbeddingIdentity, Store
+from archive.store.embedder import read_embedder
+from archive.store.schema import StoreError
 from graph.builder import Clients
 from providers.chat import build_chat_model, build_classifier_model
 from providers.embeddings import build_embeddings, embedding_identity
+from providers.minilm import adapted_minilm
 from providers.rerankers import build_reranker
 from tools.backend import StoreBackend
 from tools.expansion import archive_expander
@@ -48,13 +51,17 @@ async def open_services(
     statement_timeout_s: float | None = None,
 ) -> AsyncIterator[Services]:
     """Open the store for ``collection`` (default: the main archive) and close it afterwards;
-    ``statement_timeout_s`` bounds each query (conversations; None for ingest)."""
-    embeddings = embeddings or build_embeddings(settings.providers)
+    ``statement_timeout_s`` bounds each query (conversations; None for ingest).
+
+    With the local embedder, a collection re-embedded by `bosun adapt` is opened with its own
+    adapted model (the file and sha256 its meta records)."""
+    collection = collection or settings.collection
+    embeddings = embeddings or await collection_embeddings(settings, collection)
     store = await Store.open(
         settings.database_uri(),
         embeddings,
         await identity_of(embeddings),
-        collection=collection or settings.collection,
+        collection=collection,
         statement_timeout_s=statement_timeout_s,
         bm25=settings.bm25,
     )
@@ -62,6 +69,22 @@ async def open_services(
         yield Services(settings, store, embeddings, Archive(settings.archive_dir))
     finally:
         await store.close()
+
+
+async def collection_embeddings(settings: Settings, collection: str) -> Embeddings:
+    """The configured embeddings, or the adapted MiniLM the local collection was built with."""
+    if (settings.providers.embeddings or "").strip().lower() != "local":
+        return build_embeddings(settings.providers)
+    record = await read_embedder(settings.database_uri(), collection)
+    if record is None:
+        return build_embeddings(settings.providers)
+    path = settings.home / record.file
+    if not path.is_file():
+        raise StoreError(
+            f"collection {collection!r} was embedded by the adapted model {path}, which is "
+            "missing; run `bosun adapt` again (or `bosun adapt --reset` for the stock model)"
+        )
+    return adapted_minilm(path, record.sha256, record.model.removeprefix("local:"))
 
 
 def build_clients(services: Services, *, offline: bool = False) -> Clients:

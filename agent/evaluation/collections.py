@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import logging
 import re
 import sys
@@ -11,6 +12,7 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -20,6 +22,7 @@ from agent.wiring import Services, open_services
 from archive.ingest.chunking import chunk_document
 from archive.ingest.writer import write_documents
 from archive.store.database import Store
+from archive.store.embedder import FILE_KEY, TRAINING_KEY
 from archive.store.schema import StoreError
 
 logger = logging.getLogger(__name__)
@@ -61,6 +64,13 @@ async def _write_meta(store: Store, values: Mapping[str, str]) -> None:
                 " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 (key, value),
             )
+
+
+async def read_training(store: Store) -> dict[str, Any] | None:
+    """What the collection's adapted embedder was trained on (`bosun adapt`), if it has one."""
+    meta = await _read_meta(store)
+    text = meta.get(TRAINING_KEY) if meta.get(FILE_KEY) else None
+    return json.loads(text) if text else None
 
 
 async def document_count(store: Store) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,9 @@ from agent.evaluation.collections import (
     collection_name,
     document_count,
     ensure_ingested,
+    read_training,
 )
+from agent.evaluation.folds import Fold, parse_fold, split_queries
 from agent.evaluation.harness import (
     EVAL_CHUNKS,
     EvalResult,
@@ -77,6 +79,12 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="folder of the chart (default <BOSUN_HOME>/eval/<dataset>)",
     )
     parser.add_argument(
+        "--fold",
+        type=parse_fold,
+        metavar="K/N",
+        help="run only the queries of fold K of N (held out by bosun adapt --hold-out K/N)",
+    )
+    parser.add_argument(
         "--chunk-chars",
         type=positive_int,
         default=DEFAULT_CHUNK_CHARS,
@@ -105,6 +113,8 @@ def switches_of(args: argparse.Namespace, layers: Layers | None = None) -> dict[
         switches["chunk_chars"] = args.chunk_chars
     if args.limit is not None:
         switches["limit"] = args.limit
+    if args.fold is not None:
+        switches["fold"] = str(args.fold)
     return switches
 
 
@@ -132,7 +142,7 @@ class LayerRun:
 async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
     """Run ``bosun eval``; returns the exit status (2 for a dataset that cannot be used)."""
     try:
-        dataset = load_dataset(args.dataset, args.split)
+        dataset = _dataset(args)
     except DatasetError as err:
         write_err(f"bosun: {err}")
         return 2
@@ -144,21 +154,14 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
     runs: list[LayerRun] = []
     async with open_services(settings, collection=collection) as services:
         await prepare_collection(services, dataset, args.chunk_chars, collection)
+        embedder = await embedder_note(services, dataset, args.fold)
         for layers in configurations:
             if args.ablation:
                 write_err(f"running {layers.label} ...")
             search = await layered_search(services, layers, EVAL_CHUNKS)
             result = await evaluate(services, dataset, limit=args.limit, search=search)
             runs.append(LayerRun(layers, result, search))
-    options = RetrievalOptions()
-    config = {
-        "collection": collection,
-        "chunk_chars": args.chunk_chars,
-        "candidates": options.candidates,
-        "similarity_floor": options.similarity_floor,
-        "fusion": vars(options.fusion).copy(),
-        "rerank_pool": Context().candidates,
-    }
+    config = run_config(collection, args.chunk_chars, embedder)
     for run in runs:
         record_run(settings, run.result, switches_of(args, run.layers), config)
     log = runs_file(settings, dataset.name)
@@ -183,6 +186,7 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
         text = format_result(run.result, label=run.layers.label, collection=collection)
         text += _decisions(run)
         data = run.summary()
+    text += f"\nembedder: {_described(embedder)}"
     if args.json:
         write_out(json.dumps(data))
         if chart:
@@ -192,6 +196,63 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
         if chart:
             write_out(f"chart: {chart}")
     return 0
+
+
+def run_config(collection: str, chunk_chars: int, embedder: dict[str, Any]) -> dict[str, Any]:
+    """What the run log records about the retrieval setup of a run."""
+    options = RetrievalOptions()
+    config = {
+        "collection": collection,
+        "chunk_chars": chunk_chars,
+        "candidates": options.candidates,
+        "similarity_floor": options.similarity_floor,
+        "fusion": vars(options.fusion).copy(),
+        "rerank_pool": Context().candidates,
+        "embedding_model": embedder["model"],
+    }
+    if embedder.get("training"):
+        config["embedder_training"] = embedder["training"]
+    return config
+
+
+def _described(embedder: dict[str, Any]) -> str:
+    """``local:…-adapted-<sha> (bosun adapt on …)`` for the text report."""
+    training = embedder.get("training")
+    if not training:
+        return str(embedder["model"])
+    queries = training.get("queries") or "the corpus only"
+    sample = " (in-sample)" if embedder.get("in_sample") else ""
+    return f"{embedder['model']} (bosun adapt, queries: {queries}){sample}"
+
+
+def _dataset(args: argparse.Namespace) -> BeirDataset:
+    """The dataset's split, only the queries of ``--fold`` when given."""
+    dataset = load_dataset(args.dataset, args.split)
+    if args.fold is None:
+        return dataset
+    return replace(dataset, queries=split_queries(dataset.queries, args.fold)[1])
+
+
+async def embedder_note(
+    services: Services, dataset: BeirDataset, fold: Fold | None
+) -> dict[str, Any]:
+    """The collection's embedding model and what an adapted one was trained on; warns when the
+    adapted model saw queries of the split being scored (an in-sample figure)."""
+    note: dict[str, Any] = {"model": services.store.identity.model}
+    training = await read_training(services.store)
+    if training is None:
+        return note
+    note["training"] = training
+    seen = training.get("queries") or ""
+    if seen.startswith(f"{dataset.name}/{dataset.split}") and (
+        fold is None or not seen.endswith(f"without fold {fold}")
+    ):
+        write_err(
+            f"warning: the collection's adapted embedder was trained on {seen}: "
+            "these figures are in-sample (use --fold with the held-out fold)"
+        )
+        note["in_sample"] = True
+    return note
 
 
 async def prepare_collection(

@@ -1,0 +1,305 @@
+"""`bosun adapt`: fine-tune the local embedder on pairs mined from a collection, export it as int8
+ONNX next to the collection, re-embed the collection and record the model's hash in it.
+
+Mining, training and export are :mod:`tools.pair_mining` and :mod:`providers.finetune`; this module
+chooses the pairs, runs the steps in order and reports. ``--queries`` adds (query, relevant
+passage) pairs of a BEIR split for the evaluation collections, leaving out the queries of the
+``--hold-out`` fold so that ``bosun eval --fold`` scores queries the model never saw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import math
+import random
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from agent.adapt_head import KIND_KEY, adapt_head, current_head, reset_head
+from agent.arguments import positive_int
+from agent.evaluation.beir import DatasetError, load_dataset
+from agent.evaluation.folds import parse_fold, split_queries
+from agent.settings import Settings
+from agent.wiring import Services, open_services
+from archive.ingest.reembed import reembed_collection
+from archive.store.embedder import FILE_KEY, MODEL_KEY, SHA_KEY, TRAINING_KEY, adapted_model_id
+from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
+from providers.minilm import BASE_MODEL_ID, adapted_minilm, default_minilm
+from tools.pair_mining import (
+    MinedChunk,
+    add_hard_negatives,
+    count_sources,
+    mine_chunks,
+    stored_chunks,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``adapt`` sub-command to the CLI's sub-parsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "adapt",
+        help="fine-tune the local embedder on pairs mined from the archive",
+        description="Mine (anchor, passage) pairs from what the collection holds (report "
+        "sections, mail threads, titles, sentences of a passage), add hard negatives from "
+        "Bosun's hybrid retrieval, fine-tune MiniLM (needs the [adapt] extra), export it as int8 "
+        "ONNX under BOSUN_HOME/models, re-embed the collection and record the model's sha256.",
+    )
+    parser.add_argument("--collection", help="collection to adapt (default: the archive)")
+    parser.add_argument(
+        "--steps",
+        type=positive_int,
+        default=TrainConfig.steps,
+        help=f"at most this many training steps (default {TrainConfig.steps})",
+    )
+    parser.add_argument(
+        "--epochs",
+        type=positive_int,
+        default=1,
+        help="at most this many passes over the mined pairs (default 1)",
+    )
+    parser.add_argument("--batch-size", type=positive_int, default=TrainConfig.batch_size)
+    parser.add_argument(
+        "--negatives",
+        type=int,
+        default=400,
+        metavar="N",
+        help="pairs given a hard negative by hybrid retrieval (default 400; 0: none)",
+    )
+    parser.add_argument(
+        "--queries",
+        type=Path,
+        metavar="DATASET_DIR",
+        help="a BEIR dataset whose split's queries add (query, relevant passage) pairs",
+    )
+    parser.add_argument("--split", help="split of --queries (default: the dataset's default)")
+    parser.add_argument(
+        "--hold-out",
+        type=parse_fold,
+        metavar="K/N",
+        help="leave fold K of N of the --queries out (bosun eval --fold K/N scores it)",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=("head", "full"),
+        default="head",
+        help="head: fit a linear head on the stock model and map the stored vectors through it "
+        "(minutes); full: fine-tune the upper layers and re-embed every passage (hours on 2 cores)",
+    )
+    parser.add_argument(
+        "--reset", action="store_true", help="re-embed with the stock model and forget the adapted"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
+    """Run ``bosun adapt``; returns the exit status."""
+    collection = args.collection or settings.collection
+    if settings.providers.embeddings != "local":
+        write_err("bosun: adapt fine-tunes the local embedder; set BOSUN_EMBEDDINGS=local")
+        return 2
+    if args.hold_out and not args.queries:
+        write_err("bosun: --hold-out needs --queries")
+        return 2
+    try:
+        query_pairs = _query_source(args)
+    except DatasetError as err:
+        write_err(f"bosun: {err}")
+        return 2
+    async with open_services(settings, collection=collection) as services:
+        if args.reset:
+            report = await _reset(services)
+        else:
+            report = await adapt(services, args, query_pairs)
+    if args.json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        sys.stdout.write(_format(report) + "\n")
+    return 0
+
+
+def _query_source(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, list[str]], str]:
+    """(query id → text, query id → relevant corpus ids, description) of the training queries."""
+    if not args.queries:
+        return {}, {}, ""
+    dataset = load_dataset(args.queries, args.split)
+    queries = dataset.queries
+    described = f"{dataset.name}/{dataset.split}"
+    if args.hold_out:
+        queries, _ = split_queries(queries, args.hold_out)
+        described += f" without fold {args.hold_out}"
+    relevant = {q: [d for d, g in dataset.qrels[q].items() if g > 0] for q in queries}
+    return queries, relevant, described
+
+
+async def adapt(
+    services: Services,
+    args: argparse.Namespace,
+    query_source: tuple[dict[str, str], dict[str, list[str]], str],
+) -> dict[str, Any]:
+    """Mine, train, export, re-embed, record; returns what each step did."""
+    started = time.perf_counter()
+    store = services.store
+    chunks = await stored_chunks(store)
+    pairs = mine_chunks(chunks)
+    queries, relevant, described = query_source
+    pairs += query_pairs(chunks, queries, relevant)
+    if not pairs:
+        raise AdaptUnavailable(f"collection {store.schema!r} holds nothing to mine pairs from")
+    if args.mode == "head":
+        return await adapt_head(services, choose_pairs(pairs, len(pairs)), chunks, args, described)
+    passes = math.ceil(args.epochs * len(pairs) / args.batch_size)
+    config = TrainConfig(steps=min(args.steps, passes), batch_size=args.batch_size)
+    chosen = choose_pairs(pairs, config.steps * config.batch_size)
+    doc_of = {c.embedded: c.doc_id for c in chunks}
+    with_negatives = chosen[: max(0, args.negatives)]
+    with_negatives = await add_hard_negatives(store, services.embeddings, with_negatives, doc_of)
+    chosen = with_negatives + chosen[len(with_negatives) :]
+    mined_s = time.perf_counter() - started
+    write_err(f"mined {len(pairs)} pairs, training on {len(chosen)}: {count_sources(chosen)}")
+
+    def progress(step: int, loss: float) -> None:
+        if step % 10 == 0 or step == config.steps:
+            write_err(f"step {step}/{config.steps} loss {loss:.3f}")
+
+    model, trained = await asyncio.to_thread(train, chosen, config, on_step=progress)
+    folder = services.settings.home / "models" / store.schema
+    staging = folder / "adapting.onnx"
+    sha = await asyncio.to_thread(export_int8, model, staging)
+    target = folder / f"minilm-adapted-{sha[:12]}.onnx"
+    staging.replace(target)
+    model_id = adapted_model_id(sha)
+    embeddings = adapted_minilm(target, sha, model_id.removeprefix("local:"))
+    training = {
+        "kind": "full",
+        "pairs": count_sources(chosen),
+        "queries": described or None,
+        "steps": config.steps,
+        "batch_size": config.batch_size,
+    }
+    meta = {
+        KIND_KEY: "full",
+        MODEL_KEY: model_id,
+        FILE_KEY: str(target.relative_to(services.settings.home)),
+        SHA_KEY: sha,
+        TRAINING_KEY: json.dumps(training, sort_keys=True),
+    }
+    reembedded = await reembed_collection(store, embeddings, meta)
+    _remove_old_models(folder, keep=target)
+    return {
+        "collection": store.schema,
+        "model": str(target),
+        "sha256": sha,
+        "model_bytes": target.stat().st_size,
+        "pairs_mined": count_sources(pairs),
+        "training": training,
+        "mine_seconds": round(mined_s, 1),
+        "train": asdict(trained),
+        "reembed": asdict(reembedded),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def query_pairs(
+    chunks: list[MinedChunk], queries: dict[str, str], relevant: dict[str, list[str]]
+) -> list[Pair]:
+    """(query, passage of a relevant document) for every training query (BEIR corpus ids are
+    the documents' source ids)."""
+    by_source: dict[str, list[MinedChunk]] = {}
+    for chunk in chunks:
+        by_source.setdefault(chunk.source_id, []).append(chunk)
+    pairs = []
+    for qid, text in queries.items():
+        for source_id in relevant.get(qid, []):
+            for chunk in by_source.get(source_id, [])[:2]:
+                pairs.append(Pair(text, chunk.embedded, source="query"))
+    return pairs
+
+
+def choose_pairs(pairs: list[Pair], budget: int, *, seed: int = 13) -> list[Pair]:
+    """At most ``budget`` pairs: every non-cloze pair first (query, sections, thread, title; in
+    random order), then cloze pairs to fill."""
+    rng = random.Random(seed)
+    strong = [p for p in pairs if p.source != "cloze"]
+    cloze = [p for p in pairs if p.source == "cloze"]
+    rng.shuffle(strong)
+    rng.shuffle(cloze)
+    return (strong + cloze)[:budget]
+
+
+async def _reset(services: Services) -> dict[str, Any]:
+    """Back to the stock model's vectors (mapped back through a head's inverse, or re-embedded
+    after a full fine-tune) and drop the adapted model's record."""
+    head = await current_head(services) if await _headed(services) else None
+    if head is not None:
+        return await reset_head(services, head)
+    store = services.store
+    started = time.perf_counter()
+    report = await reembed_collection(
+        store,
+        default_minilm(),
+        {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
+        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY),
+    )
+    return {
+        "collection": store.schema,
+        "model": BASE_MODEL_ID,
+        "reembed": asdict(report),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+async def _headed(services: Services) -> bool:
+    async with services.store.pool.connection() as conn:
+        cur = await conn.execute("SELECT value FROM meta WHERE key = %s", (KIND_KEY,))
+        row = await cur.fetchone()
+    return bool(row and row["value"] == "head")
+
+
+def _remove_old_models(folder: Path, *, keep: Path) -> None:
+    for old in folder.glob("minilm-adapted-*.onnx"):
+        if old != keep:
+            old.unlink()
+            logger.info("removed the previous adapted model %s", old)
+
+
+def _format(report: dict[str, Any]) -> str:
+    if "train" not in report:
+        return (
+            f"collection {report['collection']}: back to {report['model']}, "
+            f"{report['reembed']['chunks']} chunks re-embedded in {report['seconds']:.0f} s"
+        )
+    train_report, reembed = report["train"], report["reembed"]
+    return "\n".join(
+        [
+            f"collection {report['collection']} adapted in {report['seconds']:.0f} s",
+            f"  pairs mined      {report['pairs_mined']}",
+            f"  trained on       {report['training']['pairs']}"
+            + (
+                f" (queries: {report['training']['queries']})"
+                if report["training"]["queries"]
+                else ""
+            ),
+            f"  training         {train_report['steps']} steps in {train_report['seconds']:.0f} s,"
+            f" loss {train_report['first_loss']:.3f} -> {train_report['last_loss']:.3f}",
+            f"  model            {report['model']} ({report['model_bytes'] / 1e6:.1f} MB)",
+            f"  sha256           {report['sha256']}",
+            f"  re-embedded      {reembed['chunks']} chunks in"
+            f" {reembed['embed_seconds'] + reembed['write_seconds']:.0f} s",
+        ]
+    )
+
+
+def write_err(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+__all__ = ["add_adapt_parser", "adapt", "choose_pairs", "query_pairs", "run_adapt"]

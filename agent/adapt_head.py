@@ -1,0 +1,157 @@
+"""`bosun adapt --mode head` (the default): fit a linear head on the stock MiniLM from mined pairs.
+
+Anchors are embedded once by the stock model; positives and hard negatives are passages, whose
+stock vectors the collection already stores (or recovers exactly from a previous head's). The
+head is exported as the stock graph plus one MatMul, and the collection's vectors are mapped
+through it in one transaction (see :mod:`providers.linear_head`): minutes, not hours, on 2 cores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import asdict
+from typing import Any
+
+import numpy as np
+
+from agent.wiring import Services
+from archive.ingest.reembed import stored_vectors, transform_collection
+from archive.store.embedder import (
+    FILE_KEY,
+    MODEL_KEY,
+    SHA_KEY,
+    TRAINING_KEY,
+    adapted_model_id,
+    read_embedder,
+)
+from archive.store.schema import StoreError
+from providers.finetune import AdaptUnavailable, Pair
+from providers.linear_head import (
+    HeadConfig,
+    apply_head,
+    export_head,
+    fit_head,
+    read_head,
+    stock_vectors,
+)
+from providers.minilm import BASE_MODEL_ID, default_minilm, stock_model_path
+from tools.pair_mining import MinedChunk, add_hard_negatives, count_sources
+
+KIND_KEY = "embedder_kind"  # "head" | "full"
+EMBEDDED_POSITIVES = 1500  # pairs fitted at most when positives must be embedded first
+
+
+async def current_head(services: Services) -> np.ndarray | None:
+    """``W`` of the head the collection's vectors went through; ``None`` for stock vectors.
+
+    Raises StoreError for a collection re-embedded by a full fine-tune (its stock vectors are
+    gone: ``bosun adapt --reset`` first)."""
+    settings = services.settings
+    record = await read_embedder(settings.database_uri(), services.store.schema)
+    if record is None:
+        return None
+    weights = await asyncio.to_thread(read_head, settings.home / record.file)
+    if weights is None:
+        raise StoreError(
+            f"collection {services.store.schema!r} holds a fully fine-tuned model's vectors; "
+            "run `bosun adapt --reset` before fitting a head"
+        )
+    return weights
+
+
+async def adapt_head(
+    services: Services, pairs: list[Pair], chunks: list[MinedChunk], args: Any, described: str
+) -> dict[str, Any]:
+    """Fit, export and apply a head; returns what each step did."""
+    started = time.perf_counter()
+    store = services.store
+    old = await current_head(services)
+    by_text = {c.embedded: c.chunk_id for c in chunks}
+    # Pairs whose positive is a stored passage cost nothing to embed; the others (a title's
+    # passage without the title) are embedded once, at most EMBEDDED_POSITIVES of them.
+    stored_pairs = [p for p in pairs if p.positive in by_text and p.source != "cloze"]
+    other = [p for p in pairs if p.positive not in by_text and p.source != "cloze"]
+    usable = stored_pairs + other[: max(0, EMBEDDED_POSITIVES - len(stored_pairs))]
+    if not usable:
+        raise AdaptUnavailable(f"collection {store.schema!r} gave no pairs a head can learn from")
+    doc_of = {c.embedded: c.doc_id for c in chunks}
+    doc_of.update({c.content: c.doc_id for c in chunks})
+    usable = (
+        await add_hard_negatives(store, services.embeddings, usable[: args.negatives], doc_of)
+        + usable[args.negatives :]
+    )
+    stored = await stored_vectors(store)
+    ids = list(stored)
+    stock = dict(zip(ids, stock_vectors(old, np.stack([stored[i] for i in ids])), strict=True))
+    model = default_minilm()
+    anchors = await asyncio.to_thread(model.embed_array, [p.anchor for p in usable])
+    fresh = [p.positive for p in usable if p.positive not in by_text]
+    embedded = dict(zip(fresh, await asyncio.to_thread(model.embed_array, fresh), strict=True))
+    positives = np.stack(
+        [
+            stock[by_text[p.positive]] if p.positive in by_text else embedded[p.positive]
+            for p in usable
+        ]
+    )
+    negatives = np.zeros_like(positives)
+    for row, pair in enumerate(usable):
+        if pair.negative in by_text:
+            negatives[row] = stock[by_text[pair.negative]]
+    mined_s = time.perf_counter() - started
+    config = HeadConfig(steps=args.steps)
+    weights, fitted = await asyncio.to_thread(fit_head, anchors, positives, negatives, config)
+    folder = services.settings.home / "models" / store.schema
+    staging = folder / "adapting.onnx"
+    sha = await asyncio.to_thread(export_head, weights, stock_model_path(), staging)
+    target = folder / f"minilm-adapted-{sha[:12]}.onnx"
+    staging.replace(target)
+    training = {
+        "kind": "head",
+        "pairs": count_sources(usable),
+        "queries": described or None,
+        "steps": config.steps,
+    }
+    meta = {
+        MODEL_KEY: adapted_model_id(sha),
+        FILE_KEY: str(target.relative_to(services.settings.home)),
+        SHA_KEY: sha,
+        KIND_KEY: "head",
+        TRAINING_KEY: json.dumps(training, sort_keys=True),
+    }
+    applied = await transform_collection(
+        store, lambda v: apply_head(weights, stock_vectors(old, v)), meta
+    )
+    return {
+        "collection": store.schema,
+        "model": str(target),
+        "sha256": sha,
+        "model_bytes": target.stat().st_size,
+        "pairs_mined": count_sources(pairs),
+        "training": training,
+        "mine_seconds": round(mined_s, 1),
+        "train": asdict(fitted),
+        "reembed": asdict(applied),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+async def reset_head(services: Services, old: np.ndarray) -> dict[str, Any]:
+    """Map a headed collection's vectors back to the stock model's and forget the head."""
+    started = time.perf_counter()
+    report = await transform_collection(
+        services.store,
+        lambda v: stock_vectors(old, v),
+        {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
+        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY),
+    )
+    return {
+        "collection": services.store.schema,
+        "model": BASE_MODEL_ID,
+        "reembed": asdict(report),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+__all__ = ["KIND_KEY", "adapt_head", "current_head", "reset_head"]

@@ -1,0 +1,136 @@
+"""`bosun adapt` end to end on a tiny BEIR collection: a few training steps, the int8 ONNX export,
+the re-embedded collection that reopens with its own model (hash checked), the held-out fold that
+`bosun eval --fold` scores, and `--reset`. Needs the optional [adapt] extra (CPU torch)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent.adapt import add_adapt_parser, run_adapt
+from agent.evaluation.beir import load_dataset
+from agent.evaluation.collections import collection_name, open_eval_services
+from agent.evaluation.command import add_eval_parser, run_eval
+from agent.settings import Settings
+from agent.wiring import open_services
+from archive.store.embedder import read_embedder
+from archive.store.passages import fetch_vectors
+from archive.store.schema import StoreError
+from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
+
+pytestmark = pytest.mark.integration
+pytest.importorskip("torch", reason="bosun adapt needs the optional [adapt] extra")
+
+CORPUS = {
+    "fuel": "The engine stopped because both fuel tanks were empty after a long flight. The "
+    "pilot had not refueled before departure. He made a forced landing in a field.",
+    "wind": "During landing in a strong gusting crosswind the airplane veered off the runway. "
+    "It struck a ditch and the left wing was damaged. The pilot was not injured.",
+    "ice": "Carburetor icing in humid conditions reduced engine power during cruise. The pilot "
+    "did not apply carburetor heat. The airplane landed hard in a field.",
+    "cloud": "The pilot continued into clouds without an instrument rating. He became "
+    "disoriented and the airplane entered a steep spiral. It struck trees near the lake.",
+}
+QUERIES = {
+    "pc_fuel": ("Fuel exhaustion due to the pilot's inadequate fuel planning.", "fuel"),
+    "pc_wind": ("The pilot's failure to maintain directional control in gusty wind.", "wind"),
+    "pc_ice": ("A loss of engine power due to carburetor ice.", "ice"),
+    "pc_cloud": ("Spatial disorientation in instrument conditions.", "cloud"),
+}
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    root = tmp_path / f"adapt_{uuid.uuid4().hex[:6]}"
+    (root / "qrels").mkdir(parents=True)
+    (root / "corpus.jsonl").write_text(
+        "".join(json.dumps({"_id": i, "title": "", "text": t}) + "\n" for i, t in CORPUS.items()),
+        encoding="utf-8",
+    )
+    (root / "queries.dev.jsonl").write_text(
+        "".join(json.dumps({"_id": q, "text": t}) + "\n" for q, (t, _) in QUERIES.items()),
+        encoding="utf-8",
+    )
+    (root / "qrels" / "dev.tsv").write_text(
+        "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, (_, d) in QUERIES.items()),
+        encoding="utf-8",
+    )
+    return root
+
+
+def _parse(command: str, argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    add_adapt_parser(sub)
+    add_eval_parser(sub)
+    return parser.parse_args([command, *argv])
+
+
+@pytest.mark.parametrize("mode", ["head", "full"])
+async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
+    settings: Settings, tiny: Path, capsys: pytest.CaptureFixture[str], mode: str
+) -> None:
+    dataset = load_dataset(tiny, "dev")
+    collection = collection_name(tiny.name)
+    async with open_eval_services(settings, dataset) as services:
+        before = await fetch_vectors(services.store, await _chunk_ids(services.store))
+    adapt_args = ["--collection", collection, "--mode", mode, "--steps", "2", "--batch-size", "4"]
+    held_out = ["--queries", str(tiny), "--split", "dev", "--hold-out", "1/2"]
+    assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
+    report = json.loads(capsys.readouterr().out)
+    model = Path(report["model"])
+    assert model.parent == settings.home / "models" / collection
+    assert report["sha256"] == sha256_file(model) and report["model_bytes"] > 10_000_000
+    assert report["reembed"]["chunks"] == len(CORPUS)
+    assert report["training"]["kind"] == mode
+    assert report["training"]["queries"] == f"{tiny.name}/dev without fold 1/2"
+
+    record = await read_embedder(settings.database_uri(), collection)
+    assert record is not None and record.sha256 == report["sha256"]
+    assert settings.home / record.file == model
+    async with open_services(settings, collection=collection) as services:
+        assert isinstance(services.embeddings, MiniLMEmbeddings)
+        assert services.store.identity.model == record.model != f"local:{BASE_MODEL_ID}"
+        ids = await _chunk_ids(services.store)
+        after = await fetch_vectors(services.store, ids)
+        # The stored vectors are the adapted model's (int8 activations are quantised per batch,
+        # so a text embedded alone matches its stored vector to a cosine of ~0.99, not exactly).
+        query = np.array(services.embeddings.embed_documents(list(CORPUS.values())))
+        adapted = np.array([after[i] for i in ids])
+        assert (query @ adapted.T).max(axis=1).min() > 0.98
+        stock = np.array(MiniLMEmbeddings().embed_documents(list(CORPUS.values())))
+        assert (stock @ adapted.T).max(axis=1).min() < (query @ adapted.T).max(axis=1).min()
+        assert all(not np.allclose(before[i], after[i], atol=1e-3) for i in ids)
+
+    # The held-out fold is scored without a warning; the training fold is flagged in-sample.
+    for fold, in_sample in (("1/2", False), ("2/2", True)):
+        argv = [str(tiny), "--split", "dev", "--fold", fold, "--no-rerank", "--json"]
+        assert await run_eval(settings, _parse("eval", argv)) == 0
+        out = capsys.readouterr()
+        assert json.loads(out.out)["queries"] >= 1
+        assert ("in-sample" in out.err) is in_sample
+
+    os.replace(model, model.with_suffix(".moved"))
+    with pytest.raises(StoreError, match="bosun adapt"):
+        async with open_services(settings, collection=collection):
+            pass
+    os.replace(model.with_suffix(".moved"), model)
+
+    assert await run_adapt(settings, _parse("adapt", ["--collection", collection, "--reset"])) == 0
+    assert await read_embedder(settings.database_uri(), collection) is None
+    async with open_services(settings, collection=collection) as services:
+        assert services.store.identity.model == f"local:{BASE_MODEL_ID}"
+        reset = await fetch_vectors(services.store, ids)
+    assert all(np.allclose(before[i], reset[i], atol=1e-5) for i in ids)
+
+
+async def _chunk_ids(store: object) -> list[str]:
+    async with store.pool.connection() as conn:  # type: ignore[attr-defined]
+        cur = await conn.execute("SELECT chunk_id FROM chunks ORDER BY chunk_id")
+        return [row["chunk_id"] for row in await cur.fetchall()]
