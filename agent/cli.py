@@ -21,8 +21,6 @@ from agent.evaluation.command import add_eval_parser, run_eval
 from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services
-from archive.ingest.pipeline import ingest_paths
-from archive.ingest.progress import wanted
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from graph.context import Context
@@ -95,6 +93,10 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     missing = [str(p) for p in args.paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    # The parsers (pypdf, mail) load only for ingest, not for every command.
+    from archive.ingest.pipeline import ingest_paths
+    from archive.ingest.progress import wanted
+
     report = await ingest_paths(
         args.paths,
         services.store,

