@@ -80,6 +80,7 @@ class Settings(ProviderConfig):
             langfuse_secret_key=_opt(env, "LANGFUSE_SECRET_KEY"),
             langfuse_base_url=_opt(env, "LANGFUSE_BASE_URL"),
             provider_timeout_s=_seconds(env, "BOSUN_PROVIDER_TIMEOUT_S", 20.0),
+            cache_dir=home.expanduser() / "cache",
         ).validated()
 
     def validated(self) -> Settings:

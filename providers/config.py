@@ -27,6 +27,7 @@ class ProviderConfig:
     langfuse_secret_key: str | None = field(default=None, repr=False)
     langfuse_base_url: str | None = None
     provider_timeout_s: float = 20.0
+    cache_dir: Path | None = None  # files derived once from the models (None: nothing kept)
 
     @property
     def langfuse_enabled(self) -> bool:
