@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ DEFAULT_BATCH_TOKENS = 2048  # and at most 2048 padded tokens (8 full-length tex
 _TOKENIZE_WINDOW = 1024  # texts tokenised (and length-sorted) together
 _MAX_PAD_RATIO = 1.2  # a text joins a batch only if the batch's longest is at most
 _PAD_SLACK = 8  # 1.2 x its length + 8 tokens: padding costs as much as real tokens
+RECENT_TEXTS = 2048  # query-time texts remembered (a turn embeds its question 2-3 times, and
+RECENT_CALL = 64  # a follow-up the same sentences); calls of more texts (ingest) bypass it
 
 
 class ModelIntegrityError(RuntimeError):
@@ -101,6 +104,8 @@ class MiniLMEmbeddings(Embeddings):
         self._cache_dir = cache_dir
         self._loaded: _Loaded | None = None
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -262,13 +267,38 @@ class MiniLMEmbeddings(Embeddings):
                 current.append(row)
         return [np.array(b, dtype=np.int64) for b in batches]
 
+    def embed_recent(self, texts: list[str]) -> np.ndarray:
+        """:meth:`embed_array`, remembering the last :data:`RECENT_TEXTS` texts of small calls:
+        a turn embeds its question for the intent, the search and the answer's sentences, and a
+        follow-up turn the same passages' sentences again."""
+        if len(texts) > RECENT_CALL:
+            return self.embed_array(texts)
+        with self._recent_lock:
+            known = {t: self._recent[t] for t in texts if t in self._recent}
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            fresh = dict(zip(missing, self.embed_array(missing), strict=True))
+            with self._recent_lock:
+                self._recent.update(fresh)
+                while len(self._recent) > RECENT_TEXTS:
+                    self._recent.popitem(last=False)
+            known.update(fresh)
+        with self._recent_lock:
+            for text in known:
+                if text in self._recent:
+                    self._recent.move_to_end(text)
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            out[row] = known[text]
+        return out
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages; one 384-float unit vector per text, in input order."""
-        return self.embed_array(list(texts)).tolist()
+        return self.embed_recent(list(texts)).tolist()
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query (same model and pipeline as documents)."""
-        return self.embed_array([text])[0].tolist()
+        return self.embed_recent([text])[0].tolist()
 
 
 @functools.cache

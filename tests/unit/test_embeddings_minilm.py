@@ -179,3 +179,20 @@ def test_an_unreadable_cached_graph_is_rebuilt(
     assert "optimising again" in caplog.text
     np.testing.assert_allclose(vectors, minilm.embed_array(TEXTS), atol=1e-6)
     assert cached.stat().st_size > 1000
+
+
+def test_recent_texts_are_not_embedded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    minilm = MiniLMEmbeddings()
+    embedded: list[str] = []
+    original = minilm.embed_array
+
+    def counting(texts: list[str]) -> np.ndarray:
+        embedded.extend(texts)
+        return original(texts)
+
+    monkeypatch.setattr(minilm, "embed_array", counting)
+    first = minilm.embed_query("what caused the fire?")
+    again = minilm.embed_documents(["what caused the fire?", "the cargo hold", "the cargo hold"])
+    assert embedded == ["what caused the fire?", "the cargo hold"]
+    assert again[0] == first and again[1] == again[2]
+    np.testing.assert_allclose(again[1], original(["the cargo hold"])[0], atol=1e-6)
