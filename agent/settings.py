@@ -16,6 +16,9 @@ from providers.config import ProviderConfig
 
 _DEFAULTS = ProviderConfig()
 EMBEDDINGS = ("local", "gemini", "cohere")
+#: How long the embedded server stays up after the last command that used it: a repeat `bosun
+#: ask` then skips starting it (~0.4 s) and the last one's exit skips stopping it.
+SERVER_LINGER_S = 300.0
 
 
 def _opt(env: dict[str, str], name: str) -> str | None:
@@ -30,6 +33,7 @@ class Settings(ProviderConfig):
     home: Path  # BOSUN_HOME: database, archive, caches
     database_url: str | None = None  # any PostgreSQL >= 15 with pgvector; None = embedded
     collection: str = "bosun"  # schema holding the main archive
+    server_linger_s: float = 0.0  # the embedded server stays up this long after the last command
 
     @property
     def archive_dir(self) -> Path:
@@ -48,7 +52,7 @@ class Settings(ProviderConfig):
 
     def database_uri(self) -> str:
         """The database to use, starting the embedded server when none is configured."""
-        return database_uri(self.database_url, self.pgdata_dir)
+        return database_uri(self.database_url, self.pgdata_dir, linger_s=self.server_linger_s)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -60,6 +64,7 @@ class Settings(ProviderConfig):
             home=home.expanduser(),
             database_url=_opt(env, "DATABASE_URL"),
             collection=_opt(env, "BOSUN_COLLECTION") or "bosun",
+            server_linger_s=_seconds(env, "BOSUN_SERVER_LINGER_S", SERVER_LINGER_S, zero=True),
             embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
             google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
             google_base_url=_opt(env, "BOSUN_GOOGLE_BASE_URL"),
@@ -94,7 +99,8 @@ class Settings(ProviderConfig):
         return self
 
 
-def _seconds(env: dict[str, str], name: str, default: float) -> float:
+def _seconds(env: dict[str, str], name: str, default: float, *, zero: bool = False) -> float:
+    """A positive number of seconds (``zero``: or 0, which turns the feature off)."""
     raw = _opt(env, name)
     if raw is None:
         return default
@@ -102,8 +108,9 @@ def _seconds(env: dict[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise SettingsError(f"{name} must be a number of seconds > 0, got {raw[:40]!r}")
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        least = ">= 0" if zero else "> 0"
+        raise SettingsError(f"{name} must be a number of seconds {least}, got {raw[:40]!r}")
     return value
 
 

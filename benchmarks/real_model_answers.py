@@ -38,8 +38,8 @@ from typing import Any
 
 from agent.conversation import ask_graph
 from agent.settings import Settings
-from agent.wiring import open_services
-from graph import Clients, build_graph
+from agent.wiring import build_clients, open_services
+from graph import build_graph
 from graph.prompts import OFFLINE_SUMMARY, UNCITED_NOTE
 
 QUESTIONS = Path(__file__).parent / "questions" / "real_model.jsonl"
@@ -125,7 +125,7 @@ async def run(args: argparse.Namespace) -> None:
     items = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
     results: list[Result] = []
     async with open_services(settings) as services:
-        graph = build_graph(Clients.from_services(services, offline=args.offline))
+        graph = build_graph(build_clients(services, offline=args.offline))
         for item in items:
             turn = await ask_graph(
                 graph, settings, thread_id=f"bench-{uuid.uuid4().hex}", question=item["question"]

@@ -6,8 +6,9 @@ Needs an archive (``bosun ingest examples/archive``) and no chat model (the offl
 measured; ``BOSUN_CHAT_MODEL`` is cleared for the children). Three tables:
 
 1. cold `bosun ask --json` wall time, ``--runs`` fresh processes each, with the embedded
-   PostgreSQL server already running (held by this benchmark, as a `bosun serve` or another
-   `bosun chat` would) and not running (each process starts the server and stops it on exit);
+   PostgreSQL server already running (a repeat command: the previous one's linger process
+   holds it, :mod:`archive.store.linger`) and not running (``BOSUN_SERVER_LINGER_S=0``: each
+   process starts the server and stops it on exit);
 2. one cold process's start-up split into stages, the median over ``--runs`` processes:
    imports, settings, server start (or reuse), store open, model load, intent centroids,
    pools and checkpointer, graph compile, vessel registry, and the first turn's own stages;
@@ -39,8 +40,9 @@ QUESTIONS = [
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _env() -> dict[str, str]:
+def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LANGFUSE_")}
+    env.update(extra)
     env.pop("BOSUN_CHAT_MODEL", None)
     env.pop("GOOGLE_API_KEY", None)
     env.pop("GEMINI_API_KEY", None)
@@ -53,14 +55,14 @@ def _bosun() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "agent.cli"]
 
 
-def cold_asks(runs: int) -> list[float]:
+def cold_asks(runs: int, linger_s: str) -> list[float]:
     """Wall seconds of ``runs`` fresh `bosun ask --json` processes."""
     seconds = []
     for i in range(runs):
         start = time.perf_counter()
         subprocess.run(
             [*_bosun(), "ask", "--json", QUESTIONS[i % 2]],
-            env=_env(),
+            env=_env(BOSUN_SERVER_LINGER_S=linger_s),
             check=True,
             capture_output=True,
         )
@@ -198,11 +200,15 @@ def main() -> None:
         print(json.dumps(asyncio.run(_stages(args.turns))))  # noqa: T201 - the child's output
         return
 
-    fresh = cold_asks(args.runs)  # nothing holds the server: each process starts and stops it
     from agent.settings import Settings
+    from archive.store.linger import release
 
-    Settings.from_env().database_uri()  # this process holds the server from here on
-    held = cold_asks(args.runs)
+    pgdata = Settings.from_env().pgdata_dir
+    if release(pgdata):  # an earlier command's linger: let the server stop first
+        time.sleep(3)
+    fresh = cold_asks(args.runs, "0")  # nothing holds the server: each starts and stops it
+    cold_asks(1, "300")  # starts the server and leaves it to a linger process
+    held = cold_asks(args.runs, "300")
     children = child_stages(args.runs, args.turns)
     warm = children[0]["warm"]
     print(report_cold(held, fresh))  # noqa: T201 - a benchmark prints its tables
