@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -55,10 +56,12 @@ def _bosun() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "agent.cli"]
 
 
-def cold_asks(runs: int, linger_s: str) -> list[float]:
-    """Wall seconds of ``runs`` fresh `bosun ask --json` processes."""
+def cold_asks(runs: int, linger_s: str) -> list[tuple[float, float]]:
+    """Wall and CPU seconds (user + system, the process alone: not the server's) of ``runs``
+    fresh `bosun ask --json` processes."""
     seconds = []
     for i in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(
             [*_bosun(), "ask", "--json", QUESTIONS[i % 2]],
@@ -66,7 +69,10 @@ def cold_asks(runs: int, linger_s: str) -> list[float]:
             check=True,
             capture_output=True,
         )
-        seconds.append(time.perf_counter() - start)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        seconds.append((wall, cpu))
     return seconds
 
 
@@ -86,7 +92,15 @@ def child_stages(runs: int, turns: int) -> list[dict[str, Any]]:
     return out
 
 
-def _ms(start: float) -> float:
+_CPU: dict[str, float] = {}  # stage -> CPU ms of this process
+
+
+def _ms(start: float, stage: str = "") -> float:
+    """Wall ms since ``start``; the CPU ms since the previous call are kept under ``stage``."""
+    cpu = time.process_time()
+    if stage:
+        _CPU[stage] = round((cpu - _CPU.get("_last", 0.0)) * 1000.0, 1)
+    _CPU["_last"] = cpu
     return round((time.perf_counter() - start) * 1000.0, 1)
 
 
@@ -94,6 +108,7 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
     """Time each start-up stage as `bosun ask` runs it (``agent.turns.open_runner`` unrolled),
     then the first turn and ``turns`` warm turns."""
     result: dict[str, Any] = {}
+    _CPU["_last"] = 0.0  # the imports' CPU time counts from the interpreter's start
     start = time.perf_counter()
     from agent.server.db import ensure_schema  # noqa: F401 - what `bosun ask` imports
     from agent.settings import Settings
@@ -103,33 +118,34 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
     from graph import intents
     from graph.builder import build_graph
 
-    result["imports"] = _ms(start)
+    result["imports"] = _ms(start, "imports")
     start = time.perf_counter()
     settings = Settings.from_env()
-    result["settings"] = _ms(start)
+    result["settings"] = _ms(start, "settings")
     start = time.perf_counter()
     uri = settings.database_uri()
-    result["server start or reuse"] = _ms(start)
+    result["server start or reuse"] = _ms(start, "server start or reuse")
     start = time.perf_counter()
     async with open_services(settings) as services:
-        result["store open"] = _ms(start)
+        result["store open"] = _ms(start, "store open")
         start = time.perf_counter()
         services.embeddings.embed_query("model load")
-        result["model load (first embedding)"] = _ms(start)
+        result["model load (first embedding)"] = _ms(start, "model load (first embedding)")
         start = time.perf_counter()
         await intents.centroids(services.embeddings)
-        result["intent centroids"] = _ms(start)
+        result["intent centroids"] = _ms(start, "intent centroids")
         start = time.perf_counter()
         pool = await open_pool(settings)
         try:
             async with open_checkpointer(uri) as saver:
-                result["pools, schema, checkpointer"] = _ms(start)
+                result["pools, schema, checkpointer"] = _ms(start, "pools, schema, checkpointer")
                 start = time.perf_counter()
                 graph = build_graph(build_clients(services), checkpointer=saver)
-                result["graph compile"] = _ms(start)
+                result["graph compile"] = _ms(start, "graph compile")
                 runner = TurnRunner(graph, settings, pool)
+                start = time.perf_counter()
                 turn = await runner.run(f"startup-{time.time_ns()}", QUESTIONS[0])
-                result["first turn"] = round(turn.seconds * 1000.0, 1)
+                result["first turn"] = _ms(start, "first turn")
                 result["first turn stages"] = dict(turn.state.get("timings") or {})
                 warm = []
                 for i in range(turns):
@@ -144,10 +160,14 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
                 result["warm"] = warm
         finally:
             await pool.close()
+    _CPU["_last"] = time.process_time()
     start = time.perf_counter()
     table = await intents.compute_centroids(services.embeddings)
-    result["centroids if recomputed (not run by ask)"] = _ms(start)
+    result["centroids if recomputed (not run by ask)"] = _ms(
+        start, "centroids if recomputed (not run by ask)"
+    )
     del table
+    result["cpu"] = {k: v for k, v in _CPU.items() if not k.startswith("_")}
     return result
 
 
@@ -167,13 +187,15 @@ def report_cold(held: list[float], fresh: list[float]) -> str:
 
 def report_stages(children: list[dict[str, Any]]) -> str:
     keys = [k for k, v in children[0].items() if isinstance(v, int | float)]
-    lines = ["| start-up stage (one process) | median ms |", "|---|---|"]
+    lines = ["| start-up stage (one process) | wall median ms | CPU median ms |", "|---|---|---|"]
     for key in keys:
-        lines.append(f"| {key} | {statistics.median(c[key] for c in children):.0f} |")
+        wall = statistics.median(c[key] for c in children)
+        cpu = statistics.median(c["cpu"].get(key, 0.0) for c in children)
+        lines.append(f"| {key} | {wall:.0f} | {cpu:.0f} |")
     stages = children[0]["first turn stages"].keys()
     for stage in stages:
         values = [c["first turn stages"].get(stage, 0.0) for c in children]
-        lines.append(f"| first turn: {stage} | {statistics.median(values):.0f} |")
+        lines.append(f"| first turn: {stage} | {statistics.median(values):.0f} | |")
     return "\n".join(lines)
 
 
