@@ -123,6 +123,7 @@ def report(results: list[Result], label: str) -> str:
 async def run(args: argparse.Namespace) -> None:
     settings = Settings.from_env()
     items = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
+    items = items[: args.limit] if args.limit else items
     results: list[Result] = []
     async with open_services(settings) as services:
         graph = build_graph(build_clients(services, offline=args.offline))
@@ -132,6 +133,9 @@ async def run(args: argparse.Namespace) -> None:
             )
             result = score(item, turn.state, turn.seconds)
             results.append(result)
+            if args.answers:
+                with args.answers.open("a") as out:
+                    out.write(json.dumps({**turn.to_json(), "question": item["question"]}) + "\n")
             print(  # noqa: T201 - a benchmark prints its table
                 f"{result.seconds:6.1f}s {result.outcome:8} cited={result.cited!s:5} "
                 f"flagged={result.flagged!s:5} gold={result.gold_found} {item['question']}"
@@ -145,6 +149,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--offline", action="store_true", help="no chat model: the baseline")
+    parser.add_argument("--answers", type=Path, help="append each turn's JSON (answer, citations)")
+    parser.add_argument("--limit", type=int, help="only the first N questions")
     asyncio.run(run(parser.parse_args()))
 
 

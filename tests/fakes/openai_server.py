@@ -185,6 +185,9 @@ class ChatCompletions:
 
     replies: list[Reply] = field(default_factory=list)
     api_key: str | None = None  # when set, ``Authorization: Bearer <api_key>`` is required
+    #: Seconds between a streamed answer's headers and its first chunk: llama-cpp-python sends
+    #: the headers at once and the first chunk after evaluating the prompt (minutes on a CPU).
+    first_chunk_delay_s: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, request: FakeRequest) -> tuple[int, Any]:
@@ -204,7 +207,7 @@ class ChatCompletions:
         if callable(reply):
             reply = reply(request)
         if body.get("stream"):
-            return 200, EventStream(_chunks(body, reply))
+            return 200, EventStream(_chunks(body, reply), self.first_chunk_delay_s)
         return 200, _completion(body, reply)
 
 

@@ -343,3 +343,19 @@ async def test_a_classifier_timeout_costs_one_timeout_for_the_whole_turn(
     assert out["intent_source"] == "fallback" and out["answer_source"] == "fallback"
     assert len(requests_to(server, CHAT_PATH)) == 1
     assert out["citations"]
+
+
+async def test_a_first_chunk_within_the_provider_timeout_is_waited_for(
+    server: FakeProviderServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """langchain-openai gives up on a stream whose next chunk takes longer than its own
+    ``stream_chunk_timeout`` (120 s by default; 0.5 s here), whatever the request timeout: a
+    CPU model evaluating a 2,400-token prompt sent its first chunk after more than 120 s, and
+    every answer was given offline although BOSUN_PROVIDER_TIMEOUT_S was 400."""
+    monkeypatch.setenv("LANGCHAIN_OPENAI_STREAM_CHUNK_TIMEOUT_S", "0.5")
+    chat = add_chat_completions(server, first_chunk_delay_s=1.5)
+    chat.replies = ["The liner was replaced."]
+    model = build_chat_model(settings_for(server.url + "/v1", BOSUN_PROVIDER_TIMEOUT_S="10"))
+    assert model is not None
+    pieces = [str(chunk.content) async for chunk in model.astream(TOOL_HISTORY)]
+    assert "".join(pieces) == "The liner was replaced."
