@@ -17,8 +17,8 @@ then a table over the in-domain questions:
   backup);
 - flagged share: answers flagged (no valid citation, or most citations invalid);
 - correct-statement share: gold statements found in the model's own text (the offline backup
-  appended to an uncited answer is not counted): every keyword of a statement, case-insensitive,
-  as whole words;
+  appended to an uncited answer, and the offline answer of a degraded turn, are not counted):
+  every keyword of a statement, case-insensitive, as whole words;
 - degraded: turns where the chat model failed and the offline answer was given;
 - off-topic stopped: off-topic questions ended by the relevance cutoff;
 - seconds per turn: mean and max over all questions.
@@ -32,7 +32,7 @@ import json
 import re
 import statistics
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +79,7 @@ def score(item: dict[str, Any], state: dict[str, Any], seconds: float) -> Result
     """One turn's result against its gold statements."""
     check = state.get("citation_check") or {}
     answer = next((m.text for m in reversed(state.get("messages", [])) if m.type == "ai"), "")
-    own = model_text(answer)
+    own = model_text(answer) if state.get("answer_source") == "model" else ""  # not a fallback
     return Result(
         question=item["question"],
         expect=item["expect"],
@@ -90,6 +90,46 @@ def score(item: dict[str, Any], state: dict[str, Any], seconds: float) -> Result
         degraded=bool(state.get("degraded")),
         gold_found=[contains(own, keywords) for keywords in item.get("gold", [])],
     )
+
+
+def score_record(item: dict[str, Any], record: dict[str, Any]) -> Result:
+    """:func:`score` from a turn's ``--json`` record (as ``--answers`` writes them)."""
+    if "result" in record:
+        return Result(**record["result"])
+    answer = record.get("answer", "")
+    outcome = (
+        "cutoff"
+        if record.get("cutoff")
+        else "filter"
+        if record.get("filter_problem")
+        else ("answered" if record.get("intent") == "factual_query" else "reply")
+    )
+    return Result(
+        question=item["question"],
+        expect=item["expect"],
+        seconds=float(record.get("timings", {}).get("total", 0.0)) / 1000.0,
+        outcome=outcome,
+        cited=record.get("answer_source") == "model"
+        and UNCITED_NOTE not in answer
+        and bool(record.get("citations")),
+        flagged=bool(record.get("flagged")),
+        degraded=bool(record.get("degraded")),
+        gold_found=[
+            contains(model_text(answer) if record.get("answer_source") == "model" else "", k)
+            for k in item.get("gold", [])
+        ],
+    )
+
+
+def summarize(answers: Path, questions: Path, label: str) -> str:
+    """The table over the turns recorded in ``answers`` (a partial run included)."""
+    items = {
+        item["question"]: item
+        for item in (json.loads(line) for line in questions.read_text().splitlines() if line)
+    }
+    records = [json.loads(line) for line in answers.read_text().splitlines() if line.strip()]
+    results = [score_record(items[r["question"]], r) for r in records]
+    return report(results, f"{label}, {len(results)} questions")
 
 
 def share(part: int, whole: int) -> str:
@@ -134,8 +174,9 @@ async def run(args: argparse.Namespace) -> None:
             result = score(item, turn.state, turn.seconds)
             results.append(result)
             if args.answers:
+                record = {**turn.to_json(), "question": item["question"], "result": asdict(result)}
                 with args.answers.open("a") as out:
-                    out.write(json.dumps({**turn.to_json(), "question": item["question"]}) + "\n")
+                    out.write(json.dumps(record, default=str) + "\n")
             print(  # noqa: T201 - a benchmark prints its table
                 f"{result.seconds:6.1f}s {result.outcome:8} cited={result.cited!s:5} "
                 f"flagged={result.flagged!s:5} gold={result.gold_found} {item['question']}"
@@ -151,7 +192,13 @@ def main() -> None:
     parser.add_argument("--offline", action="store_true", help="no chat model: the baseline")
     parser.add_argument("--answers", type=Path, help="append each turn's JSON (answer, citations)")
     parser.add_argument("--limit", type=int, help="only the first N questions")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--summarize", type=Path, help="only print the table of an --answers file")
+    parser.add_argument("--label", default="chat model", help="the table's label (--summarize)")
+    args = parser.parse_args()
+    if args.summarize:
+        print(summarize(args.summarize, args.questions, args.label))  # noqa: T201
+        return
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":
