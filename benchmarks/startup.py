@@ -228,11 +228,17 @@ def main() -> None:
     pgdata = Settings.from_env().pgdata_dir
     if release(pgdata):  # an earlier command's linger: let the server stop first
         time.sleep(3)
-    fresh = cold_asks(args.runs, "0")  # nothing holds the server: each starts and stops it
+    fresh: list[tuple[float, float]] = []
+    if (pgdata / "postmaster.pid").exists():
+        print("server not running: not measured, another process holds it", file=sys.stderr)  # noqa: T201
+    else:
+        fresh = cold_asks(args.runs, "0")  # nothing holds the server: each starts and stops it
     cold_asks(1, "300")  # starts the server and leaves it to a linger process
     held = cold_asks(args.runs, "300")
     children = child_stages(args.runs, args.turns)
     warm = children[0]["warm"]
+    raw = {"held": held, "fresh": fresh, "children": children}
+    print(json.dumps(raw), file=sys.stderr)  # noqa: T201 - the raw figures, for the record
     print(report_cold(held, fresh))  # noqa: T201 - a benchmark prints its tables
     print()  # noqa: T201
     print(report_stages(children))  # noqa: T201
