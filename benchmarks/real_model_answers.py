@@ -39,7 +39,7 @@ from typing import Any
 from agent.conversation import ask_graph
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
-from graph import build_graph
+from graph import Context, build_graph
 from graph.prompts import OFFLINE_SUMMARY, UNCITED_NOTE
 
 QUESTIONS = Path(__file__).parent / "questions" / "real_model.jsonl"
@@ -163,13 +163,19 @@ def report(results: list[Result], label: str) -> str:
 async def run(args: argparse.Namespace) -> None:
     settings = Settings.from_env()
     items = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
+    items = items[args.skip :]
     items = items[: args.limit] if args.limit else items
+    context = Context(max_passages=args.max_passages) if args.max_passages else None
     results: list[Result] = []
     async with open_services(settings) as services:
         graph = build_graph(build_clients(services, offline=args.offline))
         for item in items:
             turn = await ask_graph(
-                graph, settings, thread_id=f"bench-{uuid.uuid4().hex}", question=item["question"]
+                graph,
+                settings,
+                thread_id=f"bench-{uuid.uuid4().hex}",
+                question=item["question"],
+                context=context,
             )
             result = score(item, turn.state, turn.seconds)
             results.append(result)
@@ -192,6 +198,10 @@ def main() -> None:
     parser.add_argument("--offline", action="store_true", help="no chat model: the baseline")
     parser.add_argument("--answers", type=Path, help="append each turn's JSON (answer, citations)")
     parser.add_argument("--limit", type=int, help="only the first N questions")
+    parser.add_argument("--skip", type=int, default=0, help="start after the first N questions")
+    parser.add_argument(
+        "--max-passages", type=int, help="passages given to the model (default: the product's 8)"
+    )
     parser.add_argument("--summarize", type=Path, help="only print the table of an --answers file")
     parser.add_argument("--label", default="chat model", help="the table's label (--summarize)")
     args = parser.parse_args()
