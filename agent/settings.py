@@ -79,6 +79,7 @@ class Settings(ProviderConfig):
             or _DEFAULTS.cohere_embedding_model,
             chat_model=_opt(env, "BOSUN_CHAT_MODEL"),
             chat_base_url=_opt(env, "BOSUN_CHAT_BASE_URL"),
+            chat_tools=_switch(env, "BOSUN_CHAT_TOOLS", default=True),
             openai_api_key=_opt(env, "OPENAI_API_KEY"),
             cross_encoder_dir=Path(cross) if cross else None,
             langfuse_public_key=_opt(env, "LANGFUSE_PUBLIC_KEY"),
@@ -97,6 +98,18 @@ class Settings(ProviderConfig):
         if self.database_url:
             _check_database_url(self.database_url)
         return self
+
+
+def _switch(env: dict[str, str], name: str, *, default: bool) -> bool:
+    """``on``/``off`` (also true/false, 1/0, yes/no)."""
+    raw = (_opt(env, name) or "").lower()
+    if not raw:
+        return default
+    if raw in ("on", "true", "1", "yes"):
+        return True
+    if raw in ("off", "false", "0", "no"):
+        return False
+    raise SettingsError(f"{name} must be on or off, got {raw[:40]!r}")
 
 
 def _seconds(env: dict[str, str], name: str, default: float, *, zero: bool = False) -> float:

@@ -21,6 +21,7 @@ class ProviderConfig:
     cohere_embedding_model: str = "embed-english-v3.0"
     chat_model: str | None = None  # init_chat_model string, e.g. "openai:qwen2.5"
     chat_base_url: str | None = None  # OpenAI-compatible local server
+    chat_tools: bool = True  # offer the model the search tool (off: llama-cpp-python, see README)
     openai_api_key: str | None = field(default=None, repr=False)  # None + chat_base_url: dummy
     cross_encoder_dir: Path | None = None  # local cross-encoder ONNX folder
     langfuse_public_key: str | None = field(default=None, repr=False)

@@ -61,10 +61,11 @@ class EventStream:
 
     events: list[Any]
     first_delay_s: float = 0.0  # silence after the headers, as a CPU model evaluates the prompt
+    done: bool = True  # False: the stream just ends (a server whose generator raised)
 
     def encode(self) -> bytes:
         lines = [f"data: {json.dumps(event)}\n\n" for event in self.events]
-        return ("".join(lines) + "data: [DONE]\n\n").encode("utf-8")
+        return ("".join(lines) + ("data: [DONE]\n\n" if self.done else "")).encode("utf-8")
 
 
 Handler = Callable[[FakeRequest], tuple[int, Any]]
