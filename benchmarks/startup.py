@@ -56,7 +56,7 @@ def _bosun() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "agent.cli"]
 
 
-def cold_asks(runs: int, linger_s: str) -> list[tuple[float, float]]:
+def cold_asks(runs: int, linger_s: str) -> list[list[float]]:
     """Wall and CPU seconds (user + system, the process alone: not the server's) of ``runs``
     fresh `bosun ask --json` processes."""
     seconds = []
@@ -72,7 +72,7 @@ def cold_asks(runs: int, linger_s: str) -> list[tuple[float, float]]:
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-        seconds.append((wall, cpu))
+        seconds.append([wall, cpu])
     return seconds
 
 
@@ -150,10 +150,12 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
                 warm = []
                 for i in range(turns):
                     question = QUESTIONS[i % len(QUESTIONS)]
+                    cpu = time.process_time()
                     turn = await runner.run(f"startup-{time.time_ns()}", question)
                     warm.append(
                         {
                             "total": round(turn.seconds * 1000.0, 1),
+                            "total CPU": round((time.process_time() - cpu) * 1000.0, 1),
                             **(turn.state.get("timings") or {}),
                         }
                     )
@@ -176,11 +178,19 @@ def _p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def report_cold(held: list[float], fresh: list[float]) -> str:
-    lines = ["| cold `bosun ask --json` | median s | min s | max s |", "|---|---|---|---|"]
-    for label, values in (("server already running", held), ("server not running", fresh)):
+def report_cold(held: list[list[float]], fresh: list[list[float]]) -> str:
+    """Wall and CPU seconds of the cold asks (``[wall, cpu]`` per process)."""
+    lines = [
+        "| cold `bosun ask --json` | wall median s | wall min s | CPU median s | CPU min s |",
+        "|---|---|---|---|---|",
+    ]
+    for label, runs in (("server already running", held), ("server not running", fresh)):
+        if not runs:
+            continue
+        wall, cpu = [r[0] for r in runs], [r[1] for r in runs]
         lines.append(
-            f"| {label} | {statistics.median(values):.2f} | {min(values):.2f} | {max(values):.2f} |"
+            f"| {label} | {statistics.median(wall):.2f} | {min(wall):.2f} |"
+            f" {statistics.median(cpu):.2f} | {min(cpu):.2f} |"
         )
     return "\n".join(lines)
 
@@ -215,7 +225,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="cold processes per measurement")
     parser.add_argument("--turns", type=int, default=20, help="warm turns in one process")
     parser.add_argument("--stages", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--raw", type=Path, help="print the tables of a run's raw figures (stderr)")
     args = parser.parse_args()
+    if args.raw:
+        raw = json.loads(args.raw.read_text().strip().splitlines()[-1])
+        _print_tables(raw["held"], raw["fresh"], raw["children"])
+        return
     if args.stages:
         import asyncio
 
@@ -228,7 +243,7 @@ def main() -> None:
     pgdata = Settings.from_env().pgdata_dir
     if release(pgdata):  # an earlier command's linger: let the server stop first
         time.sleep(3)
-    fresh: list[tuple[float, float]] = []
+    fresh: list[list[float]] = []
     if (pgdata / "postmaster.pid").exists():
         print("server not running: not measured, another process holds it", file=sys.stderr)  # noqa: T201
     else:
@@ -236,14 +251,19 @@ def main() -> None:
     cold_asks(1, "300")  # starts the server and leaves it to a linger process
     held = cold_asks(args.runs, "300")
     children = child_stages(args.runs, args.turns)
-    warm = children[0]["warm"]
     raw = {"held": held, "fresh": fresh, "children": children}
     print(json.dumps(raw), file=sys.stderr)  # noqa: T201 - the raw figures, for the record
+    _print_tables(held, fresh, children)
+
+
+def _print_tables(
+    held: list[list[float]], fresh: list[list[float]], children: list[dict[str, Any]]
+) -> None:
     print(report_cold(held, fresh))  # noqa: T201 - a benchmark prints its tables
     print()  # noqa: T201
     print(report_stages(children))  # noqa: T201
     print()  # noqa: T201
-    print(report_warm(warm))  # noqa: T201
+    print(report_warm(children[0]["warm"]))  # noqa: T201
 
 
 if __name__ == "__main__":
