@@ -23,9 +23,6 @@ from agent.evaluation.command import add_eval_parser, run_eval
 from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services
-from archive.ingest.pipeline import ingest_paths, refresh_derived
-from archive.ingest.progress import wanted
-from archive.ingest.workers import WorkerPool, threads_per_worker
 from archive.store.documents import UnknownSource, delete_sources
 from archive.store.locks import ingest_stage
 from archive.store.search_filters import SearchFilters
@@ -114,6 +111,11 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
     missing = [str(p) for p in args.paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    # The parsers (pypdf, mail) load only for ingest, not for every command.
+    from archive.ingest.pipeline import ingest_paths
+    from archive.ingest.progress import wanted
+    from archive.ingest.workers import WorkerPool, threads_per_worker
+
     with contextlib.ExitStack() as stack:
         embed = None
         if args.workers > 1:
@@ -164,6 +166,8 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
             deleted = await delete_sources(services.store, args.source_ids)
     except UnknownSource as err:
         raise UsageError(f"{err}; nothing was deleted") from err
+    from archive.ingest.pipeline import refresh_derived
+
     derived = await refresh_derived(
         services.store, services.embeddings, services.archive, progress=False
     )

@@ -17,6 +17,9 @@ from providers.config import ProviderConfig
 
 _DEFAULTS = ProviderConfig()
 EMBEDDINGS = ("local", "gemini", "cohere")
+#: How long the embedded server stays up after the last command that used it: a repeat `bosun
+#: ask` then skips starting it (~0.4 s) and the last one's exit skips stopping it.
+SERVER_LINGER_S = 300.0
 
 
 def _opt(env: dict[str, str], name: str) -> str | None:
@@ -33,6 +36,7 @@ class Settings(ProviderConfig):
     collection: str = "bosun"  # schema holding the main archive
     db_timeout_s: float = 10.0  # BOSUN_DB_TIMEOUT_S: longest database wait of a turn
     bm25: str = "auto"  # BOSUN_BM25: auto, pruned (bounded reads) or exact (every posting)
+    server_linger_s: float = 0.0  # the embedded server stays up this long after the last command
 
     @property
     def archive_dir(self) -> Path:
@@ -51,7 +55,7 @@ class Settings(ProviderConfig):
 
     def database_uri(self) -> str:
         """The database to use, starting the embedded server when none is configured."""
-        return database_uri(self.database_url, self.pgdata_dir)
+        return database_uri(self.database_url, self.pgdata_dir, linger_s=self.server_linger_s)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -64,6 +68,7 @@ class Settings(ProviderConfig):
             database_url=_opt(env, "DATABASE_URL"),
             collection=_opt(env, "BOSUN_COLLECTION") or "bosun",
             bm25=(_opt(env, "BOSUN_BM25") or "auto").lower(),
+            server_linger_s=_seconds(env, "BOSUN_SERVER_LINGER_S", SERVER_LINGER_S, zero=True),
             embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
             google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
             google_base_url=_opt(env, "BOSUN_GOOGLE_BASE_URL"),
@@ -78,6 +83,7 @@ class Settings(ProviderConfig):
             or _DEFAULTS.cohere_embedding_model,
             chat_model=_opt(env, "BOSUN_CHAT_MODEL"),
             chat_base_url=_opt(env, "BOSUN_CHAT_BASE_URL"),
+            chat_tools=_switch(env, "BOSUN_CHAT_TOOLS", default=True),
             openai_api_key=_opt(env, "OPENAI_API_KEY"),
             cross_encoder_dir=Path(cross) if cross else None,
             langfuse_public_key=_opt(env, "LANGFUSE_PUBLIC_KEY"),
@@ -85,6 +91,7 @@ class Settings(ProviderConfig):
             langfuse_base_url=_opt(env, "LANGFUSE_BASE_URL"),
             provider_timeout_s=_seconds(env, "BOSUN_PROVIDER_TIMEOUT_S", 20.0),
             db_timeout_s=_seconds(env, "BOSUN_DB_TIMEOUT_S", 10.0),
+            cache_dir=home.expanduser() / "cache",
         ).validated()
 
     def validated(self) -> Settings:
@@ -102,7 +109,20 @@ class Settings(ProviderConfig):
         return self
 
 
-def _seconds(env: dict[str, str], name: str, default: float) -> float:
+def _switch(env: dict[str, str], name: str, *, default: bool) -> bool:
+    """``on``/``off`` (also true/false, 1/0, yes/no)."""
+    raw = (_opt(env, name) or "").lower()
+    if not raw:
+        return default
+    if raw in ("on", "true", "1", "yes"):
+        return True
+    if raw in ("off", "false", "0", "no"):
+        return False
+    raise SettingsError(f"{name} must be on or off, got {raw[:40]!r}")
+
+
+def _seconds(env: dict[str, str], name: str, default: float, *, zero: bool = False) -> float:
+    """A positive number of seconds (``zero``: or 0, which turns the feature off)."""
     raw = _opt(env, name)
     if raw is None:
         return default
@@ -110,8 +130,9 @@ def _seconds(env: dict[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise SettingsError(f"{name} must be a number of seconds > 0, got {raw[:40]!r}")
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        least = ">= 0" if zero else "> 0"
+        raise SettingsError(f"{name} must be a number of seconds {least}, got {raw[:40]!r}")
     return value
 
 

@@ -99,6 +99,7 @@ def build_clients(services: Services, *, offline: bool = False) -> Clients:
         embeddings=services.embeddings,
         chat_model=chat_model,
         classifier_model=None if offline else build_classifier_model(config),
+        chat_tools=config.chat_tools,
         expander=archive_expander(services.store, chat_model),  # off unless Context.expand
     )
 

@@ -17,8 +17,8 @@ then a table over the in-domain questions:
   backup);
 - flagged share: answers flagged (no valid citation, or most citations invalid);
 - correct-statement share: gold statements found in the model's own text (the offline backup
-  appended to an uncited answer is not counted): every keyword of a statement, case-insensitive,
-  as whole words;
+  appended to an uncited answer, and the offline answer of a degraded turn, are not counted):
+  every keyword of a statement, case-insensitive, as whole words;
 - degraded: turns where the chat model failed and the offline answer was given;
 - off-topic stopped: off-topic questions ended by the relevance cutoff;
 - seconds per turn: mean and max over all questions.
@@ -32,14 +32,14 @@ import json
 import re
 import statistics
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agent.conversation import ask_graph
 from agent.settings import Settings
-from agent.wiring import open_services
-from graph import Clients, build_graph
+from agent.wiring import build_clients, open_services
+from graph import Context, build_graph
 from graph.prompts import OFFLINE_SUMMARY, UNCITED_NOTE
 
 QUESTIONS = Path(__file__).parent / "questions" / "real_model.jsonl"
@@ -79,7 +79,7 @@ def score(item: dict[str, Any], state: dict[str, Any], seconds: float) -> Result
     """One turn's result against its gold statements."""
     check = state.get("citation_check") or {}
     answer = next((m.text for m in reversed(state.get("messages", [])) if m.type == "ai"), "")
-    own = model_text(answer)
+    own = model_text(answer) if state.get("answer_source") == "model" else ""  # not a fallback
     return Result(
         question=item["question"],
         expect=item["expect"],
@@ -90,6 +90,46 @@ def score(item: dict[str, Any], state: dict[str, Any], seconds: float) -> Result
         degraded=bool(state.get("degraded")),
         gold_found=[contains(own, keywords) for keywords in item.get("gold", [])],
     )
+
+
+def score_record(item: dict[str, Any], record: dict[str, Any]) -> Result:
+    """:func:`score` from a turn's ``--json`` record (as ``--answers`` writes them)."""
+    if "result" in record:
+        return Result(**record["result"])
+    answer = record.get("answer", "")
+    outcome = (
+        "cutoff"
+        if record.get("cutoff")
+        else "filter"
+        if record.get("filter_problem")
+        else ("answered" if record.get("intent") == "factual_query" else "reply")
+    )
+    return Result(
+        question=item["question"],
+        expect=item["expect"],
+        seconds=float(record.get("timings", {}).get("total", 0.0)) / 1000.0,
+        outcome=outcome,
+        cited=record.get("answer_source") == "model"
+        and UNCITED_NOTE not in answer
+        and bool(record.get("citations")),
+        flagged=bool(record.get("flagged")),
+        degraded=bool(record.get("degraded")),
+        gold_found=[
+            contains(model_text(answer) if record.get("answer_source") == "model" else "", k)
+            for k in item.get("gold", [])
+        ],
+    )
+
+
+def summarize(answers: Path, questions: Path, label: str) -> str:
+    """The table over the turns recorded in ``answers`` (a partial run included)."""
+    items = {
+        item["question"]: item
+        for item in (json.loads(line) for line in questions.read_text().splitlines() if line)
+    }
+    records = [json.loads(line) for line in answers.read_text().splitlines() if line.strip()]
+    results = [score_record(items[r["question"]], r) for r in records]
+    return report(results, f"{label}, {len(results)} questions")
 
 
 def share(part: int, whole: int) -> str:
@@ -123,15 +163,26 @@ def report(results: list[Result], label: str) -> str:
 async def run(args: argparse.Namespace) -> None:
     settings = Settings.from_env()
     items = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
+    items = items[args.skip :]
+    items = items[: args.limit] if args.limit else items
+    context = Context(max_passages=args.max_passages) if args.max_passages else None
     results: list[Result] = []
     async with open_services(settings) as services:
-        graph = build_graph(Clients.from_services(services, offline=args.offline))
+        graph = build_graph(build_clients(services, offline=args.offline))
         for item in items:
             turn = await ask_graph(
-                graph, settings, thread_id=f"bench-{uuid.uuid4().hex}", question=item["question"]
+                graph,
+                settings,
+                thread_id=f"bench-{uuid.uuid4().hex}",
+                question=item["question"],
+                context=context,
             )
             result = score(item, turn.state, turn.seconds)
             results.append(result)
+            if args.answers:
+                record = {**turn.to_json(), "question": item["question"], "result": asdict(result)}
+                with args.answers.open("a") as out:
+                    out.write(json.dumps(record, default=str) + "\n")
             print(  # noqa: T201 - a benchmark prints its table
                 f"{result.seconds:6.1f}s {result.outcome:8} cited={result.cited!s:5} "
                 f"flagged={result.flagged!s:5} gold={result.gold_found} {item['question']}"
@@ -145,7 +196,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--offline", action="store_true", help="no chat model: the baseline")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--answers", type=Path, help="append each turn's JSON (answer, citations)")
+    parser.add_argument("--limit", type=int, help="only the first N questions")
+    parser.add_argument("--skip", type=int, default=0, help="start after the first N questions")
+    parser.add_argument(
+        "--max-passages", type=int, help="passages given to the model (default: the product's 8)"
+    )
+    parser.add_argument("--summarize", type=Path, help="only print the table of an --answers file")
+    parser.add_argument("--label", default="chat model", help="the table's label (--summarize)")
+    args = parser.parse_args()
+    if args.summarize:
+        print(summarize(args.summarize, args.questions, args.label))  # noqa: T201
+        return
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -92,6 +92,7 @@ class Clients:
     embeddings: Embeddings | None = None  # intent centroids (None: regex, model or default)
     chat_model: ChatModel | None = None  # answers; None = offline extractive answers
     classifier_model: ChatModel | None = None  # intent labels at temperature 0
+    chat_tools: bool = True  # the chat model is offered the search tool (False: answers only)
     expander: Expander | None = None  # query expansion, run when Context.expand is on
 
 
@@ -133,6 +134,7 @@ def build_graph(
             call_agent,
             model=clients.chat_model,
             search_tool=search_tool,
+            offer_tools=clients.chat_tools,
             embeddings=clients.embeddings,
         ),
         error_handler=chat_model_failed,

@@ -2,17 +2,23 @@
 
 The deciders, cheapest first (``graph.nodes.classify_intent``): a regex fast path for greetings
 and thanks; archive entities (report and IMO numbers, registered vessels); a nearest-centroid
-classifier over the local embeddings of the example utterances below (embedded once per
-process); a chat model at temperature 0 only where that classifier does not call the message a
-question. Anything uncertain is a ``factual_query``, so a search is never blocked by a wrong
-guess: an off-topic question is searched and stopped by the relevance cutoff.
+classifier over the local embeddings of the example utterances below (their centroids ship
+precomputed in ``data/intent_centroids.json``, keyed by the embedding model's fingerprint and the
+examples' hash, and are recomputed once per process only when either differs); a chat model
+at temperature 0 only where that classifier does not call the message a question. Anything
+uncertain is a ``factual_query``, so a search is never blocked by a wrong guess: an off-topic
+question is searched and stopped by the relevance cutoff.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+import logging
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal, get_args
 
 import numpy as np
@@ -22,6 +28,8 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
 from graph import prompts
+
+logger = logging.getLogger(__name__)
 
 Intent = Literal["greeting", "acknowledgement", "general", "factual_query"]
 INTENTS: tuple[Intent, ...] = get_args(Intent)
@@ -161,6 +169,9 @@ MIN_SIMILARITY = 0.45
 #: ...and beat the factual centroid by this much.
 MARGIN = 0.04
 
+#: Centroids computed once with the pinned local model (:func:`write_centroids` refreshes them).
+CENTROIDS_PATH = Path(__file__).parent / "data" / "intent_centroids.json"
+
 _centroids: dict[str, np.ndarray] = {}  # embedding model key -> (intents x dim) unit centroids
 _centroid_lock = asyncio.Lock()
 
@@ -175,6 +186,9 @@ def fast_intent(text: str) -> Intent | None:
 
 
 def _model_key(embeddings: Embeddings) -> str:
+    fingerprint = getattr(embeddings, "fingerprint", None)
+    if isinstance(fingerprint, str) and fingerprint:
+        return fingerprint
     for attr in ("model", "model_name", "name"):
         value = getattr(embeddings, attr, None)
         if isinstance(value, str) and value:
@@ -187,19 +201,74 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.where(norms == 0, 1.0, norms)
 
 
+def examples_sha256() -> str:
+    """Hash of the intents and their example utterances, in order."""
+    payload = json.dumps([[intent, list(EXAMPLES[intent])] for intent in INTENTS])
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def cache_key(embeddings: Embeddings) -> dict[str, str] | None:
+    """What stored centroids must match: the model's fingerprint (model id and file hashes)
+    and the examples' hash; ``None`` for a model without a fingerprint (remote models)."""
+    fingerprint = getattr(embeddings, "fingerprint", None)
+    if not isinstance(fingerprint, str) or not fingerprint:
+        return None
+    return {"embeddings": fingerprint, "examples_sha256": examples_sha256()}
+
+
+def stored_centroids(embeddings: Embeddings, path: Path | None = None) -> np.ndarray | None:
+    """The centroids in ``path`` (default :data:`CENTROIDS_PATH`) when they were computed by this
+    model from these examples, else ``None`` (logged)."""
+    path = path or CENTROIDS_PATH
+    key = cache_key(embeddings)
+    if key is None:
+        return None
+    try:
+        stored = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        logger.info("intent centroids not read from %s (%s): computing them", path, err)
+        return None
+    if {k: stored.get(k) for k in key} != key or stored.get("intents") != list(INTENTS):
+        logger.info("intent centroids in %s are for another model or examples: recomputing", path)
+        return None
+    table = np.asarray(stored["centroids"], dtype=np.float64)
+    if table.shape[0] != len(INTENTS):
+        return None
+    return _unit(table)
+
+
+async def compute_centroids(embeddings: Embeddings) -> np.ndarray:
+    """Embed every example utterance; the unit mean per intent, in :data:`INTENTS` order."""
+    texts = [t for intent in INTENTS for t in EXAMPLES[intent]]
+    vectors = _unit(np.asarray(await embeddings.aembed_documents(texts), dtype=np.float64))
+    rows, start = [], 0
+    for intent in INTENTS:
+        n = len(EXAMPLES[intent])
+        rows.append(vectors[start : start + n].mean(axis=0))
+        start += n
+    return _unit(np.stack(rows))
+
+
+async def write_centroids(embeddings: Embeddings, path: Path | None = None) -> None:
+    """Compute the centroids and store them with their key (run after editing :data:`EXAMPLES`:
+    ``python -c "import asyncio; from graph.intents import *; from providers.minilm import
+    default_minilm; asyncio.run(write_centroids(default_minilm()))"``)."""
+    key = cache_key(embeddings)
+    if key is None:
+        raise ValueError("only a model with a fingerprint can have stored centroids")
+    table = await compute_centroids(embeddings)
+    record = {**key, "intents": list(INTENTS), "centroids": table.round(8).tolist()}
+    (path or CENTROIDS_PATH).write_text(json.dumps(record) + "\n")
+
+
 async def centroids(embeddings: Embeddings) -> np.ndarray:
-    """Unit centroids of the example utterances, one row per intent in :data:`INTENTS` order."""
+    """Unit centroids of the example utterances, one row per intent in :data:`INTENTS` order:
+    the stored ones when they match the model and examples, else computed once per process."""
     key = _model_key(embeddings)
     async with _centroid_lock:
         if key not in _centroids:
-            texts = [t for intent in INTENTS for t in EXAMPLES[intent]]
-            vectors = _unit(np.asarray(await embeddings.aembed_documents(texts), dtype=np.float64))
-            rows, start = [], 0
-            for intent in INTENTS:
-                n = len(EXAMPLES[intent])
-                rows.append(vectors[start : start + n].mean(axis=0))
-                start += n
-            _centroids[key] = _unit(np.stack(rows))
+            table = stored_centroids(embeddings)
+            _centroids[key] = table if table is not None else await compute_centroids(embeddings)
         return _centroids[key]
 
 

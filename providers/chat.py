@@ -88,6 +88,8 @@ def _init_chat_model(config: ProviderConfig, temperature: float) -> BaseChatMode
         "timeout": config.provider_timeout_s,
         "max_retries": CHAT_MAX_RETRIES,
     }
+    if config.chat_model.startswith("openai:"):
+        kwargs["stream_chunk_timeout"] = config.provider_timeout_s  # see _openai_compatible
     if config.chat_base_url:
         kwargs["base_url"] = config.chat_base_url
     try:
@@ -113,7 +115,12 @@ def _init_chat_model(config: ProviderConfig, temperature: float) -> BaseChatMode
 
 def _openai_compatible(config: ProviderConfig, temperature: float) -> BaseChatModel:
     """A local OpenAI-compatible server: string content on tool-call messages, and a dummy key
-    when ``OPENAI_API_KEY`` is unset (langchain-openai needs one; local servers ignore it)."""
+    when ``OPENAI_API_KEY`` is unset (langchain-openai needs one; local servers ignore it).
+
+    langchain-openai also ends a stream whose next chunk takes longer than its own
+    ``stream_chunk_timeout`` (120 s unless set), whatever the request timeout; a CPU model sends
+    its first chunk only after evaluating the whole prompt (over 120 s for 2,400 tokens on 2
+    shared cores), so the one provider timeout is applied to that wait too."""
     try:
         from providers.openai_compatible import LOCAL_SERVER_KEY, OpenAICompatibleChat
     except ImportError as err:
@@ -128,6 +135,7 @@ def _openai_compatible(config: ProviderConfig, temperature: float) -> BaseChatMo
         api_key=config.openai_api_key or LOCAL_SERVER_KEY,  # type: ignore[arg-type]
         temperature=temperature,
         timeout=config.provider_timeout_s,
+        stream_chunk_timeout=config.provider_timeout_s,
         max_retries=CHAT_MAX_RETRIES,
     )
 

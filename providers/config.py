@@ -21,12 +21,14 @@ class ProviderConfig:
     cohere_embedding_model: str = "embed-english-v3.0"
     chat_model: str | None = None  # init_chat_model string, e.g. "openai:qwen2.5"
     chat_base_url: str | None = None  # OpenAI-compatible local server
+    chat_tools: bool = True  # offer the model the search tool (off: llama-cpp-python, see README)
     openai_api_key: str | None = field(default=None, repr=False)  # None + chat_base_url: dummy
     cross_encoder_dir: Path | None = None  # local cross-encoder ONNX folder
     langfuse_public_key: str | None = field(default=None, repr=False)
     langfuse_secret_key: str | None = field(default=None, repr=False)
     langfuse_base_url: str | None = None
     provider_timeout_s: float = 20.0
+    cache_dir: Path | None = None  # files derived once from the models (None: nothing kept)
 
     @property
     def langfuse_enabled(self) -> bool:

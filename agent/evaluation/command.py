@@ -14,7 +14,6 @@ from typing import Any
 from agent.arguments import positive_int
 from agent.conversation import add_layer_args
 from agent.evaluation.beir import BeirDataset, DatasetError, load_dataset
-from agent.evaluation.chart import write_chart
 from agent.evaluation.collections import (
     DEFAULT_CHUNK_CHARS,
     collection_name,
@@ -164,6 +163,8 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
     config = run_config(collection, args.chunk_chars, embedder)
     for run in runs:
         record_run(settings, run.result, switches_of(args, run.layers), config)
+    from agent.evaluation.chart import write_chart  # matplotlib: only an eval run needs it
+
     log = runs_file(settings, dataset.name)
     out = args.out or log.parent
     if args.ablation:

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from langchain_core.embeddings import Embeddings
-from langchain_postgres import PGEngine
-from langchain_postgres.v2.async_vectorstore import AsyncPGVectorStore
-from langchain_postgres.v2.indexes import DistanceStrategy, HNSWQueryOptions
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection, sql
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from archive.store.schema import StoreError, check_collection_name, migrate
 from archive.store.server import sqlalchemy_uri
 
+if TYPE_CHECKING:
+    from langchain_postgres import PGEngine
+    from langchain_postgres.v2.async_vectorstore import AsyncPGVectorStore
+
 logger = logging.getLogger(__name__)
+
+#: pgvector's HNSW search settings for every pooled session (and the LangChain vector store).
+EF_SEARCH = 100
+ITERATIVE_SCAN = "relaxed_order"
 
 #: Filterable columns of the chunks table, as PGVectorStore metadata columns.
 CHUNK_COLUMNS = [
@@ -49,17 +55,6 @@ POOL_WAIT_S = 30.0
 DictPool = AsyncConnectionPool[AsyncConnection[DictRow]]
 
 
-@dataclass
-class IterativeHNSWQueryOptions(HNSWQueryOptions):
-    """ef_search plus pgvector's iterative scan, so a filtered search still returns k rows."""
-
-    ef_search: int = 100
-    iterative_scan: str = "relaxed_order"
-
-    def to_parameter(self) -> list[str]:
-        return [*super().to_parameter(), f"hnsw.iterative_scan = {self.iterative_scan}"]
-
-
 @dataclass(frozen=True)
 class EmbeddingIdentity:
     """Which model made a collection's vectors."""
@@ -69,20 +64,22 @@ class EmbeddingIdentity:
 
 
 class Store:
-    """Connections to one collection: a psycopg pool for SQL and a PGVectorStore for vectors.
+    """Connections to one collection: a psycopg pool for SQL and, on request, a PGVectorStore.
 
-    ``vectors`` is the chunks table as a LangChain vector store (filter columns usable in its
-    filter syntax), for LangChain code that wants the archive as a retriever. Bosun's own
-    retrieval reads the same table in SQL (:mod:`archive.store.candidates`): PGVectorStore returns
-    every row's vector and metadata, which measured 15.5 ms p50 for the dense arm against 8.0 ms.
+    :meth:`vector_store` is the chunks table as a LangChain vector store (filter columns usable
+    in its filter syntax), for LangChain code that wants the archive as a retriever; it is built
+    on first use (langchain-postgres and SQLAlchemy cost ~0.5 s to import, which no Bosun command
+    needs). Bosun's own retrieval reads the same table in SQL (:mod:`archive.store.candidates`):
+    PGVectorStore returns every row's vector and metadata, which measured 15.5 ms p50 for the
+    dense arm against 8.0 ms.
     """
 
     def __init__(
         self,
         pool: DictPool,
         schema: str,
-        vectors: AsyncPGVectorStore,
-        engine: PGEngine,
+        uri: str,
+        embeddings: Embeddings,
         identity: EmbeddingIdentity,
         *,
         bm25: str = "auto",
@@ -90,9 +87,12 @@ class Store:
         self.pool = pool
         self.bm25 = bm25  # archive.store.lexical.BM25_MODES
         self.schema = schema
-        self.vectors = vectors
-        self.engine = engine
         self.identity = identity
+        self._uri = uri
+        self._embeddings = embeddings
+        self._vectors: AsyncPGVectorStore | None = None
+        self._engine: PGEngine | None = None
+        self._vectors_lock = asyncio.Lock()
 
     @classmethod
     async def open(
@@ -126,7 +126,6 @@ class Store:
         async def configure(conn: AsyncConnection[DictRow]) -> None:
             await register_vector_async(conn)
 
-        hnsw = IterativeHNSWQueryOptions()
         timeout = (
             f" -c statement_timeout={round(statement_timeout_s * 1000)}"
             if statement_timeout_s
@@ -147,32 +146,56 @@ class Store:
                 "row_factory": dict_row,
                 # The HNSW settings PGVectorStore sets per query hold for every pooled session,
                 # so the SQL of the retrieval arms gets the same iterative scan.
-                "options": f"-c search_path={schema},public -c hnsw.ef_search={hnsw.ef_search}"
-                f" -c hnsw.iterative_scan={hnsw.iterative_scan}{timeout}",
+                "options": f"-c search_path={schema},public -c hnsw.ef_search={EF_SEARCH}"
+                f" -c hnsw.iterative_scan={ITERATIVE_SCAN}{timeout}",
             },
         )
         await pool.open(wait=True)
-        engine = PGEngine.from_engine(
-            create_async_engine(sqlalchemy_uri(uri), pool_size=4, pool_pre_ping=True)
+        return cls(pool, schema, uri, embeddings, identity, bm25=bm25)
+
+    async def vector_store(self) -> AsyncPGVectorStore:
+        """The chunks table as a LangChain ``AsyncPGVectorStore`` (built once, on first use)."""
+        async with self._vectors_lock:
+            if self._vectors is None:
+                self._vectors = await self._build_vector_store()
+            return self._vectors
+
+    async def _build_vector_store(self) -> AsyncPGVectorStore:
+        from langchain_postgres import PGEngine
+        from langchain_postgres.v2.async_vectorstore import AsyncPGVectorStore
+        from langchain_postgres.v2.indexes import DistanceStrategy, HNSWQueryOptions
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        @dataclass
+        class IterativeHNSWQueryOptions(HNSWQueryOptions):
+            """ef_search plus the iterative scan, so a filtered search still returns k rows."""
+
+            ef_search: int = EF_SEARCH
+
+            def to_parameter(self) -> list[str]:
+                return [*super().to_parameter(), f"hnsw.iterative_scan = {ITERATIVE_SCAN}"]
+
+        self._engine = PGEngine.from_engine(
+            create_async_engine(sqlalchemy_uri(self._uri), pool_size=4, pool_pre_ping=True)
         )
-        vectors = await AsyncPGVectorStore.create(
-            engine,
-            embedding_service=embeddings,
+        return await AsyncPGVectorStore.create(
+            self._engine,
+            embedding_service=self._embeddings,
             table_name="chunks",
-            schema_name=schema,
+            schema_name=self.schema,
             content_column="content",
             embedding_column="embedding",
             id_column="chunk_id",
             metadata_columns=CHUNK_COLUMNS,
             metadata_json_column="langchain_metadata",
             distance_strategy=DistanceStrategy.COSINE_DISTANCE,
-            index_query_options=hnsw,
+            index_query_options=IterativeHNSWQueryOptions(),
         )
-        return cls(pool, schema, vectors, engine, identity, bm25=bm25)
 
     async def close(self) -> None:
         await self.pool.close()
-        await self.engine.close()
+        if self._engine is not None:
+            await self._engine.close()
 
 
 async def _check_identity(conn: AsyncConnection, schema: str, identity: EmbeddingIdentity) -> None:

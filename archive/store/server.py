@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -15,7 +16,7 @@ logger = logging.getLogger(__name__)
 
 
 @cache
-def _embedded_uri(pgdata: Path) -> str:
+def _embedded_uri(pgdata: Path, linger_s: float) -> str:
     with warnings.catch_warnings():
         # pgserver keeps its lock file in the user runtime dir; the /tmp fallback is fine here.
         warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
@@ -25,6 +26,8 @@ def _embedded_uri(pgdata: Path) -> str:
     _forget_dead_holders(pgdata)
     with _stdout_to_stderr():
         server = pgserver.get_server(pgdata, cleanup_mode="stop")
+    if linger_s > 0:  # runs before pgserver's own exit handler (registered above): LIFO
+        atexit.register(_hand_over, pgdata, linger_s)
     logger.info("embedded PostgreSQL at %s", pgdata)
     return str(server.get_uri())
 
@@ -65,11 +68,21 @@ def _stdout_to_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def database_uri(database_url: str | None, pgdata: Path) -> str:
-    """``database_url`` when one is configured, else the embedded server's (in ``pgdata``)."""
+def _hand_over(pgdata: Path, linger_s: float) -> None:
+    from archive.store.linger import hand_over
+
+    try:
+        hand_over(pgdata, linger_s)
+    except (OSError, ValueError) as err:  # the server is then stopped at exit, as without linger
+        logger.warning("cannot keep the embedded server up after exit: %s", err)
+
+
+def database_uri(database_url: str | None, pgdata: Path, *, linger_s: float = 0.0) -> str:
+    """``database_url`` when one is configured, else the embedded server's (in ``pgdata``),
+    kept up ``linger_s`` seconds after this process exits (:mod:`archive.store.linger`)."""
     if database_url:
         return database_url
-    return _embedded_uri(pgdata)
+    return _embedded_uri(pgdata, linger_s)
 
 
 def sqlalchemy_uri(uri: str) -> str:

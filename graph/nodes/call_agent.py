@@ -93,12 +93,16 @@ async def call_agent(
     model: ChatModel | None,
     search_tool: BaseTool,
     embeddings: Embeddings | None = None,
+    offer_tools: bool = True,
 ) -> State:
     """First step: search for the question. Then the chat model answers from the passages, with
     the search tool offered while the search budget lasts (``tool_choice="auto"`` stated, since
     llama-cpp-python's function-calling format ignores tools without it); without a model, or
     after it failed this turn, the answer is composed offline (``embeddings``
-    choose sentences by meaning)."""
+    choose sentences by meaning). ``offer_tools=False`` never offers the tool: llama-cpp-python's
+    ``chatml-function-calling`` format answers no text at all when tools are offered (its
+    message branch is constrained to a function name or the end token, and a streamed tool call
+    raises inside the server), and the search that always runs first has the passages."""
     start = time.perf_counter()
     ctx = context_of(runtime.context)
     searches = state.get("searches", 0)
@@ -111,7 +115,7 @@ async def call_agent(
             "answer_source": source,
             "timings": _timing(state, start),
         }
-    tools_offered = searches < ctx.max_searches
+    tools_offered = offer_tools and searches < ctx.max_searches
     runnable = model.bind_tools([search_tool], tool_choice="auto") if tools_offered else model
     reply = await runnable.ainvoke(prompt_messages(state, may_search=tools_offered))
     if not isinstance(reply, AIMessage):

@@ -98,6 +98,7 @@ def offline_env(settings: Settings) -> dict[str, str]:
         LANGGRAPH_NO_VERSION_CHECK="1",
         LANGSMITH_TRACING="false",
         PYTHONUNBUFFERED="1",
+        BOSUN_SERVER_LINGER_S="0",  # no embedded server outlives a test
     )
     return env
 

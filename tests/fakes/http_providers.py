@@ -60,10 +60,12 @@ class EventStream:
     ``data: [DONE]`` (the OpenAI streaming format)."""
 
     events: list[Any]
+    first_delay_s: float = 0.0  # silence after the headers, as a CPU model evaluates the prompt
+    done: bool = True  # False: the stream just ends (a server whose generator raised)
 
     def encode(self) -> bytes:
         lines = [f"data: {json.dumps(event)}\n\n" for event in self.events]
-        return ("".join(lines) + "data: [DONE]\n\n").encode("utf-8")
+        return ("".join(lines) + ("data: [DONE]\n\n" if self.done else "")).encode("utf-8")
 
 
 Handler = Callable[[FakeRequest], tuple[int, Any]]
@@ -342,6 +344,9 @@ class FakeProviderServer:
             for name, value in headers.items():
                 http.send_header(name, value)
             http.end_headers()
+            if streamed and payload.first_delay_s:
+                http.wfile.flush()
+                time.sleep(payload.first_delay_s)
             http.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             logger.debug("fake provider: client went away before the answer to %s", request.path)

@@ -185,6 +185,15 @@ class ChatCompletions:
 
     replies: list[Reply] = field(default_factory=list)
     api_key: str | None = None  # when set, ``Authorization: Bearer <api_key>`` is required
+    #: Seconds between a streamed answer's headers and its first chunk: llama-cpp-python sends
+    #: the headers at once and the first chunk after evaluating the prompt (minutes on a CPU).
+    first_chunk_delay_s: float = 0.0
+    #: Answer as llama-cpp-python's ``chatml-function-calling`` format does when ``tools`` come
+    #: with ``tool_choice: "auto"`` (``llama_chat_format.chatml_function_calling``, 0.3.36): a
+    #: text answer is constrained by the grammar ``root ::= functions | "<|im_end|>"`` and comes
+    #: back empty; a streamed tool call raises "Automatic streaming tool choice is not supported"
+    #: inside the server's generator, so the 200 stream ends with no chunk at all.
+    llama_cpp_function_calling: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, request: FakeRequest) -> tuple[int, Any]:
@@ -203,8 +212,17 @@ class ChatCompletions:
             reply = self.replies.pop(0) if self.replies else DEFAULT_REPLY
         if callable(reply):
             reply = reply(request)
+        if (
+            self.llama_cpp_function_calling
+            and body.get("tools")
+            and body.get("tool_choice") == "auto"
+        ):
+            if isinstance(reply, ToolCallReply) and body.get("stream"):
+                return 200, EventStream([], self.first_chunk_delay_s, done=False)
+            if not isinstance(reply, ToolCallReply):
+                reply = ""
         if body.get("stream"):
-            return 200, EventStream(_chunks(body, reply))
+            return 200, EventStream(_chunks(body, reply), self.first_chunk_delay_s)
         return 200, _completion(body, reply)
 
 

@@ -155,6 +155,7 @@ def test_the_embedding_example_runs(ingested: Services, settings: Settings) -> N
         "BOSUN_HOME": str(settings.home),
         "BOSUN_COLLECTION": settings.collection,
         "PYTHONPATH": str(ROOT),
+        "BOSUN_SERVER_LINGER_S": "0",
     }
     for key in (
         "GOOGLE_API_KEY",

@@ -90,11 +90,12 @@ async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> Non
 
 async def test_the_chunks_table_is_a_langchain_vector_store(ntsb: Services) -> None:
     """LangChain code can use the archive through PGVectorStore, filter columns included."""
-    hits = await ntsb.store.vectors.asimilarity_search(
+    vectors = await ntsb.store.vector_store()
+    hits = await vectors.asimilarity_search(
         "fuel planning", k=3, filter={"report_no": {"$eq": "ERA25LA084"}}
     )
     assert len(hits) == 3
     assert {doc.metadata["report_no"] for doc in hits} == {"ERA25LA084"}
     assert all(doc.id and len(doc.id) == 12 for doc in hits)
-    retriever = ntsb.store.vectors.as_retriever(search_kwargs={"k": 2})
+    retriever = vectors.as_retriever(search_kwargs={"k": 2})
     assert len(await retriever.ainvoke("engine failure after takeoff")) == 2

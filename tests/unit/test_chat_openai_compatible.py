@@ -254,7 +254,7 @@ async def test_streamed_text_and_tool_call_deltas(
 # -- whole turns ---------------------------------------------------------------------------------
 
 
-def graph_over(model: Any, classifier: Any = None) -> Any:
+def graph_over(model: Any, classifier: Any = None, *, chat_tools: bool = True) -> Any:
     passages, registry, docs = fleet_fixture()
     clients = Clients(
         backend=FakeBackend(passages, registry, docs),
@@ -262,6 +262,7 @@ def graph_over(model: Any, classifier: Any = None) -> Any:
         reranker=FakeReranker(),
         chat_model=model,
         classifier_model=classifier,
+        chat_tools=chat_tools,
     )
     return build_graph(clients, checkpointer=InMemorySaver())
 
@@ -343,3 +344,40 @@ async def test_a_classifier_timeout_costs_one_timeout_for_the_whole_turn(
     assert out["intent_source"] == "fallback" and out["answer_source"] == "fallback"
     assert len(requests_to(server, CHAT_PATH)) == 1
     assert out["citations"]
+
+
+async def test_a_first_chunk_within_the_provider_timeout_is_waited_for(
+    server: FakeProviderServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """langchain-openai gives up on a stream whose next chunk takes longer than its own
+    ``stream_chunk_timeout`` (120 s by default; 0.5 s here), whatever the request timeout: a
+    CPU model evaluating a 2,400-token prompt sent its first chunk after more than 120 s, and
+    every answer was given offline although BOSUN_PROVIDER_TIMEOUT_S was 400."""
+    monkeypatch.setenv("LANGCHAIN_OPENAI_STREAM_CHUNK_TIMEOUT_S", "0.5")
+    chat = add_chat_completions(server, first_chunk_delay_s=1.5)
+    chat.replies = ["The liner was replaced."]
+    model = build_chat_model(settings_for(server.url + "/v1", BOSUN_PROVIDER_TIMEOUT_S="10"))
+    assert model is not None
+    pieces = [str(chunk.content) async for chunk in model.astream(TOOL_HISTORY)]
+    assert "".join(pieces) == "The liner was replaced."
+
+
+async def test_llama_cpp_function_calling_answers_nothing_when_tools_are_offered(
+    server: FakeProviderServer,
+) -> None:
+    """llama-cpp-python's chatml-function-calling format: with the search tool offered the
+    answer comes back empty and the turn is given offline; with BOSUN_CHAT_TOOLS=off the model
+    answers from the passages the first search found, cited."""
+    chat = add_chat_completions(server, llama_cpp_function_calling=True)
+    chat.replies = [cite_first_passage]
+    model = build_chat_model(settings_for(server.url + "/v1"))
+    offered = await turn(graph_over(model))
+    assert offered["answer_source"] == "fallback" and offered["degraded"]
+
+    chat.replies = [cite_first_passage]
+    settings = settings_for(server.url + "/v1", BOSUN_CHAT_TOOLS="off")
+    assert settings.chat_tools is False
+    state = await turn(graph_over(build_chat_model(settings), chat_tools=settings.chat_tools))
+    assert state["answer_source"] == "model" and not state.get("degraded")
+    assert state["citations"] and not state["citation_check"]["flagged"]
+    assert "tools" not in requests_to(server, CHAT_PATH)[-1].body

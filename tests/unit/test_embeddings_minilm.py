@@ -149,3 +149,50 @@ def test_concurrent_first_use_loads_once(caplog: pytest.LogCaptureFixture) -> No
     assert len(loads) == 1
     assert len(results) == 4
     assert all(r == results[0] for r in results)
+
+
+def test_the_optimised_graph_is_cached_and_gives_the_same_vectors(
+    tmp_path, minilm: MiniLMEmbeddings, caplog: pytest.LogCaptureFixture
+) -> None:
+    expected = minilm.embed_array(TEXTS)
+    first = MiniLMEmbeddings(cache_dir=tmp_path)
+    np.testing.assert_allclose(first.embed_array(TEXTS), expected, atol=1e-6)
+    (cached,) = tmp_path.glob("minilm-*.onnx")
+    assert not list(tmp_path.glob("*.tmp"))
+    stamp = cached.stat().st_mtime_ns
+
+    with caplog.at_level(logging.INFO, logger="providers.minilm"):
+        second = MiniLMEmbeddings(cache_dir=tmp_path)
+        np.testing.assert_allclose(second.embed_array(TEXTS), expected, atol=1e-6)
+    assert cached.stat().st_mtime_ns == stamp  # loaded, not optimised again
+    assert "saved the optimised" not in caplog.text
+
+
+def test_an_unreadable_cached_graph_is_rebuilt(
+    tmp_path, minilm: MiniLMEmbeddings, caplog: pytest.LogCaptureFixture
+) -> None:
+    MiniLMEmbeddings(cache_dir=tmp_path).embed_query("warm")
+    (cached,) = tmp_path.glob("minilm-*.onnx")
+    cached.write_bytes(b"not an onnx graph")
+    with caplog.at_level(logging.WARNING, logger="providers.minilm"):
+        vectors = MiniLMEmbeddings(cache_dir=tmp_path).embed_array(TEXTS)
+    assert "optimising again" in caplog.text
+    np.testing.assert_allclose(vectors, minilm.embed_array(TEXTS), atol=1e-6)
+    assert cached.stat().st_size > 1000
+
+
+def test_recent_texts_are_not_embedded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    minilm = MiniLMEmbeddings()
+    embedded: list[str] = []
+    original = minilm.embed_array
+
+    def counting(texts: list[str]) -> np.ndarray:
+        embedded.extend(texts)
+        return original(texts)
+
+    monkeypatch.setattr(minilm, "embed_array", counting)
+    first = minilm.embed_query("what caused the fire?")
+    again = minilm.embed_documents(["what caused the fire?", "the cargo hold", "the cargo hold"])
+    assert embedded == ["what caused the fire?", "the cargo hold"]
+    assert again[0] == first and again[1] == again[2]
+    np.testing.assert_allclose(again[1], original(["the cargo hold"])[0], atol=1e-6)

@@ -1,0 +1,115 @@
+"""Keep the embedded PostgreSQL server up for a while after the last command that used it.
+
+pgserver stops the server when the last process holding it exits, so every `bosun ask` started
+the server (~0.4 s on 2 cores) and stopped it again at exit (a shutdown checkpoint). Instead the
+exiting process hands its hold over to one small background process (``python -m
+archive.store.linger PGDATA``) that holds the server for ``linger_s`` more seconds and exits,
+stopping it as the last holder. A later command inside that window extends it, so one linger
+process serves a session of commands; ``BOSUN_SERVER_LINGER_S=0`` stops the server at exit as
+before. The hand-over is recorded in ``PGDATA/bosun-linger.json`` (``pid``, ``until``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+STATE_FILE = "bosun-linger.json"
+_POLL_S = 1.0  # how often the linger process rereads its deadline
+
+
+def _read(pgdata: Path) -> dict[str, float]:
+    try:
+        state = json.loads((pgdata / STATE_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def _write(pgdata: Path, pid: int, until: float) -> None:
+    partial = pgdata / f"{STATE_FILE}.{os.getpid()}"
+    partial.write_text(json.dumps({"pid": pid, "until": until}))
+    partial.replace(pgdata / STATE_FILE)  # atomic: the linger never reads half a file
+
+
+def hand_over(pgdata: Path, linger_s: float) -> None:
+    """Called at exit by a process holding the server: the linger process holds it from now on
+    for ``linger_s`` seconds (a running one is given the later deadline)."""
+    from pgserver.postgres_server import PostgresServer
+    from pgserver.utils import DiskList, process_is_running
+
+    until = time.time() + linger_s
+    with PostgresServer._lock:  # pgserver's own lock over its holder list
+        state = _read(pgdata)
+        pid = int(state.get("pid", 0))
+        if pid and process_is_running(pid):
+            _write(pgdata, pid, max(until, float(state.get("until", 0.0))))
+            return
+        child = subprocess.Popen(  # noqa: S603 - this interpreter, this module, our own folder
+            [sys.executable, "-m", "archive.store.linger", str(pgdata)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # outlives this process and its terminal's signals
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(_pythonpath())},
+        )
+        _write(pgdata, child.pid, until)
+        # Held from now: this process's own exit must not stop the server.
+        DiskList(pgdata / ".handle_pids.json").get_and_add(child.pid)
+    logger.info("the embedded server stays up %.0f s (held by process %d)", linger_s, child.pid)
+
+
+def release(pgdata: Path) -> int | None:
+    """End the hold now (the linger process exits within a second, stopping the server if no
+    one else holds it); the linger process's id, or ``None`` when there was none."""
+    from pgserver.postgres_server import PostgresServer
+
+    with PostgresServer._lock:
+        pid = int(_read(pgdata).get("pid", 0))
+        if not pid:
+            return None
+        _write(pgdata, pid, 0.0)
+    return pid
+
+
+def _pythonpath() -> list[str]:
+    """This package's root first, so the child runs this very code."""
+    root = str(Path(__file__).resolve().parents[2])
+    return [root, *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
+
+
+def linger(pgdata: Path) -> None:
+    """The linger process: hold the server until the recorded deadline passes (or another
+    linger process takes over), then exit; pgserver stops the server if no one else holds it."""
+    import pgserver
+    from pgserver.postgres_server import PostgresServer
+
+    pgserver.get_server(pgdata, cleanup_mode="stop")
+    while True:
+        time.sleep(max(0.0, min(_left(pgdata), _POLL_S)))
+        if _left(pgdata) > 0:
+            continue
+        with PostgresServer._lock:  # decided under the lock hand_over takes
+            if _left(pgdata) <= 0:
+                if int(_read(pgdata).get("pid", 0)) == os.getpid():
+                    (pgdata / STATE_FILE).unlink(missing_ok=True)
+                return
+
+
+def _left(pgdata: Path) -> float:
+    """Seconds this process still holds the server (0 when another linger took over)."""
+    state = _read(pgdata)
+    if int(state.get("pid", 0)) != os.getpid():
+        return 0.0
+    return float(state.get("until", 0.0)) - time.time()
+
+
+if __name__ == "__main__":
+    linger(Path(sys.argv[1]))
