@@ -83,10 +83,10 @@ LIMIT %(limit)s"""
 
 #: Postings read per query term, and chunks completed exactly, of the pruned top k. Recall@100
 #: against the exact top 100 (24-word / 6-word questions, README "Scale"): on 100,000 chunks 0.81
-#: at 2,000 / 300 and 0.9985 / 0.9955 at 10,000 / 400; on 300,000 chunks 0.931 / 0.956 at
-#: 10,000 / 400, 0.980 / 0.982 at 10,000 / 1,000 and 0.993 / 0.992 at 10,000 / 2,000.
+#: at 2,000 / 300 and 0.9985 / 0.9955 at 10,000 / 400; on 300,000 chunks 0.984 (both sets) at
+#: 10,000 / 2,000 and 0.991 / 0.992 at 10,000 / 3,000.
 DEPTH = 10_000
-RESCORE = 2_000
+RESCORE = 3_000
 
 # The cut terms' postings of the best chunks, by one scan of (lexeme, chunk_id) per term with the
 # chunk ids as an array (OFFSET 0 keeps the planner from flattening it into a join that reads
