@@ -245,7 +245,7 @@ def table(results: list[dict[str, Any]]) -> str:
     ]  # fmt: skip
     lines = ["| figure | " + " | ".join(f"{r['chunks']:,}" for r in results) + " |"]
     lines.append("|---|" + "---:|" * len(results))
-    lines += [f"| {k} | " + " | ".join(str(r.get(k)) for r in results) + " |" for k in keys]
+    lines += [f"| {k} | " + " | ".join(str(r.get(k, "—")) for r in results) + " |" for k in keys]
     return "\n".join(lines)
 
 

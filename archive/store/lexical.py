@@ -50,9 +50,9 @@ LIMIT %(limit)s"""
 # 1. lists: each term's %(depth)s highest-impact postings (index-only scan of (lexeme, impact
 #    DESC)), weighted exactly from (tf, len). A term with at most that many postings is read whole.
 # 2. best: the %(rescore)s chunks with the largest partial sums.
-# 3. Their exact scores: the weights of the terms read whole, plus index probes on (lexeme,
-#    chunk_id) for each term whose list was cut (df > depth).
-# The cost is terms x depth rows plus rescore x (cut terms) probes, whatever the postings' length.
+# 3. Their exact scores: the weights of the terms read whole, plus, for each term whose list was
+#    cut (df > depth), their postings of it read by (lexeme, chunk_id).
+# The cost is terms x depth rows plus rescore x (cut terms) lookups, whatever the lists' length.
 # A chunk can be missed only if its postings of the rare terms (read whole) and the top of the
 # common ones leave it outside the best %(rescore)s: recall@100 against BM25_TOP is measured
 # (README "Scale"). Both orders compare scores rounded to 1e-9, as sums taken in another order
@@ -71,27 +71,29 @@ BM25_PRUNED_TOP = """WITH lists AS MATERIALIZED (
     ORDER BY sum(weight) DESC, chunk_id
     LIMIT %(rescore)s
 ), probed AS (
-    SELECT b.chunk_id, sum({weight_t}) AS part
-    FROM best b CROSS JOIN w t CROSS JOIN st CROSS JOIN LATERAL ({probe}) p
+    SELECT p.chunk_id, sum({weight_t}) AS part
+    FROM w t CROSS JOIN st CROSS JOIN LATERAL ({probe}) p
     WHERE t.df > %(depth)s
-    GROUP BY b.chunk_id
+    GROUP BY p.chunk_id
 )
 SELECT b.chunk_id, b.whole + coalesce(pr.part, 0) AS score
 FROM best b LEFT JOIN probed pr USING (chunk_id)
 ORDER BY round((b.whole + coalesce(pr.part, 0)) * 1e9) DESC, b.chunk_id
 LIMIT %(limit)s"""
 
-#: Postings read per query term, and chunks completed by probes, of the pruned top k: on 100,000
-#: chunks, recall@100 against the exact top 100 was 0.81 at 2,000 / 300, 0.9985 (24-word
-#: questions) and 0.9955 (6 words) at 10,000 / 400 (benchmarks/scale.py, README "Scale").
+#: Postings read per query term, and chunks completed exactly, of the pruned top k. Recall@100
+#: against the exact top 100 (24-word / 6-word questions, README "Scale"): on 100,000 chunks 0.81
+#: at 2,000 / 300 and 0.9985 / 0.9955 at 10,000 / 400; on 300,000 chunks 0.984 (both sets) at
+#: 10,000 / 2,000 and 0.991 / 0.992 at 10,000 / 3,000.
 DEPTH = 10_000
-RESCORE = 400
+RESCORE = 3_000
 
-# One index probe on (lexeme, chunk_id); OFFSET 0 keeps the planner from flattening it into a
-# join that reads every posting of the term. ``st`` is one row (LIMIT 1), so estimates do not
-# multiply by a guess at bm25_stats' size.
-_PROBE = """SELECT p.tf, p.len FROM bm25_postings p
-WHERE p.lexeme = t.lexeme AND p.chunk_id = b.chunk_id OFFSET 0"""
+# The cut terms' postings of the best chunks, by one scan of (lexeme, chunk_id) per term with the
+# chunk ids as an array (OFFSET 0 keeps the planner from flattening it into a join that reads
+# every posting of the term). ``st`` is one row (LIMIT 1), so estimates do not multiply by a
+# guess at bm25_stats' size.
+_PROBE = """SELECT p.chunk_id, p.tf, p.len FROM bm25_postings p
+WHERE p.lexeme = t.lexeme AND p.chunk_id = ANY(ARRAY(SELECT chunk_id FROM best)) OFFSET 0"""
 
 
 def _weight(term: str, posting: str) -> str:
