@@ -41,6 +41,7 @@ from agent.settings import Settings
 from agent.wiring import build_clients, open_services
 from graph import Context, build_graph
 from graph.prompts import OFFLINE_SUMMARY, UNCITED_NOTE
+from tools.citations import uncited_statements
 
 QUESTIONS = Path(__file__).parent / "questions" / "real_model.jsonl"
 
@@ -93,10 +94,15 @@ def score(item: dict[str, Any], state: dict[str, Any], seconds: float) -> Result
 
 
 def score_record(item: dict[str, Any], record: dict[str, Any]) -> Result:
-    """:func:`score` from a turn's ``--json`` record (as ``--answers`` writes them)."""
-    if "result" in record:
-        return Result(**record["result"])
+    """:func:`score` from a turn's ``--json`` record (as ``--answers`` writes them); a model
+    answer with statements that cite nothing counts as flagged, as Bosun now flags it, also in
+    records written before it did."""
     answer = record.get("answer", "")
+    partly = record.get("answer_source") == "model" and bool(uncited_statements(answer))
+    if "result" in record:
+        result = Result(**record["result"])
+        result.flagged = result.flagged or partly
+        return result
     outcome = (
         "cutoff"
         if record.get("cutoff")
@@ -112,7 +118,7 @@ def score_record(item: dict[str, Any], record: dict[str, Any]) -> Result:
         cited=record.get("answer_source") == "model"
         and UNCITED_NOTE not in answer
         and bool(record.get("citations")),
-        flagged=bool(record.get("flagged")),
+        flagged=bool(record.get("flagged")) or partly,
         degraded=bool(record.get("degraded")),
         gold_found=[
             contains(model_text(answer) if record.get("answer_source") == "model" else "", k)

@@ -101,5 +101,11 @@ FLAGGED_NOTE = (
 #: Appended when an answer cites no passage.
 UNCITED_NOTE = "Note: this answer cites no document from the archive; treat it with caution."
 
+#: Follows a model answer some of whose statements cite no passage.
+PARTLY_CITED_NOTE = (
+    "Note: {count} statement(s) in this answer cite no document from the archive; treat them "
+    "with caution."
+)
+
 #: Heads the offline answer appended to a model answer that cites no passage.
 OFFLINE_SUMMARY = "Offline summary of the cited passages:"

@@ -73,6 +73,34 @@ class CitationCheck:
         }
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_LEADING_MARKERS = re.compile(r"^(?:\s*\[\s*C\s*:[^\[\]\n]{0,64}\])+", re.IGNORECASE)
+#: A statement has at least this many words (shorter lines are headings or connectives).
+STATEMENT_WORDS = 4
+
+
+def uncited_statements(text: str) -> list[str]:
+    """The statements of ``text`` that carry no marker: sentences of at least
+    :data:`STATEMENT_WORDS` words that are not a question or a heading (ending in ":"). Markers
+    placed after the full stop ("... replaced. [C:…]") count for the sentence before them."""
+    pieces = [p.strip() for p in _SENTENCE_END.split(text) if p and p.strip()]
+    sentences: list[str] = []
+    for piece in pieces:
+        lead = _LEADING_MARKERS.match(piece)
+        if lead and sentences:
+            sentences[-1] += " " + lead.group(0)
+            piece = piece[lead.end() :].strip()
+        if piece:
+            sentences.append(piece)
+    return [
+        s
+        for s in sentences
+        if not MARKER.search(s)
+        and len(re.findall(r"\w+", s)) >= STATEMENT_WORDS
+        and not s.rstrip().endswith(("?", ":"))
+    ]
+
+
 def marker_ids(text: str) -> list[str]:
     """The distinct marker contents of ``text``, in order (not yet validated)."""
     return list(dict.fromkeys(m.group(1).strip().lower() for m in MARKER.finditer(text)))

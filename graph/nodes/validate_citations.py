@@ -12,7 +12,7 @@ from graph import prompts
 from graph.offline import offline_answer
 from graph.state import State
 from providers.resilience import degrade
-from tools.citations import MISSING, render_answer, validate
+from tools.citations import MISSING, render_answer, uncited_statements, validate
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
@@ -44,7 +44,8 @@ def degraded_storage(notes: list[str]) -> bool:
 async def validate_citations(state: State, *, all_exist: AllExist) -> State:
     """Keep markers that are 12 hex, retrieved this turn and archived; strip the rest. Flag the
     answer when it cites nothing valid or more than half its markers were invalid. A model answer
-    that cites nothing is followed by the offline answer from the passages, visibly marked. The
+    that cites nothing is followed by the offline answer from the passages, visibly marked; one
+    with statements that cite nothing is flagged with a note that says how many. The
     payload rides on the AI message so a reopened conversation renders the same citations."""
     start = time.perf_counter()
     answer = state["messages"][-1]
@@ -63,6 +64,11 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
         check.text, check.citations = backed.text, backed.citations
         summary["supplemented"] = "offline"
         text = check.text
+    elif state.get("answer_source") == "model" and (uncited := uncited_statements(check.text)):
+        logger.warning("answer flagged: %d statement(s) cite no passage", len(uncited))
+        summary["flagged"] = True
+        summary["uncited_statements"] = len(uncited)
+        text = f"{text}\n\n{prompts.PARTLY_CITED_NOTE.format(count=len(uncited))}"
     elif check.flagged:
         logger.warning(
             "answer flagged: %d of %d citations invalid", len(check.invalid), check.total

@@ -381,3 +381,21 @@ async def test_llama_cpp_function_calling_answers_nothing_when_tools_are_offered
     assert state["answer_source"] == "model" and not state.get("degraded")
     assert state["citations"] and not state["citation_check"]["flagged"]
     assert "tools" not in requests_to(server, CHAT_PATH)[-1].body
+
+
+def cite_first_sentence_only(request: Any) -> str:
+    """What Qwen2.5-1.5B did on the real server: one citation, then uncited statements."""
+    cited = cite_first_passage(request)
+    return f"{cited} The preheater was out of service. The cold-start procedure is now a checklist."
+
+
+async def test_statements_without_a_citation_flag_the_answer(
+    server: FakeProviderServer, chat: ChatCompletions
+) -> None:
+    chat.replies = [cite_first_sentence_only]
+    settings = settings_for(server.url + "/v1", BOSUN_CHAT_TOOLS="off")
+    state = await turn(graph_over(build_chat_model(settings), chat_tools=False))
+    assert state["answer_source"] == "model" and state["citations"]
+    assert state["citation_check"]["flagged"] is True
+    assert state["citation_check"]["uncited_statements"] == 2
+    assert "2 statement(s) in this answer cite no document" in state["messages"][-1].text

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from archive.store.passages import Passage
 from tests.fakes.clients import passage
-from tools.citations import marker_ids, number_markers, validate
+from tools.citations import marker_ids, number_markers, uncited_statements, validate
 
 
 def record(chunk_id: str, path: str | None = None) -> Passage:
@@ -96,3 +96,18 @@ async def test_only_invalid_markers_are_uncited_and_flagged() -> None:
 async def test_numbered_rendering() -> None:
     check = await validate(f"A [C:{OTHER}]. B [C:{GOOD}]. C [C:{OTHER}].", RETRIEVED, exists)
     assert number_markers(check.text, check.citations) == "A [1]. B [2]. C [1]."
+
+
+def test_uncited_statements_are_the_sentences_without_a_marker() -> None:
+    answer = (
+        "The crack was found during the inspection [C:265a87cb330d]. The preheater was out of "
+        "service. The liner was replaced. [C:aaaaaaaaaaaa] Was it tested? Findings:\n"
+        "Hydrostatic test passed, engine restarted on 17 January."
+    )
+    assert uncited_statements(answer) == [
+        "The preheater was out of service.",
+        "Hydrostatic test passed, engine restarted on 17 January.",
+    ]
+    assert (
+        uncited_statements("From the archive:\n\nThe pilot ran out of fuel [C:004e05a5ee64]") == []
+    )
