@@ -48,6 +48,14 @@ MATRIX: tuple[Fault, ...] = (
         "BM25-only retrieval, the answer as usual; `degraded: embeddings ...`",
     ),
     Fault(
+        "embeddings.corrupt",
+        "embeddings",
+        "the local model file fails its sha256 check (damaged or altered)",
+        "message",
+        "`bosun: a model file is corrupt (...)`, exit status 1: never worked around",
+        noted=False,
+    ),
+    Fault(
         "database.down_at_start",
         "database",
         "not running or refusing connections when a command starts",

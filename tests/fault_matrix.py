@@ -31,6 +31,7 @@ UNIT_ROWS = (
 #: started by the test).
 DATABASE_ROWS = (
     "embeddings.error",
+    "embeddings.corrupt",
     "database.down_at_start",
     "database.dropped",
     "database.refusing",

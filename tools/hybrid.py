@@ -12,6 +12,7 @@ from archive.store.candidates import dense_candidates, lexical_candidates
 from archive.store.database import Store
 from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
+from providers.minilm import ModelIntegrityError
 from providers.resilience import degrade
 from tools.fusion import FusionConfig, fuse
 from tools.timing import elapsed_ms
@@ -62,6 +63,8 @@ async def retrieve(
         start = time.perf_counter()
         try:
             vector = await asyncio.to_thread(embeddings.embed_query, query)
+        except ModelIntegrityError:  # embeddings.corrupt: a message, never worked around
+            raise
         except Exception as err:  # embeddings.error: the BM25 arm alone
             degraded.append(degrade("embeddings.error", err, "searched with BM25 only"))
             options = replace(options, lexical=True, dense=False, cosines=False)

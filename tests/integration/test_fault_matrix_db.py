@@ -32,6 +32,7 @@ from agent.wiring import Services, build_clients, open_services
 from archive.ingest.pipeline import ingest_documents
 from archive.store.server import database_uri
 from graph import Context, build_graph
+from providers.minilm import MiniLMEmbeddings, ModelIntegrityError
 from tests.e2e.harness import ROOT, Bosun, offline_env
 from tests.fault_matrix import DATABASE_ROWS, TraceEvents, assert_told
 from tests.integration.test_conversation_postgres import fixture_documents
@@ -171,6 +172,26 @@ async def test_a_failing_query_embedding_searches_bm25_only(
     assert state["citations"], state["messages"][-1].text
     assert "Kestrel Dawn" in state["citations"][0]["title"]
     assert_told("embeddings.error", state, caplog, trace)
+
+
+@covers("embeddings.corrupt")
+async def test_a_corrupt_model_file_is_not_worked_around(
+    ingested: Services, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    corrupt = tmp_path / "model.onnx"
+    corrupt.write_bytes(b"not a model")
+    embeddings = MiniLMEmbeddings(model_path=corrupt, model_sha256="0" * 64)
+    clients = build_clients(ingested, offline=True)
+    clients = replace(clients, backend=StoreBackend(ingested.store, embeddings), embeddings=None)
+    graph = build_graph(clients, checkpointer=InMemorySaver())
+    with pytest.raises(ModelIntegrityError):
+        await graph.ainvoke(
+            {"messages": [HumanMessage(QUESTION)]},
+            {"configurable": {"thread_id": "corrupt"}},
+            context=Context(),
+        )
+    assert "a model file is corrupt" in one_line(ModelIntegrityError("sha256 mismatch"))
+    assert not [r for r in caplog.records if "[embeddings.error]" in r.message]
 
 
 @covers("database.down_at_start")
