@@ -9,13 +9,14 @@ every hard negative of the batch (scaled cosine, cross-entropy). The word embedd
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import random
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -211,7 +212,6 @@ def export_int8(model: Any, target: Path) -> str:
 
     target.parent.mkdir(parents=True, exist_ok=True)
     model.eval()
-    logging.getLogger("root").setLevel(logging.ERROR)  # quantize_dynamic's pre-processing hint
     ids = torch.ones((2, 16), dtype=torch.long)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         float_path = Path(tmp) / "float.onnx"
@@ -236,11 +236,24 @@ def export_int8(model: Any, target: Path) -> str:
                 dynamo=False,
             )
         partial = Path(tmp) / "int8.onnx"
-        quantize_dynamic(str(float_path), str(partial), weight_type=QuantType.QInt8)
+        with _root_logger_at(logging.ERROR):  # quantize_dynamic's pre-processing hint
+            quantize_dynamic(str(float_path), str(partial), weight_type=QuantType.QInt8)
         os.replace(partial, target)
     digest = sha256_file(target)
     logger.info("exported %s (%d bytes, sha256 %s)", target, target.stat().st_size, digest)
     return digest
+
+
+@contextlib.contextmanager
+def _root_logger_at(level: int) -> Iterator[None]:
+    """The root logger at ``level`` for one call, then as it was (other warnings still count)."""
+    root = logging.getLogger()
+    before = root.level
+    root.setLevel(level)
+    try:
+        yield
+    finally:
+        root.setLevel(before)
 
 
 class _HiddenStates:

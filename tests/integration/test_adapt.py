@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import uuid
 from pathlib import Path
@@ -82,7 +83,9 @@ async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
         before = await fetch_vectors(services.store, await _chunk_ids(services.store))
     adapt_args = ["--collection", collection, "--mode", mode, "--steps", "2", "--batch-size", "4"]
     held_out = ["--queries", str(tiny), "--split", "dev", "--hold-out", "1/2"]
+    root_level = logging.getLogger().level
     assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
+    assert logging.getLogger().level == root_level  # other warnings still reach their handlers
     report = json.loads(capsys.readouterr().out)
     model = Path(report["model"])
     assert model.parent == settings.home / "models" / collection
