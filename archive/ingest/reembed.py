@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +75,22 @@ async def reembed_collection(
     embed_seconds = time.perf_counter() - started
     started = time.perf_counter()
     matrix = np.concatenate(parts) if parts else np.empty((0, 0), dtype=np.float32)
+    await _replace_vectors(store, chunks, topics, matrix, meta, drop)
+    report = ReembedReport(len(chunks), len(topics), embed_seconds, time.perf_counter() - started)
+    logger.info("re-embedded %s: %s", store.schema, report)
+    return report
+
+
+async def _replace_vectors(
+    store: Store,
+    chunks: Sequence[Mapping[str, Any]],
+    topics: Sequence[Mapping[str, Any]],
+    matrix: np.ndarray,
+    meta: Mapping[str, str],
+    drop: tuple[str, ...],
+) -> None:
+    """Swap in ``matrix`` (the chunks' rows, then the topics') and write ``meta`` in one
+    transaction, then refresh the planner's statistics."""
     async with store.pool.connection() as conn, conn.transaction():
         await _swap(
             conn, "chunks", "chunk_id", [r["chunk_id"] for r in chunks], matrix[: len(chunks)]
@@ -84,9 +100,6 @@ async def reembed_collection(
         await _write_meta(conn, meta, drop)
     async with store.pool.connection() as conn:
         await conn.execute("VACUUM (ANALYZE) chunks, topics")
-    report = ReembedReport(len(chunks), len(topics), embed_seconds, time.perf_counter() - started)
-    logger.info("re-embedded %s: %s", store.schema, report)
-    return report
 
 
 async def transform_collection(
@@ -108,15 +121,7 @@ async def transform_collection(
     matrix = transform(np.stack(rows)) if rows else np.empty((0, 0), dtype=np.float32)
     embed_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    async with store.pool.connection() as conn, conn.transaction():
-        await _swap(
-            conn, "chunks", "chunk_id", [r["chunk_id"] for r in chunks], matrix[: len(chunks)]
-        )
-        ids = [str(r["topic_id"]) for r in topics]
-        await _swap(conn, "topics", "topic_id", ids, matrix[len(chunks) :])
-        await _write_meta(conn, meta, drop)
-    async with store.pool.connection() as conn:
-        await conn.execute("VACUUM (ANALYZE) chunks, topics")
+    await _replace_vectors(store, chunks, topics, matrix, meta, drop)
     return ReembedReport(len(chunks), len(topics), embed_seconds, time.perf_counter() - started)
 
 
