@@ -173,7 +173,9 @@ async def bulk_load(
         return time.perf_counter()
 
     t = time.perf_counter()
-    await conn.execute("SET maintenance_work_mem = '1GB'")
+    # The HNSW graph of a million 384-d vectors needs ~2 GB; past maintenance_work_mem the build
+    # falls back to a far slower on-disk insert path.
+    await conn.execute(f"SET maintenance_work_mem = '{'4GB' if n > 200_000 else '1GB'}'")
     await conn.execute("SET max_parallel_maintenance_workers = 1")
     for index in ("chunks_embedding_hnsw", "bm25_postings_impact", "bm25_postings_chunk"):
         await conn.execute(f"DROP INDEX IF EXISTS {index}")
