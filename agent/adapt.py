@@ -46,7 +46,6 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``adapt`` sub-command to the CLI's sub-parsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "adapt",
-        help="fine-tune the local embedder on pairs mined from the archive",
         description="Mine (anchor, passage) pairs from what the collection holds (report "
         "sections, mail threads, titles, sentences of a passage), add hard negatives from "
         "Bosun's hybrid retrieval, fine-tune MiniLM (needs the [adapt] extra), export it as int8 "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import os
@@ -14,12 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agent.adapt import add_adapt_parser, run_adapt
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
 from agent.errors import UsageError, exit_code, one_line
-from agent.evaluation.answers_command import add_eval_answers_parser, run_eval_answers
-from agent.evaluation.command import add_eval_parser, run_eval
 from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services
@@ -35,7 +33,27 @@ from tools.vessels import UnknownVessel, resolve_vessel
 logger = logging.getLogger("bosun")
 
 
-def _parser() -> argparse.ArgumentParser:
+#: Sub-commands whose modules (training, evaluation) are imported only to run them, so `bosun
+#: ask` does not pay for them at start-up (~0.2 s of CPU): name -> (module, help in `bosun -h`).
+#: Each module has ``add_<name>_parser`` and ``run_<name>`` (``-`` read as ``_``).
+_LAZY = {
+    "eval": ("agent.evaluation.command", "measure retrieval on a BEIR-layout dataset"),
+    "adapt": ("agent.adapt", "fine-tune the local embedder on pairs mined from the archive"),
+    "eval-answers": (
+        "agent.evaluation.answers_command",
+        "answer-level evaluation through the agent graph",
+    ),
+}
+
+
+def _lazy(command: str, attribute: str) -> Any:
+    """``attribute`` (a format of the command's name) of the lazy ``command``'s module."""
+    module, _ = _LAZY[command]
+    return getattr(importlib.import_module(module), attribute.format(command.replace("-", "_")))
+
+
+def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The CLI's parser; a lazy sub-command gets its full parser only when ``argv`` names it."""
     parser = BosunParser(prog="bosun", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -70,9 +88,11 @@ def _parser() -> argparse.ArgumentParser:
     status = sub.add_parser("status", help="what the archive holds")
     status.add_argument("--json", action="store_true")
 
-    add_eval_parser(sub)
-    add_adapt_parser(sub)
-    add_eval_answers_parser(sub)
+    for command, (_, summary) in _LAZY.items():
+        if command in argv:
+            _lazy(command, "add_{}_parser")(sub)
+        else:
+            sub.add_parser(command, help=summary)
     add_conversation_parsers(sub)
     add_serve_parser(sub)
     return parser
@@ -290,9 +310,6 @@ _ARCHIVE_COMMANDS = {
     "status": _status,
 }
 _SETTINGS_COMMANDS = {
-    "eval": run_eval,
-    "adapt": run_adapt,
-    "eval-answers": run_eval_answers,
     "ask": run_ask,
     "chat": run_chat,
 }
@@ -300,6 +317,8 @@ _SETTINGS_COMMANDS = {
 
 async def _run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
+    if args.command in _LAZY:
+        return int(await _lazy(args.command, "run_{}")(settings, args))
     if args.command in _SETTINGS_COMMANDS:
         return await _SETTINGS_COMMANDS[args.command](settings, args)
     async with open_services(settings) as services:
@@ -308,7 +327,8 @@ async def _run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bosun` console script."""
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _parser(argv).parse_args(argv)
     clean_text_args(args)
     if getattr(args, "query", None) == "":
         print(

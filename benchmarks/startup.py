@@ -110,7 +110,8 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
     result: dict[str, Any] = {}
     _CPU["_last"] = 0.0  # the imports' CPU time counts from the interpreter's start
     start = time.perf_counter()
-    from agent.server.db import ensure_schema  # noqa: F401 - what `bosun ask` imports
+    import agent.cli  # noqa: F401 - what `bosun ask` imports
+    from agent.server.db import ensure_schema  # noqa: F401
     from agent.settings import Settings
     from agent.turns import TurnRunner, open_pool
     from agent.wiring import build_clients, open_services

@@ -77,7 +77,6 @@ def add_eval_answers_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``eval-answers`` sub-command to the CLI's sub-parsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "eval-answers",
-        help="answer-level evaluation through the agent graph",
         description=ANSWERS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

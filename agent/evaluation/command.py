@@ -44,7 +44,6 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``eval`` sub-command to the CLI's sub-parsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "eval",
-        help="measure retrieval on a BEIR-layout dataset",
         description="Ingest a BEIR dataset into its own collection (once), run every query of a "
         "split through the agent's query-time layers (expansion, topic filter, hybrid retrieval, "
         "rerank, cutoff: the switches below, the product's defaults unless given), print "
