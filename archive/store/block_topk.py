@@ -94,11 +94,12 @@ class BlockTopK:
             rest[i] = self.terms[i].rest[reads[i]]
         return out
 
-    def add(self, term: int, block: int, data: bytes) -> None:
-        """Read block ``block`` of term ``term`` (the next one of its prefix)."""
+    def add(self, term: int, first: int, count: int, data: bytes) -> None:
+        """Read blocks ``first`` .. ``first + count - 1`` of term ``term`` (the next ones of its
+        prefix), their ``data`` concatenated."""
         t = self.terms[term]
-        if block != t.read:
-            raise ValueError(f"term {term}: block {block} read out of order (next is {t.read})")
+        if first != t.read:
+            raise ValueError(f"term {term}: block {first} read out of order (next is {t.read})")
         postings = np.frombuffer(data, dtype=RECORD)
         nos = postings["no"].astype(np.int64)
         self.acc[nos] += weights(
@@ -108,7 +109,7 @@ class BlockTopK:
         fresh = nos[~self.known[nos]]
         self.known[fresh] = True
         self.touched.append(fresh)
-        t.read += 1
+        t.read += count
 
     def ids(self) -> np.ndarray:
         """Every live chunk seen so far."""

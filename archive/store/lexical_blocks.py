@@ -149,8 +149,10 @@ async def _segment_top(
             _BLOCKS, ([lexemes[t] for t, _ in plan], [block for _, block in plan]), binary=True
         )
         data = {(r["lexeme"], r["block"]): r["data"] for r in await cur.fetchall()}
-        for t, block in sorted(plan):
-            state.add(t, block, data[lexemes[t], block])
+        for t in sorted({t for t, _ in plan}):
+            blocks = sorted(block for u, block in plan if u == t)
+            joined = b"".join(data[lexemes[t], block] for block in blocks)
+            state.add(t, blocks[0], len(blocks), joined)
         budget *= 2
     pairs = state.missing(ids)
     logger.debug(

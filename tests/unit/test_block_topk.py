@@ -43,8 +43,10 @@ def _run(postings: list[dict[str, np.ndarray]], docs: int, k: int, dead: np.ndar
     state = BlockTopK(terms, docs, dead, k=k, avgdl=avgdl, k1=K1, b=B)
     budget = len(terms)
     while (ids := state.candidates()) is None:
-        for t, block in sorted(state.plan(budget)):
-            state.add(t, block, blocks[t][block])
+        plan = state.plan(budget)
+        for t in sorted({t for t, _ in plan}):
+            mine = sorted(block for u, block in plan if u == t)
+            state.add(t, mine[0], len(mine), b"".join(blocks[t][i] for i in mine))
         budget *= 2
     by_term: dict[int, list[int]] = {}
     for no, t in state.missing(ids):
@@ -89,4 +91,4 @@ def test_blocks_must_be_read_in_order() -> None:
     term = Term(1.0, np.array([2.0, 1.0]))
     state = BlockTopK([term], 10, np.zeros(0, dtype=np.int64), k=1, avgdl=1.0, k1=K1, b=B)
     with pytest.raises(ValueError, match="out of order"):
-        state.add(0, 1, b"")
+        state.add(0, 1, 1, b"")

@@ -85,11 +85,17 @@ BEGIN
 END $$;
 
 -- Rebuild the segment from bm25_postings: every chunk gets a number, every term its blocks; the
--- delta and the dead are emptied. Writers of chunks wait (SHARE lock) so none is lost between
--- the copy and the emptying; searches reading blocks wait for the commit.
+-- delta and the dead are emptied. Terms are taken in batches of about a million postings (ranges
+-- of the primary key), so each batch sorts in memory; the order is the posting's impact at the
+-- reference length (bm25_impact without its constant factor), computed in float8 from (tf, len)
+-- so the scan stays index-only. Writers of chunks
+-- wait (SHARE lock) so none is lost between the copy and the emptying; searches reading blocks
+-- wait for the commit.
 CREATE FUNCTION bm25_compact(size integer) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     compacted bigint;
+    ref float8;
+    batch record;
 BEGIN
     IF size < 1 THEN
         RAISE EXCEPTION 'block size must be positive, got %', size;
@@ -99,23 +105,33 @@ BEGIN
     INSERT INTO bm25_docnos (chunk_no, chunk_id)
         SELECT (row_number() OVER (ORDER BY chunk_id) - 1)::integer, chunk_id FROM chunks;
     GET DIAGNOSTICS compacted = ROW_COUNT;
-    INSERT INTO bm25_blocks (lexeme, block, n, max_tf, min_len, data)
-        SELECT s.lexeme, s.rank / size, count(*), max(s.tf), min(s.len),
-               string_agg(int4send(s.chunk_no) || int2send(s.tf::int2) || int4send(s.len),
-                          ''::bytea ORDER BY s.rank)
-        FROM (
-            SELECT p.lexeme, d.chunk_no, p.tf, p.len,
-                   (row_number() OVER (PARTITION BY p.lexeme
-                                       ORDER BY p.impact DESC, d.chunk_no) - 1)::integer AS rank
-            FROM bm25_postings p JOIN bm25_docnos d USING (chunk_id)
-        ) s
-        GROUP BY s.lexeme, s.rank / size;
+    ANALYZE bm25_docnos;
+    SELECT ref_avgdl INTO ref FROM bm25_stats;
+    FOR batch IN
+        SELECT min(lexeme) AS lo, max(lexeme) AS hi
+        FROM (SELECT lexeme, sum(df) OVER (ORDER BY lexeme) / 1000000 AS part FROM bm25_terms) t
+        GROUP BY part ORDER BY part
+    LOOP
+        INSERT INTO bm25_blocks (lexeme, block, n, max_tf, min_len, data)
+            SELECT s.lexeme, s.rank / size, count(*), max(s.tf), min(s.len),
+                   string_agg(int4send(s.chunk_no) || int2send(s.tf::int2) || int4send(s.len),
+                              ''::bytea ORDER BY s.rank)
+            FROM (
+                SELECT p.lexeme, d.chunk_no, p.tf, p.len,
+                       (row_number() OVER (PARTITION BY p.lexeme
+                                           ORDER BY p.tf / (p.tf + 1.2::float8 * (0.25::float8
+                                                    + 0.75::float8 * p.len / ref)) DESC,
+                                                    d.chunk_no) - 1)::integer AS rank
+                FROM bm25_postings p JOIN bm25_docnos d USING (chunk_id)
+                WHERE p.lexeme BETWEEN batch.lo AND batch.hi
+            ) s
+            GROUP BY s.lexeme, s.rank / size;
+    END LOOP;
     INSERT INTO bm25_heads (lexeme, max_tfs, min_lens)
         SELECT lexeme, string_agg(int2send(max_tf::int2), ''::bytea ORDER BY block),
                string_agg(int4send(min_len), ''::bytea ORDER BY block)
         FROM bm25_blocks GROUP BY lexeme;
-    UPDATE bm25_segment
-    SET chunks = compacted, block_size = size, compacted_at = now();
+    UPDATE bm25_segment SET chunks = compacted, block_size = size, compacted_at = now();
     RETURN compacted;
 END $$;
 
