@@ -1,7 +1,7 @@
 """The exact BM25 top k over impact-ordered blocks, in numpy (no database: the caller reads).
 
-Each query term's postings come in blocks sorted by impact; every block carries a bound on its
-weights (idf times the weight of its largest tf at its shortest length). Blocks are read, a
+Each query term's postings come in blocks sorted by weight; every block carries a bound on its
+weights (:func:`block_bounds`). Blocks are read, a
 prefix per term, in the order of the terms' largest remaining bound; every posting read adds its
 exact weight to its chunk and sets the term's bit in the chunk's mask. With θ the k-th best
 partial sum, reading stops when the terms' remaining bounds sum below θ (no chunk not yet seen can
@@ -158,8 +158,10 @@ class BlockTopK:
         self.seen[nos] |= np.uint64(1 << term)
 
 
-def block_bounds(idf: float, max_tfs: bytes, min_lens: bytes, avgdl: float, k1: float, b: float):  # type: ignore[no-untyped-def]
-    """Per block, idf times the weight of its largest tf at its shortest length."""
-    tfs = np.frombuffer(max_tfs, dtype=">i2")
-    lens = np.frombuffer(min_lens, dtype=">i4")
-    return weights(idf, tfs, lens, avgdl, k1, b)
+def block_bounds(idf: float, bounds: bytes, avgdl: float, segment_avgdl: float) -> np.ndarray:
+    """Per block, the bound on its weights at mean length ``avgdl``: ``bounds`` holds each
+    block's largest weight without idf at the segment's mean ``segment_avgdl`` (big-endian
+    float8); a weight grows at most in proportion to the mean, and a little slack covers the
+    rounding of sums taken in another order."""
+    scale = max(1.0, avgdl / segment_avgdl) * (1 + 1e-9)
+    return idf * np.frombuffer(bounds, dtype=">f8").astype(np.float64) * scale

@@ -22,7 +22,7 @@ from psycopg.rows import DictRow
 
 from archive.store.block_topk import MAX_TERMS, BlockTopK, Term, block_bounds
 from archive.store.database import Store
-from archive.store.lexical import BM25_WEIGHTS, bm25_top
+from archive.store.lexical import BM25_WEIGHTS, K1, B, bm25_top
 
 logger = logging.getLogger(__name__)
 
@@ -35,12 +35,12 @@ MIN_CHUNKS = 20_000
 #: of the collection: adding 1 % rebuilds nothing global, and the delta's SQL stays small.
 COMPACT_SHARE = 0.10
 
-_SEGMENT = """SELECT s.chunks, (SELECT array_agg(chunk_no) FROM bm25_dead) AS dead,
+_SEGMENT = """SELECT s.chunks, s.avgdl, (SELECT array_agg(chunk_no) FROM bm25_dead) AS dead,
        EXISTS (SELECT 1 FROM bm25_delta) AS delta
 FROM bm25_segment s"""
 
 _TERMS = sql.SQL(
-    "WITH {weights} SELECT w.lexeme, w.idf, st.avgdl, h.max_tfs, h.min_lens"
+    "WITH {weights} SELECT w.lexeme, w.idf, st.avgdl, h.bounds"
     " FROM w CROSS JOIN st LEFT JOIN bm25_heads h USING (lexeme) ORDER BY w.lexeme"
 ).format(weights=sql.SQL(BM25_WEIGHTS))
 
@@ -100,8 +100,11 @@ async def block_search(
     store: Store, query: str, *, limit: int, k1: float, b: float, auto: bool
 ) -> list[tuple[str, float]] | None:
     """The exact BM25 top ``limit`` for ``query``, best first; None when there is no segment
-    (or, with ``auto``, one under :data:`MIN_CHUNKS`), or the query has over 64 terms: the
-    caller's exact SQL then ranks."""
+    (or, with ``auto``, one under :data:`MIN_CHUNKS`), the query has over 64 terms, or ``k1``
+    and ``b`` are not the ones the blocks are ordered and bounded for: the caller's exact SQL
+    then ranks."""
+    if (k1, b) != (K1, B):
+        return None
     params = {"query": query, "k1": k1, "b": b, "limit": limit}
     async with store.pool.connection() as conn, conn.transaction():
         await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -128,16 +131,12 @@ async def _segment_top(
     k1: float,
     b: float,
 ) -> list[tuple[str, float]]:
-    rows = [r for r in rows if r["max_tfs"] is not None]
+    rows = [r for r in rows if r["bounds"] is not None]
     if not rows:
         return []
-    avgdl = float(rows[0]["avgdl"])
+    avgdl, mean = float(rows[0]["avgdl"]), float(segment["avgdl"])
     terms = [
-        Term(
-            float(r["idf"]),
-            block_bounds(float(r["idf"]), r["max_tfs"], r["min_lens"], avgdl, k1, b),
-        )
-        for r in rows
+        Term(float(r["idf"]), block_bounds(float(r["idf"]), r["bounds"], avgdl, mean)) for r in rows
     ]
     lexemes = [r["lexeme"] for r in rows]
     dead = np.asarray(segment["dead"] or [], dtype=np.int64)

@@ -22,24 +22,28 @@ def _corpus(seed: int, docs: int = 3000, terms: int = 6) -> list[dict[str, np.nd
     return out
 
 
-def _blocks(p: dict[str, np.ndarray], size: int, avgdl: float) -> list[bytes]:
-    impact = weights(1.0, p["tf"], p["len"], avgdl * 0.9, K1, B)  # order at a stale mean length
-    order = np.lexsort((p["no"], -impact))
+def _blocks(p: dict[str, np.ndarray], size: int, mean: float) -> tuple[list[bytes], bytes]:
+    """The term's blocks ordered by weight at the segment's ``mean``, and their bounds."""
+    w = weights(1.0, p["tf"], p["len"], mean, K1, B)
+    order = np.lexsort((p["no"], -w))
     records = np.zeros(len(order), dtype=RECORD)
     records["no"], records["tf"], records["len"] = p["no"][order], p["tf"][order], p["len"][order]
-    return [records[i : i + size].tobytes() for i in range(0, len(records), size)]
+    starts = range(0, len(records), size)
+    bounds = np.array([w[order][i] for i in starts], dtype=">f8").tobytes()
+    return [records[i : i + size].tobytes() for i in starts], bounds
 
 
-def _run(postings: list[dict[str, np.ndarray]], docs: int, k: int, dead: np.ndarray, size: int):  # type: ignore[no-untyped-def]
-    avgdl = 180.0
+def _run(  # type: ignore[no-untyped-def]
+    postings: list[dict[str, np.ndarray]], docs: int, k: int, dead: np.ndarray, size: int, drift=0.9
+):
+    """The top k at mean length 180 from blocks compacted at mean 180 x ``drift``."""
+    avgdl, mean = 180.0, 180.0 * drift
     idfs = [float(np.log(1 + (docs - len(p["no"]) + 0.5) / (len(p["no"]) + 0.5))) for p in postings]
-    blocks = [_blocks(p, size, avgdl) for p in postings]
-    terms = []
-    for idf, term_blocks in zip(idfs, blocks, strict=True):
-        recs = [np.frombuffer(b, dtype=RECORD) for b in term_blocks]
-        max_tfs = np.array([r["tf"].max() for r in recs], dtype=">i2").tobytes()
-        min_lens = np.array([r["len"].min() for r in recs], dtype=">i4").tobytes()
-        terms.append(Term(idf, block_bounds(idf, max_tfs, min_lens, avgdl, K1, B)))
+    made = [_blocks(p, size, mean) for p in postings]
+    blocks = [m[0] for m in made]
+    terms = [
+        Term(idf, block_bounds(idf, m[1], avgdl, mean)) for idf, m in zip(idfs, made, strict=True)
+    ]
     state = BlockTopK(terms, docs, dead, k=k, avgdl=avgdl, k1=K1, b=B)
     budget = len(terms)
     while (ids := state.candidates()) is None:
@@ -64,11 +68,12 @@ def _run(postings: list[dict[str, np.ndarray]], docs: int, k: int, dead: np.ndar
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("k", [1, 10, 100])
-def test_top_k_is_exact_and_stops_early(seed: int, k: int) -> None:
+@pytest.mark.parametrize("drift", [0.9, 1.0, 1.1])  # the mean grew, stayed, shrank since
+def test_top_k_is_exact_and_stops_early(seed: int, k: int, drift: float) -> None:
     docs = 3000
     postings = _corpus(seed, docs)
     dead = np.random.default_rng(seed).choice(docs, 50, replace=False)
-    state, ids, exact = _run(postings, docs, k, dead, size=16)
+    state, ids, exact = _run(postings, docs, k, dead, size=16, drift=drift)
     assert not np.isin(ids, dead).any()
     got = ids[np.argsort(-state.acc[ids], kind="stable")][:k]
     want = np.argsort(-exact, kind="stable")[:k]
