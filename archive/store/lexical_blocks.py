@@ -100,7 +100,7 @@ async def block_search(
     store: Store, query: str, *, limit: int, k1: float, b: float, auto: bool
 ) -> list[tuple[str, float]] | None:
     """The exact BM25 top ``limit`` for ``query``, best first; None when there is no segment
-    (or, with ``auto``, one under :data:`MIN_CHUNKS`), the query has over 64 terms, or ``k1``
+    (or, with ``auto``, one under :data:`MIN_CHUNKS`), the query has over 63 terms, or ``k1``
     and ``b`` are not the ones the blocks are ordered and bounded for: the caller's exact SQL
     then ranks."""
     if (k1, b) != (K1, B):
@@ -141,7 +141,24 @@ async def _segment_top(
     lexemes = [r["lexeme"] for r in rows]
     dead = np.asarray(segment["dead"] or [], dtype=np.int64)
     state = BlockTopK(terms, int(segment["chunks"]), dead, k=limit, avgdl=avgdl, k1=k1, b=b)
-    budget = len(terms)
+    try:
+        ids = await _read(conn, state, lexemes)
+        scores = state.acc[ids].copy()
+    finally:
+        state.release()
+    if len(ids) > limit:  # ties at the k-th score are ordered by chunk_id, as in SQL
+        kth = np.round(np.partition(scores, len(ids) - limit)[len(ids) - limit] * 1e9)
+        keep = np.round(scores * 1e9) >= kth
+        ids, scores = ids[keep], scores[keep]
+    cur = await conn.execute(_IDS, (ids.tolist(),))
+    chunk_ids = {r["chunk_no"]: r["chunk_id"] for r in await cur.fetchall()}
+    return [(chunk_ids[int(no)], float(s)) for no, s in zip(ids, scores, strict=True)]
+
+
+async def _read(conn: AsyncConnection[DictRow], state: BlockTopK, lexemes: list[str]) -> np.ndarray:
+    """Rounds of block reads until ``state`` can stop, then the candidates' missing postings
+    looked up; the candidates (their sums in ``state.acc`` are exact)."""
+    budget = len(state.terms)
     while (ids := state.candidates()) is None:
         plan = state.plan(budget)
         cur = await conn.execute(
@@ -156,8 +173,8 @@ async def _segment_top(
     pairs = state.missing(ids)
     logger.debug(
         "BM25 blocks: %d terms, %d blocks read, %d candidates, %d lookups",
-        len(terms),
-        sum(t.read for t in terms),
+        len(state.terms),
+        sum(t.read for t in state.terms),
         len(ids),
         len(pairs),
     )
@@ -170,11 +187,4 @@ async def _segment_top(
         for t in np.unique(term):
             mine = got[term == t]
             state.complete(int(t), mine[:, 0], mine[:, 1], mine[:, 2])
-    scores = state.acc[ids]
-    if len(ids) > limit:  # ties at the k-th score are ordered by chunk_id, as in SQL
-        kth = np.round(np.partition(scores, len(ids) - limit)[len(ids) - limit] * 1e9)
-        keep = np.round(scores * 1e9) >= kth
-        ids, scores = ids[keep], scores[keep]
-    cur = await conn.execute(_IDS, (ids.tolist(),))
-    chunk_ids = {r["chunk_no"]: r["chunk_id"] for r in await cur.fetchall()}
-    return [(chunk_ids[int(no)], float(s)) for no, s in zip(ids, scores, strict=True)]
+    return ids

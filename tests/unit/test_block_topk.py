@@ -97,3 +97,16 @@ def test_blocks_must_be_read_in_order() -> None:
     state = BlockTopK([term], 10, np.zeros(0, dtype=np.int64), k=1, avgdl=1.0, k1=K1, b=B)
     with pytest.raises(ValueError, match="out of order"):
         state.add(0, 1, 1, b"")
+
+
+def test_released_arrays_come_back_zeroed() -> None:
+    docs = 3000
+    postings = _corpus(1, docs)
+    dead = np.arange(10)
+    state, ids, exact = _run(postings, docs, 10, dead, size=16)
+    first = state.acc
+    state.release()
+    again, ids2, _ = _run(postings, docs, 10, dead, size=16)
+    assert again.acc is first  # reused, and still exact
+    assert np.allclose(again.acc[ids2], exact[ids2], rtol=1e-12)
+    again.release()
