@@ -35,7 +35,7 @@ class Settings(ProviderConfig):
     database_url: str | None = None  # any PostgreSQL >= 15 with pgvector; None = embedded
     collection: str = "bosun"  # schema holding the main archive
     db_timeout_s: float = 10.0  # BOSUN_DB_TIMEOUT_S: longest database wait of a turn
-    bm25: str = "auto"  # BOSUN_BM25: auto, pruned (bounded reads) or exact (every posting)
+    bm25: str = "auto"  # BOSUN_BM25: auto, blocks (compacted segment) or exact (SQL, every posting)
     server_linger_s: float = 0.0  # the embedded server stays up this long after the last command
 
     @property

@@ -31,8 +31,8 @@ from agent.evaluation.harness import EVAL_CHUNKS, evaluate
 from agent.evaluation.metrics import METRICS, aggregate_documents, score_query
 from agent.settings import Settings
 from agent.wiring import Services
-from archive.store.candidates import dense_candidates
-from archive.store.lexical import K1, B, bm25_search
+from archive.store.candidates import bm25_search, dense_candidates
+from archive.store.lexical import K1, B
 from archive.store.search_filters import SearchFilters
 from tools.fusion import FusionConfig, fuse
 from tools.hybrid import RetrievalOptions

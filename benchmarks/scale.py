@@ -8,9 +8,12 @@ from the shared data, and the bulk path timed as ``ingest_chunks_per_s``, is in
 benchmarks/scale_build.py. Queries are the probable-cause sentences of ``beir/ntsb_pc2narr`` dev
 cut to 24 words (long) and to their first 6 words (short); their vectors are embedded once, so
 every time here excludes the query embedding. Hybrid and the arms run through the product's
-``tools.hybrid.retrieve`` with the store's BM25 mode (``BOSUN_BM25``, pruned by default);
-``bm25_exact_p50_ms`` is the reference BM25 that reads every posting. ``bm25_recall_at_100`` is
-the pruned top 100 against the exact one, ``vector_recall_at_100`` HNSW against a sequential scan.
+``tools.hybrid.retrieve`` with the store's BM25 mode (``BOSUN_BM25``, ``auto`` by default: the
+compacted blocks from 20,000 chunks); ``bm25_exact_p50_ms`` is the reference BM25 that reads every
+posting in SQL, ``bm25_blocks_p50_ms`` the block reader. ``bm25_recall_at_100`` is the blocks top
+100 against the exact one (1.0 unless they disagree), ``vector_recall_at_100`` HNSW against a
+sequential scan. A collection whose segment does not match ``--bm25-block`` (or has none) is
+compacted first, timed as ``bm25_compact_s``.
 """
 
 from __future__ import annotations
@@ -34,9 +37,9 @@ from agent.evaluation.beir import load_queries
 from agent.evaluation.metrics import percentile
 from agent.settings import Settings
 from agent.wiring import open_services
-from archive.store.candidates import dense_candidates
+from archive.store.candidates import bm25_search, dense_candidates
 from archive.store.database import Store
-from archive.store.lexical import bm25_search
+from archive.store.lexical_blocks import BLOCK_SIZE, compact
 from archive.store.search_filters import SearchFilters
 from providers.embeddings import build_embeddings
 from tools.hybrid import RetrievalOptions, retrieve
@@ -115,6 +118,19 @@ async def ensure(settings: Settings, store: Store, n: int, args: argparse.Namesp
     return record
 
 
+async def segment(store: Store, n: int, block_size: int) -> dict[str, float]:
+    """Compact unless the segment holds the ``n`` chunks in blocks of ``block_size``."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute("SELECT chunks, block_size FROM bm25_segment")
+        row = await cur.fetchone()
+        if row is not None and (row["chunks"], row["block_size"]) == (n, block_size):
+            return {}
+        await conn.execute("SET work_mem = '256MB'")
+        started = time.perf_counter()
+        await compact(conn, block_size)
+        return {"bm25_compact_s": round(time.perf_counter() - started, 1)}
+
+
 async def timed(store: Store, emb: Embeddings, qs: list[str], options: RetrievalOptions) -> list:
     for q in qs[:3]:  # warm the pool's connections and caches
         await retrieve(store, emb, q, NONE, options)
@@ -122,17 +138,17 @@ async def timed(store: Store, emb: Embeddings, qs: list[str], options: Retrieval
 
 
 async def recall_bm25(store: Store, qs: list[str]) -> tuple[float, dict[str, list[float]]]:
-    """Recall@100 of the pruned top 100 against the exact one; ms of each (top 100 ids only)."""
-    recalls, ms, mode = [], {"exact": [], "pruned": []}, store.bm25
+    """Recall@100 of the blocks top 100 against the exact one; ms of each (top 100 ids only)."""
+    recalls, ms, mode = [], {"exact": [], "blocks": []}, store.bm25
     for q in qs:
         got = {}
-        for name in ("exact", "pruned"):
+        for name in ("exact", "blocks"):
             store.bm25 = name
             started = time.perf_counter()
             got[name] = {c for c, _ in await bm25_search(store, q, NONE, limit=100)}
             ms[name].append((time.perf_counter() - started) * 1000)
         exact = got["exact"]
-        recalls.append(len(exact & got["pruned"]) / len(exact) if exact else 1.0)
+        recalls.append(len(exact & got["blocks"]) / len(exact) if exact else 1.0)
     store.bm25 = mode
     return float(np.mean(recalls)), ms
 
@@ -186,8 +202,9 @@ async def sizes(store: Store) -> dict[str, float]:
         cur = await conn.execute(
             f"SELECT {mb} AS chunks, {mb} AS postings, {mb} AS terms,"
             " coalesce(pg_relation_size(to_regclass('chunks_embedding_hnsw')), 0) / 1048576.0"
-            " AS hnsw,"
-            " pg_relation_size('bm25_postings_impact'::regclass) / 1048576.0 AS impact",
+            " AS hnsw, (pg_total_relation_size('bm25_blocks')"
+            " + pg_total_relation_size('bm25_heads') + pg_total_relation_size('bm25_docnos'))"
+            " / 1048576.0 AS blocks",
             ("chunks", "bm25_postings", "bm25_terms"),
         )
         row = await cur.fetchone()
@@ -195,7 +212,7 @@ async def sizes(store: Store) -> dict[str, float]:
         "size_total_mb": round(float(row["chunks"] + row["postings"] + row["terms"]), 1),
         "size_hnsw_mb": round(float(row["hnsw"]), 1),
         "size_bm25_mb": round(float(row["postings"] + row["terms"]), 1),
-        "size_impact_index_mb": round(float(row["impact"]), 1),
+        "size_bm25_blocks_mb": round(float(row["blocks"]), 1),
     }
 
 
@@ -207,9 +224,10 @@ async def measure(settings: Settings, n: int, args: argparse.Namespace) -> dict[
         build = await ensure(settings, store, n, args)
         if args.build_only:
             return {"chunks": n, "build": build}
+        out: dict[str, Any] = {"chunks": n, "bm25_mode": store.bm25, "bm25_block": args.bm25_block}
+        out.update(await segment(store, n, args.bm25_block))
         emb = CachedEmbeddings(query_vectors(settings.home, long + short, services.embeddings))
         load = os.getloadavg()[0]
-        out: dict[str, Any] = {"chunks": n, "bm25_mode": store.bm25}
         arms = {"bm25": RetrievalOptions(dense=False)}
         if not args.bm25_only:
             arms["hybrid"] = RetrievalOptions()
@@ -237,11 +255,11 @@ async def measure(settings: Settings, n: int, args: argparse.Namespace) -> dict[
 def table(results: list[dict[str, Any]]) -> str:
     keys = [
         "hybrid_p50_ms", "hybrid_p95_ms", "short_hybrid_p50_ms", "short_hybrid_p95_ms",
-        "bm25_p50_ms", "bm25_exact_p50_ms", "bm25_pruned_p50_ms", "short_bm25_p50_ms",
-        "short_bm25_exact_p50_ms", "short_bm25_pruned_p50_ms",
+        "bm25_p50_ms", "bm25_p95_ms", "bm25_exact_p50_ms", "bm25_blocks_p50_ms",
+        "short_bm25_p50_ms", "short_bm25_exact_p50_ms", "short_bm25_blocks_p50_ms",
         "vector_p50_ms", "bm25_recall_at_100", "vector_recall_at_100", "filtered_rows_min",
-        "filtered_recall_at_10", "size_total_mb", "size_bm25_mb", "size_hnsw_mb",
-        "ingest_chunks_per_s", "load_avg_1m",
+        "filtered_recall_at_10", "size_total_mb", "size_bm25_mb", "size_bm25_blocks_mb",
+        "size_hnsw_mb", "ingest_chunks_per_s", "bm25_compact_s", "load_avg_1m",
     ]  # fmt: skip
     lines = ["| figure | " + " | ".join(f"{r['chunks']:,}" for r in results) + " |"]
     lines.append("|---|" + "---:|" * len(results))
@@ -259,7 +277,7 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     for key, label in (
         ("hybrid_p50_ms", "hybrid p50 (24 words)"),
         ("hybrid_p95_ms", "hybrid p95 (24 words)"),
-        ("bm25_pruned_p50_ms", "BM25 pruned p50 (24 words)"),
+        ("bm25_blocks_p50_ms", "BM25 blocks p50 (24 words)"),
         ("bm25_exact_p50_ms", "BM25 exact p50 (24 words)"),
         ("vector_p50_ms", "HNSW p50"),
         ("short_hybrid_p50_ms", "hybrid p50 (6 words)"),
@@ -292,6 +310,9 @@ async def main() -> int:
     parser.add_argument("--m", type=int, default=16, help="HNSW m of a new build")
     parser.add_argument("--ef-construction", type=int, default=64)
     parser.add_argument("--build-only", action="store_true", help="build, measure nothing")
+    parser.add_argument(
+        "--bm25-block", type=int, default=BLOCK_SIZE, help="postings per BM25 block (compaction)"
+    )
     parser.add_argument(
         "--bm25-only", action="store_true", help="collection scale_<N>_bm25: no vectors, no HNSW"
     )

@@ -15,7 +15,8 @@ Documents hold ten chunks each; document j names vessel j mod 1000, so one vesse
 
 Bulk path (what "ingest chunks/s" measures): COPY of documents and chunks with the BM25 triggers
 off, postings, term statistics and impacts built in set-based SQL (the same ``bm25_terms_of`` and
-``bm25_impact`` the triggers use), then the indexes, HNSW last.
+``bm25_impact`` the triggers use), then the indexes, HNSW, and the BM25 blocks (compaction,
+archive/store/lexical_blocks.py) last.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from typing import Any
 
 import numpy as np
 from psycopg import AsyncConnection
+
+from archive.store.lexical_blocks import BLOCK_SIZE, compact
 
 logger = logging.getLogger(__name__)
 
@@ -159,10 +162,12 @@ async def bulk_load(
     vectors: np.ndarray | None,
     *,
     hnsw: tuple[int, int],
+    block_size: int = BLOCK_SIZE,
 ) -> dict[str, float]:
     """Load the chunks into the (empty, migrated) collection on ``conn``'s search_path; seconds
     per step. ``hnsw`` is (m, ef_construction); without ``vectors`` every chunk gets the same
-    vector and no HNSW index is built (a BM25-only collection)."""
+    vector and no HNSW index is built (a BM25-only collection); ``block_size``: postings per
+    BM25 block."""
     steps: dict[str, float] = {}
     n = len(texts)
     docs = -(-n // CHUNKS_PER_DOC)
@@ -177,7 +182,7 @@ async def bulk_load(
     # falls back to a far slower on-disk insert path.
     await conn.execute(f"SET maintenance_work_mem = '{'4GB' if n > 200_000 else '1GB'}'")
     await conn.execute("SET max_parallel_maintenance_workers = 1")
-    for index in ("chunks_embedding_hnsw", "bm25_postings_impact", "bm25_postings_chunk"):
+    for index in ("chunks_embedding_hnsw", "bm25_postings_chunk"):
         await conn.execute(f"DROP INDEX IF EXISTS {index}")
     await conn.execute("ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS bm25_postings_pkey")
     await conn.execute("ALTER TABLE chunks DISABLE TRIGGER chunks_bm25_len")
@@ -241,10 +246,6 @@ async def bulk_load(
         " PRIMARY KEY (lexeme, chunk_id) INCLUDE (tf, len)"
     )
     await conn.execute("CREATE INDEX bm25_postings_chunk ON bm25_postings (chunk_id)")
-    await conn.execute(
-        "CREATE INDEX bm25_postings_impact ON bm25_postings (lexeme, impact DESC)"
-        " INCLUDE (chunk_id, tf, len)"
-    )
     await conn.execute("ALTER TABLE chunks ENABLE TRIGGER chunks_bm25_len")
     await conn.execute("ALTER TABLE chunks ENABLE TRIGGER chunks_bm25_index")
     t = step("bm25_indexes", t)
@@ -261,5 +262,8 @@ async def bulk_load(
     await conn.execute("VACUUM (ANALYZE) bm25_postings")
     await conn.execute("VACUUM (ANALYZE) bm25_terms")
     await conn.execute("VACUUM (ANALYZE) documents")
-    step("vacuum", t)
+    t = step("vacuum", t)
+    await conn.execute("SET work_mem = '256MB'")
+    await compact(conn, block_size)
+    step("bm25_blocks", t)
     return steps

@@ -28,8 +28,8 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
 
+from archive.store.candidates import bm25_search
 from archive.store.database import Store
-from archive.store.lexical import bm25_search
 from archive.store.search_filters import SearchFilters
 from tools import prompts
 from tools.topics import match_topics

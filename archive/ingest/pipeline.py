@@ -23,6 +23,7 @@ from archive.ingest.workers import Embedder, WorkerPool
 from archive.ingest.writer import WriteReport, write_documents
 from archive.originals import Archive
 from archive.store.database import Store
+from archive.store.lexical_blocks import compact_if_stale
 from archive.store.locks import ingest_stage
 
 logger = logging.getLogger(__name__)
@@ -191,7 +192,8 @@ async def _derive(
     progress: bool,
     embed: Embedder | None,
 ) -> None:
-    """Vessel tags, thread digests and topics of what is not yet done, each stage timed."""
+    """Vessel tags, thread digests and topics of what is not yet done, then the BM25 segment
+    when enough changed since its compaction (:func:`compact_if_stale`), each stage timed."""
     tagging = await timed(report, "vessel_tags", tag_vessel_mentions(store))
     report.vessel_tagged = tagging.tagged
     report.read["vessel_documents"] = tagging.read
@@ -221,6 +223,7 @@ async def _derive(
         )
         report.topics = stats.new_topics
         report.read["topic_chunks"] = stats.chunks
+    report.read["bm25_compacted"] = await timed(report, "bm25_compact", compact_if_stale(store))
 
 
 async def timed(report: IngestReport, stage: str, work: Awaitable[T]) -> T:

@@ -1,6 +1,7 @@
 """The two retrieval arms in SQL, every candidate scored on both arms, with its passage.
 
-The lexical arm ranks chunks by Okapi BM25 (:mod:`archive.store.lexical`) and scores its top rows'
+The lexical arm ranks chunks by Okapi BM25 (:mod:`archive.store.lexical` in SQL, or the compacted
+blocks of :mod:`archive.store.lexical_blocks`: the same exact top k) and scores its top rows'
 cosine against the query vector; the dense arm ranks by HNSW cosine and scores its top rows'
 BM25 from their postings. Each is one statement that also returns the passages, so a hybrid
 search is two statements run side by side on two connections (measured on the 6,140 NTSB
@@ -16,15 +17,8 @@ import numpy as np
 from psycopg import sql
 
 from archive.store.database import Store
-from archive.store.lexical import (
-    BM25_SUM,
-    BM25_WEIGHTS,
-    K1,
-    B,
-    bm25_restriction,
-    bm25_top,
-    top_params,
-)
+from archive.store.lexical import BM25_SUM, BM25_WEIGHTS, K1, B, bm25_restriction, bm25_top
+from archive.store.lexical_blocks import block_search
 from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
 from archive.store.search_filters import SearchFilters
 
@@ -34,12 +28,19 @@ SELECT {columns}, top.score AS bm25, {cosine} AS cosine
 FROM top JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
 """
 
+# The passages of a top k found in blocks, with their BM25 score and cosine.
+_PASSAGES = """
+SELECT {columns}, top.score AS bm25, {cosine} AS cosine
+FROM unnest(%(ids)s::text[], %(scores)s::float8[]) AS top(chunk_id, score)
+JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
+"""
+
 # The nearest rows: from the HNSW index (ef_search and the iterative scan are session settings of
 # every pooled connection, see Store.open), or, under a filter that :data:`EXACT_BELOW` rows or
 # fewer match, by an exact scan of those rows (the subquery behind OFFSET 0 keeps the planner
 # from ordering them through the index). Their BM25 is read from the postings of the query terms
 # by one index probe per (row, term) on (lexeme, chunk_id) (OFFSET 0 keeps the planner from
-# reading every posting of the term through the impact index instead).
+# reading every posting of the term instead).
 _NEAR_INDEX = """SELECT c.chunk_id, 1 - (c.embedding <=> %(vector)s) AS cosine
     FROM chunks c
     WHERE {where}
@@ -73,6 +74,41 @@ EXACT_BELOW = 20_000
 _MATCHING = "SELECT count(*) AS n FROM (SELECT 1 FROM chunks c WHERE {where} LIMIT %(cap)s) m"
 
 
+async def bm25_search(
+    store: Store,
+    query: str,
+    filters: SearchFilters,
+    *,
+    limit: int = 100,
+    k1: float = K1,
+    b: float = B,
+) -> list[tuple[str, float]]:
+    """Chunks ranked by BM25 for ``query`` under ``filters``, best first (the store's
+    ``BM25_MODES`` mode)."""
+    found = await _block_top(store, query, filters, limit, k1, b)
+    if found is not None:
+        return found
+    restrict, params = bm25_restriction(filters)
+    params.update({"query": query, "k1": k1, "b": b, "limit": limit})
+    statement = sql.SQL(
+        "WITH {weights}, top AS ({top}) SELECT chunk_id, score FROM top"
+        " ORDER BY round(score * 1e9) DESC, chunk_id"
+    ).format(weights=sql.SQL(BM25_WEIGHTS), top=bm25_top(restrict))
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(statement, params)
+        return [(row["chunk_id"], float(row["score"])) for row in await cur.fetchall()]
+
+
+async def _block_top(
+    store: Store, query: str, filters: SearchFilters, limit: int, k1: float, b: float
+) -> list[tuple[str, float]] | None:
+    """The top k from the compacted blocks, or None where exact SQL ranks: mode ``exact``,
+    filtered searches (filters select few rows: SQL reads only theirs), no usable segment."""
+    if store.bm25 == "exact" or not filters.is_empty():
+        return None
+    return await block_search(store, query, limit=limit, k1=k1, b=b, auto=store.bm25 == "auto")
+
+
 async def lexical_candidates(
     store: Store,
     query: str,
@@ -83,16 +119,23 @@ async def lexical_candidates(
 ) -> list[Passage]:
     """The ``limit`` best chunks by BM25, best first, with their cosine to ``vector`` if given
     (0 otherwise)."""
-    restrict, params = bm25_restriction(filters)
-    params.update({"query": query, "k1": K1, "b": B, **top_params(limit)})
+    cosine = sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL")
+    params: dict[str, Any] = {}
     if vector is not None:
         params["vector"] = np.asarray(vector, dtype=np.float32)
-    statement = sql.SQL(_LEXICAL).format(
-        weights=sql.SQL(BM25_WEIGHTS),
-        top=bm25_top(store.bm25, restrict),
-        columns=sql.SQL(PASSAGE_COLUMNS),
-        cosine=sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL"),
-    )
+    found = await _block_top(store, query, filters, limit, K1, B)
+    if found is None:
+        restrict, where = bm25_restriction(filters)
+        params.update({"query": query, "k1": K1, "b": B, "limit": limit, **where})
+        statement = sql.SQL(_LEXICAL).format(
+            weights=sql.SQL(BM25_WEIGHTS),
+            top=bm25_top(restrict),
+            columns=sql.SQL(PASSAGE_COLUMNS),
+            cosine=cosine,
+        )
+    else:
+        params.update({"ids": [c for c, _ in found], "scores": [s for _, s in found]})
+        statement = sql.SQL(_PASSAGES).format(columns=sql.SQL(PASSAGE_COLUMNS), cosine=cosine)
     rows = await _rows(store, statement, params)
     ranked = sorted(rows, key=lambda r: (-round(r["bm25"] * 1e9), r["chunk_id"]))
     return [_scored(r) for r in ranked]

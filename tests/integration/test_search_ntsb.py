@@ -10,7 +10,7 @@ import pytest
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_paths
-from archive.store.lexical import bm25_search
+from archive.store.candidates import bm25_search
 from archive.store.passages import fetch_vectors
 from archive.store.search_filters import SearchFilters
 from tools.hybrid import RetrievalOptions, retrieve

@@ -9,8 +9,8 @@ import pytest
 from agent.settings import Settings
 from agent.wiring import open_services
 from archive.ingest.model import Chunk, Section, SourceDocument, short_id
+from archive.store.candidates import bm25_search
 from archive.store.documents import delete_document, write_document
-from archive.store.lexical import bm25_search
 from archive.store.search_filters import SearchFilters
 
 pytestmark = pytest.mark.integration

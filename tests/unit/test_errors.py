@@ -42,7 +42,7 @@ def test_settings_name_the_variable_that_is_wrong() -> None:
         ),
         "BOSUN_EMBEDDINGS": ("minilm", "BOSUN_EMBEDDINGS must be one of local, gemini, cohere"),
         "DATABASE_URL": ("postgresql://u:pw@h:notaport/db", "DATABASE_URL has a port"),
-        "BOSUN_BM25": ("fast", "BOSUN_BM25 must be one of auto, pruned, exact, got 'fast'"),
+        "BOSUN_BM25": ("fast", "BOSUN_BM25 must be one of auto, blocks, exact, got 'fast'"),
     }
     for name, (value, message) in cases.items():
         with pytest.raises(SettingsError) as caught:

@@ -1,0 +1,190 @@
+"""The exact BM25 top k read from the compacted segment (migration 009) in a few round trips.
+
+A segment is every chunk's postings copied, at compaction, into impact-ordered blocks per term
+(``bm25_blocks``); chunks stored since are the delta (``bm25_delta``), compacted chunks deleted
+since are the dead (``bm25_dead``). One query, in one REPEATABLE READ snapshot: the segment's
+size and dead, the terms' idf and block bounds (``bm25_heads``); rounds of block reads chosen by
+:class:`archive.store.block_topk.BlockTopK` until it can stop; one lookup of the missing terms of
+the remaining candidates in ``bm25_postings``; the delta's exact SQL top k; the merge. Statistics
+(df, N, mean length) are the live global ones, so every score is the exact BM25 score of
+:mod:`archive.store.lexical`. Filtered searches stay in SQL (filters select few rows).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import numpy as np
+from psycopg import AsyncConnection, sql
+from psycopg.rows import DictRow
+
+from archive.store.block_topk import MAX_TERMS, BlockTopK, Term, block_bounds
+from archive.store.database import Store
+from archive.store.lexical import BM25_WEIGHTS, K1, B, bm25_top
+
+logger = logging.getLogger(__name__)
+
+#: Block size of a compaction (postings per block).
+BLOCK_SIZE = 1024
+#: ``auto`` reads blocks from segments of at least this many chunks (smaller: exact SQL), and
+#: ingest compacts collections of at least this many chunks.
+MIN_CHUNKS = 20_000
+#: Ingest compacts once the chunks stored or deleted since the last compaction reach this share
+#: of the collection: adding 1 % rebuilds nothing global, and the delta's SQL stays small.
+COMPACT_SHARE = 0.10
+
+_SEGMENT = """SELECT s.chunks, s.avgdl, (SELECT array_agg(chunk_no) FROM bm25_dead) AS dead,
+       EXISTS (SELECT 1 FROM bm25_delta) AS delta
+FROM bm25_segment s"""
+
+_TERMS = sql.SQL(
+    "WITH {weights} SELECT w.lexeme, w.idf, st.avgdl, h.bounds"
+    " FROM w CROSS JOIN st LEFT JOIN bm25_heads h USING (lexeme) ORDER BY w.lexeme"
+).format(weights=sql.SQL(BM25_WEIGHTS))
+
+_BLOCKS = """SELECT b.lexeme, b.block, b.data
+FROM unnest(%s::text[], %s::integer[]) AS q(lexeme, block)
+JOIN bm25_blocks b USING (lexeme, block)"""
+
+_LOOKUP = """SELECT q.term, q.no, p.tf, p.len
+FROM unnest(%s::integer[], %s::integer[], %s::text[]) AS q(no, term, lexeme)
+JOIN bm25_docnos d ON d.chunk_no = q.no
+JOIN bm25_postings p ON p.lexeme = q.lexeme AND p.chunk_id = d.chunk_id"""
+
+_IDS = "SELECT chunk_no, chunk_id FROM bm25_docnos WHERE chunk_no = ANY(%s)"
+
+_DELTA = sql.SQL("WITH {weights}, top AS ({top}) SELECT chunk_id, score FROM top").format(
+    weights=sql.SQL(BM25_WEIGHTS), top=bm25_top(sql.SQL("TRUE"), "bm25_delta")
+)
+
+
+async def compact(conn: AsyncConnection[Any], block_size: int = BLOCK_SIZE) -> int:
+    """Rebuild the segment from every posting (``bm25_compact``) and analyze it; the chunks
+    compacted. ``conn`` is in autocommit mode, its search_path on the collection."""
+    cur = await conn.execute("SELECT bm25_compact(%s)", (block_size,))
+    row = await cur.fetchone()
+    assert row is not None
+    await conn.execute("ANALYZE bm25_docnos, bm25_blocks, bm25_heads, bm25_delta, bm25_dead")
+    return int(next(iter(row.values())) if isinstance(row, dict) else row[0])
+
+
+_STALE = """SELECT st.n_chunks AS chunks, d.dead, st.n_chunks - (s.chunks - d.dead) AS delta
+FROM bm25_segment s CROSS JOIN bm25_stats st
+CROSS JOIN (SELECT count(*) AS dead FROM bm25_dead) d"""
+
+
+async def compact_if_stale(store: Store, block_size: int = BLOCK_SIZE) -> int:
+    """Compact when the collection holds at least :data:`MIN_CHUNKS` chunks and those stored
+    (the delta) or deleted (the dead) since the last compaction reach :data:`COMPACT_SHARE` of
+    it; the chunks compacted (0: nothing done)."""
+    async with store.pool.connection() as conn:
+        row = await (await conn.execute(_STALE)).fetchone()
+        assert row is not None
+        stale = row["delta"] + row["dead"]
+        if row["chunks"] < MIN_CHUNKS or stale < COMPACT_SHARE * row["chunks"]:
+            return 0
+        started = time.perf_counter()
+        compacted = await compact(conn, block_size)
+    logger.info(
+        "BM25 segment rebuilt: %d chunks (%d stored or deleted since) in %.1f s",
+        compacted,
+        stale,
+        time.perf_counter() - started,
+    )
+    return compacted
+
+
+async def block_search(
+    store: Store, query: str, *, limit: int, k1: float, b: float, auto: bool
+) -> list[tuple[str, float]] | None:
+    """The exact BM25 top ``limit`` for ``query``, best first; None when there is no segment
+    (or, with ``auto``, one under :data:`MIN_CHUNKS`), the query has over 63 terms, or ``k1``
+    and ``b`` are not the ones the blocks are ordered and bounded for: the caller's exact SQL
+    then ranks."""
+    if (k1, b) != (K1, B):
+        return None
+    params = {"query": query, "k1": k1, "b": b, "limit": limit}
+    async with store.pool.connection() as conn, conn.transaction():
+        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        segment = await (await conn.execute(_SEGMENT)).fetchone()
+        assert segment is not None
+        if segment["chunks"] == 0 or (auto and segment["chunks"] < MIN_CHUNKS):
+            return None
+        rows = await (await conn.execute(_TERMS, params)).fetchall()
+        if len(rows) > MAX_TERMS:
+            logger.info("BM25: %d query terms, more than blocks track: exact SQL", len(rows))
+            return None
+        found = await _segment_top(conn, rows, segment, limit, k1, b)
+        if segment["delta"]:
+            cur = await conn.execute(_DELTA, params)
+            found += [(r["chunk_id"], float(r["score"])) for r in await cur.fetchall()]
+    return sorted(found, key=lambda r: (-round(r[1] * 1e9), r[0]))[:limit]
+
+
+async def _segment_top(
+    conn: AsyncConnection[DictRow],
+    rows: list[DictRow],
+    segment: DictRow,
+    limit: int,
+    k1: float,
+    b: float,
+) -> list[tuple[str, float]]:
+    rows = [r for r in rows if r["bounds"] is not None]
+    if not rows:
+        return []
+    avgdl, mean = float(rows[0]["avgdl"]), float(segment["avgdl"])
+    terms = [
+        Term(float(r["idf"]), block_bounds(float(r["idf"]), r["bounds"], avgdl, mean)) for r in rows
+    ]
+    lexemes = [r["lexeme"] for r in rows]
+    dead = np.asarray(segment["dead"] or [], dtype=np.int64)
+    state = BlockTopK(terms, int(segment["chunks"]), dead, k=limit, avgdl=avgdl, k1=k1, b=b)
+    try:
+        ids = await _read(conn, state, lexemes)
+        scores = state.acc[ids].copy()
+    finally:
+        state.release()
+    if len(ids) > limit:  # ties at the k-th score are ordered by chunk_id, as in SQL
+        kth = np.round(np.partition(scores, len(ids) - limit)[len(ids) - limit] * 1e9)
+        keep = np.round(scores * 1e9) >= kth
+        ids, scores = ids[keep], scores[keep]
+    cur = await conn.execute(_IDS, (ids.tolist(),))
+    chunk_ids = {r["chunk_no"]: r["chunk_id"] for r in await cur.fetchall()}
+    return [(chunk_ids[int(no)], float(s)) for no, s in zip(ids, scores, strict=True)]
+
+
+async def _read(conn: AsyncConnection[DictRow], state: BlockTopK, lexemes: list[str]) -> np.ndarray:
+    """Rounds of block reads until ``state`` can stop, then the candidates' missing postings
+    looked up; the candidates (their sums in ``state.acc`` are exact)."""
+    budget = len(state.terms)
+    while (ids := state.candidates()) is None:
+        plan = state.plan(budget)
+        cur = await conn.execute(
+            _BLOCKS, ([lexemes[t] for t, _ in plan], [block for _, block in plan]), binary=True
+        )
+        data = {(r["lexeme"], r["block"]): r["data"] for r in await cur.fetchall()}
+        for t in sorted({t for t, _ in plan}):
+            blocks = sorted(block for u, block in plan if u == t)
+            joined = b"".join(data[lexemes[t], block] for block in blocks)
+            state.add(t, blocks[0], len(blocks), joined)
+        budget *= 2
+    pairs = state.missing(ids)
+    logger.debug(
+        "BM25 blocks: %d terms, %d blocks read, %d candidates, %d lookups",
+        len(state.terms),
+        sum(t.read for t in state.terms),
+        len(ids),
+        len(pairs),
+    )
+    if pairs:
+        nos, ts = zip(*pairs, strict=True)
+        cur = await conn.execute(_LOOKUP, (list(nos), list(ts), [lexemes[t] for t in ts]))
+        found = await cur.fetchall()
+        term = np.array([r["term"] for r in found], dtype=np.int64)
+        got = np.array([(r["no"], r["tf"], r["len"]) for r in found], dtype=np.int64)
+        for t in np.unique(term):
+            mine = got[term == t]
+            state.complete(int(t), mine[:, 0], mine[:, 1], mine[:, 2])
+    return ids

@@ -1,0 +1,194 @@
+"""The BM25 top k read from compacted blocks against the exact SQL one: after compaction, with
+chunks stored (the delta) and deleted (the dead) since, and after compacting again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from agent.settings import Settings
+from agent.wiring import Services, open_services
+from archive.ingest.pipeline import ingest_paths
+from archive.store import lexical_blocks
+from archive.store.candidates import bm25_search, lexical_candidates
+from archive.store.documents import delete_document
+from archive.store.lexical_blocks import compact
+from archive.store.search_filters import SearchFilters
+
+pytestmark = pytest.mark.integration
+
+SAMPLE = (
+    Path(__file__).resolve().parents[2] / "examples" / "archive" / "ntsb" / "reports_sample.jsonl"
+)
+NONE = SearchFilters()
+BLOCK = 4  # postings per block: many blocks per term, so reading stops early
+
+
+class HashEmbeddings(Embeddings):
+    """Cheap deterministic 384-dim vectors: BM25 does not read them."""
+
+    model_id = "test:hash-384"
+    dimension = 384
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+        v = np.random.default_rng(seed).normal(size=384)
+        return (v / np.linalg.norm(v)).tolist()
+
+
+def _questions() -> list[str]:
+    """Long questions (probable causes), short ones, one term, common terms only, identifiers,
+    and one with no term BM25 sees."""
+    records = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    causes = [r["probable_cause"] for r in records if r.get("probable_cause")][:30]
+    ids = [f"{r['ntsb_no']} {r.get('registration') or ''}" for r in records[::40]]
+    return [
+        *causes,
+        *(" ".join(c.split()[:3]) for c in causes[:15]),
+        *ids,
+        "engine",
+        "pilot",
+        "the airplane pilot engine landing flight",
+        "the of and",
+    ]
+
+
+async def _same(svc: Services, questions: list[str], limit: int, mode: str = "blocks") -> None:
+    for question in questions:
+        svc.store.bm25 = "exact"
+        exact = await bm25_search(svc.store, question, NONE, limit=limit)
+        svc.store.bm25 = mode
+        blocks = await bm25_search(svc.store, question, NONE, limit=limit)
+        assert [c for c, _ in blocks] == [c for c, _ in exact], question
+        assert [s for _, s in blocks] == pytest.approx([s for _, s in exact], rel=1e-9), question
+
+
+async def _segment(svc: Services) -> dict[str, int]:
+    async with svc.store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT (SELECT chunks FROM bm25_segment) AS chunks,"
+            " (SELECT count(DISTINCT chunk_id) FROM bm25_delta) AS delta,"
+            " (SELECT count(*) FROM bm25_dead) AS dead,"
+            " (SELECT count(*) FROM bm25_blocks) AS blocks"
+        )
+        row = await cur.fetchone()
+        assert row is not None
+        return dict(row)
+
+
+async def test_blocks_top_k_equals_exact_through_delta_dead_and_compaction(
+    settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    first, second = tmp_path / "a" / "first.jsonl", tmp_path / "b" / "second.jsonl"
+    for path, part in ((first, lines[:200]), (second, lines[200:])):
+        path.parent.mkdir()
+        path.write_text("\n".join(part) + "\n", encoding="utf-8")
+    questions = _questions()
+    embeddings = HashEmbeddings()
+    async with open_services(
+        settings, collection=f"{settings.collection}_blocks", embeddings=embeddings
+    ) as svc:
+        await ingest_paths([first], svc.store, embeddings, svc.archive, progress=False)
+        assert (await _segment(svc))["chunks"] == 0  # small: ingest does not compact
+        await _same(svc, questions[:5], 10)  # no segment yet: blocks mode ranks in SQL
+        async with svc.store.pool.connection() as conn:
+            compacted = await compact(conn, BLOCK)
+        assert compacted == (await _segment(svc))["chunks"] > 0
+        with caplog.at_level(logging.DEBUG, logger=lexical_blocks.__name__):
+            await _same(svc, questions, 10)
+        reads = [r.args for r in caplog.records if "blocks read" in r.getMessage()]
+        assert reads and all(isinstance(a, tuple) for a in reads)
+        assert any(a[3] > 0 for a in reads)  # some candidates were completed by lookups
+        await _same(svc, questions, 100)
+        await _same(svc, questions[-4:], 100_000)  # k past every match: the whole lists
+
+        # New chunks land in the delta, scored by SQL with the global statistics.
+        await ingest_paths([second], svc.store, embeddings, svc.archive, progress=False)
+        state = await _segment(svc)
+        assert state["delta"] > 0 and state["dead"] == 0 and state["chunks"] == compacted
+        await _same(svc, questions, 20)
+
+        # Deleted chunks, compacted ones among them, leave the top k before it is taken.
+        async with svc.store.pool.connection() as conn:
+            cur = await conn.execute("SELECT doc_id FROM documents ORDER BY doc_id LIMIT 60")
+            doomed = [row["doc_id"] for row in await cur.fetchall()]
+        for doc_id in doomed:
+            assert await delete_document(svc.store, doc_id)
+        state = await _segment(svc)
+        assert state["dead"] > 0
+        await _same(svc, questions, 20)
+
+        # The hybrid arm ranks the same passages with the same scores either way.
+        for question in questions[:10]:
+            ranked = {}
+            for mode in ("exact", "blocks"):
+                svc.store.bm25 = mode
+                rows = await lexical_candidates(svc.store, question, NONE, limit=20, vector=None)
+                ranked[mode] = [(p["chunk_id"], round(p["bm25"], 9)) for p in rows]
+            assert ranked["blocks"] == ranked["exact"], question
+
+        async with svc.store.pool.connection() as conn:
+            await compact(conn, BLOCK)
+        state = await _segment(svc)
+        assert state["delta"] == 0 and state["dead"] == 0
+        await _same(svc, questions, 20)
+
+
+async def test_ingest_compacts_once_enough_changed(
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    parts = {"a": lines[:250], "b": lines[250:252], "c": lines[252:]}
+    for name, part in parts.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / f"{name}.jsonl").write_text("\n".join(part) + "\n", encoding="utf-8")
+    monkeypatch.setattr(lexical_blocks, "MIN_CHUNKS", 100)
+    embeddings = HashEmbeddings()
+    async with open_services(
+        settings, collection=f"{settings.collection}_compacts", embeddings=embeddings
+    ) as svc:
+        report = await ingest_paths([tmp_path / "a"], svc.store, embeddings, svc.archive)
+        first = await _segment(svc)
+        assert report.read["bm25_compacted"] == first["chunks"] >= 100
+        # A few more chunks (under a tenth): the delta takes them, nothing is rebuilt.
+        report = await ingest_paths([tmp_path / "b"], svc.store, embeddings, svc.archive)
+        state = await _segment(svc)
+        assert report.read["bm25_compacted"] == 0 and state["chunks"] == first["chunks"]
+        assert 0 < state["delta"] < 0.1 * state["chunks"]
+        # Past a tenth of the collection, the segment is rebuilt with every chunk.
+        report = await ingest_paths([tmp_path / "c"], svc.store, embeddings, svc.archive)
+        state = await _segment(svc)
+        assert report.read["bm25_compacted"] == state["chunks"] > first["chunks"]
+        assert state["delta"] == 0
+        await _same(svc, _questions()[:8], 10, mode="auto")  # a segment of MIN_CHUNKS: blocks
+
+
+async def test_filtered_search_in_blocks_mode_equals_exact(
+    settings: Settings, tmp_path: Path
+) -> None:
+    embeddings = HashEmbeddings()
+    async with open_services(
+        settings, collection=f"{settings.collection}_blocks_f", embeddings=embeddings
+    ) as svc:
+        await ingest_paths([SAMPLE], svc.store, embeddings, svc.archive, progress=False)
+        async with svc.store.pool.connection() as conn:
+            await compact(conn, BLOCK)
+            cur = await conn.execute("SELECT doc_id FROM documents ORDER BY doc_id LIMIT 60")
+            some = tuple(row["doc_id"] for row in await cur.fetchall())
+        for filters in (SearchFilters(doc_ids=some), SearchFilters(kinds=("ntsb_report",))):
+            for question in _questions()[:10]:
+                svc.store.bm25 = "exact"
+                exact = await bm25_search(svc.store, question, filters, limit=10)
+                svc.store.bm25 = "blocks"
+                blocks = await bm25_search(svc.store, question, filters, limit=10)
+                assert blocks == exact, question
