@@ -9,3 +9,7 @@
 DROP TRIGGER chunk_topics_counted ON chunk_topics;
 CREATE TRIGGER chunk_topics_uncounted AFTER DELETE ON chunk_topics
     FOR EACH ROW EXECUTE FUNCTION chunk_topics_count();
+-- A name linked again by a later batch is raised in place: room for the new row version on the
+-- same page keeps that update HOT, with no new index entry (800 NTSB reports: 2,137 of 2,167
+-- raises HOT at 70 %, 657 at 100 %), for a heap 30 % larger. Applies to pages written from now on.
+ALTER TABLE topics SET (fillfactor = 70);
