@@ -197,6 +197,9 @@ async def build_topics(
     told how many chunks each batch read (a progress bar's ``update``). ``embed``: where the
     new names are embedded (default: ``embeddings`` in a thread; a worker pool shares them out).
 
+    A pass that reads at least as many chunks as the ontology ever had names (a first ingest)
+    drops the names' vector index and builds it once at the end (:func:`_bulk_index`).
+
     Pipelined: while one batch is written, the names of the next :data:`AHEAD` batches embed.
     The result is that of one batch after the other: batches are read, extracted and written in
     the same order, and nothing changes the corpus statistics during the pass (it runs under the
@@ -207,6 +210,7 @@ async def build_topics(
     names = NameVectors(embed or in_process(embeddings))
     tally = TopicStats(0, 0, 0, 0.0)
     n_chunks = await _chunk_total(store)
+    await _bulk_index(store)
     queue: deque[TopicBatch] = deque()
     after = ""
     try:
@@ -219,7 +223,33 @@ async def build_topics(
             tally = await _written(store, queue.popleft(), names, tally, on_batch)
     finally:
         names.cancel()
+    await _ensure_index(store)  # also after a pass stopped between the drop and the build
     return replace(tally, seconds=loop.time() - started)
+
+
+async def _bulk_index(store: Store) -> None:
+    """Drop the names' vector index when this pass will add more names than the ontology ever
+    had (pending chunks, ~2 new names each, at least the highest topic id): building it once
+    afterwards is ~5x cheaper than inserting each name (34,322 NTSB names: 38.5 s inserted one
+    by one, 8.1 s built). Adding a few documents to a large collection never rebuilds it."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT (SELECT count(*) FROM topic_pending) AS pending,"
+            " (SELECT coalesce(max(topic_id), 0) FROM topics) AS names"
+        )
+        row = await cur.fetchone()
+        if row is not None and row["pending"] > 0 and row["pending"] >= row["names"]:
+            logger.info("topics: %d chunks to read, %d names: index built after", *row.values())
+            await conn.execute("DROP INDEX IF EXISTS topics_embedding_hnsw")
+
+
+async def _ensure_index(store: Store) -> None:
+    """The names' vector index, as migration 003 made it (a no-op when it is there)."""
+    async with store.pool.connection() as conn:
+        await conn.execute(
+            "CREATE INDEX IF NOT EXISTS topics_embedding_hnsw ON topics"
+            " USING hnsw (embedding vector_cosine_ops)"
+        )
 
 
 async def _extract(

@@ -1,5 +1,6 @@
 """The pipelined topic pass: names shared by batches in flight are embedded and inserted once,
-every topic's count equals its links, and a rerun after the pass reads nothing."""
+every topic's count equals its links, a rerun after the pass reads nothing, and the names'
+vector index is there after every pass (built once at the end of a first one)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,16 @@ async def _snapshot(svc: Services) -> dict[str, list[tuple]]:
         }
 
 
+async def _indexed(svc: Services) -> bool:
+    async with svc.store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT count(*) AS n FROM pg_indexes"
+            " WHERE schemaname = current_schema() AND indexname = 'topics_embedding_hnsw'"
+        )
+        row = await cur.fetchone()
+        return bool(row and row["n"])
+
+
 async def test_small_batches_embed_each_name_once_and_count_exactly(ingested: Services) -> None:
     svc = ingested
     first = await _snapshot(svc)
@@ -71,3 +82,21 @@ async def test_small_batches_embed_each_name_once_and_count_exactly(ingested: Se
     assert shared  # some names are linked from several batches
     rerun = await build_topics(svc.store, svc.embeddings, embed=counting)
     assert (rerun.chunks, rerun.new_topics) == (0, 0)
+    assert await _indexed(svc)
+
+
+async def test_a_pass_builds_the_index_a_stopped_pass_dropped(ingested: Services) -> None:
+    svc = ingested
+    async with svc.store.pool.connection() as conn:
+        await conn.execute("DROP INDEX topics_embedding_hnsw")  # as a pass killed mid-way leaves it
+    assert not await _indexed(svc)
+    nothing = await build_topics(svc.store, svc.embeddings)
+    assert nothing.chunks == 0 and await _indexed(svc)
+    async with svc.store.pool.connection() as conn, conn.transaction():
+        await conn.execute("SET LOCAL enable_seqscan = off")  # a few dozen rows: scanned else
+        cur = await conn.execute(
+            "EXPLAIN SELECT name FROM topics ORDER BY embedding <=> %s::vector LIMIT 5",
+            (str([0.05] * 384),),
+        )
+        plan = " ".join(str(r) for r in await cur.fetchall())
+    assert "topics_embedding_hnsw" in plan
