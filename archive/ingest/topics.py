@@ -228,10 +228,11 @@ async def build_topics(
 
 
 async def _bulk_index(store: Store) -> None:
-    """Drop the names' vector index when this pass will add more names than the ontology ever
-    had (pending chunks, ~2 new names each, at least the highest topic id): building it once
-    afterwards is ~5x cheaper than inserting each name (34,322 NTSB names: 38.5 s inserted one
-    by one, 8.1 s built). Adding a few documents to a large collection never rebuilds it."""
+    """Drop the names' vector index when this pass reads at least as many chunks as the
+    ontology ever had names (its highest topic id): such a pass (a first ingest) adds names by
+    the tens of thousands, ~2 per chunk on NTSB, and building the index once afterwards is ~5x
+    cheaper than inserting each name (34,322 NTSB names: 38.5 s inserted one by one, 8.1 s
+    built). Adding a few documents to a large collection never rebuilds it."""
     async with store.pool.connection() as conn:
         cur = await conn.execute(
             "SELECT (SELECT count(*) FROM topic_pending) AS pending,"
