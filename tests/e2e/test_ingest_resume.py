@@ -35,6 +35,8 @@ COUNTS = {
     "topics": "SELECT count(*) FROM topics",
     "topic_links": "SELECT count(*) FROM chunk_topics",
     "topics_read": "SELECT count(*) FROM topic_scanned",
+    "topic_index": "SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema()"
+    " AND indexname = 'topics_embedding_hnsw'",  # a first pass drops it and builds it after
     "vessel_links": "SELECT count(*) FROM document_vessels",
     "vessel_tagged": "SELECT count(*) FROM documents WHERE vessel_name IS NOT NULL",
     "vessels_read": "SELECT count(*) FROM vessel_scanned",

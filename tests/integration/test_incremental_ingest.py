@@ -73,6 +73,16 @@ async def _bm25_exact(store: Store) -> None:
     assert wrong == 0
 
 
+async def _topic_counts_exact(store: Store) -> None:
+    """Every topic's count equals its links (kept by the topic pass and the delete trigger)."""
+    wrong = await _one(
+        store,
+        "SELECT count(*) FROM topics t WHERE chunk_count <>"
+        " (SELECT count(*) FROM chunk_topics ct WHERE ct.topic_id = t.topic_id)",
+    )
+    assert wrong == 0
+
+
 @pytest.fixture(scope="module")
 async def grown(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator:
     """The example mailbox and 30 NTSB records ingested; then one reply in the Baltic Trader
@@ -163,6 +173,7 @@ async def test_adding_documents_reads_only_what_is_new(grown: tuple) -> None:
     assert await _one(svc.store, "SELECT count(*) FROM topic_pending") == 0
     assert await _one(svc.store, "SELECT count(*) FROM digest_pending") == 0
     await _bm25_exact(svc.store)
+    await _topic_counts_exact(svc.store)  # names it had were raised by the new links
 
 
 async def test_delete_removes_documents_and_redoes_their_thread_digest(grown: tuple) -> None:
@@ -214,3 +225,4 @@ async def test_delete_removes_documents_and_redoes_their_thread_digest(grown: tu
     counts = await _counts(svc.store)
     assert counts["documents"] == before["counts"]["documents"] + 3  # 2 records, the fleet list
     assert await _one(svc.store, "SELECT count(*) FROM topics WHERE chunk_count < 0") == 0
+    await _topic_counts_exact(svc.store)
