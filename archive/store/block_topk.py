@@ -32,7 +32,9 @@ MAX_TERMS = 63
 _DEAD = np.uint64(1 << 63)
 
 
-def weights(idf: float, tf: np.ndarray, length: np.ndarray, avgdl: float, k1: float, b: float):  # type: ignore[no-untyped-def]
+def weights(
+    idf: float, tf: np.ndarray, length: np.ndarray, avgdl: float, k1: float, b: float
+) -> np.ndarray:
     """BM25 term weights, in the operation order of ``lexical.BM25_SUM`` (float64)."""
     tf = tf.astype(np.float64)
     return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length.astype(np.float64) / avgdl))
