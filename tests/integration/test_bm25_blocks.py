@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,10 +16,10 @@ from langchain_core.embeddings import Embeddings
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_paths
-from archive.store import lexical_blocks
+from archive.store import candidates, lexical_blocks
 from archive.store.candidates import bm25_search, lexical_candidates
 from archive.store.documents import delete_document
-from archive.store.lexical_blocks import compact
+from archive.store.lexical_blocks import block_search, compact
 from archive.store.search_filters import SearchFilters
 
 pytestmark = pytest.mark.integration
@@ -173,12 +174,24 @@ async def test_ingest_compacts_once_enough_changed(
         await _same(svc, _questions()[:8], 10, mode="auto")  # a segment of MIN_CHUNKS: blocks
 
 
+@pytest.mark.parametrize("wide", [False, True], ids=["few-rows-sql", "widened-blocks"])
 async def test_filtered_search_in_blocks_mode_equals_exact(
-    settings: Settings, tmp_path: Path
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, wide: bool
 ) -> None:
+    """Filters matching few chunks rank in SQL; wider ones (here: every filter, the threshold
+    set to 0) from a widened unfiltered top k, kept where the filter holds: the same top k."""
+    if wide:
+        monkeypatch.setattr(candidates, "EXACT_BELOW", 0)
+    widths: list[int] = []
+
+    async def spy(*args: Any, **kwargs: Any) -> list[tuple[str, float]] | None:
+        widths.append(kwargs["limit"])
+        return await block_search(*args, **kwargs)
+
+    monkeypatch.setattr(candidates, "block_search", spy)
     embeddings = HashEmbeddings()
     async with open_services(
-        settings, collection=f"{settings.collection}_blocks_f", embeddings=embeddings
+        settings, collection=f"{settings.collection}_blocks_f{int(wide)}", embeddings=embeddings
     ) as svc:
         await ingest_paths([SAMPLE], svc.store, embeddings, svc.archive, progress=False)
         async with svc.store.pool.connection() as conn:
@@ -191,4 +204,9 @@ async def test_filtered_search_in_blocks_mode_equals_exact(
                 exact = await bm25_search(svc.store, question, filters, limit=10)
                 svc.store.bm25 = "blocks"
                 blocks = await bm25_search(svc.store, question, filters, limit=10)
-                assert blocks == exact, question
+                assert [c for c, _ in blocks] == [c for c, _ in exact], question
+                assert [s for _, s in blocks] == pytest.approx([s for _, s in exact], rel=1e-9)
+    if wide:  # the blocks ranked, widening past 4 x k where a filter kept too few
+        assert 40 in widths and 160 in widths
+    else:
+        assert widths == []
