@@ -64,6 +64,7 @@ async def open_services(
         collection=collection,
         statement_timeout_s=statement_timeout_s,
         bm25=settings.bm25,
+        ef_search=settings.hnsw_ef_search,
     )
     try:
         yield Services(settings, store, embeddings, Archive(settings.archive_dir))

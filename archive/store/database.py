@@ -83,9 +83,11 @@ class Store:
         identity: EmbeddingIdentity,
         *,
         bm25: str = "auto",
+        ef_search: int = EF_SEARCH,
     ) -> None:
         self.pool = pool
         self.bm25 = bm25  # archive.store.lexical.BM25_MODES
+        self.ef_search = ef_search
         self.schema = schema
         self.identity = identity
         self._uri = uri
@@ -104,13 +106,15 @@ class Store:
         collection: str,
         statement_timeout_s: float | None = None,
         bm25: str = "auto",
+        ef_search: int = EF_SEARCH,
     ) -> Store:
         """Connect to ``uri``, migrate ``collection`` (a schema), and check it was built with
         these embeddings. Pooled connections are checked before use (a restarted server or a
         terminated backend costs a reconnect, not a failed query); ``statement_timeout_s``
         bounds every query of the pool and the wait for a connection (None: no bound on
         queries, as ingest needs; 30 s for a connection); ``bm25`` is how BM25 finds its top k
-        (``BM25_MODES``)."""
+        (``BM25_MODES``); ``ef_search`` is every session's ``hnsw.ef_search`` (recall against
+        speed on large collections, README "HNSW at a million chunks")."""
         schema = check_collection_name(collection)
         async with await AsyncConnection.connect(uri, autocommit=True) as conn:
             await _check_identity(conn, schema, identity)
@@ -146,12 +150,12 @@ class Store:
                 "row_factory": dict_row,
                 # The HNSW settings PGVectorStore sets per query hold for every pooled session,
                 # so the SQL of the retrieval arms gets the same iterative scan.
-                "options": f"-c search_path={schema},public -c hnsw.ef_search={EF_SEARCH}"
+                "options": f"-c search_path={schema},public -c hnsw.ef_search={int(ef_search)}"
                 f" -c hnsw.iterative_scan={ITERATIVE_SCAN}{timeout}",
             },
         )
         await pool.open(wait=True)
-        return cls(pool, schema, uri, embeddings, identity, bm25=bm25)
+        return cls(pool, schema, uri, embeddings, identity, bm25=bm25, ef_search=ef_search)
 
     async def vector_store(self) -> AsyncPGVectorStore:
         """The chunks table as a LangChain ``AsyncPGVectorStore`` (built once, on first use)."""
@@ -189,7 +193,7 @@ class Store:
             metadata_columns=CHUNK_COLUMNS,
             metadata_json_column="langchain_metadata",
             distance_strategy=DistanceStrategy.COSINE_DISTANCE,
-            index_query_options=IterativeHNSWQueryOptions(),
+            index_query_options=IterativeHNSWQueryOptions(ef_search=self.ef_search),
         )
 
     async def close(self) -> None:

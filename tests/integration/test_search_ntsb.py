@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +67,20 @@ async def test_filtered_vector_search_still_returns_k_rows(ntsb: Services) -> No
     result = await retrieve(ntsb.store, ntsb.embeddings, "engine failure", filters, options)
     assert len(result.candidates) == 10
     assert {c["doc_id"] for c in result.candidates} <= set(doc_ids)
+
+
+async def test_every_session_searches_with_the_configured_ef_search(
+    ntsb: Services, settings: Settings
+) -> None:
+    """``BOSUN_HNSW_EF_SEARCH`` reaches the SQL arms' sessions and the LangChain vector store."""
+    wider = replace(settings, hnsw_ef_search=37)
+    async with open_services(wider, collection=ntsb.store.schema) as svc:
+        async with svc.store.pool.connection() as conn:
+            cur = await conn.execute("SHOW hnsw.ef_search")
+            row = await cur.fetchone()
+        assert row is not None and row["hnsw.ef_search"] == "37"
+        vectors = await svc.store.vector_store()
+        assert "hnsw.ef_search = 37" in vectors.index_query_options.to_parameter()
 
 
 async def _on_every_session(services: Services, statement: str) -> None:

@@ -43,6 +43,10 @@ def test_settings_name_the_variable_that_is_wrong() -> None:
         "BOSUN_EMBEDDINGS": ("minilm", "BOSUN_EMBEDDINGS must be one of local, gemini, cohere"),
         "DATABASE_URL": ("postgresql://u:pw@h:notaport/db", "DATABASE_URL has a port"),
         "BOSUN_BM25": ("fast", "BOSUN_BM25 must be one of auto, blocks, exact, got 'fast'"),
+        "BOSUN_HNSW_EF_SEARCH": (
+            "0",
+            "BOSUN_HNSW_EF_SEARCH must be a whole number from 1 to 1000, got '0'",
+        ),
     }
     for name, (value, message) in cases.items():
         with pytest.raises(SettingsError) as caught:
@@ -55,6 +59,11 @@ def test_settings_name_the_variable_that_is_wrong() -> None:
     assert Settings.from_env({"BOSUN_PROVIDER_TIMEOUT_S": "2.5"}).provider_timeout_s == 2.5
     assert Settings.from_env({}).bm25 == "auto"
     assert Settings.from_env({"BOSUN_BM25": "Exact"}).bm25 == "exact"
+    for bad in ("1001", "-5", "2.5", "many"):
+        with pytest.raises(SettingsError):
+            Settings.from_env({"BOSUN_HNSW_EF_SEARCH": bad})
+    assert Settings.from_env({}).hnsw_ef_search == 100
+    assert Settings.from_env({"BOSUN_HNSW_EF_SEARCH": "400"}).hnsw_ef_search == 400
 
 
 def test_one_line_collapses_and_scrubs() -> None:
