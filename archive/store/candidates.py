@@ -72,7 +72,7 @@ WHERE near.cosine >= %(floor)s
 #: A filter matching at most this many chunks is searched exactly. pgvector's iterative scan
 #: gives up after ``hnsw.max_scan_tuples`` (20,000) index tuples, so through the index a filter
 #: matching 0.1 % of a million chunks returned 4.6 of 10 rows (README "HNSW at a million
-#: chunks"); an exact scan of 20,000 rows takes milliseconds.
+#: chunks"); exactly, that filter's 1,000 rows took 8.9 ms p50.
 EXACT_BELOW = 20_000
 #: How much wider than k the unfiltered BM25 top is read for a filter matching more chunks.
 WIDEN = (4, 16, 64)
