@@ -49,8 +49,17 @@ def serve(bosun: Bosun, log: Path, **env: str) -> Iterator[str]:
 #: badges first appeared.
 WATCH_STREAM = """
 window.__watch = {streamed: [], pending: 0, lastTokenAt: null, finalAt: null, badgesAt: null};
-new MutationObserver(() => {
+new MutationObserver((mutations) => {
   const w = window.__watch;
+  // Pending markers exist only while streaming; one read may hold the last tokens and the final
+  // payload, which replaces them before this callback runs, so the added nodes are counted too.
+  for (const m of mutations) {
+    for (const n of m.addedNodes) {
+      if (n.nodeType !== 1) continue;
+      const markers = n.matches('.marker') ? 1 : n.querySelectorAll('.marker').length;
+      w.pending = Math.max(w.pending, markers);
+    }
+  }
   const streaming = document.querySelector('.message.assistant:last-of-type .answer.streaming');
   if (streaming) {
     const text = streaming.textContent;
