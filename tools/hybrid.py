@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from langchain_core.embeddings import Embeddings
 
-from archive.store.candidates import dense_candidates, lexical_candidates
+from archive.store.candidates import dense_candidates, is_selective, lexical_candidates
 from archive.store.database import Store
 from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
@@ -71,6 +71,7 @@ async def retrieve(
         timings["embed"] = elapsed_ms(start)
 
     start = time.perf_counter()
+    selective = await is_selective(store, filters)  # once, for both arms
     lexical_rows, dense_rows = await asyncio.gather(
         _timed(
             lexical_candidates(
@@ -79,6 +80,7 @@ async def retrieve(
                 filters,
                 limit=options.candidates,
                 vector=vector,
+                selective=selective,
             ),
             timings,
             "bm25",
@@ -93,6 +95,7 @@ async def retrieve(
                 filters,
                 limit=options.candidates,
                 floor=options.similarity_floor,
+                selective=selective,
             ),
             timings,
             "vector",

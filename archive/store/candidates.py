@@ -87,10 +87,11 @@ async def bm25_search(
     limit: int = 100,
     k1: float = K1,
     b: float = B,
+    selective: bool | None = None,
 ) -> list[tuple[str, float]]:
     """Chunks ranked by BM25 for ``query`` under ``filters``, best first (the store's
-    ``BM25_MODES`` mode)."""
-    found = await _block_top(store, query, filters, limit, k1, b)
+    ``BM25_MODES`` mode); ``selective`` is :func:`is_selective` of ``filters`` if known."""
+    found = await _block_top(store, query, filters, limit, k1, b, selective)
     if found is not None:
         return found
     restrict, params = bm25_restriction(filters)
@@ -105,7 +106,13 @@ async def bm25_search(
 
 
 async def _block_top(
-    store: Store, query: str, filters: SearchFilters, limit: int, k1: float, b: float
+    store: Store,
+    query: str,
+    filters: SearchFilters,
+    limit: int,
+    k1: float,
+    b: float,
+    selective: bool | None,
 ) -> list[tuple[str, float]] | None:
     """The top k from the compacted blocks, or None where exact SQL ranks: mode ``exact``, no
     usable segment, or a filter matching at most :data:`EXACT_BELOW` chunks (SQL joins those few
@@ -121,9 +128,9 @@ async def _block_top(
     auto = store.bm25 == "auto"
     if filters.is_empty():
         return await block_search(store, query, limit=limit, k1=k1, b=b, auto=auto)
-    where, params = filters.where("c")
-    if await _matching(store, where, params) <= EXACT_BELOW:
+    if await _selective(store, filters, selective):
         return None
+    where, params = filters.where("c")
     for times in WIDEN:
         found = await block_search(store, query, limit=limit * times, k1=k1, b=b, auto=auto)
         if found is None:
@@ -153,14 +160,15 @@ async def lexical_candidates(
     *,
     limit: int,
     vector: Sequence[float] | None = None,
+    selective: bool | None = None,
 ) -> list[Passage]:
     """The ``limit`` best chunks by BM25, best first, with their cosine to ``vector`` if given
-    (0 otherwise)."""
+    (0 otherwise); ``selective`` is :func:`is_selective` of ``filters`` if known."""
     cosine = sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL")
     params: dict[str, Any] = {}
     if vector is not None:
         params["vector"] = np.asarray(vector, dtype=np.float32)
-    found = await _block_top(store, query, filters, limit, K1, B)
+    found = await _block_top(store, query, filters, limit, K1, B, selective)
     if found is None:
         restrict, where = bm25_restriction(filters)
         params.update({"query": query, "k1": K1, "b": B, "limit": limit, **where})
@@ -186,8 +194,10 @@ async def dense_candidates(
     *,
     limit: int,
     floor: float,
+    selective: bool | None = None,
 ) -> list[Passage]:
-    """The ``limit`` nearest chunks with cosine ≥ ``floor``, nearest first, with their BM25."""
+    """The ``limit`` nearest chunks with cosine ≥ ``floor``, nearest first, with their BM25;
+    ``selective`` is :func:`is_selective` of ``filters`` if known."""
     where, params = filters.where("c")
     params.update(
         {
@@ -199,9 +209,7 @@ async def dense_candidates(
             "vector": np.asarray(vector, dtype=np.float32),
         }
     )
-    near = _NEAR_INDEX
-    if not filters.is_empty() and await _matching(store, where, params) <= EXACT_BELOW:
-        near = _NEAR_EXACT
+    near = _NEAR_EXACT if await _selective(store, filters, selective) else _NEAR_INDEX
     statement = sql.SQL(_DENSE).format(
         near=sql.SQL(near).format(where=where),
         weights=sql.SQL(BM25_WEIGHTS),
@@ -213,14 +221,23 @@ async def dense_candidates(
     return [_scored(r) for r in ranked]
 
 
-async def _matching(store: Store, where: sql.Composable, params: dict[str, Any]) -> int:
-    """How many chunks ``where`` matches, counted up to :data:`EXACT_BELOW` + 1."""
+async def is_selective(store: Store, filters: SearchFilters) -> bool:
+    """Whether ``filters`` match at most :data:`EXACT_BELOW` chunks (counted no further): both
+    arms then rank those chunks exactly. False without a filter. A hybrid search counts once
+    and passes the answer to both arms."""
+    if filters.is_empty():
+        return False
+    where, params = filters.where("c")
     async with store.pool.connection() as conn:
         cur = await conn.execute(
             sql.SQL(_MATCHING).format(where=where), {**params, "cap": EXACT_BELOW + 1}
         )
         row = await cur.fetchone()
-    return int(row["n"]) if row else 0
+    return (int(row["n"]) if row else 0) <= EXACT_BELOW
+
+
+async def _selective(store: Store, filters: SearchFilters, known: bool | None) -> bool:
+    return await is_selective(store, filters) if known is None else known
 
 
 def _scored(row: dict[str, Any]) -> Passage:
