@@ -21,7 +21,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from agent.adapt_head import KIND_KEY, adapt_head, current_head, reset_head
+from agent.adapt_head import (
+    KIND_KEY,
+    adapt_head,
+    adapt_report,
+    adapted_meta,
+    current_head,
+    install_model,
+    reset_head,
+)
 from agent.arguments import positive_int
 from agent.evaluation.beir import DatasetError, load_dataset
 from agent.evaluation.folds import parse_fold, split_queries
@@ -170,11 +178,7 @@ async def adapt(
             write_err(f"step {step}/{config.steps} loss {loss:.3f}")
 
     model, trained = await asyncio.to_thread(train, chosen, config, on_step=progress)
-    folder = services.settings.home / "models" / store.schema
-    staging = folder / "adapting.onnx"
-    sha = await asyncio.to_thread(export_int8, model, staging)
-    target = folder / f"minilm-adapted-{sha[:12]}.onnx"
-    staging.replace(target)
+    target, sha = await install_model(services, lambda staging: export_int8(model, staging))
     model_id = adapted_model_id(sha)
     embeddings = adapted_minilm(target, sha, model_id.removeprefix("local:"))
     training = {
@@ -184,27 +188,10 @@ async def adapt(
         "steps": config.steps,
         "batch_size": config.batch_size,
     }
-    meta = {
-        KIND_KEY: "full",
-        MODEL_KEY: model_id,
-        FILE_KEY: str(target.relative_to(services.settings.home)),
-        SHA_KEY: sha,
-        TRAINING_KEY: json.dumps(training, sort_keys=True),
-    }
+    meta = adapted_meta(services, "full", target, sha, training)
     reembedded = await reembed_collection(store, embeddings, meta)
-    _remove_old_models(folder, keep=target)
-    return {
-        "collection": store.schema,
-        "model": str(target),
-        "sha256": sha,
-        "model_bytes": target.stat().st_size,
-        "pairs_mined": count_sources(pairs),
-        "training": training,
-        "mine_seconds": round(mined_s, 1),
-        "train": asdict(trained),
-        "reembed": asdict(reembedded),
-        "seconds": round(time.perf_counter() - started, 1),
-    }
+    _remove_old_models(target.parent, keep=target)
+    return adapt_report(store, target, sha, pairs, training, mined_s, trained, reembedded, started)
 
 
 def query_pairs(

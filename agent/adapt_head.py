@@ -11,13 +11,16 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agent.wiring import Services
 from archive.ingest.reembed import stored_vectors, transform_collection
+from archive.store.database import Store
 from archive.store.embedder import (
     FILE_KEY,
     MODEL_KEY,
@@ -102,27 +105,58 @@ async def adapt_head(
     mined_s = time.perf_counter() - started
     config = HeadConfig(steps=args.steps)
     weights, fitted = await asyncio.to_thread(fit_head, anchors, positives, negatives, config)
-    folder = services.settings.home / "models" / store.schema
-    staging = folder / "adapting.onnx"
-    sha = await asyncio.to_thread(export_head, weights, stock_model_path(), staging)
-    target = folder / f"minilm-adapted-{sha[:12]}.onnx"
-    staging.replace(target)
+    target, sha = await install_model(
+        services, lambda staging: export_head(weights, stock_model_path(), staging)
+    )
     training = {
         "kind": "head",
         "pairs": count_sources(usable),
         "queries": described or None,
         "steps": config.steps,
     }
-    meta = {
-        MODEL_KEY: adapted_model_id(sha),
-        FILE_KEY: str(target.relative_to(services.settings.home)),
-        SHA_KEY: sha,
-        KIND_KEY: "head",
-        TRAINING_KEY: json.dumps(training, sort_keys=True),
-    }
+    meta = adapted_meta(services, "head", target, sha, training)
     applied = await transform_collection(
         store, lambda v: apply_head(weights, stock_vectors(old, v)), meta
     )
+    return adapt_report(store, target, sha, pairs, training, mined_s, fitted, applied, started)
+
+
+async def install_model(services: Services, export: Callable[[Path], str]) -> tuple[Path, str]:
+    """Export an adapted model (``export`` writes it and returns its sha256) next to the
+    collection as ``minilm-adapted-<sha12>.onnx``; its path and sha256."""
+    folder = services.settings.home / "models" / services.store.schema
+    staging = folder / "adapting.onnx"
+    sha = await asyncio.to_thread(export, staging)
+    target = folder / f"minilm-adapted-{sha[:12]}.onnx"
+    staging.replace(target)
+    return target, sha
+
+
+def adapted_meta(
+    services: Services, kind: str, target: Path, sha: str, training: dict[str, Any]
+) -> dict[str, str]:
+    """The collection meta recording the adapted model a collection is embedded with."""
+    return {
+        KIND_KEY: kind,
+        MODEL_KEY: adapted_model_id(sha),
+        FILE_KEY: str(target.relative_to(services.settings.home)),
+        SHA_KEY: sha,
+        TRAINING_KEY: json.dumps(training, sort_keys=True),
+    }
+
+
+def adapt_report(
+    store: Store,
+    target: Path,
+    sha: str,
+    pairs: list[Pair],
+    training: dict[str, Any],
+    mined_s: float,
+    trained: Any,
+    reembedded: Any,
+    started: float,
+) -> dict[str, Any]:
+    """What ``bosun adapt --json`` prints: the model, the pairs, each step's figures."""
     return {
         "collection": store.schema,
         "model": str(target),
@@ -131,8 +165,8 @@ async def adapt_head(
         "pairs_mined": count_sources(pairs),
         "training": training,
         "mine_seconds": round(mined_s, 1),
-        "train": asdict(fitted),
-        "reembed": asdict(applied),
+        "train": asdict(trained),
+        "reembed": asdict(reembedded),
         "seconds": round(time.perf_counter() - started, 1),
     }
 
@@ -154,4 +188,12 @@ async def reset_head(services: Services, old: np.ndarray) -> dict[str, Any]:
     }
 
 
-__all__ = ["KIND_KEY", "adapt_head", "current_head", "reset_head"]
+__all__ = [
+    "KIND_KEY",
+    "adapt_head",
+    "adapt_report",
+    "adapted_meta",
+    "current_head",
+    "install_model",
+    "reset_head",
+]
