@@ -86,6 +86,18 @@ class Bosun:
         )
         return Run(args, done.returncode, done.stdout, done.stderr, time.perf_counter() - start)
 
+    def start(self, *args: str) -> subprocess.Popen[str]:
+        """The same command in the background, its output piped."""
+        return subprocess.Popen(
+            [*self.command, *args],
+            env=self.env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+
 
 def offline_env(settings: Settings) -> dict[str, str]:
     """The environment of every child process: this session's archive, nothing online."""

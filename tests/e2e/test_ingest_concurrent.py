@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -39,18 +38,6 @@ def _cli(settings: Settings, prefix: str) -> Bosun:
     return Bosun(fresh, offline_env(fresh))
 
 
-def _start(cli: Bosun, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [*cli.command, "ingest", *args, "--json", "--no-progress"],
-        env=cli.env,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-    )
-
-
 def test_two_runs_over_overlapping_inputs_equal_one_clean_run(
     settings: Settings, overlapping: Path
 ) -> None:
@@ -61,9 +48,10 @@ def test_two_runs_over_overlapping_inputs_equal_one_clean_run(
     assert expected["digests"] and expected["vessel_links"] and expected["topic_links"], expected
 
     shared = _cli(settings, "shared")
-    first = _start(shared, str(overlapping / "fleet-mail"), str(overlapping / "a.jsonl"))
-    second = _start(
-        shared, str(overlapping / "b.jsonl"), str(overlapping / "fleet-mail"), "--workers", "2"
+    ingest = ("ingest", "--json", "--no-progress")
+    first = shared.start(*ingest, str(overlapping / "fleet-mail"), str(overlapping / "a.jsonl"))
+    second = shared.start(
+        *ingest, str(overlapping / "b.jsonl"), str(overlapping / "fleet-mail"), "--workers", "2"
     )
     summaries = []
     for proc in (first, second):

@@ -78,23 +78,11 @@ def counts(cli: Bosun) -> dict[str, int]:
         return out
 
 
-def _start(cli: Bosun, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [*cli.command, *args],
-        env=cli.env,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-    )
-
-
 def _kill_when(
     cli: Bosun, archive: Path, ready: Callable[[dict[str, int]], bool], signum: int
 ) -> tuple[subprocess.Popen[str], dict[str, int]]:
     """Start an ingest and send ``signum`` the moment the database shows ``ready``."""
-    proc = _start(cli, "ingest", str(archive), "--json", "--no-progress")
+    proc = cli.start("ingest", str(archive), "--json", "--no-progress")
     deadline = time.monotonic() + 300
     while proc.poll() is None and time.monotonic() < deadline:
         seen = counts(cli)
@@ -134,7 +122,7 @@ class Stages:
 def _watch(cli: Bosun, archive: Path) -> list[dict[str, int]]:
     """A clean ingest, polled: the states the database went through while it ran."""
     stages = Stages(cli)
-    proc = _start(cli, "ingest", str(archive), "--json", "--no-progress")
+    proc = cli.start("ingest", str(archive), "--json", "--no-progress")
     states: list[dict[str, int]] = []
     while proc.poll() is None:
         seen = stages()
@@ -201,7 +189,7 @@ def _kill_at(
     """Start an ingest and ``kill -9`` it the moment the database shows ``ready`` (or let it
     finish when it gets there first)."""
     stages = Stages(cli)
-    proc = _start(cli, "ingest", str(archive), "--json", "--no-progress")
+    proc = cli.start("ingest", str(archive), "--json", "--no-progress")
     seen = stages()
     deadline = time.monotonic() + 300
     while proc.poll() is None and time.monotonic() < deadline:
