@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import platformdirs
 
 from agent.errors import SettingsError
+from archive.store.block_cache import CACHE_MB
 from archive.store.database import EF_SEARCH
 from archive.store.lexical import BM25_MODES
 from archive.store.server import database_uri
@@ -38,6 +39,7 @@ class Settings(ProviderConfig):
     db_timeout_s: float = 10.0  # BOSUN_DB_TIMEOUT_S: longest database wait of a turn
     bm25: str = "auto"  # BOSUN_BM25: auto, blocks (compacted segment) or exact (SQL, every posting)
     hnsw_ef_search: int = EF_SEARCH  # BOSUN_HNSW_EF_SEARCH: HNSW candidate list, 1-1000
+    bm25_cache_mb: int = CACHE_MB  # BOSUN_BM25_CACHE_MB: decoded BM25 blocks kept, 0-65536
     server_linger_s: float = 0.0  # the embedded server stays up this long after the last command
 
     @property
@@ -71,6 +73,7 @@ class Settings(ProviderConfig):
             collection=_opt(env, "BOSUN_COLLECTION") or "bosun",
             bm25=(_opt(env, "BOSUN_BM25") or "auto").lower(),
             hnsw_ef_search=_whole(env, "BOSUN_HNSW_EF_SEARCH", EF_SEARCH, most=1000),
+            bm25_cache_mb=_whole(env, "BOSUN_BM25_CACHE_MB", CACHE_MB, least=0, most=65536),
             server_linger_s=_seconds(env, "BOSUN_SERVER_LINGER_S", SERVER_LINGER_S, zero=True),
             embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
             google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
@@ -139,13 +142,15 @@ def _seconds(env: dict[str, str], name: str, default: float, *, zero: bool = Fal
     return value
 
 
-def _whole(env: dict[str, str], name: str, default: int, *, most: int) -> int:
-    """A whole number from 1 to ``most``."""
+def _whole(env: dict[str, str], name: str, default: int, *, least: int = 1, most: int) -> int:
+    """A whole number from ``least`` to ``most``."""
     raw = _opt(env, name)
     if raw is None:
         return default
-    if not raw.strip().isdigit() or not 1 <= int(raw) <= most:
-        raise SettingsError(f"{name} must be a whole number from 1 to {most}, got {raw[:40]!r}")
+    if not raw.strip().isdigit() or not least <= int(raw) <= most:
+        raise SettingsError(
+            f"{name} must be a whole number from {least} to {most}, got {raw[:40]!r}"
+        )
     return int(raw)
 
 

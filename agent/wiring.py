@@ -65,6 +65,7 @@ async def open_services(
         statement_timeout_s=statement_timeout_s,
         bm25=settings.bm25,
         ef_search=settings.hnsw_ef_search,
+        bm25_cache_mb=settings.bm25_cache_mb,
     )
     try:
         yield Services(settings, store, embeddings, Archive(settings.archive_dir))

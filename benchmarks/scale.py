@@ -10,7 +10,11 @@ cut to 24 words (long) and to their first 6 words (short); their vectors are emb
 every time here excludes the query embedding. Hybrid and the arms run through the product's
 ``tools.hybrid.retrieve`` with the store's BM25 mode (``BOSUN_BM25``, ``auto`` by default: the
 compacted blocks from 20,000 chunks); ``bm25_exact_p50_ms`` is the reference BM25 that reads every
-posting in SQL, ``bm25_blocks_p50_ms`` the block reader. ``bm25_recall_at_100`` is the blocks top
+posting in SQL, ``bm25_blocks_p50_ms`` the block reader. Before anything is timed, ``--warm``
+other questions fill the process's BM25 block cache (``BOSUN_BM25_CACHE_MB``) as a running
+server's would be; ``bm25_blocks_uncached_p50_ms`` reads every block from the database (a cold
+process), ``bm25_cache_hit_rate`` is the share of blocks the timed questions found cached.
+``bm25_recall_at_100`` is the blocks top
 100 against the exact one (1.0 unless they disagree), ``vector_recall_at_100`` HNSW against a
 sequential scan. A collection whose segment does not match ``--bm25-block`` (or has none) is
 compacted first, timed as ``bm25_compact_s``.
@@ -37,6 +41,7 @@ from agent.evaluation.beir import load_queries
 from agent.evaluation.metrics import percentile
 from agent.settings import Settings
 from agent.wiring import open_services
+from archive.store.block_cache import BlockCache
 from archive.store.candidates import bm25_search, dense_candidates
 from archive.store.database import Store
 from archive.store.lexical_blocks import BLOCK_SIZE, compact
@@ -61,11 +66,22 @@ class CachedEmbeddings(Embeddings):
         return [self.vectors[t] for t in texts]
 
 
-def queries(count: int) -> tuple[list[str], list[str]]:
-    """Long (24-word) and short (6-word) questions from pc2narr dev."""
+def queries(count: int, skip: int = 0) -> tuple[list[str], list[str]]:
+    """Long (24-word) and short (6-word) questions from pc2narr dev, after the first ``skip``."""
     texts = list(load_queries(DATA / "beir" / "ntsb_pc2narr", "dev").values())
-    long = [" ".join(q.split()[:24]) for q in texts if len(q.split()) >= 24][:count]
+    long = [" ".join(q.split()[:24]) for q in texts if len(q.split()) >= 24][skip : skip + count]
     return long, [" ".join(q.split()[:6]) for q in long]
+
+
+async def warm(store: Store, count: int, skip: int) -> dict[str, Any]:
+    """Fill the BM25 block cache as a running server's would be: ``count`` other questions
+    (long and short), none of those measured."""
+    long, short = queries(count, skip)
+    for q in long + short:
+        await bm25_search(store, q, NONE, limit=100)
+    cache = store.block_cache
+    cache.hits = cache.misses = 0
+    return {"bm25_cache_mb": round(cache.bytes / 2**20, 1), "bm25_cache_warm_questions": count}
 
 
 def query_vectors(home: Path, texts: list[str], model: Embeddings) -> dict[str, list[float]]:
@@ -138,18 +154,21 @@ async def timed(store: Store, emb: Embeddings, qs: list[str], options: Retrieval
 
 
 async def recall_bm25(store: Store, qs: list[str]) -> tuple[float, dict[str, list[float]]]:
-    """Recall@100 of the blocks top 100 against the exact one; ms of each (top 100 ids only)."""
-    recalls, ms, mode = [], {"exact": [], "blocks": []}, store.bm25
+    """Recall@100 of the blocks top 100 against the exact one; ms of each (top 100 ids only),
+    and of the blocks read from the database alone (an empty cache: a cold process)."""
+    recalls, mode, cache = [], store.bm25, store.block_cache
+    ms: dict[str, list[float]] = {"exact": [], "blocks": [], "blocks_uncached": []}
     for q in qs:
         got = {}
-        for name in ("exact", "blocks"):
-            store.bm25 = name
+        for name in ms:
+            store.bm25 = "exact" if name == "exact" else "blocks"
+            store.block_cache = BlockCache(0) if name == "blocks_uncached" else cache
             started = time.perf_counter()
             got[name] = {c for c, _ in await bm25_search(store, q, NONE, limit=100)}
             ms[name].append((time.perf_counter() - started) * 1000)
         exact = got["exact"]
         recalls.append(len(exact & got["blocks"]) / len(exact) if exact else 1.0)
-    store.bm25 = mode
+    store.bm25, store.block_cache = mode, cache
     return float(np.mean(recalls)), ms
 
 
@@ -227,6 +246,7 @@ async def measure(settings: Settings, n: int, args: argparse.Namespace) -> dict[
         out: dict[str, Any] = {"chunks": n, "bm25_mode": store.bm25, "bm25_block": args.bm25_block}
         out.update(await segment(store, n, args.bm25_block))
         emb = CachedEmbeddings(query_vectors(settings.home, long + short, services.embeddings))
+        out.update(await warm(store, args.warm, skip=args.queries))
         load = os.getloadavg()[0]
         arms = {"bm25": RetrievalOptions(dense=False)}
         if not args.bm25_only:
@@ -237,6 +257,8 @@ async def measure(settings: Settings, n: int, args: argparse.Namespace) -> dict[
                 ms = await timed(store, emb, qs, options)
                 out[f"{name}{arm}_p50_ms"] = round(percentile(ms, 50), 2)
                 out[f"{name}{arm}_p95_ms"] = round(percentile(ms, 95), 2)
+        cache = store.block_cache
+        out["bm25_cache_hit_rate"] = round(cache.hits / max(1, cache.hits + cache.misses), 3)
         recall, bm25_ms = await recall_bm25(store, long + short)
         out["bm25_recall_at_100"] = round(recall, 4)
         for mode, values in bm25_ms.items():
@@ -256,6 +278,7 @@ def table(results: list[dict[str, Any]]) -> str:
     keys = [
         "hybrid_p50_ms", "hybrid_p95_ms", "short_hybrid_p50_ms", "short_hybrid_p95_ms",
         "bm25_p50_ms", "bm25_p95_ms", "bm25_exact_p50_ms", "bm25_blocks_p50_ms",
+        "bm25_blocks_uncached_p50_ms", "bm25_cache_hit_rate", "bm25_cache_mb",
         "short_bm25_p50_ms", "short_bm25_exact_p50_ms", "short_bm25_blocks_p50_ms",
         "vector_p50_ms", "bm25_recall_at_100", "vector_recall_at_100", "filtered_rows_min",
         "filtered_recall_at_10", "size_total_mb", "size_bm25_mb", "size_bm25_blocks_mb",
@@ -307,6 +330,9 @@ async def main() -> int:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=100, help="questions per set")
     parser.add_argument("--pool", type=int, default=2000, help="passages embedded once (vectors)")
+    parser.add_argument(
+        "--warm", type=int, default=200, help="other questions run first (the BM25 block cache)"
+    )
     parser.add_argument("--m", type=int, default=16, help="HNSW m of a new build")
     parser.add_argument("--ef-construction", type=int, default=64)
     parser.add_argument("--build-only", action="store_true", help="build, measure nothing")

@@ -1,14 +1,13 @@
 """The exact BM25 top k over impact-ordered blocks, in numpy (no database: the caller reads).
 
 Each query term's postings come in blocks sorted by weight; every block carries a bound on its
-weights (:func:`block_bounds`). Blocks are read, a
-prefix per term, in the order of the terms' largest remaining bound; every posting read adds its
-exact weight to its chunk and sets the term's bit in the chunk's mask. With θ the k-th best
-partial sum, reading stops when the terms' remaining bounds sum below θ (no chunk not yet seen can
-enter the top k) and few seen chunks can still reach θ (partial sum plus the remaining bounds of
-the terms they have not shown); those are completed exactly by random access, and the top k is
-taken among them. The result is the exact BM25 top k (scores compared rounded to 1e-9, as
-:mod:`archive.store.lexical` orders them).
+weights (:func:`block_bounds`). Blocks are read, a prefix per term, in the order of the terms'
+largest remaining bound; every posting read adds its exact weight to its chunk and marks the
+chunk as holding the term. With θ the k-th best partial sum, reading stops when the terms'
+remaining bounds sum below θ (no chunk not yet seen can enter the top k) and few seen chunks can
+still reach θ (partial sum plus the remaining bounds of the terms they have not shown); those
+are completed exactly by random access, and the top k is taken among them. The result is the
+exact BM25 top k (scores compared rounded to 1e-9, as :mod:`archive.store.lexical` orders them).
 """
 
 from __future__ import annotations
@@ -22,22 +21,46 @@ RECORD = np.dtype([("no", ">i4"), ("tf", ">i2"), ("len", ">i4")])
 #: Slack on every comparison with θ: sums taken in another order differ in the last bits.
 EPS = 1e-9
 #: Most (chunk, term) postings looked up to complete the candidates; past it, more blocks are
-#: read first. On 1M chunks a lookup took ~11 us, a block of 1,024 postings ~75 us read and
-#: summed; 1,500 lookups and rounds of 8 blocks per open term measured best (README "Scale").
-LOOKUPS = 1500
+#: read first. On 1M chunks a lookup costs ~11 us, a cached block of 1,024 postings ~15 us;
+#: 250, 500, 1,000 and 3,000 lookups measured 37, 34, 37 and 41 ms p50 (README "Scale").
+LOOKUPS = 500
+#: Most chunks a candidate pool starts from; while more could still reach θ, blocks are read
+#: (1M chunks, p50: 42 ms at 1,000, 40 at 4,000, 45 at 64,000, 95 with no bound).
+POOL_MOST = 4_000
 #: Blocks per open term in a round once unseen chunks are shut out.
 SHRINK_ROUND = 8
-#: Terms a mask holds; its top bit marks the dead.
+#: Most query terms.
 MAX_TERMS = 63
-_DEAD = np.uint64(1 << 63)
 
 
-def weights(
-    idf: float, tf: np.ndarray, length: np.ndarray, avgdl: float, k1: float, b: float
+def base_weights(
+    tf: np.ndarray, length: np.ndarray, avgdl: float, k1: float, b: float
 ) -> np.ndarray:
-    """BM25 term weights, in the operation order of ``lexical.BM25_SUM`` (float64)."""
+    """BM25 term weights without the idf factor, ``tf (k1 + 1) / (tf + k1 (1 - b + b len /
+    avgdl))`` (float64); a weight is ``idf`` times this."""
     tf = tf.astype(np.float64)
-    return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length.astype(np.float64) / avgdl))
+    return tf * (k1 + 1) / (tf + k1 * (1 - b + b * length.astype(np.float64) / avgdl))
+
+
+@dataclass(frozen=True)
+class Block:
+    """One decoded block: its chunk numbers and their weights without idf at a mean length."""
+
+    nos: np.ndarray  # chunk_no, intp
+    base: np.ndarray  # base_weights at the query's mean length
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.nos.nbytes + self.base.nbytes)
+
+
+def decode(data: bytes, avgdl: float, k1: float, b: float) -> Block:
+    """A block's packed :data:`RECORD` postings, weighed at mean length ``avgdl``, in chunk
+    order (adding them to the sums in that order measured 40 % faster than in weight order)."""
+    postings = np.frombuffer(data, dtype=RECORD)
+    nos = postings["no"].astype(np.intp)
+    order = np.argsort(nos)
+    return Block(nos[order], base_weights(postings["tf"], postings["len"], avgdl, k1, b)[order])
 
 
 @dataclass
@@ -59,7 +82,8 @@ class Term:
 
 
 class BlockTopK:
-    """The state of one query: partial sums and term masks over ``size`` compacted chunks."""
+    """The state of one query over ``size`` compacted chunks: partial sums (``acc``), which
+    terms each chunk has shown (one mark row per term) and the k best sums so far."""
 
     def __init__(
         self,
@@ -75,11 +99,11 @@ class BlockTopK:
         if len(terms) > MAX_TERMS:
             raise ValueError(f"at most {MAX_TERMS} terms, got {len(terms)}")
         self.terms, self.k, self.avgdl, self.k1, self.b = terms, k, avgdl, k1, b
-        self.acc, self.seen = _take(size)  # seen: bit i, term i read; dead, never a candidate
-        self.seen[dead] = _DEAD
-        self.touched: list[np.ndarray] = []
-        self._ids = np.zeros(0, dtype=np.intp)
-        self._theta: float | None = None
+        self._arrays = _take(size, len(terms))
+        self.acc, self.marks, self._in_top = self._arrays
+        self.acc[dead] = -np.inf  # the dead never reach θ nor count towards it
+        self._top = np.zeros(0, dtype=np.intp)  # the chunks of the k best sums
+        self._fresh: list[np.ndarray] = []  # chunks whose sums rose since the top was taken
         self._pool: np.ndarray | None = None  # the candidates, once unseen chunks are shut out
 
     def plan(self, budget: int) -> list[tuple[int, int]]:
@@ -103,98 +127,117 @@ class BlockTopK:
             rest[i] = self.terms[i].rest[reads[i]]
         return out
 
-    def add(self, term: int, first: int, count: int, data: bytes) -> None:
-        """Read blocks ``first`` .. ``first + count - 1`` of term ``term`` (the next ones of its
-        prefix), their ``data`` concatenated."""
+    def add(self, term: int, first: int, blocks: list[Block]) -> None:
+        """Read blocks ``first``, ``first + 1``, … of term ``term`` (the next ones of its
+        prefix)."""
         t = self.terms[term]
         if first != t.read:
             raise ValueError(f"term {term}: block {first} read out of order (next is {t.read})")
-        postings = np.frombuffer(data, dtype=RECORD)
-        nos = postings["no"].astype(np.intp)
-        self.acc[nos] += weights(
-            t.idf, postings["tf"], postings["len"], self.avgdl, self.k1, self.b
-        )
-        seen = self.seen[nos]
-        self.touched.append(nos[seen == 0])
-        self.seen[nos] = seen | np.uint64(1 << term)
-        t.read += count
-        self._theta = None
-
-    def ids(self) -> np.ndarray:
-        """Every live chunk seen so far."""
-        if self.touched:
-            self._ids = np.concatenate([self._ids, *self.touched])
-            self.touched = []
-        return self._ids
+        if not blocks:
+            return
+        # One pass over the term's new postings (each chunk at most once in a term).
+        nos = np.concatenate([block.nos for block in blocks])
+        self.acc[nos] += t.idf * np.concatenate([block.base for block in blocks])
+        self.marks[term][nos] = 1
+        self._fresh.append(nos)
+        t.read += len(blocks)
 
     def threshold(self) -> float:
-        """θ: the k-th best partial sum (0 while fewer than k chunks are seen)."""
-        if self._theta is None:
-            ids = self.ids() if self._pool is None else self._pool
-            at = len(ids) - self.k
-            self._theta = 0.0 if at < 0 else float(np.partition(self.acc[ids], at)[at])
-        return self._theta
+        """θ: the k-th best partial sum (0 while fewer than k live chunks are seen). Sums only
+        rise, so the k best are among the last k best and the chunks raised since."""
+        for nos in self._fresh:  # each array holds a chunk once
+            if len(self._top) >= self.k:  # only sums above the k-th can enter
+                nos = nos[self.acc[nos] > self.acc[self._top].min()]
+            fresh = nos[~self._in_top[nos]]
+            both = np.concatenate([self._top, fresh])
+            if len(both) > self.k:
+                both = both[np.argpartition(self.acc[both], len(both) - self.k)[-self.k :]]
+            self._in_top[self._top] = False
+            self._in_top[both] = True
+            self._top = both
+        self._fresh = []
+        if len(self._top) < self.k:
+            return 0.0
+        return max(0.0, float(self.acc[self._top].min()))
 
     def candidates(self) -> np.ndarray | None:
         """The chunks that can still reach θ, once no unseen chunk can and completing them takes
         at most :data:`LOOKUPS` lookups (or nothing is left to read); None while more blocks
         must be read. Once unseen chunks are shut out, the set only shrinks: later calls filter
-        it, not every chunk seen."""
+        it, not every chunk."""
         theta = self.threshold()
         rest = np.array([t.remaining for t in self.terms])
         if self._pool is None:
             if rest.sum() >= theta - EPS and rest.any():
                 return None
-            ids = self.ids()
-            self._pool = ids[self.acc[ids] + rest.sum() >= theta - EPS]
-        ids = self._pool
-        upper, seen = self.acc[ids], self.seen[ids]
-        live = np.flatnonzero(rest)
-        lacking = [(seen & np.uint64(1 << int(i))) == 0 for i in live]
-        for i, lack in zip(live, lacking, strict=True):
-            upper = upper + rest[i] * lack
-        keep = upper >= theta - EPS
-        self._pool = ids = ids[keep]
-        if sum(int(np.count_nonzero(lack[keep])) for lack in lacking) > LOOKUPS:
-            return None
-        return ids
+            floor = max(theta - rest.sum() - EPS, np.nextafter(0.0, 1.0))  # seen: sum > 0
+            above = self.acc >= floor
+            if rest.any() and np.count_nonzero(above) > POOL_MOST:
+                return None  # a few more blocks shrink it more cheaply than filtering it
+            self._pool = np.flatnonzero(above)
+        self._pool = ids = self._reachable(self._pool, rest, theta)
+        lookups = sum(int(np.count_nonzero(self.marks[i][ids] == 0)) for i in np.flatnonzero(rest))
+        return None if lookups > LOOKUPS else ids
 
-    def release(self) -> None:
-        """Hand the per-chunk arrays back, zeroed, for the next query (the state is done)."""
-        self.acc.fill(0)
-        self.seen.fill(0)
-        free = _FREE.setdefault(len(self.acc), [])
-        if len(free) < _KEEP:
-            free.append((self.acc, self.seen))
+    def _reachable(self, ids: np.ndarray, rest: np.ndarray, theta: float) -> np.ndarray:
+        """Those of ``ids`` whose sum plus the remaining bounds of the terms they lack can reach
+        θ. Terms are taken largest bound first, each time dropping the chunks that cannot reach
+        θ even if they hold every term not yet looked at, so later terms look at fewer."""
+        live = np.flatnonzero(rest)
+        live = live[np.argsort(-rest[live], kind="stable")]
+        after = rest[live].sum() - np.cumsum(rest[live])  # the bounds of the later terms
+        upper = self.acc[ids]
+        for i, later in zip(live, after, strict=True):
+            upper = upper + rest[i] * (self.marks[i][ids] == 0)
+            keep = upper + later >= theta - EPS
+            ids, upper = ids[keep], upper[keep]
+        return ids if len(live) else ids[upper >= theta - EPS]
 
     def missing(self, ids: np.ndarray) -> list[tuple[int, int]]:
         """(chunk_no, term) pairs whose posting may lie in a block not read: to look up."""
         pairs: list[tuple[int, int]] = []
         for i, t in enumerate(self.terms):
             if t.remaining > 0:
-                lack = ids[(self.seen[ids] & np.uint64(1 << i)) == 0]
+                lack = ids[self.marks[i][ids] == 0]
                 pairs.extend((int(no), i) for no in lack)
         return pairs
 
     def complete(self, term: int, nos: np.ndarray, tfs: np.ndarray, lens: np.ndarray) -> None:
         """Add the looked-up postings of ``term`` (chunks not yet credited with it)."""
-        t = self.terms[term]
-        self.acc[nos] += weights(t.idf, tfs, lens, self.avgdl, self.k1, self.b)
-        self.seen[nos] |= np.uint64(1 << term)
-        self._theta = None
+        nos = np.asarray(nos, dtype=np.intp)
+        self.acc[nos] += self.terms[term].idf * base_weights(tfs, lens, self.avgdl, self.k1, self.b)
+        self.marks[term][nos] = 1
+        self._fresh.append(nos)
+
+    def release(self) -> None:
+        """Hand the per-chunk arrays back, zeroed, for the next query (the state is done)."""
+        self.acc.fill(0)
+        self.marks[: len(self.terms)].fill(0)
+        self._in_top[self._top] = False
+        free = _FREE.setdefault(len(self.acc), [])
+        if len(free) < _KEEP:
+            free.append(self._arrays)
 
 
 # Per-chunk arrays are kept between queries: on 1M chunks, fresh ones cost 12-40 ms of page
 # faults a query, zeroing used ones ~3 ms.
-_FREE: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+_Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]
+_FREE: dict[int, list[_Arrays]] = {}
 _KEEP = 4
 
 
-def _take(size: int) -> tuple[np.ndarray, np.ndarray]:
-    free = _FREE.get(size)
-    if free:
-        return free.pop()
-    return np.zeros(size, dtype=np.float64), np.zeros(size, dtype=np.uint64)
+def _take(size: int, terms: int) -> _Arrays:
+    """Sums, a mark row per term (at least ``terms`` rows) and a top-k flag per chunk."""
+    free = _FREE.get(size, [])
+    for i, arrays in enumerate(free):
+        if len(arrays[1]) >= terms:
+            return free.pop(i)
+    rows = 8 if terms <= 8 else 24 if terms <= 24 else MAX_TERMS
+    return (
+        np.zeros(size, dtype=np.float64),
+        np.zeros((rows, size), dtype=np.uint8),
+        np.zeros(size, dtype=bool),
+    )
 
 
 def block_bounds(idf: float, bounds: bytes, avgdl: float, segment_avgdl: float) -> np.ndarray:

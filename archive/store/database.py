@@ -13,6 +13,7 @@ from psycopg import AsyncConnection, sql
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from archive.store.block_cache import CACHE_MB, BlockCache
 from archive.store.schema import StoreError, check_collection_name, migrate
 from archive.store.server import sqlalchemy_uri
 
@@ -84,10 +85,12 @@ class Store:
         *,
         bm25: str = "auto",
         ef_search: int = EF_SEARCH,
+        bm25_cache_mb: int = CACHE_MB,
     ) -> None:
         self.pool = pool
         self.bm25 = bm25  # archive.store.lexical.BM25_MODES
         self.ef_search = ef_search
+        self.block_cache = BlockCache(bm25_cache_mb * 2**20)  # decoded BM25 blocks
         self.schema = schema
         self.identity = identity
         self._uri = uri
@@ -107,6 +110,7 @@ class Store:
         statement_timeout_s: float | None = None,
         bm25: str = "auto",
         ef_search: int = EF_SEARCH,
+        bm25_cache_mb: int = CACHE_MB,
     ) -> Store:
         """Connect to ``uri``, migrate ``collection`` (a schema), and check it was built with
         these embeddings. Pooled connections are checked before use (a restarted server or a
@@ -114,7 +118,8 @@ class Store:
         bounds every query of the pool and the wait for a connection (None: no bound on
         queries, as ingest needs; 30 s for a connection); ``bm25`` is how BM25 finds its top k
         (``BM25_MODES``); ``ef_search`` is every session's ``hnsw.ef_search`` (recall against
-        speed on large collections, README "HNSW at a million chunks")."""
+        speed on large collections, README "HNSW at a million chunks"); ``bm25_cache_mb``
+        bounds the BM25 blocks kept decoded between queries (0: none)."""
         schema = check_collection_name(collection)
         async with await AsyncConnection.connect(uri, autocommit=True) as conn:
             await _check_identity(conn, schema, identity)
@@ -155,7 +160,16 @@ class Store:
             },
         )
         await pool.open(wait=True)
-        return cls(pool, schema, uri, embeddings, identity, bm25=bm25, ef_search=ef_search)
+        return cls(
+            pool,
+            schema,
+            uri,
+            embeddings,
+            identity,
+            bm25=bm25,
+            ef_search=ef_search,
+            bm25_cache_mb=bm25_cache_mb,
+        )
 
     async def vector_store(self) -> AsyncPGVectorStore:
         """The chunks table as a LangChain ``AsyncPGVectorStore`` (built once, on first use)."""

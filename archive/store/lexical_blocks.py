@@ -7,7 +7,8 @@ size and dead, the terms' idf and block bounds (``bm25_heads``); rounds of block
 :class:`archive.store.block_topk.BlockTopK` until it can stop; one lookup of the missing terms of
 the remaining candidates in ``bm25_postings``; the delta's exact SQL top k; the merge. Statistics
 (df, N, mean length) are the live global ones, so every score is the exact BM25 score of
-:mod:`archive.store.lexical`. Filtered searches stay in SQL (filters select few rows).
+:mod:`archive.store.lexical`. Blocks already decoded by an earlier query come from the store's
+:class:`archive.store.block_cache.BlockCache` instead of the database.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import numpy as np
 from psycopg import AsyncConnection, sql
 from psycopg.rows import DictRow
 
-from archive.store.block_topk import MAX_TERMS, BlockTopK, Term, block_bounds
+from archive.store.block_cache import BlockCache
+from archive.store.block_topk import MAX_TERMS, Block, BlockTopK, Term, block_bounds, decode
 from archive.store.database import Store
 from archive.store.lexical import BM25_WEIGHTS, K1, B, bm25_top
 
@@ -35,7 +37,8 @@ MIN_CHUNKS = 20_000
 #: of the collection: adding 1 % rebuilds nothing global, and the delta's SQL stays small.
 COMPACT_SHARE = 0.10
 
-_SEGMENT = """SELECT s.chunks, s.avgdl, (SELECT array_agg(chunk_no) FROM bm25_dead) AS dead,
+_SEGMENT = """SELECT s.chunks, s.avgdl, s.compacted_at,
+       (SELECT array_agg(chunk_no) FROM bm25_dead) AS dead,
        EXISTS (SELECT 1 FROM bm25_delta) AS delta
 FROM bm25_segment s"""
 
@@ -116,7 +119,7 @@ async def block_search(
         if len(rows) > MAX_TERMS:
             logger.info("BM25: %d query terms, more than blocks track: exact SQL", len(rows))
             return None
-        found = await _segment_top(conn, rows, segment, limit, k1, b)
+        found = await _segment_top(conn, store, rows, segment, limit)
         if segment["delta"]:
             cur = await conn.execute(_DELTA, params)
             found += [(r["chunk_id"], float(r["score"])) for r in await cur.fetchall()]
@@ -124,12 +127,7 @@ async def block_search(
 
 
 async def _segment_top(
-    conn: AsyncConnection[DictRow],
-    rows: list[DictRow],
-    segment: DictRow,
-    limit: int,
-    k1: float,
-    b: float,
+    conn: AsyncConnection[DictRow], store: Store, rows: list[DictRow], segment: DictRow, limit: int
 ) -> list[tuple[str, float]]:
     rows = [r for r in rows if r["bounds"] is not None]
     if not rows:
@@ -138,11 +136,11 @@ async def _segment_top(
     terms = [
         Term(float(r["idf"]), block_bounds(float(r["idf"]), r["bounds"], avgdl, mean)) for r in rows
     ]
-    lexemes = [r["lexeme"] for r in rows]
     dead = np.asarray(segment["dead"] or [], dtype=np.int64)
-    state = BlockTopK(terms, int(segment["chunks"]), dead, k=limit, avgdl=avgdl, k1=k1, b=b)
+    state = BlockTopK(terms, int(segment["chunks"]), dead, k=limit, avgdl=avgdl, k1=K1, b=B)
+    reader = _Reader(conn, store.block_cache, [r["lexeme"] for r in rows], avgdl, segment)
     try:
-        ids = await _read(conn, state, lexemes)
+        ids = await reader.top(state)
         scores = state.acc[ids].copy()
     finally:
         state.release()
@@ -155,36 +153,77 @@ async def _segment_top(
     return [(chunk_ids[int(no)], float(s)) for no, s in zip(ids, scores, strict=True)]
 
 
-async def _read(conn: AsyncConnection[DictRow], state: BlockTopK, lexemes: list[str]) -> np.ndarray:
-    """Rounds of block reads until ``state`` can stop, then the candidates' missing postings
-    looked up; the candidates (their sums in ``state.acc`` are exact)."""
-    budget = len(state.terms)
-    while (ids := state.candidates()) is None:
-        plan = state.plan(budget)
-        cur = await conn.execute(
-            _BLOCKS, ([lexemes[t] for t, _ in plan], [block for _, block in plan]), binary=True
+class _Reader:
+    """One query's reads: blocks (from the cache when an earlier query decoded them) and the
+    lookups that complete the candidates."""
+
+    def __init__(
+        self,
+        conn: AsyncConnection[DictRow],
+        cache: BlockCache,
+        lexemes: list[str],
+        avgdl: float,
+        segment: DictRow,
+    ) -> None:
+        self.conn, self.cache, self.lexemes, self.avgdl = conn, cache, lexemes, avgdl
+        # A block is known by its compaction and the mean length its weights were taken at.
+        self.key = (segment["compacted_at"], avgdl)
+        self.fetched = 0
+
+    async def top(self, state: BlockTopK) -> np.ndarray:
+        """Rounds of block reads until ``state`` can stop, then the candidates' missing
+        postings looked up; the candidates (their sums in ``state.acc`` are exact)."""
+        budget = len(state.terms)
+        while (ids := state.candidates()) is None:
+            plan = state.plan(budget)
+            blocks = await self._blocks(plan)
+            for t in sorted({t for t, _ in plan}):
+                mine = sorted(block for u, block in plan if u == t)
+                state.add(t, mine[0], [blocks[t, block] for block in mine])
+            budget *= 2
+        pairs = state.missing(ids)
+        logger.debug(
+            "BM25 blocks: %d terms, %d blocks read (%d from the database), %d candidates,"
+            " %d lookups",
+            len(state.terms),
+            sum(t.read for t in state.terms),
+            self.fetched,
+            len(ids),
+            len(pairs),
         )
-        data = {(r["lexeme"], r["block"]): r["data"] for r in await cur.fetchall()}
-        for t in sorted({t for t, _ in plan}):
-            blocks = sorted(block for u, block in plan if u == t)
-            joined = b"".join(data[lexemes[t], block] for block in blocks)
-            state.add(t, blocks[0], len(blocks), joined)
-        budget *= 2
-    pairs = state.missing(ids)
-    logger.debug(
-        "BM25 blocks: %d terms, %d blocks read, %d candidates, %d lookups",
-        len(state.terms),
-        sum(t.read for t in state.terms),
-        len(ids),
-        len(pairs),
-    )
-    if pairs:
+        if pairs:
+            await self._complete(state, pairs)
+        return ids
+
+    async def _blocks(self, plan: list[tuple[int, int]]) -> dict[tuple[int, int], Block]:
+        """The planned (term, block)s, decoded: cached ones as they are, the rest read."""
+        out: dict[tuple[int, int], Block] = {}
+        for t, block in plan:
+            cached = self.cache.get((*self.key, self.lexemes[t], block))
+            if cached is not None:
+                out[t, block] = cached
+        wanted = [(t, block) for t, block in plan if (t, block) not in out]
+        if not wanted:
+            return out
+        term_of = {self.lexemes[t]: t for t, _ in wanted}
+        cur = await self.conn.execute(
+            _BLOCKS,
+            ([self.lexemes[t] for t, _ in wanted], [block for _, block in wanted]),
+            binary=True,
+        )
+        for row in await cur.fetchall():
+            decoded = decode(row["data"], self.avgdl, K1, B)
+            out[term_of[row["lexeme"]], row["block"]] = decoded
+            self.cache.put((*self.key, row["lexeme"], row["block"]), decoded)
+        self.fetched += len(wanted)
+        return out
+
+    async def _complete(self, state: BlockTopK, pairs: list[tuple[int, int]]) -> None:
         nos, ts = zip(*pairs, strict=True)
-        cur = await conn.execute(_LOOKUP, (list(nos), list(ts), [lexemes[t] for t in ts]))
+        cur = await self.conn.execute(_LOOKUP, (list(nos), list(ts), [self.lexemes[t] for t in ts]))
         found = await cur.fetchall()
         term = np.array([r["term"] for r in found], dtype=np.int64)
         got = np.array([(r["no"], r["tf"], r["len"]) for r in found], dtype=np.int64)
         for t in np.unique(term):
             mine = got[term == t]
             state.complete(int(t), mine[:, 0], mine[:, 1], mine[:, 2])
-    return ids

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,19 @@ async def _same(svc: Services, questions: list[str], limit: int, mode: str = "bl
         assert [s for _, s in blocks] == pytest.approx([s for _, s in exact], rel=1e-9), question
 
 
+async def _reads(
+    svc: Services, questions: list[str], caplog: pytest.LogCaptureFixture
+) -> list[tuple[Any, ...]]:
+    """The block reader's counts (terms, blocks read, from the database, candidates, lookups)
+    for each of ``questions``, checked against exact SQL."""
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger=lexical_blocks.__name__):
+        await _same(svc, questions, 10)
+    reads = [r.args for r in caplog.records if "blocks read" in r.getMessage()]
+    assert reads and all(isinstance(a, tuple) for a in reads)
+    return reads  # type: ignore[return-value]
+
+
 async def _segment(svc: Services) -> dict[str, int]:
     async with svc.store.pool.connection() as conn:
         cur = await conn.execute(
@@ -105,11 +119,11 @@ async def test_blocks_top_k_equals_exact_through_delta_dead_and_compaction(
         async with svc.store.pool.connection() as conn:
             compacted = await compact(conn, BLOCK)
         assert compacted == (await _segment(svc))["chunks"] > 0
-        with caplog.at_level(logging.DEBUG, logger=lexical_blocks.__name__):
-            await _same(svc, questions, 10)
-        reads = [r.args for r in caplog.records if "blocks read" in r.getMessage()]
-        assert reads and all(isinstance(a, tuple) for a in reads)
-        assert any(a[3] > 0 for a in reads)  # some candidates were completed by lookups
+        first_pass = await _reads(svc, questions, caplog)
+        assert any(a[4] > 0 for a in first_pass)  # some candidates were completed by lookups
+        assert any(a[2] > 0 for a in first_pass)  # blocks came from the database
+        # Asked again, every block comes from the process's cache, with the same top k.
+        assert all(a[2] == 0 and a[1] > 0 for a in await _reads(svc, questions, caplog))
         await _same(svc, questions, 100)
         await _same(svc, questions[-4:], 100_000)  # k past every match: the whole lists
 
@@ -143,6 +157,24 @@ async def test_blocks_top_k_equals_exact_through_delta_dead_and_compaction(
         state = await _segment(svc)
         assert state["delta"] == 0 and state["dead"] == 0
         await _same(svc, questions, 20)
+
+
+async def test_without_a_cache_every_block_is_read_from_the_database(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    embeddings = HashEmbeddings()
+    async with open_services(
+        replace(settings, bm25_cache_mb=0),
+        collection=f"{settings.collection}_nocache",
+        embeddings=embeddings,
+    ) as svc:
+        await ingest_paths([SAMPLE], svc.store, embeddings, svc.archive, progress=False)
+        async with svc.store.pool.connection() as conn:
+            await compact(conn, BLOCK)
+        for _ in range(2):
+            reads = await _reads(svc, _questions()[:10], caplog)
+            assert all(a[2] == a[1] > 0 for a in reads)  # read: all of them, every time
+        assert len(svc.store.block_cache) == 0
 
 
 async def test_ingest_compacts_once_enough_changed(

@@ -5,9 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from archive.store.block_topk import RECORD, BlockTopK, Term, block_bounds, weights
+from archive.store.block_topk import RECORD, BlockTopK, Term, block_bounds, decode
 
 K1, B = 1.2, 0.75
+
+
+def weights(
+    idf: float, tf: np.ndarray, length: np.ndarray, avgdl: float, k1: float, b: float
+) -> np.ndarray:
+    """BM25 term weights, in the operation order of ``lexical.BM25_SUM``."""
+    tf = tf.astype(np.float64)
+    return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length.astype(np.float64) / avgdl))
 
 
 def _corpus(seed: int, docs: int = 3000, terms: int = 6) -> list[dict[str, np.ndarray]]:
@@ -50,7 +58,7 @@ def _run(  # type: ignore[no-untyped-def]
         plan = state.plan(budget)
         for t in sorted({t for t, _ in plan}):
             mine = sorted(block for u, block in plan if u == t)
-            state.add(t, mine[0], len(mine), b"".join(blocks[t][i] for i in mine))
+            state.add(t, mine[0], [decode(blocks[t][i], avgdl, K1, B) for i in mine])
         budget *= 2
     by_term: dict[int, list[int]] = {}
     for no, t in state.missing(ids):
@@ -96,7 +104,7 @@ def test_blocks_must_be_read_in_order() -> None:
     term = Term(1.0, np.array([2.0, 1.0]))
     state = BlockTopK([term], 10, np.zeros(0, dtype=np.int64), k=1, avgdl=1.0, k1=K1, b=B)
     with pytest.raises(ValueError, match="out of order"):
-        state.add(0, 1, 1, b"")
+        state.add(0, 1, [])
 
 
 def test_released_arrays_come_back_zeroed() -> None:

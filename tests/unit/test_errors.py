@@ -47,6 +47,10 @@ def test_settings_name_the_variable_that_is_wrong() -> None:
             "0",
             "BOSUN_HNSW_EF_SEARCH must be a whole number from 1 to 1000, got '0'",
         ),
+        "BOSUN_BM25_CACHE_MB": (
+            "lots",
+            "BOSUN_BM25_CACHE_MB must be a whole number from 0 to 65536, got 'lots'",
+        ),
     }
     for name, (value, message) in cases.items():
         with pytest.raises(SettingsError) as caught:
@@ -64,6 +68,11 @@ def test_settings_name_the_variable_that_is_wrong() -> None:
             Settings.from_env({"BOSUN_HNSW_EF_SEARCH": bad})
     assert Settings.from_env({}).hnsw_ef_search == 100
     assert Settings.from_env({"BOSUN_HNSW_EF_SEARCH": "400"}).hnsw_ef_search == 400
+    for bad in ("-1", "65537", "0.5"):
+        with pytest.raises(SettingsError):
+            Settings.from_env({"BOSUN_BM25_CACHE_MB": bad})
+    assert Settings.from_env({}).bm25_cache_mb == 256
+    assert Settings.from_env({"BOSUN_BM25_CACHE_MB": "0"}).bm25_cache_mb == 0
 
 
 def test_one_line_collapses_and_scrubs() -> None:
