@@ -24,8 +24,8 @@ EPS = 1e-9
 #: read first. On 1M chunks a lookup costs ~11 us, a cached block of 1,024 postings ~15 us;
 #: 250, 500, 1,000 and 3,000 lookups measured 37, 34, 37 and 41 ms p50 (README "Scale").
 LOOKUPS = 500
-#: Most chunks a candidate pool starts from; while more could still reach θ, blocks are read
-#: (1M chunks, p50: 42 ms at 1,000, 40 at 4,000, 45 at 64,000, 95 with no bound).
+#: Most chunks past k a candidate pool starts from; while more could still reach θ, blocks are
+#: read (1M chunks, k = 100, p50: 42 ms at 1,000, 40 at 4,000, 45 at 64,000, 95 with no bound).
 POOL_MOST = 4_000
 #: Blocks per open term in a round once unseen chunks are shut out.
 SHRINK_ROUND = 8
@@ -172,7 +172,7 @@ class BlockTopK:
                 return None
             floor = max(theta - rest.sum() - EPS, np.nextafter(0.0, 1.0))  # seen: sum > 0
             above = self.acc >= floor
-            if rest.any() and np.count_nonzero(above) > POOL_MOST:
+            if rest.any() and np.count_nonzero(above) > self.k + POOL_MOST:
                 return None  # a few more blocks shrink it more cheaply than filtering it
             self._pool = np.flatnonzero(above)
         self._pool = ids = self._reachable(self._pool, rest, theta)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from archive.store import block_topk
 from archive.store.block_topk import RECORD, BlockTopK, Term, block_bounds, decode
 
 K1, B = 1.2, 0.75
@@ -118,3 +119,14 @@ def test_released_arrays_come_back_zeroed() -> None:
     assert again.acc is first  # reused, and still exact
     assert np.allclose(again.acc[ids2], exact[ids2], rtol=1e-12)
     again.release()
+
+
+def test_a_k_larger_than_the_pool_bound_still_stops_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool bound counts past k: a wide filter asks for thousands of rows."""
+    monkeypatch.setattr(block_topk, "POOL_MOST", 200)
+    docs = 3000
+    postings = _corpus(2, docs)
+    state, ids, exact = _run(postings, docs, 250, np.zeros(0, dtype=np.int64), size=16)
+    got = ids[np.argsort(-state.acc[ids], kind="stable")][:250]
+    assert np.allclose(np.sort(state.acc[got]), np.sort(exact)[-250:], rtol=1e-12)
+    assert sum(t.read for t in state.terms) < sum(-(-len(p["no"]) // 16) for p in postings)
