@@ -109,23 +109,29 @@ class BlockTopK:
     def plan(self, budget: int) -> list[tuple[int, int]]:
         """Up to ``budget`` next (term, block) to read: each time the next block of the term with
         the largest remaining bound, until those bounds shut unseen chunks out (or, once they
-        do, ``budget`` blocks, to cut the candidates down)."""
+        do, ``budget`` blocks, to cut the candidates down). Each term's bounds only fall, so that
+        order is every term's next blocks sorted by bound (ties: lower term first)."""
         theta = self.threshold()
-        reads = [t.read for t in self.terms]
-        rest = np.array([t.rest[r] for t, r in zip(self.terms, reads, strict=True)])
-        out: list[tuple[int, int]] = []
-        # Once the bounds exclude unseen chunks, a few blocks at a time shrink the candidates.
-        bounded = rest.sum() < theta - EPS
+        rest = np.array([t.remaining for t in self.terms])
+        bounded = rest.sum() < theta - EPS  # then a few blocks at a time shrink the candidates
         if bounded:
             budget = min(budget, SHRINK_ROUND * int(np.count_nonzero(rest)))
-        while len(out) < budget and rest.max(initial=0.0) > 0:
-            if out and not bounded and rest.sum() < theta - EPS:
-                break
-            i = int(np.argmax(rest))
-            out.append((i, reads[i]))
-            reads[i] += 1
-            rest[i] = self.terms[i].rest[reads[i]]
-        return out
+        bound, term, block, drop = [], [], [], []
+        for i, t in enumerate(self.terms):
+            ahead = t.rest[t.read : t.read + budget]  # the term's bound before each next block
+            ahead = ahead[ahead > 0]
+            bound.append(ahead)
+            term.append(np.full(len(ahead), i))
+            block.append(np.arange(t.read, t.read + len(ahead)))
+            drop.append(ahead - t.rest[t.read + 1 : t.read + 1 + len(ahead)])
+        bounds, terms, blocks = np.concatenate(bound), np.concatenate(term), np.concatenate(block)
+        order = np.lexsort((blocks, terms, -bounds))[:budget]
+        if not bounded:  # stop once the bounds left sum below θ (after the first block)
+            left = rest.sum() - np.cumsum(np.concatenate(drop)[order])
+            shut = np.flatnonzero(left[:-1] < theta - EPS)
+            if len(shut):
+                order = order[: shut[0] + 1]
+        return list(zip(terms[order].tolist(), blocks[order].tolist(), strict=True))
 
     def add(self, term: int, first: int, blocks: list[Block]) -> None:
         """Read blocks ``first``, ``first + 1``, … of term ``term`` (the next ones of its
@@ -137,7 +143,8 @@ class BlockTopK:
             return
         # One pass over the term's new postings (each chunk at most once in a term).
         nos = np.concatenate([block.nos for block in blocks])
-        self.acc[nos] += t.idf * np.concatenate([block.base for block in blocks])
+        # ufunc.at: 2 ms for 750 blocks, where acc[nos] += w took 6-18 ms (numpy 2.4).
+        np.add.at(self.acc, nos, t.idf * np.concatenate([block.base for block in blocks]))
         self.marks[term][nos] = 1
         self._fresh.append(nos)
         t.read += len(blocks)
@@ -205,7 +212,11 @@ class BlockTopK:
     def complete(self, term: int, nos: np.ndarray, tfs: np.ndarray, lens: np.ndarray) -> None:
         """Add the looked-up postings of ``term`` (chunks not yet credited with it)."""
         nos = np.asarray(nos, dtype=np.intp)
-        self.acc[nos] += self.terms[term].idf * base_weights(tfs, lens, self.avgdl, self.k1, self.b)
+        np.add.at(
+            self.acc,
+            nos,
+            self.terms[term].idf * base_weights(tfs, lens, self.avgdl, self.k1, self.b),
+        )
         self.marks[term][nos] = 1
         self._fresh.append(nos)
 
