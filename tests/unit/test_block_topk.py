@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from archive.store import block_topk
-from archive.store.block_topk import RECORD, BlockTopK, Term, block_bounds, decode
+from archive.store.block_topk import (
+    EPS,
+    RECORD,
+    SHRINK_ROUND,
+    BlockTopK,
+    Term,
+    block_bounds,
+    decode,
+)
 
 K1, B = 1.2, 0.75
 
@@ -130,3 +138,40 @@ def test_a_k_larger_than_the_pool_bound_still_stops_early(monkeypatch: pytest.Mo
     got = ids[np.argsort(-state.acc[ids], kind="stable")][:250]
     assert np.allclose(np.sort(state.acc[got]), np.sort(exact)[-250:], rtol=1e-12)
     assert sum(t.read for t in state.terms) < sum(-(-len(p["no"]) // 16) for p in postings)
+
+
+def _greedy_plan(state: BlockTopK, budget: int, theta: float) -> list[tuple[int, int]]:
+    """The plan's definition, one block at a time: the next block of the term whose remaining
+    bound is largest (lowest term on ties), until the bounds left sum below θ."""
+    reads = [t.read for t in state.terms]
+    rest = np.array([t.rest[r] for t, r in zip(state.terms, reads, strict=True)])
+    bounded = rest.sum() < theta - EPS
+    if bounded:
+        budget = min(budget, SHRINK_ROUND * int(np.count_nonzero(rest)))
+    out: list[tuple[int, int]] = []
+    while len(out) < budget and rest.max(initial=0.0) > 0:
+        if out and not bounded and rest.sum() < theta - EPS:
+            break
+        i = int(np.argmax(rest))
+        out.append((i, reads[i]))
+        reads[i] += 1
+        rest[i] = state.terms[i].rest[reads[i]]
+    return out
+
+
+def test_the_plan_reads_the_largest_remaining_bound_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        terms = []
+        for _ in range(int(rng.integers(1, 8))):
+            blocks = int(rng.integers(1, 20))
+            tied = rng.random() < 0.3  # equal bounds across and within terms
+            drawn = rng.choice([0.5, 1.0, 2.0], blocks) if tied else rng.random(blocks) * 3
+            term = Term(1.0, np.sort(drawn)[::-1].copy())
+            term.read = int(rng.integers(0, blocks + 1))
+            terms.append(term)
+        state = BlockTopK(terms, 10, np.zeros(0, dtype=np.int64), k=1, avgdl=1.0, k1=K1, b=B)
+        theta, budget = float(rng.random() * 6), int(rng.integers(1, 40))
+        monkeypatch.setattr(state, "threshold", lambda theta=theta: theta)
+        assert state.plan(budget) == _greedy_plan(state, budget, theta)
+        state.release()
