@@ -21,14 +21,16 @@ RECORD = np.dtype([("no", ">i4"), ("tf", ">i2"), ("len", ">i4")])
 #: Slack on every comparison with θ: sums taken in another order differ in the last bits.
 EPS = 1e-9
 #: Most (chunk, term) postings looked up to complete the candidates; past it, more blocks are
-#: read first. On 1M chunks a lookup costs ~11 us, a cached block of 1,024 postings ~15 us;
-#: 250, 500, 1,000 and 3,000 lookups measured 37, 34, 37 and 41 ms p50 (README "Scale").
+#: read first. Measured on 1M chunks, 24-word questions, p50 with the other two at their values
+#: (README "Scale"): 250 / 500 / 1,000 / 2,000 lookups 23.7 / 23.2 / 23.4 / 25.7 ms.
 LOOKUPS = 500
 #: Most chunks past k a candidate pool starts from; while more could still reach θ, blocks are
-#: read (1M chunks, k = 100, p50: 42 ms at 1,000, 40 at 4,000, 45 at 64,000, 95 with no bound).
+#: read: 1,000 / 4,000 / 16,000 / 64,000 25.2 / 25.3 / 25.0 / 25.0 ms (p95 44-50; with no bound
+#: the pool reached 160,000 chunks and a question took twice as long).
 POOL_MOST = 4_000
-#: Blocks per open term in a round once unseen chunks are shut out.
-SHRINK_ROUND = 8
+#: Blocks per open term in a round once unseen chunks are shut out: 8 / 16 / 32 / 1,000
+#: 28.4 / 25.4 / 24.3 / 25.1 ms.
+SHRINK_ROUND = 32
 #: Most query terms.
 MAX_TERMS = 63
 
@@ -143,7 +145,7 @@ class BlockTopK:
             return
         # One pass over the term's new postings (each chunk at most once in a term).
         nos = np.concatenate([block.nos for block in blocks])
-        # ufunc.at: 2 ms for 750 blocks, where acc[nos] += w took 6-18 ms (numpy 2.4).
+        # ufunc.at (numpy 2's fast path) over acc[nos] += w: 27.9 -> 23.6 ms p50 at 1M chunks.
         np.add.at(self.acc, nos, t.idf * np.concatenate([block.base for block in blocks]))
         self.marks[term][nos] = 1
         self._fresh.append(nos)
