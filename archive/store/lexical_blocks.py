@@ -1,4 +1,4 @@
-"""The exact BM25 top k read from the compacted segment (migration 009) in a few round trips.
+"""The exact BM25 top k read from the compacted segment (migrations 009, 011) in a few round trips.
 
 A segment is every chunk's postings copied, at compaction, into impact-ordered blocks per term
 (``bm25_blocks``); chunks stored since are the delta (``bm25_delta``), compacted chunks deleted
@@ -37,6 +37,12 @@ MIN_CHUNKS = 20_000
 #: of the collection: adding 1 % rebuilds nothing global, and the delta's SQL stays small.
 COMPACT_SHARE = 0.10
 
+# The segment's tables are locked before the snapshot is taken: a compaction swapping in the next
+# segment (migration 011) then waits for the search, or the search for the swap's commit.
+_SNAPSHOT = """SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;
+LOCK TABLE bm25_segment, bm25_docnos, bm25_blocks, bm25_heads, bm25_delta, bm25_dead
+IN ACCESS SHARE MODE"""
+
 _SEGMENT = """SELECT s.chunks, s.avgdl, s.compacted_at,
        (SELECT array_agg(chunk_no) FROM bm25_dead) AS dead,
        EXISTS (SELECT 1 FROM bm25_delta) AS delta
@@ -64,8 +70,9 @@ _DELTA = sql.SQL("WITH {weights}, top AS ({top}) SELECT chunk_id, score FROM top
 
 
 async def compact(conn: AsyncConnection[Any], block_size: int = BLOCK_SIZE) -> int:
-    """Rebuild the segment from every posting (``bm25_compact``) and analyze it; the chunks
-    compacted. ``conn`` is in autocommit mode, its search_path on the collection."""
+    """Rebuild the segment from every posting (``bm25_compact``: built beside the live one,
+    which searches keep reading, then swapped in) and analyze it; the chunks compacted.
+    ``conn`` is in autocommit mode, its search_path on the collection."""
     cur = await conn.execute("SELECT bm25_compact(%s)", (block_size,))
     row = await cur.fetchone()
     assert row is not None
@@ -110,7 +117,7 @@ async def block_search(
         return None
     params = {"query": query, "k1": k1, "b": b, "limit": limit}
     async with store.pool.connection() as conn, conn.transaction():
-        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        await conn.execute(_SNAPSHOT)
         segment = await (await conn.execute(_SEGMENT)).fetchone()
         assert segment is not None
         if segment["chunks"] == 0 or (auto and segment["chunks"] < MIN_CHUNKS):

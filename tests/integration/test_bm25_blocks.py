@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import psycopg
 import pytest
 from langchain_core.embeddings import Embeddings
+from psycopg import AsyncConnection, sql
 
 from agent.settings import Settings
 from agent.wiring import Services, open_services
@@ -157,6 +159,59 @@ async def test_blocks_top_k_equals_exact_through_delta_dead_and_compaction(
         state = await _segment(svc)
         assert state["delta"] == 0 and state["dead"] == 0
         await _same(svc, questions, 20)
+
+
+async def test_searches_read_the_live_segment_while_the_next_is_built(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """A compaction builds beside the live segment: searches neither wait for it nor see a half
+    state (the old segment and its delta until the swap commits, the new one after)."""
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    first, second = tmp_path / "a" / "first.jsonl", tmp_path / "b" / "second.jsonl"
+    for path, part in ((first, lines[:200]), (second, lines[200:])):
+        path.parent.mkdir()
+        path.write_text("\n".join(part) + "\n", encoding="utf-8")
+    questions = _questions()[:12]
+    embeddings = HashEmbeddings()
+    async with open_services(  # a search waiting on a lock fails after 30 s instead
+        settings,
+        collection=f"{settings.collection}_swap",
+        embeddings=embeddings,
+        statement_timeout_s=30,
+    ) as svc:
+        await ingest_paths([first], svc.store, embeddings, svc.archive, progress=False)
+        async with svc.store.pool.connection() as conn:
+            old = await compact(conn, BLOCK)
+        await ingest_paths([second], svc.store, embeddings, svc.archive, progress=False)
+        schema = sql.SQL("SET search_path TO {}, public").format(sql.Identifier(svc.store.schema))
+        async with await AsyncConnection.connect(settings.database_uri(), autocommit=True) as own:
+            await own.execute(schema)
+            async with own.transaction():
+                cur = await own.execute("SELECT bm25_compact_build(%s)", (BLOCK,))
+                built = (await cur.fetchone())[0]  # type: ignore[index]
+                state = await _segment(svc)
+                assert state["chunks"] == old < built and state["delta"] > 0
+                await _same(svc, questions, 10)
+                await own.execute("SELECT bm25_compact_swap(%s)", (BLOCK,))
+            state = await _segment(svc)
+            assert state["chunks"] == built and state["delta"] == 0 and state["blocks"] > 0
+            await _same(svc, questions, 10)
+
+            # Deletions are tracked on the swapped-in numbering.
+            async with svc.store.pool.connection() as conn:
+                cur = await conn.execute("SELECT doc_id FROM documents ORDER BY doc_id LIMIT 20")
+                doomed = [row["doc_id"] for row in await cur.fetchall()]
+            for doc_id in doomed:
+                assert await delete_document(svc.store, doc_id)
+            assert (await _segment(svc))["dead"] > 0
+            await _same(svc, questions, 10)
+
+            # A swap is refused outside the build's transaction: chunks stored in between
+            # would be in no block once the delta is emptied.
+            await own.execute("SELECT bm25_compact_build(%s)", (BLOCK,))
+            with pytest.raises(psycopg.errors.RaiseException, match="transaction of bm25_compact"):
+                await own.execute("SELECT bm25_compact_swap(%s)", (BLOCK,))
+        await _same(svc, questions, 10)
 
 
 async def test_without_a_cache_every_block_is_read_from_the_database(
