@@ -21,6 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from agent.adapt_calibration import calibrate_collection
 from agent.adapt_head import (
     KIND_KEY,
     adapt_head,
@@ -36,7 +37,14 @@ from agent.evaluation.folds import parse_fold, split_queries
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.reembed import reembed_collection
-from archive.store.embedder import FILE_KEY, MODEL_KEY, SHA_KEY, TRAINING_KEY, adapted_model_id
+from archive.store.embedder import (
+    CALIBRATION_KEYS,
+    FILE_KEY,
+    MODEL_KEY,
+    SHA_KEY,
+    TRAINING_KEY,
+    adapted_model_id,
+)
 from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
 from providers.minilm import BASE_MODEL_ID, adapted_minilm, default_minilm
 from tools.pair_mining import (
@@ -101,7 +109,20 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         "(minutes); full: fine-tune the upper layers and re-embed every passage (hours on 2 cores)",
     )
     parser.add_argument(
-        "--reset", action="store_true", help="re-embed with the stock model and forget the adapted"
+        "--reset",
+        action="store_true",
+        help="re-embed with the stock model and forget the adapted model, reranker and thresholds",
+    )
+    calibration = parser.add_mutually_exclusive_group()
+    calibration.add_argument(
+        "--recalibrate",
+        action="store_true",
+        help="keep the collection's embedder; only refit the reranker and the cutoff thresholds",
+    )
+    calibration.add_argument(
+        "--no-calibrate",
+        action="store_true",
+        help="keep the shipped reranker and the stock cutoff thresholds (an ablation)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -116,16 +137,25 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
     if args.hold_out and not args.queries:
         write_err("bosun: --hold-out needs --queries")
         return 2
+    if args.reset and (args.recalibrate or args.no_calibrate):
+        write_err("bosun: --reset goes back to the stock model; it takes no calibration option")
+        return 2
     try:
         query_pairs = _query_source(args)
     except DatasetError as err:
         write_err(f"bosun: {err}")
         return 2
-    async with open_services(settings, collection=collection) as services:
+    report: dict[str, Any] = {"collection": collection}
+    async with open_services(settings, collection=collection, calibrated=False) as services:
         if args.reset:
             report = await _reset(services)
-        else:
+        elif not args.recalibrate:
             report = await adapt(services, args, query_pairs)
+    if not (args.reset or args.no_calibrate):
+        # Reopened: queries are embedded by the model the collection now holds.
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            chunks = await stored_chunks(services.store)
+            report["calibration"] = await calibrate_collection(services, chunks, query_pairs)
     if args.json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:
@@ -189,7 +219,7 @@ async def adapt(
         "batch_size": config.batch_size,
     }
     meta = adapted_meta(services, "full", target, sha, training)
-    reembedded = await reembed_collection(store, embeddings, meta)
+    reembedded = await reembed_collection(store, embeddings, meta, drop=CALIBRATION_KEYS)
     _remove_old_models(target.parent, keep=target)
     return adapt_report(store, target, sha, pairs, training, mined_s, trained, reembedded, started)
 
@@ -233,7 +263,7 @@ async def _reset(services: Services) -> dict[str, Any]:
         store,
         default_minilm(),
         {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY),
+        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, *CALIBRATION_KEYS),
     )
     return {
         "collection": store.schema,
@@ -258,6 +288,36 @@ def _remove_old_models(folder: Path, *, keep: Path) -> None:
 
 
 def _format(report: dict[str, Any]) -> str:
+    lines = [_format_model(report)] if "reembed" in report else []
+    if "calibration" in report:
+        lines.append(_format_calibration(report["collection"], report["calibration"]))
+    return "\n".join(lines)
+
+
+def _format_calibration(collection: str, calibration: dict[str, Any]) -> str:
+    cosines, reranker = calibration["cutoff_cosines"], calibration["reranker"]
+    return "\n".join(
+        [
+            f"collection {collection} calibrated in {calibration['seconds']:.0f} s",
+            "  cutoff cosines   "
+            + (
+                f"rescue {cosines['rescue']:.3f}, floor {cosines['floor']:.3f} (stock "
+                f"{cosines['stock']['rescue']:.2f} / {cosines['stock']['floor']:.2f})"
+                if cosines
+                else "stock (the collection holds no head)"
+            ),
+            "  reranker         "
+            + (
+                f"fitted on {reranker['in_domain']} queries ({reranker['queries']}) + "
+                f"{reranker['off_topic']} off-topic, cutoff {reranker['cutoff']:.4f}"
+                if reranker
+                else "the shipped one (too few training queries)"
+            ),
+        ]
+    )
+
+
+def _format_model(report: dict[str, Any]) -> str:
     if "train" not in report:
         return (
             f"collection {report['collection']}: back to {report['model']}, "
