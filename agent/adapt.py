@@ -21,7 +21,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from agent.adapt_calibration import calibrate_collection
+from agent.adapt_calibration import (
+    QuerySource,
+    collect,
+    cross_fit_plan,
+    fit_calibration,
+    off_topic_questions,
+    record_calibration,
+)
 from agent.adapt_head import (
     KIND_KEY,
     adapt_head,
@@ -113,16 +120,12 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="re-embed with the stock model and forget the adapted model, reranker and thresholds",
     )
-    calibration = parser.add_mutually_exclusive_group()
-    calibration.add_argument(
-        "--recalibrate",
-        action="store_true",
-        help="keep the collection's embedder; only refit the reranker and the cutoff thresholds",
-    )
-    calibration.add_argument(
+    parser.add_argument(
         "--no-calibrate",
         action="store_true",
-        help="keep the shipped reranker and the stock cutoff thresholds (an ablation)",
+        help="keep the shipped reranker and the stock cutoff thresholds (an ablation; by default "
+        "a head is fitted twice: first without half the training queries, on which the reranker "
+        "and the cutoff thresholds are fitted, then with all of them)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -137,25 +140,20 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
     if args.hold_out and not args.queries:
         write_err("bosun: --hold-out needs --queries")
         return 2
-    if args.reset and (args.recalibrate or args.no_calibrate):
-        write_err("bosun: --reset goes back to the stock model; it takes no calibration option")
-        return 2
     try:
         query_pairs = _query_source(args)
     except DatasetError as err:
         write_err(f"bosun: {err}")
         return 2
-    report: dict[str, Any] = {"collection": collection}
-    async with open_services(settings, collection=collection, calibrated=False) as services:
-        if args.reset:
-            report = await _reset(services)
-        elif not args.recalibrate:
-            report = await adapt(services, args, query_pairs)
-    if not (args.reset or args.no_calibrate):
-        # Reopened: queries are embedded by the model the collection now holds.
+    if args.reset or args.no_calibrate or args.mode == "full":
+        if args.mode == "full" and not (args.reset or args.no_calibrate):
+            logger.warning(
+                "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds"
+            )
         async with open_services(settings, collection=collection, calibrated=False) as services:
-            chunks = await stored_chunks(services.store)
-            report["calibration"] = await calibrate_collection(services, chunks, query_pairs)
+            report = await (_reset(services) if args.reset else adapt(services, args, query_pairs))
+    else:
+        report = await adapt_calibrated(settings, collection, args, query_pairs)
     if args.json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:
@@ -163,7 +161,34 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _query_source(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, list[str]], str]:
+async def adapt_calibrated(
+    settings: Settings, collection: str, args: argparse.Namespace, query_source: QuerySource
+) -> dict[str, Any]:
+    """Cross-fit: for each half of the training queries, fit a head without it and collect that
+    half's candidates and cosines; fit the reranker and map the cutoff thresholds on both
+    halves; then fit the head on every training query and record the calibration for it. Each
+    step reopens the collection: queries are embedded by the model it holds at that point."""
+    started = time.perf_counter()
+    async with open_services(settings, collection=collection, calibrated=False) as services:
+        chunks = await stored_chunks(services.store)
+    plan = cross_fit_plan(chunks, query_source)
+    off_topic = off_topic_questions()
+    collected = []
+    for half, source, skip in zip(plan.halves, plan.head_sources, plan.skip_anchors, strict=True):
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            fitted = await adapt(services, args, source, skip_anchors=skip)
+        write_err(f"cross-fit head in {fitted['seconds']:.0f} s; collecting {len(half)} queries")
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            collected.append(await collect(services, chunks, half, off_topic))
+    calibrated = await asyncio.to_thread(fit_calibration, collected, plan.described)
+    async with open_services(settings, collection=collection, calibrated=False) as services:
+        report = await adapt(services, args, query_source)
+        report["calibration"] = await record_calibration(services, calibrated)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    return report
+
+
+def _query_source(args: argparse.Namespace) -> QuerySource:
     """(query id → text, query id → relevant corpus ids, description) of the training queries."""
     if not args.queries:
         return {}, {}, ""
@@ -180,13 +205,16 @@ def _query_source(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, l
 async def adapt(
     services: Services,
     args: argparse.Namespace,
-    query_source: tuple[dict[str, str], dict[str, list[str]], str],
+    query_source: QuerySource,
+    *,
+    skip_anchors: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """Mine, train, export, re-embed, record; returns what each step did."""
+    """Mine (leaving out ``skip_anchors``), train, export, re-embed, record; returns what each
+    step did."""
     started = time.perf_counter()
     store = services.store
     chunks = await stored_chunks(store)
-    pairs = mine_chunks(chunks)
+    pairs = [p for p in mine_chunks(chunks) if p.anchor not in skip_anchors]
     queries, relevant, described = query_source
     pairs += query_pairs(chunks, queries, relevant)
     if not pairs:
@@ -290,15 +318,14 @@ def _remove_old_models(folder: Path, *, keep: Path) -> None:
 def _format(report: dict[str, Any]) -> str:
     lines = [_format_model(report)] if "reembed" in report else []
     if "calibration" in report:
-        lines.append(_format_calibration(report["collection"], report["calibration"]))
+        lines.append(_format_calibration(report["calibration"]))
     return "\n".join(lines)
 
 
-def _format_calibration(collection: str, calibration: dict[str, Any]) -> str:
+def _format_calibration(calibration: dict[str, Any]) -> str:
     cosines, reranker = calibration["cutoff_cosines"], calibration["reranker"]
     return "\n".join(
         [
-            f"collection {collection} calibrated in {calibration['seconds']:.0f} s",
             "  cutoff cosines   "
             + (
                 f"rescue {cosines['rescue']:.3f}, floor {cosines['floor']:.3f} (stock "

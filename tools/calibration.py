@@ -61,7 +61,8 @@ def map_thresholds(
     base: CosineThresholds = STOCK_COSINES,
 ) -> CosineThresholds:
     """``base`` mapped from the stock to the adapted cosines of the same probes; ``in_domain``
-    marks the in-domain probes (the two groups weigh the same in total)."""
+    marks the in-domain probes. The floor keeps its quantile among all probes (the two groups
+    weighing the same in total), the rescue its margin above the closest off-topic probe."""
     if len(stock) != len(adapted) or len(stock) != len(in_domain):
         raise ValueError("stock, adapted and in_domain must describe the same probes")
     inside = int(in_domain.sum())
@@ -69,8 +70,12 @@ def map_thresholds(
     if not inside or not outside:
         raise ValueError("calibration needs in-domain and off-topic probes")
     weights = np.where(in_domain, 0.5 / inside, 0.5 / outside)
-    rescue = map_threshold(stock, adapted, weights, base.rescue)
     floor = map_threshold(stock, adapted, weights, base.floor)
+    # The rescue was chosen as a margin above the closest off-topic question: that margin is
+    # kept above the closest one under the adapted model (a head can raise off-topic cosines
+    # while it lowers in-domain ones, which a pooled quantile would not see).
+    off = ~in_domain
+    rescue = float(adapted[off].max() + (base.rescue - stock[off].max()))
     return CosineThresholds(rescue=round(rescue, 4), floor=round(min(floor, rescue), 4))
 
 
