@@ -21,14 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from agent.adapt_calibration import (
-    QuerySource,
-    collect,
-    cross_fit_plan,
-    fit_calibration,
-    off_topic_questions,
-    record_calibration,
-)
+from agent.adapt_calibration import collect, fit_calibration, record_calibration
 from agent.adapt_head import (
     KIND_KEY,
     adapt_head,
@@ -38,6 +31,7 @@ from agent.adapt_head import (
     install_model,
     reset_head,
 )
+from agent.adapt_queries import QuerySource, cross_fit_plan, off_topic_questions
 from agent.arguments import positive_int
 from agent.evaluation.beir import DatasetError, load_dataset
 from agent.evaluation.folds import parse_fold, split_queries

@@ -3,11 +3,9 @@ own cosines and map the relevance cutoff's cosine thresholds to the adapted mode
 
 Both were calibrated on the stock MiniLM (the shipped ``providers/data/feature_reranker.json``
 and :data:`tools.relevance.COSINE_RESCUE` / ``COSINE_FLOOR``). The reranker is fitted on the
-training queries (``--queries``, without the ``--hold-out`` fold) or, without them, on the
-question-like anchors mined from the collection (a report's probable cause, a thread's first
-message) with their own document as the relevant one, plus the bundled train split of the
-off-topic questions; it is stored next to the adapted model and recorded, with its sha256, in
-the collection's meta. The thresholds are mapped by matching the stock and adapted best-cosine
+training queries of :mod:`agent.adapt_queries` (each embedded by a head that never saw it),
+plus the bundled train split of the off-topic questions; it is stored next to the adapted model
+and recorded, with its sha256, in the collection's meta. The thresholds are mapped by matching the stock and adapted best-cosine
 distributions of the same probes (:mod:`tools.calibration`). No test query is used.
 """
 
@@ -18,12 +16,12 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, replace
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from agent.adapt_head import current_head
+from agent.adapt_queries import LabelledQuery
 from agent.wiring import Services
 from archive.ingest.reembed import stored_vectors
 from archive.store.embedder import (
@@ -50,7 +48,7 @@ from providers.rerankers.training import (
 )
 from tools.calibration import best_cosines, map_thresholds, sample_rows
 from tools.hybrid import RetrievalOptions, retrieve
-from tools.pair_mining import MinedChunk, mine_chunks
+from tools.pair_mining import MinedChunk
 from tools.relevance import STOCK_COSINES
 
 logger = logging.getLogger(__name__)
@@ -60,97 +58,11 @@ POOL = 40  # candidates per query, as the pipeline reranks
 #: fold) trees overfit: held out on the other half of fold 1, the linear ranker gained +0.004
 #: and +0.011 nDCG@10 over the fused order, 100 trees -0.012 and +0.006.
 TREES = 0
-MAX_QUERIES = 1000  # in-domain queries the reranker is fitted on at most
 MIN_QUERIES = 30  # fewer with a relevant candidate: the shipped reranker stays
 MAX_PROBES = 400  # in-domain probes of the threshold mapping at most
 #: Off-topic questions weigh this many times the in-domain queries in total, as in the shipped
 #: model (88 off-topic runs x 300 against 4,000 weighted in-domain queries).
 OFF_TOPIC_MASS = 6.6
-QUESTION_RULES = ("sections", "thread")  # mined pairs whose anchor reads like a question
-EXCLUDE_CHARS = 200  # a candidate holding this much of a mined anchor is the anchor's own passage
-
-
-#: (query id -> text, query id -> relevant corpus ids, description) of ``--queries``.
-QuerySource = tuple[dict[str, str], dict[str, list[str]], str]
-
-
-@dataclass(frozen=True)
-class LabelledQuery:
-    """A training query: its text, its relevant documents (source ids) and, for a mined
-    anchor, the text that marks its own passage (left out: it would teach exact copies)."""
-
-    text: str
-    relevant: frozenset[str]
-    own: str = ""
-
-
-@dataclass(frozen=True)
-class CrossFitPlan:
-    """The training queries split in two halves; each half is embedded by a head fitted
-    without it, so the reranker and the thresholds are fitted on cosines of queries the
-    embedder never saw (as the queries it will be asked are). Fitted on the head's own training
-    queries instead, the reranker learnt that a relevant passage's cosine is far higher than it
-    is for a new question (measured: held-out nDCG@10 0.41 against 0.68 in-sample, pc2narr
-    fold 1)."""
-
-    halves: tuple[list[LabelledQuery], list[LabelledQuery]]
-    head_sources: tuple[QuerySource, QuerySource]  # each half's head is fitted on these
-    skip_anchors: tuple[frozenset[str], frozenset[str]]  # ... and without these mined anchors
-    described: str  # what the halves are
-
-
-def cross_fit_plan(
-    chunks: list[MinedChunk], query_source: QuerySource, *, limit: int = MAX_QUERIES
-) -> CrossFitPlan:
-    """The training queries (``--queries`` without the held-out fold, else the mined
-    question-like anchors) in two halves by a hash of the id or text, at most ``limit`` in
-    all."""
-    queries, relevant, described = query_source
-    if queries:
-        halves = tuple(
-            [
-                LabelledQuery(t, frozenset(relevant.get(q, ())))
-                for q, t in queries.items()
-                if _half(q) == h
-            ][: limit // 2]
-            for h in (0, 1)
-        )
-        sources = tuple(
-            ({q: t for q, t in queries.items() if _half(q) != h}, relevant, f"{described}, half")
-            for h in (0, 1)
-        )
-        return CrossFitPlan(
-            (halves[0], halves[1]),
-            (sources[0], sources[1]),
-            (frozenset(), frozenset()),
-            f"{described}, cross-fitted in two halves",
-        )
-    source_of = {c.embedded: c.source_id for c in chunks}
-    anchors: dict[str, LabelledQuery] = {}
-    for pair in mine_chunks(chunks):
-        if pair.source in QUESTION_RULES and pair.anchor not in anchors:
-            own = pair.anchor[:EXCLUDE_CHARS]
-            relevant_doc = frozenset({source_of[pair.positive]})
-            anchors[pair.anchor] = LabelledQuery(pair.anchor, relevant_doc, own)
-    split = [[a for a in anchors.values() if _half(a.text) == h][: limit // 2] for h in (0, 1)]
-    return CrossFitPlan(
-        (split[0], split[1]),
-        (query_source, query_source),
-        (frozenset(a.text for a in split[0]), frozenset(a.text for a in split[1])),
-        f"mined anchors ({', '.join(QUESTION_RULES)}), cross-fitted in two halves",
-    )
-
-
-def _half(key: str) -> int:
-    digest = hashlib.sha256(f"rerank:{key}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") % 2
-
-
-def off_topic_questions() -> list[str]:
-    """The bundled off-topic questions (the train split of
-    ``benchmarks/questions/off_topic.jsonl``; its held-out split is never fitted on)."""
-    text = resources.files("providers").joinpath("data/off_topic_train.jsonl").read_text("utf-8")
-    return [json.loads(line)["question"] for line in text.splitlines() if line.strip()]
 
 
 @dataclass
@@ -381,15 +293,4 @@ async def _write_meta(services: Services, meta: dict[str, str], *, drop: tuple[s
             await conn.execute("INSERT INTO meta (key, value) VALUES (%s, %s)", (key, value))
 
 
-__all__ = [
-    "Calibrated",
-    "Collected",
-    "CrossFitPlan",
-    "LabelledQuery",
-    "QuerySource",
-    "collect",
-    "cross_fit_plan",
-    "fit_calibration",
-    "off_topic_questions",
-    "record_calibration",
-]
+__all__ = ["Calibrated", "Collected", "collect", "fit_calibration", "record_calibration"]

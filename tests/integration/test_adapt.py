@@ -15,13 +15,8 @@ import numpy as np
 import pytest
 
 from agent.adapt import add_adapt_parser, run_adapt
-from agent.adapt_calibration import (
-    LabelledQuery,
-    collect,
-    fit_calibration,
-    off_topic_questions,
-    record_calibration,
-)
+from agent.adapt_calibration import collect, fit_calibration, record_calibration
+from agent.adapt_queries import LabelledQuery, off_topic_questions
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, open_eval_services
 from agent.evaluation.command import add_eval_parser, run_eval

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent.adapt_calibration import cross_fit_plan, off_topic_questions
+from agent.adapt_queries import cross_fit_plan, off_topic_questions
 from agent.wiring import load_reranker
 from archive.store.schema import StoreError
 from providers.rerankers.features import FEATURES
