@@ -5,8 +5,9 @@ Both were calibrated on the stock MiniLM (the shipped ``providers/data/feature_r
 and :data:`tools.relevance.COSINE_RESCUE` / ``COSINE_FLOOR``). The reranker is fitted on the
 training queries of :mod:`agent.adapt_queries` (each embedded by a head that never saw it),
 plus the bundled train split of the off-topic questions; it is stored next to the adapted model
-and recorded, with its sha256, in the collection's meta. The thresholds are mapped by matching the stock and adapted best-cosine
-distributions of the same probes (:mod:`tools.calibration`). No test query is used.
+and recorded, with its sha256, in the collection's meta. The thresholds are mapped by matching
+the stock and adapted best cosines of the same probes (:mod:`tools.calibration`). No test query
+is used.
 """
 
 from __future__ import annotations
