@@ -21,7 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from agent.adapt_calibration import collect, fit_calibration, record_calibration
+from agent.adapt_calibration import Calibrated, collect, fit_calibration, record_calibration
 from agent.adapt_head import (
     KIND_KEY,
     adapt_head,
@@ -166,6 +166,15 @@ async def adapt_calibrated(
     async with open_services(settings, collection=collection, calibrated=False) as services:
         chunks = await stored_chunks(services.store)
     plan = cross_fit_plan(chunks, query_source)
+    if not any(plan.halves):
+        logger.warning(
+            "no training queries or question-like anchors: the shipped reranker and the stock "
+            "cutoff thresholds stay"
+        )
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            report = await adapt(services, args, query_source)
+            report["calibration"] = await record_calibration(services, Calibrated(None, None))
+        return report
     off_topic = off_topic_questions()
     collected = []
     for half, source, skip in zip(plan.halves, plan.head_sources, plan.skip_anchors, strict=True):
@@ -214,7 +223,12 @@ async def adapt(
     if not pairs:
         raise AdaptUnavailable(f"collection {store.schema!r} holds nothing to mine pairs from")
     if args.mode == "head":
-        return await adapt_head(services, choose_pairs(pairs, len(pairs)), chunks, args, described)
+        report = await adapt_head(
+            services, choose_pairs(pairs, len(pairs)), chunks, args, described
+        )
+        model = Path(report["model"])
+        _remove_old_models(model.parent, keep=model)
+        return report
     passes = math.ceil(args.epochs * len(pairs) / args.batch_size)
     config = TrainConfig(steps=min(args.steps, passes), batch_size=args.batch_size)
     chosen = choose_pairs(pairs, config.steps * config.batch_size)

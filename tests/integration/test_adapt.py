@@ -94,6 +94,7 @@ async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     report = json.loads(capsys.readouterr().out)
     model = Path(report["model"])
     assert model.parent == settings.home / "models" / collection
+    assert list(model.parent.glob("minilm-adapted-*.onnx")) == [model]  # earlier heads removed
     assert report["sha256"] == sha256_file(model) and report["model_bytes"] > 10_000_000
     assert report["reembed"]["chunks"] == len(CORPUS)
     assert report["training"]["kind"] == mode
