@@ -57,7 +57,7 @@ logger = logging.getLogger(__name__)
 POOL = 40  # candidates per query, as the pipeline reranks
 #: Boosted trees of the fitted ranker: none. With ~250 training queries (half of a pc2narr
 #: fold) trees overfit: held out on the other half of fold 1, the linear ranker gained +0.004
-#: and +0.011 nDCG@10 over the fused order, 100 trees -0.012 and +0.006.
+#: and +0.011 nDCG@10 over the fused order, 100 trees -0.012 and +0.002.
 TREES = 0
 MIN_QUERIES = 30  # fewer with a relevant candidate: the shipped reranker stays
 MAX_PROBES = 400  # in-domain probes of the threshold mapping at most
