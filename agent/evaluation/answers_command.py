@@ -175,7 +175,7 @@ async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: lis
     return 0
 
 
-def _asked(queries: dict[str, str], args: argparse.Namespace) -> dict[str, str]:
+def asked_queries(queries: dict[str, str], args: argparse.Namespace) -> dict[str, str]:
     """The dataset's queries asked: those of ``--fold`` when given, the first ``--limit``."""
     if args.fold is not None:
         queries = split_queries(queries, args.fold)[1]
@@ -203,7 +203,7 @@ async def run_eval_answers(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     if dataset is not None:
         questions += dataset_questions(
-            _asked(dataset.queries, args), f"{dataset.name}/{dataset.split}"
+            asked_queries(dataset.queries, args), f"{dataset.name}/{dataset.split}"
         )
     if not questions:
         write_err("bosun: no questions: give QUESTIONS.jsonl files, --dataset, or both")
