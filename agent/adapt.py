@@ -289,7 +289,16 @@ def choose_pairs(pairs: list[Pair], budget: int, *, seed: int = 13) -> list[Pair
 
 async def _reset(services: Services) -> dict[str, Any]:
     """Back to the stock model's vectors (mapped back through a head's inverse, or re-embedded
-    after a full fine-tune) and drop the adapted model's record."""
+    after a full fine-tune), drop the adapted model's record and remove its files."""
+    report = await _restore_stock(services)
+    folder = services.settings.home / "models" / services.store.schema
+    for stale in [*folder.glob("minilm-adapted-*.onnx"), *folder.glob("feature-reranker-*.json")]:
+        stale.unlink()
+        logger.info("removed %s", stale)
+    return report
+
+
+async def _restore_stock(services: Services) -> dict[str, Any]:
     head = await current_head(services) if await _headed(services) else None
     if head is not None:
         return await reset_head(services, head)

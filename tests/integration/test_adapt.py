@@ -188,5 +188,6 @@ async def test_the_fitted_reranker_and_thresholds_are_recorded_and_opened_with_t
 
     assert await run_adapt(settings, _parse("adapt", ["--collection", collection, "--reset"])) == 0
     assert await read_meta(settings.database_uri(), collection, CALIBRATION_KEYS) == {}
+    assert list(weights.parent.iterdir()) == []  # the model and reranker files are gone
     async with open_services(settings, collection=collection) as services:
         assert services.calibration == Calibration()
