@@ -21,6 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from agent.adapt_calibration import Calibrated, collect, fit_calibration, record_calibration
 from agent.adapt_head import (
     KIND_KEY,
     adapt_head,
@@ -30,13 +31,21 @@ from agent.adapt_head import (
     install_model,
     reset_head,
 )
+from agent.adapt_queries import QuerySource, cross_fit_plan, off_topic_questions
 from agent.arguments import positive_int
 from agent.evaluation.beir import DatasetError, load_dataset
 from agent.evaluation.folds import parse_fold, split_queries
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.reembed import reembed_collection
-from archive.store.embedder import FILE_KEY, MODEL_KEY, SHA_KEY, TRAINING_KEY, adapted_model_id
+from archive.store.embedder import (
+    CALIBRATION_KEYS,
+    FILE_KEY,
+    MODEL_KEY,
+    SHA_KEY,
+    TRAINING_KEY,
+    adapted_model_id,
+)
 from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
 from providers.minilm import BASE_MODEL_ID, adapted_minilm, default_minilm
 from tools.pair_mining import (
@@ -101,7 +110,16 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         "(minutes); full: fine-tune the upper layers and re-embed every passage (hours on 2 cores)",
     )
     parser.add_argument(
-        "--reset", action="store_true", help="re-embed with the stock model and forget the adapted"
+        "--reset",
+        action="store_true",
+        help="re-embed with the stock model and forget the adapted model, reranker and thresholds",
+    )
+    parser.add_argument(
+        "--no-calibrate",
+        action="store_true",
+        help="keep the shipped reranker and the stock cutoff thresholds (an ablation; by default "
+        "a head is fitted twice: first without half the training queries, on which the reranker "
+        "and the cutoff thresholds are fitted, then with all of them)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -121,11 +139,15 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
     except DatasetError as err:
         write_err(f"bosun: {err}")
         return 2
-    async with open_services(settings, collection=collection) as services:
-        if args.reset:
-            report = await _reset(services)
-        else:
-            report = await adapt(services, args, query_pairs)
+    if args.reset or args.no_calibrate or args.mode == "full":
+        if args.mode == "full" and not (args.reset or args.no_calibrate):
+            logger.warning(
+                "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds"
+            )
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            report = await (_reset(services) if args.reset else adapt(services, args, query_pairs))
+    else:
+        report = await adapt_calibrated(settings, collection, args, query_pairs)
     if args.json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:
@@ -133,7 +155,43 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _query_source(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, list[str]], str]:
+async def adapt_calibrated(
+    settings: Settings, collection: str, args: argparse.Namespace, query_source: QuerySource
+) -> dict[str, Any]:
+    """Cross-fit: for each half of the training queries, fit a head without it and collect that
+    half's candidates and cosines; fit the reranker and map the cutoff thresholds on both
+    halves; then fit the head on every training query and record the calibration for it. Each
+    step reopens the collection: queries are embedded by the model it holds at that point."""
+    started = time.perf_counter()
+    async with open_services(settings, collection=collection, calibrated=False) as services:
+        chunks = await stored_chunks(services.store)
+    plan = cross_fit_plan(chunks, query_source)
+    if not any(plan.halves):
+        logger.warning(
+            "no training queries or question-like anchors: the shipped reranker and the stock "
+            "cutoff thresholds stay"
+        )
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            report = await adapt(services, args, query_source)
+            report["calibration"] = await record_calibration(services, Calibrated(None, None))
+        return report
+    off_topic = off_topic_questions()
+    collected = []
+    for half, source, skip in zip(plan.halves, plan.head_sources, plan.skip_anchors, strict=True):
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            fitted = await adapt(services, args, source, skip_anchors=skip)
+        write_err(f"cross-fit head in {fitted['seconds']:.0f} s; collecting {len(half)} queries")
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            collected.append(await collect(services, chunks, half, off_topic))
+    calibrated = await asyncio.to_thread(fit_calibration, collected, plan.described)
+    async with open_services(settings, collection=collection, calibrated=False) as services:
+        report = await adapt(services, args, query_source)
+        report["calibration"] = await record_calibration(services, calibrated)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    return report
+
+
+def _query_source(args: argparse.Namespace) -> QuerySource:
     """(query id → text, query id → relevant corpus ids, description) of the training queries."""
     if not args.queries:
         return {}, {}, ""
@@ -150,19 +208,27 @@ def _query_source(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, l
 async def adapt(
     services: Services,
     args: argparse.Namespace,
-    query_source: tuple[dict[str, str], dict[str, list[str]], str],
+    query_source: QuerySource,
+    *,
+    skip_anchors: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """Mine, train, export, re-embed, record; returns what each step did."""
+    """Mine (leaving out ``skip_anchors``), train, export, re-embed, record; returns what each
+    step did."""
     started = time.perf_counter()
     store = services.store
     chunks = await stored_chunks(store)
-    pairs = mine_chunks(chunks)
+    pairs = [p for p in mine_chunks(chunks) if p.anchor not in skip_anchors]
     queries, relevant, described = query_source
     pairs += query_pairs(chunks, queries, relevant)
     if not pairs:
         raise AdaptUnavailable(f"collection {store.schema!r} holds nothing to mine pairs from")
     if args.mode == "head":
-        return await adapt_head(services, choose_pairs(pairs, len(pairs)), chunks, args, described)
+        report = await adapt_head(
+            services, choose_pairs(pairs, len(pairs)), chunks, args, described
+        )
+        model = Path(report["model"])
+        _remove_old_models(model.parent, keep=model)
+        return report
     passes = math.ceil(args.epochs * len(pairs) / args.batch_size)
     config = TrainConfig(steps=min(args.steps, passes), batch_size=args.batch_size)
     chosen = choose_pairs(pairs, config.steps * config.batch_size)
@@ -189,7 +255,7 @@ async def adapt(
         "batch_size": config.batch_size,
     }
     meta = adapted_meta(services, "full", target, sha, training)
-    reembedded = await reembed_collection(store, embeddings, meta)
+    reembedded = await reembed_collection(store, embeddings, meta, drop=CALIBRATION_KEYS)
     _remove_old_models(target.parent, keep=target)
     return adapt_report(store, target, sha, pairs, training, mined_s, trained, reembedded, started)
 
@@ -223,7 +289,16 @@ def choose_pairs(pairs: list[Pair], budget: int, *, seed: int = 13) -> list[Pair
 
 async def _reset(services: Services) -> dict[str, Any]:
     """Back to the stock model's vectors (mapped back through a head's inverse, or re-embedded
-    after a full fine-tune) and drop the adapted model's record."""
+    after a full fine-tune), drop the adapted model's record and remove its files."""
+    report = await _restore_stock(services)
+    folder = services.settings.home / "models" / services.store.schema
+    for stale in [*folder.glob("minilm-adapted-*.onnx"), *folder.glob("feature-reranker-*.json")]:
+        stale.unlink()
+        logger.info("removed %s", stale)
+    return report
+
+
+async def _restore_stock(services: Services) -> dict[str, Any]:
     head = await current_head(services) if await _headed(services) else None
     if head is not None:
         return await reset_head(services, head)
@@ -233,7 +308,7 @@ async def _reset(services: Services) -> dict[str, Any]:
         store,
         default_minilm(),
         {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY),
+        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, *CALIBRATION_KEYS),
     )
     return {
         "collection": store.schema,
@@ -258,6 +333,35 @@ def _remove_old_models(folder: Path, *, keep: Path) -> None:
 
 
 def _format(report: dict[str, Any]) -> str:
+    lines = [_format_model(report)] if "reembed" in report else []
+    if "calibration" in report:
+        lines.append(_format_calibration(report["calibration"]))
+    return "\n".join(lines)
+
+
+def _format_calibration(calibration: dict[str, Any]) -> str:
+    cosines, reranker = calibration["cutoff_cosines"], calibration["reranker"]
+    return "\n".join(
+        [
+            "  cutoff cosines   "
+            + (
+                f"rescue {cosines['rescue']:.3f}, floor {cosines['floor']:.3f} (stock "
+                f"{cosines['stock']['rescue']:.2f} / {cosines['stock']['floor']:.2f})"
+                if cosines
+                else "stock (the collection holds no head)"
+            ),
+            "  reranker         "
+            + (
+                f"fitted on {reranker['in_domain']} queries ({reranker['queries']}) + "
+                f"{reranker['off_topic']} off-topic, cutoff {reranker['cutoff']:.4f}"
+                if reranker
+                else "the shipped one (too few training queries)"
+            ),
+        ]
+    )
+
+
+def _format_model(report: dict[str, Any]) -> str:
     if "train" not in report:
         return (
             f"collection {report['collection']}: back to {report['model']}, "

@@ -22,6 +22,7 @@ from agent.wiring import Services
 from archive.ingest.reembed import stored_vectors, transform_collection
 from archive.store.database import Store
 from archive.store.embedder import (
+    CALIBRATION_KEYS,
     FILE_KEY,
     MODEL_KEY,
     SHA_KEY,
@@ -116,7 +117,7 @@ async def adapt_head(
     }
     meta = adapted_meta(services, "head", target, sha, training)
     applied = await transform_collection(
-        store, lambda v: apply_head(weights, stock_vectors(old, v)), meta
+        store, lambda v: apply_head(weights, stock_vectors(old, v)), meta, drop=CALIBRATION_KEYS
     )
     return adapt_report(store, target, sha, pairs, training, mined_s, fitted, applied, started)
 
@@ -178,7 +179,7 @@ async def reset_head(services: Services, old: np.ndarray) -> dict[str, Any]:
         services.store,
         lambda v: stock_vectors(old, v),
         {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY),
+        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, *CALIBRATION_KEYS),
     )
     return {
         "collection": services.store.schema,

@@ -4,24 +4,38 @@ reranker, chat models, expander."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
 
 from agent.settings import Settings
 from archive.originals import Archive
 from archive.store.database import EmbeddingIdentity, Store
-from archive.store.embedder import read_embedder
+from archive.store.embedder import read_calibration, read_embedder
 from archive.store.schema import StoreError
 from graph.builder import Clients
 from providers.chat import build_chat_model, build_classifier_model
 from providers.embeddings import build_embeddings, embedding_identity
 from providers.minilm import adapted_minilm
 from providers.rerankers import build_reranker
+from providers.rerankers.trees import FeatureWeights
 from tools.backend import StoreBackend
 from tools.expansion import archive_expander
 from tools.pipeline import Pipeline
+from tools.relevance import STOCK_COSINES, CosineThresholds
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """What `bosun adapt` fitted for a collection's adapted embedder (the shipped defaults
+    otherwise): the offline reranker's weights and the cutoff's cosine thresholds."""
+
+    reranker: FeatureWeights | None = None  # None: the shipped feature reranker
+    cosines: CosineThresholds = STOCK_COSINES
 
 
 @dataclass
@@ -32,6 +46,7 @@ class Services:
     store: Store
     embeddings: Embeddings
     archive: Archive
+    calibration: Calibration = field(default_factory=Calibration)
 
 
 async def identity_of(embeddings: Embeddings) -> EmbeddingIdentity:
@@ -49,12 +64,14 @@ async def open_services(
     collection: str | None = None,
     embeddings: Embeddings | None = None,
     statement_timeout_s: float | None = None,
+    calibrated: bool = True,
 ) -> AsyncIterator[Services]:
     """Open the store for ``collection`` (default: the main archive) and close it afterwards;
     ``statement_timeout_s`` bounds each query (conversations; None for ingest).
 
     With the local embedder, a collection re-embedded by `bosun adapt` is opened with its own
-    adapted model (the file and sha256 its meta records)."""
+    adapted model (the file and sha256 its meta records) and, when ``calibrated``, the reranker
+    and cutoff thresholds fitted for it (`bosun adapt` itself opens without: it refits them)."""
     collection = collection or settings.collection
     embeddings = embeddings or await collection_embeddings(settings, collection)
     store = await Store.open(
@@ -68,7 +85,10 @@ async def open_services(
         bm25_cache_mb=settings.bm25_cache_mb,
     )
     try:
-        yield Services(settings, store, embeddings, Archive(settings.archive_dir))
+        calibration = (
+            await collection_calibration(settings, collection) if calibrated else Calibration()
+        )
+        yield Services(settings, store, embeddings, Archive(settings.archive_dir), calibration)
     finally:
         await store.close()
 
@@ -89,6 +109,50 @@ async def collection_embeddings(settings: Settings, collection: str) -> Embeddin
     return adapted_minilm(path, record.sha256, record.model.removeprefix("local:"))
 
 
+async def collection_calibration(settings: Settings, collection: str) -> Calibration:
+    """The reranker and cutoff thresholds `bosun adapt` recorded for a local collection; a
+    recorded reranker file that is missing or altered is a StoreError, never a silent fall-back
+    to the shipped one."""
+    if (settings.providers.embeddings or "").strip().lower() != "local":
+        return Calibration()
+    record = await read_calibration(settings.database_uri(), collection)
+    reranker = None
+    if record.reranker_file:
+        reranker = load_reranker(
+            settings.home / record.reranker_file, record.reranker_sha256 or "", collection
+        )
+    cosines = STOCK_COSINES
+    if record.cutoff_cosines:
+        try:
+            values = json.loads(record.cutoff_cosines)
+            cosines = CosineThresholds(float(values["rescue"]), float(values["floor"]))
+        except (ValueError, KeyError, TypeError) as err:
+            raise StoreError(
+                f"collection {collection!r} records unreadable cutoff thresholds ({err}); "
+                "run `bosun adapt --recalibrate` (or `bosun adapt --reset`)"
+            ) from err
+    return Calibration(reranker, cosines)
+
+
+def load_reranker(path: Path, sha256: str, collection: str) -> FeatureWeights:
+    """The feature reranker fitted for ``collection``, checked against its recorded sha256."""
+    fix = "run `bosun adapt` again (or `bosun adapt --reset` for the shipped one)"
+    if not path.is_file():
+        raise StoreError(
+            f"collection {collection!r} uses the fitted reranker {path}, which is missing; {fix}"
+        )
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise StoreError(
+            f"collection {collection!r} uses the fitted reranker {path}, whose sha256 does not "
+            f"match the one recorded; {fix}"
+        )
+    try:
+        return FeatureWeights.load(path)
+    except (ValueError, KeyError) as err:
+        raise StoreError(f"fitted reranker {path} cannot be read ({err}); {fix}") from err
+
+
 def build_clients(services: Services, *, offline: bool = False) -> Clients:
     """The graph's clients as the settings configure them (``offline``: no chat model even if
     one is configured)."""
@@ -97,12 +161,13 @@ def build_clients(services: Services, *, offline: bool = False) -> Clients:
     return Clients(
         backend=StoreBackend(services.store, services.embeddings),
         archive=services.archive,
-        reranker=build_reranker(config, services.embeddings),
+        reranker=build_reranker(config, services.embeddings, services.calibration.reranker),
         embeddings=services.embeddings,
         chat_model=chat_model,
         classifier_model=None if offline else build_classifier_model(config),
         chat_tools=config.chat_tools,
         expander=archive_expander(services.store, chat_model),  # off unless Context.expand
+        cosines=services.calibration.cosines,
     )
 
 
@@ -112,4 +177,5 @@ def build_pipeline(services: Services, *, expand: bool = False) -> Pipeline:
     config = services.settings.providers
     expander = archive_expander(services.store, build_chat_model(config)) if expand else None
     backend = StoreBackend(services.store, services.embeddings)
-    return Pipeline(backend, build_reranker(config, services.embeddings), expander)
+    reranker = build_reranker(config, services.embeddings, services.calibration.reranker)
+    return Pipeline(backend, reranker, expander, services.calibration.cosines)

@@ -55,9 +55,7 @@ class Outcome:
 
 async def prepare(svc: Services, mail: Path, digest_mode: str | None) -> None:
     """Ingest the mailbox and its digests (idempotent); optionally switch the digests' mode."""
-    report = await ingest_paths(
-        [mail], svc.store, svc.embeddings, svc.archive, progress=True, prepare=enrich
-    )
+    report = await ingest_paths([mail], svc.store, svc.embeddings, svc.archive, progress=True)
     print(f"mailbox: {report.added} added, {report.unchanged} unchanged")
     digests = await build_thread_digests(svc.store)
     if digests:
@@ -121,17 +119,17 @@ async def ask(
         (
             i
             for i, p in enumerate(ranked, start=1)
-            if p.kind == "thread_digest" and p.thread_id == thread_id
+            if p["kind"] == "thread_digest" and p["thread_id"] == thread_id
         ),
         None,
     )
     digest = rank is not None and rank <= TOP
     messages = await thread_messages(svc, thread_id)
-    found = {p.source_id for p in top if p.kind == "email"}
+    found = {p["source_id"] for p in top if p["kind"] == "email"}
     both_ends = bool(messages) and messages[0] in found and messages[-1] in found
     return Outcome(
         digest,
-        any(p.thread_id == thread_id for p in top),
+        any(p["thread_id"] == thread_id for p in top),
         digest or both_ends,
         1.0 / rank if rank else 0.0,
     )

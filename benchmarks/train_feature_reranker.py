@@ -8,7 +8,7 @@ against both collections; their ``heldout`` split only measures the cutoff.
 
 Two models share the features: a pointwise logistic regression (off-topic questions included) whose
 best-candidate probability decides the cutoff, and a listwise ranker (softmax over each query's
-candidates: linear weights, then boosted trees; ``benchmarks/listwise_ranker.py``) that orders the
+candidates: linear weights, then boosted trees; ``providers/rerankers/training.py``) that orders the
 candidates. One model serves both datasets.
 
 The script first runs two-fold cross-validation over the queries of both datasets together and
@@ -30,7 +30,6 @@ import argparse
 import asyncio
 import datetime as dt
 import json
-import math
 import pickle
 import random
 import sys
@@ -44,14 +43,22 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from listwise_ranker import Group, fit_linear, fit_slope, fit_trees  # noqa: E402  (benchmarks/)
-
 from agent.evaluation.beir import load_dataset  # noqa: E402
 from agent.evaluation.metrics import aggregate_documents, ndcg_at_k, percentile  # noqa: E402
 from providers.rerankers import rerank_text  # noqa: E402
 from providers.rerankers.features import FEATURES  # noqa: E402
 from providers.rerankers.learned import FeatureReranker  # noqa: E402
-from providers.rerankers.trees import FeatureWeights, RankModel, Tree  # noqa: E402
+from providers.rerankers.training import (  # noqa: E402
+    FIXED,
+    Trained,
+    TrainingQuery,
+    TrainOptions,
+    choose_cutoff,
+    dump_weights,
+    fit_reranker,
+    weights_payload,
+)
+from providers.rerankers.trees import FeatureWeights  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "beir"
 SPLITS = (("scifact", "train"), ("ntsb_pc2narr", "dev"))
@@ -172,51 +179,6 @@ def labels(q: Query) -> np.ndarray:
     return np.array([1.0 if q.qrels.get(c["source_id"], 0) > 0 else 0.0 for c in q.candidates])
 
 
-#: Weights set, not learnt: neither training split asks about identifiers (claims and
-#: probable-cause sentences name no report or IMO number), yet an exact ERA22LA175 match is the
-#: strongest evidence there is (the seed pipeline's first lesson). The values are a prior.
-FIXED = {"identifier": 4.0, "identifier_missing": -1.5}
-
-
-def fit(
-    xs: list[np.ndarray],
-    ys: list[np.ndarray],
-    ws: list[np.ndarray],
-    l2: float,
-    fixed: dict[str, float] | None = None,
-    iters: int = 50,
-) -> tuple[np.ndarray, float]:
-    """Weighted L2-regularised logistic regression by Newton's method (IRLS); the ``fixed``
-    weights enter as a constant offset and are returned as given."""
-    fixed = fixed or {}
-    free = [i for i, name in enumerate(FEATURES) if name not in fixed]
-    full = np.vstack(xs)
-    pinned = np.array([fixed.get(name, 0.0) for name in FEATURES])
-    offset = full @ pinned
-    x = full[:, free]
-    y = np.concatenate(ys)
-    w = np.concatenate(ws)
-    x1 = np.hstack([x, np.ones((len(x), 1))])
-    beta = np.zeros(x1.shape[1])
-    reg = np.full(x1.shape[1], l2)
-    reg[-1] = 0.0  # the bias is not shrunk
-    for _ in range(iters):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x1 @ beta + offset, -40, 40)))
-        grad = x1.T @ (w * (p - y)) + reg * beta
-        hess = (x1 * (w * p * (1 - p))[:, None]).T @ x1 + np.diag(reg + 1e-9)
-        step = np.linalg.solve(hess, grad)
-        beta -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    weights = pinned.copy()
-    weights[free] = beta[:-1]
-    return weights, float(beta[-1])
-
-
-def sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -60, 60)))
-
-
 # --- reporting ----------------------------------------------------------------------------------
 
 
@@ -241,130 +203,40 @@ def floored(scores: np.ndarray, floor: float) -> np.ndarray:
     return np.where(kept, scores, -np.inf)
 
 
-def choose_cutoff(
-    in_domain_best: list[float], off_topic_best: list[float], max_stop: float
-) -> float:
-    """Midway (in logit space) between the highest off-topic best score and the in-domain
-    ``max_stop`` quantile, so both sides keep a margin; the quantile itself when they overlap."""
-    ceiling = percentile(in_domain_best, 100 * max_stop)
-    floor = max(off_topic_best)
-    if floor >= ceiling:
-        return ceiling
-
-    def logit(p: float) -> float:
-        p = min(max(p, 1e-9), 1 - 1e-9)
-        return math.log(p / (1 - p))
-
-    return float(sigmoid(np.array((logit(floor) + logit(ceiling)) / 2)))
-
-
-@dataclass
-class Model:
-    """What one training run produces: the shipped model and the cutoff chosen on its data."""
-
-    weights: FeatureWeights
-    train_best: list[float]  # best score of each in-domain training query
-    off_best: list[float]  # best score of each off-topic training run
-    relevant: list[float]  # score of each relevant training candidate
-
-    def floor(self, cutoff: float, max_drop: float) -> float:
-        """The passage floor: at most ``max_drop`` of the relevant training candidates score
-        below it, and never above the cutoff."""
-        return min(cutoff, percentile(self.relevant, 100 * max_drop))
-
-
 def train(
     queries: list[Query],
     xs: list[np.ndarray],
     idx: list[int],
     args: argparse.Namespace,
     factor: dict[str, float],
-) -> Model:
-    """Fit on the queries ``idx`` (in-domain and off-topic): the pointwise logistic model, the
-    listwise ranker (linear, then trees) and the slope that anchors one to the other."""
-    idx = [i for i in idx if len(queries[i].candidates)]
-    in_domain = [i for i in idx if not queries[i].off_topic]
+) -> Trained:
+    """Fit on the queries ``idx`` (in-domain and off-topic), each dataset's queries weighing the
+    same in total (times ``factor``), each off-topic run ``--off-topic-weight``."""
+    in_domain = [i for i in idx if not queries[i].off_topic and len(queries[i].candidates)]
     per_dataset = Counter(queries[i].dataset for i in in_domain)
     largest = max(per_dataset.values())
 
-    def weight(q: Query) -> float:  # each dataset's queries weigh the same in total, times factor
+    def weight(q: Query) -> float:
         if q.off_topic:
-            return args.off_topic_weight
+            return float(args.off_topic_weight)
         return factor.get(q.dataset, 1.0) * largest / per_dataset[q.dataset]
 
-    ys = {i: labels(queries[i]) for i in idx}
-    w, b = fit(
-        [xs[i] for i in idx],
-        [ys[i] for i in idx],
-        [np.full(len(xs[i]), weight(queries[i])) for i in idx],
-        args.l2,
-        FIXED,
+    options = TrainOptions(
+        l2=args.l2, trees=args.trees, depth=args.depth, rate=args.rate, max_stop=args.max_stop
     )
-    pointwise = FeatureWeights(w, b, 0.5, 0.5, {})
-    ranker: RankModel | None = None
-    if args.trees >= 0:
-        groups = [Group(xs[i], ys[i], weight(queries[i])) for i in in_domain]
-        fitted = fit_linear(groups, l2=args.l2)
-        if args.trees:
-            fitted = fit_trees(fitted, groups, trees=args.trees, depth=args.depth, rate=args.rate)
-        raws = [fitted.raw(xs[i]) for i in in_domain]
-        anchors = [float((xs[i] @ w + b).max()) for i in in_domain]
-        slope = fit_slope(
-            anchors, raws, [ys[i] for i in in_domain], [weight(queries[i]) for i in in_domain]
-        )
-        ranker = RankModel(
-            fitted.mean,
-            fitted.scale,
-            fitted.weights,
-            tuple(Tree.from_json(t) for t in fitted.trees),
-            slope,
-            np.array([FIXED.get(n, 0.0) for n in FEATURES]),
-        )
-    model = FeatureWeights(w, b, 0.5, 0.5, {}, ranker)
-    best = {i: float(pointwise.scores(xs[i], sources(queries[i])).max()) for i in idx}
-    relevant = [
-        float(v) for i in in_domain for v in model.scores(xs[i], sources(queries[i]))[ys[i] > 0]
-    ]
-    return Model(
-        model,
-        [best[i] for i in in_domain],
-        [best[i] for i in idx if queries[i].off_topic],
-        relevant,
-    )
-
-
-def ranker_json(ranker: RankModel) -> dict[str, Any]:
-    def by_name(values: np.ndarray) -> dict[str, float]:
-        return {n: round(float(v), 6) for n, v in zip(FEATURES, values, strict=True)}
-
-    return {
-        "mean": by_name(ranker.mean),
-        "scale": by_name(ranker.scale),
-        "weights": by_name(ranker.weights),
-        "slope": round(ranker.slope, 6),
-        "prior": {n: v for n, v in FIXED.items()},
-        "trees": [
-            {
-                "feature": t.feature.tolist(),
-                "threshold": [float(v) for v in t.threshold],
-                "left": t.left.tolist(),
-                "right": t.right.tolist(),
-                "value": [round(float(v), 7) for v in t.value],
-            }
-            for t in ranker.trees
+    return fit_reranker(
+        [
+            TrainingQuery(
+                xs[i],
+                labels(queries[i]),
+                sources(queries[i]),
+                weight(queries[i]),
+                queries[i].off_topic,
+            )
+            for i in idx
         ],
-    }
-
-
-def dump_weights(payload: dict[str, Any]) -> str:
-    """The weights file as indented JSON, each tree on one line (readable diffs)."""
-    ranker = payload.get("ranker")
-    if not ranker:
-        return json.dumps(payload, indent=2) + "\n"
-    marker = "@trees@"
-    text = json.dumps({**payload, "ranker": {**ranker, "trees": marker}}, indent=2)
-    trees = ",\n".join("      " + json.dumps(t, separators=(",", ":")) for t in ranker["trees"])
-    return text.replace(json.dumps(marker), "[\n" + trees + "\n    ]") + "\n"
+        options,
+    )
 
 
 def main() -> None:
@@ -578,16 +450,11 @@ def main() -> None:
         print(f"  {value:.4f}  {dataset:13s}  {text}")
 
     if args.write:
-        w = model.weights
-        payload = {
-            "features": list(FEATURES),
-            "weights": {n: round(float(v), 6) for n, v in zip(FEATURES, w.weights, strict=True)},
-            "bias": round(w.bias, 6),
-            "cutoff": round(cutoff, 4),
-            "floor": round(floor, 6),  # passages below it are noise
-            "ranker": ranker_json(w.ranker) if w.ranker else None,
-            "passage_step": w.passage_step,
-            "info": {
+        payload = weights_payload(
+            model.weights,
+            cutoff,
+            floor,
+            {
                 "trained": dt.date.today().isoformat(),
                 "script": "benchmarks/train_feature_reranker.py",
                 "data": [f"beir/{n} {s}" for n, s in splits]
@@ -607,7 +474,7 @@ def main() -> None:
                 "ndcg@10": report,
                 "stop_rates": rates,
             },
-        }
+        )
         WEIGHTS.write_text(dump_weights(payload))
         print(f"\nwrote {WEIGHTS.relative_to(ROOT)}")
 

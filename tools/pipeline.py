@@ -30,7 +30,14 @@ from providers.resilience import degrade, reason_of
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval, RetrievalOptions
-from tools.relevance import Relevance, cutoff_threshold, relevance_of, rerank_floor
+from tools.relevance import (
+    STOCK_COSINES,
+    CosineThresholds,
+    Relevance,
+    cutoff_threshold,
+    relevance_of,
+    rerank_floor,
+)
 from tools.timing import elapsed_ms
 from tools.topics import TopicDecision
 
@@ -86,6 +93,7 @@ class Pipeline:
     backend: SearchBackend
     reranker: Reranker
     expander: Expander | None = None
+    cosines: CosineThresholds = STOCK_COSINES  # the cutoff's, for the collection's embedder
 
 
 @dataclass
@@ -147,7 +155,7 @@ async def run_pipeline(
         pipeline.backend, expansion["text"], filters, switches, degraded
     )
     timings = {**retrieval.timings_ms, **timings}
-    ranking = await _rank(pipeline.reranker, question, retrieval.candidates, switches, timings)
+    ranking = await _rank(pipeline, question, retrieval.candidates, switches, timings)
     ranking.expansion, ranking.topics = expansion, topics
     ranking.degraded = [*degraded, *retrieval.degraded, *ranking.degraded]
     return ranking
@@ -186,25 +194,32 @@ async def _retrieve(
 
 
 async def _rank(
-    reranker: Reranker,
+    pipeline: Pipeline,
     question: str,
     candidates: list[Passage],
     switches: Switches,
     timings: dict[str, float],
 ) -> Ranking:
+    reranker = pipeline.reranker
     pool, rest = candidates[: switches.pool], candidates[switches.pool :]
     limit = cutoff_threshold(switches.score_cutoff, reranker)
     calibrated = switches.score_cutoff is None
+
+    def relevance_of_pool(passages: list[Passage], *, reranked: bool) -> Relevance:
+        return relevance_of(
+            passages, limit, reranked=reranked, calibrated=calibrated, cosines=pipeline.cosines
+        )
+
     if not switches.rerank or not pool:
         status = "off" if not switches.rerank else "empty"
-        relevance = relevance_of(pool, limit, reranked=False, calibrated=calibrated)
+        relevance = relevance_of_pool(pool, reranked=False)
         record = RerankRecord(status=status, reranker=reranker.name)
         return Ranking(candidates, pool, record, relevance, expansion_off(question), [], timings)
     started = time.perf_counter()
     try:
         scores = await reranker.rerank(question, [rerank_text(p) for p in pool], candidates=pool)
     except RerankError as err:
-        relevance = relevance_of(pool, limit, reranked=False, calibrated=calibrated)
+        relevance = relevance_of_pool(pool, reranked=False)
         record = RerankRecord(status="failed", reranker=reranker.name, error=reason_of(str(err)))
         degraded = [degrade("rerank.error", str(err), "fused order kept")]
         ranking = Ranking(candidates, pool, record, relevance, expansion_off(question))
@@ -218,7 +233,7 @@ async def _rank(
     floor = rerank_floor(switches.rerank_floor, reranker)
     kept = [p for p in scored if (p["rerank"] or 0.0) >= floor] or scored[:1]
     started = time.perf_counter()
-    relevance = relevance_of(kept, limit, reranked=True, calibrated=calibrated)
+    relevance = relevance_of_pool(kept, reranked=True)
     timings["cutoff"] = elapsed_ms(started)
     record = RerankRecord(
         status="ok",

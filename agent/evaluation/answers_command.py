@@ -39,6 +39,7 @@ from agent.evaluation.collections import (
 
 #: Stages whose cost the layers add, shown for every run of an ablation.
 from agent.evaluation.command import prepare_collection, write_err, write_out
+from agent.evaluation.folds import parse_fold, split_queries
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
 from graph.builder import build_graph
@@ -91,6 +92,12 @@ def add_eval_answers_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--split", help="split of --dataset (default: test, dev, train)")
     parser.add_argument(
         "--limit", type=int, metavar="N", help="ask only N of the dataset's queries"
+    )
+    parser.add_argument(
+        "--fold",
+        type=parse_fold,
+        metavar="K/N",
+        help="ask only the dataset's queries in fold K of N (held out by `bosun adapt --hold-out`)",
     )
     parser.add_argument("--collection", help="collection to ask (default: the main archive)")
     parser.add_argument("--no-hybrid", action="store_true", help="vector search only")
@@ -168,6 +175,13 @@ async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: lis
     return 0
 
 
+def asked_queries(queries: dict[str, str], args: argparse.Namespace) -> dict[str, str]:
+    """The dataset's queries asked: those of ``--fold`` when given, the first ``--limit``."""
+    if args.fold is not None:
+        queries = split_queries(queries, args.fold)[1]
+    return dict(list(queries.items())[: args.limit])
+
+
 async def run_eval_answers(settings: Settings, args: argparse.Namespace) -> int:
     """Run ``bosun eval-answers``; 2 for unusable input."""
     kind_files = [p for p in args.questions if _is_kind_file(p)]
@@ -188,8 +202,9 @@ async def run_eval_answers(settings: Settings, args: argparse.Namespace) -> int:
         write_err("bosun: --limit must be at least 1")
         return 2
     if dataset is not None:
-        queries = dict(list(dataset.queries.items())[: args.limit])
-        questions += dataset_questions(queries, f"{dataset.name}/{dataset.split}")
+        questions += dataset_questions(
+            asked_queries(dataset.queries, args), f"{dataset.name}/{dataset.split}"
+        )
     if not questions:
         write_err("bosun: no questions: give QUESTIONS.jsonl files, --dataset, or both")
         return 2

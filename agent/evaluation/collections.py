@@ -22,7 +22,7 @@ from agent.wiring import Services, open_services
 from archive.ingest.chunking import chunk_document
 from archive.ingest.writer import write_documents
 from archive.store.database import Store
-from archive.store.embedder import FILE_KEY, TRAINING_KEY
+from archive.store.embedder import FILE_KEY, RERANKER_TRAINING_KEY, TRAINING_KEY
 from archive.store.schema import StoreError
 
 logger = logging.getLogger(__name__)
@@ -70,6 +70,12 @@ async def read_training(store: Store) -> dict[str, Any] | None:
     """What the collection's adapted embedder was trained on (`bosun adapt`), if it has one."""
     meta = await _read_meta(store)
     text = meta.get(TRAINING_KEY) if meta.get(FILE_KEY) else None
+    return json.loads(text) if text else None
+
+
+async def read_reranker_training(store: Store) -> dict[str, Any] | None:
+    """What the reranker `bosun adapt` fitted for the collection was trained on, if any."""
+    text = (await _read_meta(store)).get(RERANKER_TRAINING_KEY)
     return json.loads(text) if text else None
 
 

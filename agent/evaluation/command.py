@@ -19,6 +19,7 @@ from agent.evaluation.collections import (
     collection_name,
     document_count,
     ensure_ingested,
+    read_reranker_training,
     read_training,
 )
 from agent.evaluation.folds import Fold, parse_fold, split_queries
@@ -212,6 +213,8 @@ def run_config(collection: str, chunk_chars: int, embedder: dict[str, Any]) -> d
     }
     if embedder.get("training"):
         config["embedder_training"] = embedder["training"]
+    if embedder.get("reranker_training"):
+        config["reranker_training"] = embedder["reranker_training"]
     return config
 
 
@@ -239,6 +242,9 @@ async def embedder_note(
     """The collection's embedding model and what an adapted one was trained on; warns when the
     adapted model saw queries of the split being scored (an in-sample figure)."""
     note: dict[str, Any] = {"model": services.store.identity.model}
+    reranker = await read_reranker_training(services.store)
+    if reranker is not None:
+        note["reranker_training"] = reranker
     training = await read_training(services.store)
     if training is None:
         return note

@@ -1,8 +1,11 @@
-"""Which embedding model file a collection was built with (`bosun adapt` records an adapted one).
+"""Which embedding model file a collection was built with (`bosun adapt` records an adapted one),
+and what `bosun adapt` calibrated for it.
 
 The collection's ``meta`` table holds ``embedding_model`` (checked by :class:`Store.open`) and, for
 an adapted model, ``embedder_file`` (relative to BOSUN_HOME) and ``embedder_sha256``: whoever opens
-the collection embeds queries with exactly that file, verified against that hash.
+the collection embeds queries with exactly that file, verified against that hash. Likewise
+``reranker_file`` / ``reranker_sha256`` name the feature reranker fitted on the adapted cosines,
+and ``cutoff_cosines`` the relevance cutoff's cosine thresholds mapped to the adapted model.
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ FILE_KEY = "embedder_file"
 SHA_KEY = "embedder_sha256"
 MODEL_KEY = "embedding_model"
 TRAINING_KEY = "embedder_training"  # JSON: the pairs and queries the adapted model saw
+RERANKER_FILE_KEY = "reranker_file"  # the feature reranker fitted for the adapted model
+RERANKER_SHA_KEY = "reranker_sha256"
+RERANKER_TRAINING_KEY = "reranker_training"  # JSON: the queries it was fitted on
+CUTOFF_KEY = "cutoff_cosines"  # JSON: {"rescue": ..., "floor": ..., ...} on the adapted scale
+#: Every key ``bosun adapt`` writes besides the model id (``--reset`` drops them).
+CALIBRATION_KEYS = (RERANKER_FILE_KEY, RERANKER_SHA_KEY, RERANKER_TRAINING_KEY, CUTOFF_KEY)
 
 
 @dataclass(frozen=True)
@@ -31,9 +40,35 @@ class EmbedderRecord:
     model: str
 
 
+@dataclass(frozen=True)
+class CalibrationRecord:
+    """What `bosun adapt` fitted for the adapted model besides the model itself."""
+
+    reranker_file: str | None  # the feature reranker's weights, relative to BOSUN_HOME
+    reranker_sha256: str | None
+    cutoff_cosines: str | None  # JSON, as stored
+
+
 async def read_embedder(uri: str, collection: str) -> EmbedderRecord | None:
     """The adapted model recorded for ``collection``; ``None`` for the stock one (or a
     collection that does not exist yet)."""
+    meta = await read_meta(uri, collection, (FILE_KEY, SHA_KEY, MODEL_KEY))
+    if FILE_KEY not in meta or SHA_KEY not in meta:
+        return None
+    return EmbedderRecord(meta[FILE_KEY], meta[SHA_KEY], meta.get(MODEL_KEY, ""))
+
+
+async def read_calibration(uri: str, collection: str) -> CalibrationRecord:
+    """The reranker and cutoff thresholds recorded for ``collection`` (each ``None`` when
+    `bosun adapt` recorded none: the shipped ones apply)."""
+    meta = await read_meta(uri, collection, CALIBRATION_KEYS)
+    return CalibrationRecord(
+        meta.get(RERANKER_FILE_KEY), meta.get(RERANKER_SHA_KEY), meta.get(CUTOFF_KEY)
+    )
+
+
+async def read_meta(uri: str, collection: str, keys: tuple[str, ...]) -> dict[str, str]:
+    """The ``keys`` the collection's meta table holds (empty for a collection not created)."""
     schema = check_collection_name(collection)
     async with await AsyncConnection.connect(uri, autocommit=True) as conn:
         cur = await conn.execute(
@@ -42,17 +77,14 @@ async def read_embedder(uri: str, collection: str) -> EmbedderRecord | None:
             (schema,),
         )
         if await cur.fetchone() is None:
-            return None
+            return {}
         cur = await conn.execute(
             sql.SQL("SELECT key, value FROM {}.meta WHERE key = ANY(%s)").format(
                 sql.Identifier(schema)
             ),
-            ([FILE_KEY, SHA_KEY, MODEL_KEY],),
+            (list(keys),),
         )
-        meta: dict[str, str] = dict(await cur.fetchall())
-    if FILE_KEY not in meta or SHA_KEY not in meta:
-        return None
-    return EmbedderRecord(meta[FILE_KEY], meta[SHA_KEY], meta.get(MODEL_KEY, ""))
+        return dict(await cur.fetchall())
 
 
 def adapted_model_id(sha256: str) -> str:

@@ -21,12 +21,16 @@ from providers.rerankers.base import Reranker, RerankError, rerank_text
 from providers.rerankers.cohere import CohereReranker
 from providers.rerankers.cross_encoder import CrossEncoderReranker
 from providers.rerankers.learned import FeatureReranker
+from providers.rerankers.trees import FeatureWeights
 
 __all__ = ["RerankError", "Reranker", "build_reranker", "rerank_text"]
 
 
-def build_reranker(config: ProviderConfig, embeddings: Embeddings | None) -> Reranker:
-    """Cohere when its key is set, else the configured local cross-encoder, else the features."""
+def build_reranker(
+    config: ProviderConfig, embeddings: Embeddings | None, weights: FeatureWeights | None = None
+) -> Reranker:
+    """Cohere when its key is set, else the configured local cross-encoder, else the features
+    (with ``weights``: those fitted for the collection by `bosun adapt`; else the shipped)."""
     if config.cohere_api_key:
         return CohereReranker(
             api_key=config.cohere_api_key,
@@ -36,4 +40,4 @@ def build_reranker(config: ProviderConfig, embeddings: Embeddings | None) -> Rer
         )
     if config.cross_encoder_dir is not None:
         return CrossEncoderReranker(config.cross_encoder_dir)
-    return FeatureReranker(embeddings)
+    return FeatureReranker(embeddings, weights=weights)

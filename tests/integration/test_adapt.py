@@ -15,15 +15,20 @@ import numpy as np
 import pytest
 
 from agent.adapt import add_adapt_parser, run_adapt
+from agent.adapt_calibration import collect, fit_calibration, record_calibration
+from agent.adapt_queries import LabelledQuery, off_topic_questions
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, open_eval_services
 from agent.evaluation.command import add_eval_parser, run_eval
 from agent.settings import Settings
-from agent.wiring import open_services
-from archive.store.embedder import read_embedder
+from agent.wiring import Calibration, build_pipeline, open_services
+from archive.store.embedder import CALIBRATION_KEYS, RERANKER_FILE_KEY, read_embedder, read_meta
 from archive.store.passages import fetch_vectors
 from archive.store.schema import StoreError
+from archive.store.search_filters import SearchFilters
 from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
+from tools.pair_mining import stored_chunks
+from tools.pipeline import Switches, run_pipeline
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("torch", reason="bosun adapt needs the optional [adapt] extra")
@@ -89,6 +94,7 @@ async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     report = json.loads(capsys.readouterr().out)
     model = Path(report["model"])
     assert model.parent == settings.home / "models" / collection
+    assert list(model.parent.glob("minilm-adapted-*.onnx")) == [model]  # earlier heads removed
     assert report["sha256"] == sha256_file(model) and report["model_bytes"] > 10_000_000
     assert report["reembed"]["chunks"] == len(CORPUS)
     assert report["training"]["kind"] == mode
@@ -137,3 +143,51 @@ async def _chunk_ids(store: object) -> list[str]:
     async with store.pool.connection() as conn:  # type: ignore[attr-defined]
         cur = await conn.execute("SELECT chunk_id FROM chunks ORDER BY chunk_id")
         return [row["chunk_id"] for row in await cur.fetchall()]
+
+
+async def test_the_fitted_reranker_and_thresholds_are_recorded_and_opened_with_the_collection(
+    settings: Settings, tiny: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dataset = load_dataset(tiny, "dev")
+    collection = collection_name(tiny.name)
+    async with open_eval_services(settings, dataset):
+        pass
+    argv = ["--collection", collection, "--steps", "2", "--no-calibrate", "--queries", str(tiny)]
+    assert await run_adapt(settings, _parse("adapt", [*argv, "--split", "dev", "--json"])) == 0
+    capsys.readouterr()
+    relevant = {q: [d for d, g in dataset.qrels[q].items() if g > 0] for q in dataset.queries}
+    async with open_services(settings, collection=collection, calibrated=False) as services:
+        chunks = await stored_chunks(services.store)
+        # Four queries are too few to cross-fit: collected on the one head, min_queries=1.
+        every = [LabelledQuery(t, frozenset(relevant[q])) for q, t in dataset.queries.items()]
+        collected = await collect(services, chunks, every, off_topic_questions())
+        calibrated = fit_calibration([collected], "tiny", min_queries=1)
+        recorded = await record_calibration(services, calibrated)
+    reranker, cosines = recorded["reranker"], recorded["cutoff_cosines"]
+    assert reranker["in_domain"] == len(QUERIES) and reranker["off_topic"] >= 1
+    assert cosines["probes"] == {"in_domain": len(QUERIES), "off_topic": 44}
+    assert 0.0 < cosines["floor"] <= cosines["rescue"] < 1.0
+
+    async with open_services(settings, collection=collection) as services:
+        assert services.calibration.cosines.rescue == cosines["rescue"]
+        fitted = services.calibration.reranker
+        assert fitted is not None and fitted.cutoff == reranker["cutoff"]
+        assert fitted.info["embedding_model"] == services.store.identity.model
+        pipeline = build_pipeline(services)
+        assert pipeline.cosines == services.calibration.cosines
+        ranking = await run_pipeline(pipeline, QUERIES["pc_ice"][0], SearchFilters(), Switches())
+        assert ranking.rerank["status"] == "ok" and ranking.kept[0]["source_id"] == "ice"
+
+    meta = await read_meta(settings.database_uri(), collection, (RERANKER_FILE_KEY,))
+    weights = settings.home / meta[RERANKER_FILE_KEY]
+    assert weights.parent == settings.home / "models" / collection
+    weights.write_text(weights.read_text().replace('"cutoff"', '"cutoff" ', 1))
+    with pytest.raises(StoreError, match="sha256 does not match"):
+        async with open_services(settings, collection=collection):
+            pass
+
+    assert await run_adapt(settings, _parse("adapt", ["--collection", collection, "--reset"])) == 0
+    assert await read_meta(settings.database_uri(), collection, CALIBRATION_KEYS) == {}
+    assert list(weights.parent.iterdir()) == []  # the model and reranker files are gone
+    async with open_services(settings, collection=collection) as services:
+        assert services.calibration == Calibration()

@@ -20,7 +20,8 @@ from agent.evaluation.answers import (
     outcome_of,
     read_questions,
 )
-from agent.evaluation.answers_command import add_eval_answers_parser
+from agent.evaluation.answers_command import add_eval_answers_parser, asked_queries
+from agent.evaluation.folds import Fold, split_queries
 from graph import Clients, Context, build_graph
 from tests.fakes.clients import FakeArchive, FakeBackend, FakeReranker, fleet_fixture
 
@@ -204,3 +205,15 @@ def test_command_line_documents_the_format_and_takes_layer_switches() -> None:
         5,
         True,
     )
+
+
+def test_fold_asks_only_the_held_out_queries_then_the_limit() -> None:
+    parser = argparse.ArgumentParser()
+    add_eval_answers_parser(parser.add_subparsers())
+    queries = {f"q{i}": f"question {i}" for i in range(40)}
+    args = parser.parse_args(["eval-answers", "--fold", "2/2", "--limit", "5"])
+    asked = asked_queries(queries, args)
+    inside = split_queries(queries, Fold(2, 2))[1]
+    assert list(asked) == list(inside)[:5] and len(inside) > 5
+    everything = parser.parse_args(["eval-answers"])
+    assert asked_queries(queries, everything) == queries

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from providers.rerankers import Reranker, build_reranker
 from providers.rerankers.cohere import CohereReranker
 from providers.rerankers.cross_encoder import CrossEncoderReranker
 from providers.rerankers.learned import FeatureReranker
+from providers.rerankers.trees import FeatureWeights
 from tests.fakes.onnx_models import TOKENIZER, tiny_cross_encoder
 
 
@@ -25,6 +27,13 @@ def test_offline_default_is_the_feature_reranker() -> None:
     assert isinstance(reranker, Reranker)
     assert 0.0 < reranker.default_cutoff < 1.0
     assert 0.0 < reranker.default_floor < 1.0
+
+
+def test_a_collections_fitted_weights_replace_the_shipped_ones() -> None:
+    fitted = replace(FeatureWeights.load(), cutoff=0.3, floor=0.02)
+    reranker = build_reranker(_settings(), embeddings=None, weights=fitted)
+    assert isinstance(reranker, FeatureReranker)
+    assert (reranker.default_cutoff, reranker.default_floor) == (0.3, 0.02)
 
 
 def test_cohere_when_its_key_is_set() -> None:

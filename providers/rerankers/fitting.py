@@ -1,6 +1,7 @@
 """Fitting the FeatureReranker's ranker: listwise (softmax over each query's candidates) linear
 weights, then boosted regression trees on the same loss; numpy only, used by
-``train_feature_reranker.py``. Inference lives in :class:`providers.rerankers.RankModel`.
+:mod:`providers.rerankers.training` (``bosun adapt``, ``benchmarks/train_feature_reranker.py``).
+Inference lives in :class:`providers.rerankers.trees.RankModel`.
 """
 
 from __future__ import annotations
