@@ -85,9 +85,7 @@ async def open_services(
         bm25_cache_mb=settings.bm25_cache_mb,
     )
     try:
-        calibration = (
-            await collection_calibration(settings, collection) if calibrated else Calibration()
-        )
+        calibration = await collection_calibration(settings, store) if calibrated else Calibration()
         yield Services(settings, store, embeddings, Archive(settings.archive_dir), calibration)
     finally:
         await store.close()
@@ -109,13 +107,14 @@ async def collection_embeddings(settings: Settings, collection: str) -> Embeddin
     return adapted_minilm(path, record.sha256, record.model.removeprefix("local:"))
 
 
-async def collection_calibration(settings: Settings, collection: str) -> Calibration:
+async def collection_calibration(settings: Settings, store: Store) -> Calibration:
     """The reranker and cutoff thresholds `bosun adapt` recorded for a local collection; a
     recorded reranker file that is missing or altered is a StoreError, never a silent fall-back
     to the shipped one."""
     if (settings.providers.embeddings or "").strip().lower() != "local":
         return Calibration()
-    record = await read_calibration(settings.database_uri(), collection)
+    collection = store.schema
+    record = await read_calibration(store)
     reranker = None
     if record.reranker_file:
         reranker = load_reranker(
@@ -129,7 +128,7 @@ async def collection_calibration(settings: Settings, collection: str) -> Calibra
         except (ValueError, KeyError, TypeError) as err:
             raise StoreError(
                 f"collection {collection!r} records unreadable cutoff thresholds ({err}); "
-                "run `bosun adapt --recalibrate` (or `bosun adapt --reset`)"
+                "run `bosun adapt` again (or `bosun adapt --reset`)"
             ) from err
     return Calibration(reranker, cosines)
 

@@ -64,6 +64,10 @@ def main() -> int:
     parser.add_argument("--builds", default="")
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--no-sweep", action="store_true", help="only the filtered queries")
+    parser.add_argument("--no-filtered", action="store_true", help="no filtered queries")
+    parser.add_argument(
+        "--maintenance-mem", default="1GB", help="maintenance_work_mem of --builds (4GB at 1M)"
+    )
     args = parser.parse_args()
     settings = Settings.from_env()
     cache = settings.home / "bench" / "scale_queries.json"
@@ -106,7 +110,7 @@ def main() -> int:
             # the same, sequential scans off: HNSW with a filter, where the iterative scan counts
             "vessel_name_hnsw_forced": lambda i: f"vessel_name = 'VESSEL {i % 1000}'",
         }
-        for kind, where_of in kinds.items():
+        for kind, where_of in ({} if args.no_filtered else kinds).items():
             wheres = [where_of(i) for i in range(len(vectors))]
             truth = [exact(conn, v, 10, w) for v, w in zip(vectors, wheres, strict=True)]
             conn.execute(f"SET enable_seqscan = {'off' if kind.endswith('forced') else 'on'}")
@@ -144,7 +148,7 @@ def main() -> int:
         pairs = [tuple(int(x) for x in p.split(":")) for p in args.builds.split(",") if p]
         conn.execute("SET hnsw.iterative_scan = off")
         conn.execute("SET hnsw.ef_search = 100")
-        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute(f"SET maintenance_work_mem = '{args.maintenance_mem}'")
         for m, efc in pairs:
             conn.execute("DROP INDEX IF EXISTS chunks_embedding_hnsw")
             started = time.perf_counter()
@@ -157,16 +161,21 @@ def main() -> int:
                 "SELECT pg_relation_size('chunks_embedding_hnsw') / 1048576.0"
             ).fetchone()[0]  # type: ignore[index]
             got10, ms = timed(conn, vectors, 10)
-            builds.append(
-                {
-                    "m": m,
-                    "ef_construction": efc,
-                    "build_s": round(seconds, 1),
-                    "size_mb": round(float(size), 1),
-                    "recall_at_10_ef100": round(recall(got10, truth10), 4),
-                    "p50_ms_k10": round(percentile(ms, 50), 2),
-                }
-            )
+            built = {
+                "m": m,
+                "ef_construction": efc,
+                "build_s": round(seconds, 1),
+                "size_mb": round(float(size), 1),
+                "recall_at_10_ef100": round(recall(got10, truth10), 4),
+                "p50_ms_k10": round(percentile(ms, 50), 2),
+            }
+            for ef in (100, 400):
+                conn.execute(f"SET hnsw.ef_search = {ef}")
+                got100, ms100 = timed(conn, vectors, 100)
+                built[f"recall_at_100_ef{ef}"] = round(recall(got100, truth100), 4)
+                built[f"p50_ms_k100_ef{ef}"] = round(percentile(ms100, 50), 2)
+            conn.execute("SET hnsw.ef_search = 100")
+            builds.append(built)
             print(json.dumps(builds[-1]), file=sys.stderr)
         if len(pairs) > 1:
             m, efc = pairs[0]

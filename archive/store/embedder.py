@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from psycopg import AsyncConnection, sql
 
+from archive.store.database import Store
 from archive.store.schema import check_collection_name
 
 logger = logging.getLogger(__name__)
@@ -58,10 +59,14 @@ async def read_embedder(uri: str, collection: str) -> EmbedderRecord | None:
     return EmbedderRecord(meta[FILE_KEY], meta[SHA_KEY], meta.get(MODEL_KEY, ""))
 
 
-async def read_calibration(uri: str, collection: str) -> CalibrationRecord:
-    """The reranker and cutoff thresholds recorded for ``collection`` (each ``None`` when
-    `bosun adapt` recorded none: the shipped ones apply)."""
-    meta = await read_meta(uri, collection, CALIBRATION_KEYS)
+async def read_calibration(store: Store) -> CalibrationRecord:
+    """The reranker and cutoff thresholds recorded for the store's collection (each ``None``
+    when `bosun adapt` recorded none: the shipped ones apply), read on a pooled connection."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT key, value FROM meta WHERE key = ANY(%s)", (list(CALIBRATION_KEYS),)
+        )
+        meta = {row["key"]: row["value"] for row in await cur.fetchall()}
     return CalibrationRecord(
         meta.get(RERANKER_FILE_KEY), meta.get(RERANKER_SHA_KEY), meta.get(CUTOFF_KEY)
     )
