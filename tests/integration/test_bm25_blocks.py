@@ -76,6 +76,25 @@ async def _same(svc: Services, questions: list[str], limit: int, mode: str = "bl
         assert [s for _, s in blocks] == pytest.approx([s for _, s in exact], rel=1e-9), question
 
 
+def _halves(tmp_path: Path) -> tuple[Path, Path]:
+    """The sample's first 200 reports and the rest, as two files in two folders."""
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    first, second = tmp_path / "a" / "first.jsonl", tmp_path / "b" / "second.jsonl"
+    for path, part in ((first, lines[:200]), (second, lines[200:])):
+        path.parent.mkdir()
+        path.write_text("\n".join(part) + "\n", encoding="utf-8")
+    return first, second
+
+
+async def _delete_first(svc: Services, count: int) -> None:
+    """Delete the first ``count`` documents by id (``bosun delete``'s path)."""
+    async with svc.store.pool.connection() as conn:
+        cur = await conn.execute("SELECT doc_id FROM documents ORDER BY doc_id LIMIT %s", (count,))
+        doomed = [row["doc_id"] for row in await cur.fetchall()]
+    for doc_id in doomed:
+        assert await delete_document(svc.store, doc_id)
+
+
 async def _reads(
     svc: Services, questions: list[str], caplog: pytest.LogCaptureFixture
 ) -> list[tuple[Any, ...]]:
@@ -105,11 +124,7 @@ async def _segment(svc: Services) -> dict[str, int]:
 async def test_blocks_top_k_equals_exact_through_delta_dead_and_compaction(
     settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
-    first, second = tmp_path / "a" / "first.jsonl", tmp_path / "b" / "second.jsonl"
-    for path, part in ((first, lines[:200]), (second, lines[200:])):
-        path.parent.mkdir()
-        path.write_text("\n".join(part) + "\n", encoding="utf-8")
+    first, second = _halves(tmp_path)
     questions = _questions()
     embeddings = HashEmbeddings()
     async with open_services(
@@ -136,11 +151,7 @@ async def test_blocks_top_k_equals_exact_through_delta_dead_and_compaction(
         await _same(svc, questions, 20)
 
         # Deleted chunks, compacted ones among them, leave the top k before it is taken.
-        async with svc.store.pool.connection() as conn:
-            cur = await conn.execute("SELECT doc_id FROM documents ORDER BY doc_id LIMIT 60")
-            doomed = [row["doc_id"] for row in await cur.fetchall()]
-        for doc_id in doomed:
-            assert await delete_document(svc.store, doc_id)
+        await _delete_first(svc, 60)
         state = await _segment(svc)
         assert state["dead"] > 0
         await _same(svc, questions, 20)
@@ -166,11 +177,7 @@ async def test_searches_read_the_live_segment_while_the_next_is_built(
 ) -> None:
     """A compaction builds beside the live segment: searches neither wait for it nor see a half
     state (the old segment and its delta until the swap commits, the new one after)."""
-    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
-    first, second = tmp_path / "a" / "first.jsonl", tmp_path / "b" / "second.jsonl"
-    for path, part in ((first, lines[:200]), (second, lines[200:])):
-        path.parent.mkdir()
-        path.write_text("\n".join(part) + "\n", encoding="utf-8")
+    first, second = _halves(tmp_path)
     questions = _questions()[:12]
     embeddings = HashEmbeddings()
     async with open_services(  # a search waiting on a lock fails after 30 s instead
@@ -198,11 +205,7 @@ async def test_searches_read_the_live_segment_while_the_next_is_built(
             await _same(svc, questions, 10)
 
             # Deletions are tracked on the swapped-in numbering.
-            async with svc.store.pool.connection() as conn:
-                cur = await conn.execute("SELECT doc_id FROM documents ORDER BY doc_id LIMIT 20")
-                doomed = [row["doc_id"] for row in await cur.fetchall()]
-            for doc_id in doomed:
-                assert await delete_document(svc.store, doc_id)
+            await _delete_first(svc, 20)
             assert (await _segment(svc))["dead"] > 0
             await _same(svc, questions, 10)
 
