@@ -116,11 +116,16 @@ async def block_search(
     if (k1, b) != (K1, B):
         return None
     params = {"query": query, "k1": k1, "b": b, "limit": limit}
+    async with store.pool.connection() as conn:
+        # One statement decides, so a collection without a usable segment pays no snapshot.
+        size = await (await conn.execute("SELECT chunks FROM bm25_segment")).fetchone()
+        if size is None or size["chunks"] == 0 or (auto and size["chunks"] < MIN_CHUNKS):
+            return None
     async with store.pool.connection() as conn, conn.transaction():
         await conn.execute(_SNAPSHOT)
         segment = await (await conn.execute(_SEGMENT)).fetchone()
         assert segment is not None
-        if segment["chunks"] == 0 or (auto and segment["chunks"] < MIN_CHUNKS):
+        if segment["chunks"] == 0:  # compacted empty between the two statements
             return None
         rows = await (await conn.execute(_TERMS, params)).fetchall()
         if len(rows) > MAX_TERMS:
