@@ -172,20 +172,20 @@ async def adapt_calibrated(
             "cutoff thresholds stay"
         )
         async with open_services(settings, collection=collection, calibrated=False) as services:
-            report = await adapt(services, args, query_source)
+            report = await adapt(services, args, query_source, chunks=chunks)
             report["calibration"] = await record_calibration(services, Calibrated(None, None))
         return report
     off_topic = off_topic_questions()
     collected = []
     for half, source, skip in zip(plan.halves, plan.head_sources, plan.skip_anchors, strict=True):
         async with open_services(settings, collection=collection, calibrated=False) as services:
-            fitted = await adapt(services, args, source, skip_anchors=skip)
+            fitted = await adapt(services, args, source, skip_anchors=skip, chunks=chunks)
         write_err(f"cross-fit head in {fitted['seconds']:.0f} s; collecting {len(half)} queries")
         async with open_services(settings, collection=collection, calibrated=False) as services:
             collected.append(await collect(services, chunks, half, off_topic))
     calibrated = await asyncio.to_thread(fit_calibration, collected, plan.described)
     async with open_services(settings, collection=collection, calibrated=False) as services:
-        report = await adapt(services, args, query_source)
+        report = await adapt(services, args, query_source, chunks=chunks)
         report["calibration"] = await record_calibration(services, calibrated)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
@@ -211,12 +211,14 @@ async def adapt(
     query_source: QuerySource,
     *,
     skip_anchors: frozenset[str] = frozenset(),
+    chunks: list[MinedChunk] | None = None,
 ) -> dict[str, Any]:
     """Mine (leaving out ``skip_anchors``), train, export, re-embed, record; returns what each
-    step did."""
+    step did. ``chunks`` are the collection's passages if already read (a head changes only
+    their vectors)."""
     started = time.perf_counter()
     store = services.store
-    chunks = await stored_chunks(store)
+    chunks = await stored_chunks(store) if chunks is None else chunks
     pairs = [p for p in mine_chunks(chunks) if p.anchor not in skip_anchors]
     queries, relevant, described = query_source
     pairs += query_pairs(chunks, queries, relevant)
