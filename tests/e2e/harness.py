@@ -86,15 +86,16 @@ class Bosun:
         )
         return Run(args, done.returncode, done.stdout, done.stderr, time.perf_counter() - start)
 
-    def start(self, *args: str) -> subprocess.Popen[str]:
-        """The same command in the background, its output piped."""
+    def start(self, *args: str, stdin: int = subprocess.DEVNULL) -> subprocess.Popen[str]:
+        """The same command in the background, its output piped (and its input, with
+        ``stdin=subprocess.PIPE``)."""
         return subprocess.Popen(
             [*self.command, *args],
             env=self.env,
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
+            stdin=stdin,
             text=True,
         )
 

@@ -33,7 +33,7 @@ from archive.ingest.pipeline import ingest_documents
 from archive.store.server import database_uri
 from graph import Context, build_graph
 from providers.minilm import MiniLMEmbeddings, ModelIntegrityError
-from tests.e2e.harness import ROOT, Bosun, offline_env
+from tests.e2e.harness import Bosun, offline_env
 from tests.fault_matrix import DATABASE_ROWS, TraceEvents, assert_told
 from tests.integration.test_conversation_postgres import fixture_documents
 from tools.backend import StoreBackend
@@ -250,16 +250,7 @@ class Repl:
     """`bosun chat` in a child process, read line by line from both streams."""
 
     def __init__(self, cli: Bosun) -> None:
-        self.proc = subprocess.Popen(
-            [*cli.command, "chat"],
-            env=cli.env,
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
+        self.proc = cli.start("chat", stdin=subprocess.PIPE)
         self.lines: queue.Queue[tuple[str, str]] = queue.Queue()
         for name, stream in (("out", self.proc.stdout), ("err", self.proc.stderr)):
             threading.Thread(target=self._pump, args=(name, stream), daemon=True).start()
