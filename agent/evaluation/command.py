@@ -31,7 +31,7 @@ from agent.evaluation.harness import (
     record_run,
     runs_file,
 )
-from agent.evaluation.layers import ABLATION, LayeredSearch, Layers, layered_search
+from agent.evaluation.layers import LayeredSearch, Layers, ablation_of, layered_search
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from graph.context import Context
@@ -65,7 +65,8 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--ablation",
         action="store_true",
         help="run the layer combinations worth comparing (bm25, dense, hybrid, hybrid+rerank = "
-        "default, +expand, +topics) instead of one configuration: one table, one chart",
+        "default, the shipped reranker where `bosun adapt` fitted one, +expand, +topics) instead "
+        "of one configuration: one table, one chart",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -148,12 +149,12 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         write_err("bosun: --limit must be at least 1")
         return 2
-    configurations = list(ABLATION) if args.ablation else [layers_of(args)]
     collection = collection_name(dataset.name, args.chunk_chars)
     runs: list[LayerRun] = []
     async with open_services(settings, collection=collection) as services:
         await prepare_collection(services, dataset, args.chunk_chars, collection)
         embedder = await embedder_note(services, dataset, args.fold)
+        configurations = ablation_of(services) if args.ablation else [layers_of(args)]
         for layers in configurations:
             if args.ablation:
                 write_err(f"running {layers.label} ...")

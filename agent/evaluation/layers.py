@@ -11,7 +11,7 @@ order, and is not applied to the ranking.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agent.wiring import Services, build_pipeline
@@ -34,6 +34,9 @@ class Layers:
     expand: bool = Context.expand
     topics: bool = Context.topics
     score_cutoff: float | None = None  # None: the reranker's calibrated cutoff
+    #: The reranker `bosun adapt` fitted for the collection (its vocabulary in it), when it has
+    #: one; False: the shipped reranker on the same collection (an ablation row).
+    fitted: bool = True
 
     def __post_init__(self) -> None:
         if not (self.lexical or self.dense):
@@ -47,6 +50,8 @@ class Layers:
     def label(self) -> str:
         """``hybrid+rerank+expand``: the arms, then each layer that is on."""
         on = [name for name in ("rerank", "expand", "topics") if getattr(self, name)]
+        if self.rerank and not self.fitted:
+            on[0] = "rerank(shipped)"
         cutoff = [] if self.score_cutoff is None else [f"cutoff={self.score_cutoff:g}"]
         return "+".join([self.arms, *on, *cutoff])
 
@@ -65,11 +70,14 @@ class Layers:
         }
         if self.score_cutoff is not None:
             switches["score_cutoff"] = self.score_cutoff
+        if not self.fitted:
+            switches["shipped_reranker"] = True
         return switches
 
 
 #: The combinations worth comparing: each arm alone, fusion, then each layer added to the
-#: default (hybrid + rerank) one at a time.
+#: default (hybrid + rerank) one at a time. A collection with a fitted reranker adds
+#: :data:`SHIPPED` (:func:`ablation_of`).
 ABLATION: tuple[Layers, ...] = (
     Layers(dense=False, rerank=False),
     Layers(lexical=False, rerank=False),
@@ -78,6 +86,16 @@ ABLATION: tuple[Layers, ...] = (
     Layers(expand=True),
     Layers(topics=True),
 )
+SHIPPED = Layers(fitted=False)  # the shipped reranker where `bosun adapt` fitted one
+
+
+def ablation_of(services: Services) -> list[Layers]:
+    """:data:`ABLATION`, with the shipped reranker's row after the default one when the
+    collection has its own (so the fitted reranker's share shows)."""
+    if services.calibration.reranker is None:
+        return list(ABLATION)
+    default = ABLATION.index(Layers())
+    return [*ABLATION[: default + 1], SHIPPED, *ABLATION[default + 1 :]]
 
 
 @dataclass
@@ -125,12 +143,14 @@ class LayeredSearch:
 
 async def layered_search(services: Services, layers: Layers, k: int) -> LayeredSearch:
     """The hook for ``layers`` on the services' collection (the configured reranker and
-    expander); the collection's topic ontology is built first when the topic filter is on and it
-    has none."""
+    expander; the shipped reranker for ``fitted=False``); the collection's topic ontology is
+    built first when the topic filter is on and it has none."""
     if layers.topics and not await topic_count(services):
         logger.warning("building the topic ontology of %s (once)", services.store.schema)
         stats = await build_topics(services.store, services.embeddings)
         logger.warning("topics of %s: %s", services.store.schema, stats)
+    if not layers.fitted:
+        services = replace(services, calibration=replace(services.calibration, reranker=None))
     return LayeredSearch(build_pipeline(services, expand=layers.expand), layers, k)
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from types import SimpleNamespace
 
 import pytest
 
 from agent.evaluation.command import LayerRun, add_eval_parser, format_ablation, layers_of
 from agent.evaluation.harness import EvalResult
-from agent.evaluation.layers import ABLATION, LayeredSearch, Layers
+from agent.evaluation.layers import ABLATION, SHIPPED, LayeredSearch, Layers, ablation_of
+from agent.wiring import Calibration
 from archive.store.search_filters import SearchFilters
 from graph.context import Context
+from providers.rerankers.trees import FeatureWeights
 from tests.fakes.clients import FakeBackend, FakeReranker, fleet_fixture
 from tools.hybrid import RetrievalOptions
 from tools.pipeline import Pipeline
@@ -53,6 +56,17 @@ def test_the_ablation_covers_each_arm_fusion_and_each_layer_over_the_default() -
     assert sum(layers.is_default for layers in ABLATION) == 1
     with pytest.raises(ValueError, match="arm"):
         Layers(lexical=False, dense=False)
+
+
+def test_a_collection_with_a_fitted_reranker_adds_the_shipped_one_as_a_row() -> None:
+    stock = SimpleNamespace(calibration=Calibration())
+    assert ablation_of(stock) == list(ABLATION)  # type: ignore[arg-type]
+    adapted = SimpleNamespace(calibration=Calibration(reranker=FeatureWeights.load()))
+    rows = ablation_of(adapted)  # type: ignore[arg-type]
+    assert rows[rows.index(Layers()) + 1] == SHIPPED and len(rows) == len(ABLATION) + 1
+    assert SHIPPED.label == "hybrid+rerank(shipped)" and not SHIPPED.is_default
+    assert SHIPPED.switches()["shipped_reranker"] is True
+    assert "shipped_reranker" not in Layers().switches()  # earlier runs' switches unchanged
 
 
 def _search(layers: Layers, reranker: FakeReranker, pool: int = 40) -> LayeredSearch:
