@@ -31,7 +31,7 @@ from agent.adapt_head import (
     install_model,
     reset_head,
 )
-from agent.adapt_queries import QuerySource, cross_fit_plan, off_topic_questions
+from agent.adapt_queries import QUESTION_RULES, QuerySource, cross_fit_plan, off_topic_questions
 from agent.arguments import positive_int
 from agent.evaluation.beir import DatasetError, load_dataset
 from agent.evaluation.folds import parse_fold, split_queries
@@ -48,6 +48,7 @@ from archive.store.embedder import (
 )
 from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
 from providers.minilm import BASE_MODEL_ID, adapted_minilm, default_minilm
+from providers.rerankers.translation import TranslationModel, fit_translation
 from tools.pair_mining import (
     MinedChunk,
     add_hard_negatives,
@@ -181,9 +182,11 @@ async def adapt_calibrated(
         async with open_services(settings, collection=collection, calibrated=False) as services:
             fitted = await adapt(services, args, source, skip_anchors=skip, chunks=chunks)
         write_err(f"cross-fit head in {fitted['seconds']:.0f} s; collecting {len(half)} queries")
+        vocabulary = await asyncio.to_thread(vocabulary_model, chunks, source, skip)
         async with open_services(settings, collection=collection, calibrated=False) as services:
-            collected.append(await collect(services, chunks, half, off_topic))
-    calibrated = await asyncio.to_thread(fit_calibration, collected, plan.described)
+            collected.append(await collect(services, chunks, half, off_topic, vocabulary))
+    vocabulary = await asyncio.to_thread(vocabulary_model, chunks, query_source, frozenset())
+    calibrated = await asyncio.to_thread(fit_calibration, collected, plan.described, vocabulary)
     async with open_services(settings, collection=collection, calibrated=False) as services:
         report = await adapt(services, args, query_source, chunks=chunks)
         report["calibration"] = await record_calibration(services, calibrated)
@@ -278,6 +281,24 @@ def query_pairs(
     return pairs
 
 
+def vocabulary_model(
+    chunks: list[MinedChunk], query_source: QuerySource, skip_anchors: frozenset[str]
+) -> TranslationModel:
+    """The collection's vocabulary (:mod:`providers.rerankers.translation`), fitted on the
+    question-like pairs of the head with the same training data: the mined anchors that read
+    like questions (without ``skip_anchors``) and the training queries, each with the passages
+    that answer it."""
+    queries, relevant, _ = query_source
+    pairs = [
+        p
+        for p in mine_chunks(chunks)
+        if p.source in QUESTION_RULES and p.anchor not in skip_anchors
+    ]
+    pairs += query_pairs(chunks, queries, relevant)
+    texts = [(p.anchor, p.positive) for p in pairs]
+    return fit_translation(texts, (c.embedded for c in chunks))
+
+
 def choose_pairs(pairs: list[Pair], budget: int, *, seed: int = 13) -> list[Pair]:
     """At most ``budget`` pairs: every non-cloze pair first (query, sections, thread, title; in
     random order), then cloze pairs to fill."""
@@ -355,7 +376,9 @@ def _format_calibration(calibration: dict[str, Any]) -> str:
             "  reranker         "
             + (
                 f"fitted on {reranker['in_domain']} queries ({reranker['queries']}) + "
-                f"{reranker['off_topic']} off-topic, cutoff {reranker['cutoff']:.4f}"
+                f"{reranker['off_topic']} off-topic, cutoff {reranker['cutoff']:.4f}; vocabulary "
+                f"of {reranker['vocabulary']['translations']} translations from "
+                f"{reranker['vocabulary']['pairs']} pairs"
                 if reranker
                 else "the shipped one (too few training queries)"
             ),
@@ -394,4 +417,11 @@ def write_err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-__all__ = ["add_adapt_parser", "adapt", "choose_pairs", "query_pairs", "run_adapt"]
+__all__ = [
+    "add_adapt_parser",
+    "adapt",
+    "choose_pairs",
+    "query_pairs",
+    "run_adapt",
+    "vocabulary_model",
+]

@@ -1,6 +1,8 @@
 """`bosun adapt`, after the embedder: fit the offline feature reranker on the adapted collection's
 own cosines and map the relevance cutoff's cosine thresholds to the adapted model.
 
+The reranker also reads the collection's vocabulary, a translation model fitted on the same
+training pairs as the head (:mod:`providers.rerankers.translation`), stored inside its weights.
 Both were calibrated on the stock MiniLM (the shipped ``providers/data/feature_reranker.json``
 and :data:`tools.relevance.COSINE_RESCUE` / ``COSINE_FLOOR``). The reranker is fitted on the
 training queries of :mod:`agent.adapt_queries` (each embedded by a head that never saw it),
@@ -47,6 +49,7 @@ from providers.rerankers.training import (
     fit_reranker,
     weights_payload,
 )
+from providers.rerankers.translation import TranslationModel
 from tools.calibration import best_cosines, map_thresholds, sample_rows
 from tools.hybrid import RetrievalOptions, retrieve
 from tools.pair_mining import MinedChunk
@@ -86,11 +89,16 @@ class Calibrated:
 
 
 async def collect(
-    services: Services, chunks: list[MinedChunk], half: list[LabelledQuery], off: list[str]
+    services: Services,
+    chunks: list[MinedChunk],
+    half: list[LabelledQuery],
+    off: list[str],
+    vocabulary: TranslationModel,
 ) -> Collected:
     """Each query's candidates on the collection as it now is (its own passage left out for a
-    mined anchor), and the probes' best cosines under the stock model and the current head."""
-    probe = FeatureReranker()
+    mined anchor) with their features (``vocabulary``'s too: fitted, like the current head,
+    without this half), and the probes' best cosines under the stock model and the head."""
+    probe = FeatureReranker(translation=vocabulary)
     queries = []
     for query in half:
         candidates = [
@@ -112,14 +120,18 @@ async def collect(
 
 
 def fit_calibration(
-    collected: list[Collected], described: str, *, min_queries: int = MIN_QUERIES
+    collected: list[Collected],
+    described: str,
+    vocabulary: TranslationModel,
+    *,
+    min_queries: int = MIN_QUERIES,
 ) -> Calibrated:
     """The cutoff thresholds mapped over every half's probes and the reranker fitted on every
-    half's queries (the shipped one stays, logged, when fewer than ``min_queries`` find a
+    half's queries, holding ``vocabulary`` (fitted on every training query) for its translation
+    features (the shipped reranker stays, logged, when fewer than ``min_queries`` find a
     relevant passage)."""
-    return Calibrated(
-        _mapped_cosines(collected), _fit_reranker(collected, described, min_queries=min_queries)
-    )
+    reranker = _fit_reranker(collected, described, vocabulary, min_queries=min_queries)
+    return Calibrated(_mapped_cosines(collected), reranker)
 
 
 async def record_calibration(services: Services, calibrated: Calibrated) -> dict[str, Any]:
@@ -204,7 +216,7 @@ def _own_row(query: LabelledQuery, chunks: list[MinedChunk], row_of: dict[str, i
 
 
 def _fit_reranker(
-    collected: list[Collected], described: str, *, min_queries: int
+    collected: list[Collected], described: str, vocabulary: TranslationModel, *, min_queries: int
 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     in_domain = [q for c in collected for q in c.queries]
     useful = sum(1 for q in in_domain if q.y.sum() > 0)
@@ -218,24 +230,35 @@ def _fit_reranker(
     off = [q for c in collected for q in c.off_topic]
     weight = OFF_TOPIC_MASS * len(in_domain) / max(len(off), 1)
     options = TrainOptions(trees=TREES)
-    trained = fit_reranker(in_domain + [replace(q, weight=weight) for q in off], options)
+    trained = fit_reranker(
+        in_domain + [replace(q, weight=weight) for q in off], options, vocabulary
+    )
     cutoff = trained.cutoff(options.max_stop)
     floor = trained.floor(cutoff, options.max_drop)
+    confident = trained.confident(cutoff)
     report = {
         "queries": described,
         "in_domain": len(in_domain),
         "with_relevant": useful,
         "off_topic": len(off),
         "trees": options.trees,
+        "vocabulary": {
+            "pairs": vocabulary.pairs,
+            "translations": sum(len(row) for row in vocabulary.table.values()),
+        },
         "cutoff": round(cutoff, 4),
         "floor": round(floor, 6),
+        "confident": None if confident is None else round(confident, 4),
         "stopped_in_training": round(float(np.mean([b < cutoff for b in trained.train_best])), 4),
         "off_topic_stopped_in_training": round(
             float(np.mean([b < cutoff for b in trained.off_best])) if trained.off_best else 0.0, 4
         ),
     }
     info = {"script": "bosun adapt", "candidates_per_query": POOL, "off_topic_mass": OFF_TOPIC_MASS}
-    return weights_payload(trained.weights, cutoff, floor, {**info, **report}), report
+    payload = weights_payload(
+        trained.weights, cutoff, floor, {**info, **report}, confident=confident
+    )
+    return payload, report
 
 
 async def _candidates(services: Services, text: str) -> list[Passage]:

@@ -13,6 +13,7 @@ from langchain_core.embeddings import Embeddings
 from archive.store.passages import Passage
 from providers.rerankers.base import RerankError, document_of, failure
 from providers.rerankers.features import FEATURES, DocumentSignals, feature_matrix, query_terms
+from providers.rerankers.translation import TranslationModel
 from providers.rerankers.trees import FeatureWeights
 
 
@@ -32,12 +33,17 @@ class FeatureReranker:
         *,
         weights: FeatureWeights | None = None,
         idf: Mapping[str, float] | None = None,
+        translation: TranslationModel | None = None,
     ) -> None:
+        """``translation``: the vocabulary model whose columns :meth:`features` appends (default:
+        the weights'; `bosun adapt` gives one to a probe that only computes features)."""
         self._embeddings = embeddings
         self._weights = weights or FeatureWeights.load()
         self._idf = idf
+        self._translation = translation or self._weights.translation
         self.default_cutoff = self._weights.cutoff
         self.default_floor = self._weights.floor
+        self.confident = self._weights.confident
         self.name = "features"
 
     async def rerank(
@@ -82,7 +88,24 @@ class FeatureReranker:
         candidates: Sequence[Passage] | None = None,
         cosines: Sequence[float] | None = None,
     ) -> np.ndarray:
-        """The feature matrix (one row per document)."""
+        """The feature matrix (one row per document): :data:`FEATURES`, then the translation
+        model's columns when there is one."""
+        x = self._base_features(query, documents, candidates=candidates, cosines=cosines)
+        if self._translation is None:
+            return x
+        sources = (
+            None if candidates is None else [document_of(c, i) for i, c in enumerate(candidates)]
+        )
+        return np.hstack([x, self._translation.columns(query, documents, sources)])
+
+    def _base_features(
+        self,
+        query: str,
+        documents: Sequence[str],
+        *,
+        candidates: Sequence[Passage] | None,
+        cosines: Sequence[float] | None,
+    ) -> np.ndarray:
         terms = query_terms(query, self._idf)
         if candidates is not None:
             if len(candidates) != len(documents):

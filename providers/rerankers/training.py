@@ -18,6 +18,7 @@ import numpy as np
 
 from providers.rerankers.features import FEATURES
 from providers.rerankers.fitting import Group, fit_linear, fit_slope, fit_trees
+from providers.rerankers.translation import TRANSLATION_FEATURES, TranslationModel
 from providers.rerankers.trees import FeatureWeights, RankModel, Tree, sigmoid
 
 #: Weights set, not learnt: neither training split asks about identifiers (claims and
@@ -63,6 +64,12 @@ class Trained:
         """See :func:`choose_cutoff`."""
         return choose_cutoff(self.train_best, self.off_best, max_stop)
 
+    def confident(self, cutoff: float) -> float | None:
+        """The best score above which the cosine floor no longer stops a question: the highest
+        best score of an off-topic training question (never below ``cutoff``); None without
+        off-topic questions (the pipeline's default stays)."""
+        return max(cutoff, max(self.off_best)) if self.off_best else None
+
     def floor(self, cutoff: float, max_drop: float) -> float:
         """The passage floor: at most ``max_drop`` of the relevant training candidates score
         below it, and never above the cutoff."""
@@ -76,13 +83,14 @@ def fit_logistic(
     l2: float,
     fixed: Mapping[str, float] | None = None,
     iters: int = 50,
+    names: Sequence[str] = FEATURES,
 ) -> tuple[np.ndarray, float]:
-    """Weighted L2-regularised logistic regression by Newton's method (IRLS); the ``fixed``
-    weights enter as a constant offset and are returned as given."""
+    """Weighted L2-regularised logistic regression by Newton's method (IRLS) over the columns
+    ``names``; the ``fixed`` weights enter as a constant offset and are returned as given."""
     fixed = fixed or {}
-    free = [i for i, name in enumerate(FEATURES) if name not in fixed]
+    free = [i for i, name in enumerate(names) if name not in fixed]
     full = np.vstack(list(xs))
-    pinned = np.array([fixed.get(name, 0.0) for name in FEATURES])
+    pinned = np.array([fixed.get(name, 0.0) for name in names])
     offset = full @ pinned
     x = full[:, free]
     y = np.concatenate(list(ys))
@@ -104,10 +112,16 @@ def fit_logistic(
     return weights, float(beta[-1])
 
 
-def fit_reranker(queries: Sequence[TrainingQuery], options: TrainOptions) -> Trained:
+def fit_reranker(
+    queries: Sequence[TrainingQuery],
+    options: TrainOptions,
+    translation: TranslationModel | None = None,
+) -> Trained:
     """Fit the pointwise model (off-topic questions included), the listwise ranker (in-domain
     queries with a relevant candidate; linear, then trees) and the slope that anchors one to the
-    other."""
+    other. With ``translation``, the queries' features hold its columns too, and the model
+    keeps it."""
+    names = FEATURES + (TRANSLATION_FEATURES if translation else ())
     used = [q for q in queries if len(q.x)]
     in_domain = [q for q in used if not q.off_topic]
     if not any(q.y.sum() > 0 for q in in_domain):
@@ -118,6 +132,7 @@ def fit_reranker(queries: Sequence[TrainingQuery], options: TrainOptions) -> Tra
         [np.full(len(q.x), q.weight) for q in used],
         options.l2,
         options.fixed,
+        names=names,
     )
     ranker: RankModel | None = None
     if options.trees >= 0:
@@ -136,10 +151,10 @@ def fit_reranker(queries: Sequence[TrainingQuery], options: TrainOptions) -> Tra
             fitted.weights,
             tuple(Tree.from_json(t) for t in fitted.trees),
             slope,
-            np.array([options.fixed.get(n, 0.0) for n in FEATURES]),
+            np.array([options.fixed.get(n, 0.0) for n in names]),
         )
-    pointwise = FeatureWeights(w, b, 0.5, 0.5, {})
-    model = FeatureWeights(w, b, 0.5, 0.5, {}, ranker)
+    pointwise = FeatureWeights(w, b, 0.5, 0.5, {}, translation=translation)
+    model = FeatureWeights(w, b, 0.5, 0.5, {}, ranker, translation=translation)
     best = [float(pointwise.scores(q.x, q.sources).max()) for q in used]
     relevant = [float(v) for q in in_domain for v in model.scores(q.x, q.sources)[q.y > 0]]
     return Trained(
@@ -171,33 +186,43 @@ def choose_cutoff(
 
 
 def weights_payload(
-    model: FeatureWeights, cutoff: float, floor: float, info: Mapping[str, Any]
+    model: FeatureWeights,
+    cutoff: float,
+    floor: float,
+    info: Mapping[str, Any],
+    *,
+    confident: float | None = None,
 ) -> dict[str, Any]:
     """The weights file's content (what :meth:`FeatureWeights.load` reads)."""
-    return {
-        "features": list(FEATURES),
-        "weights": {n: round(float(v), 6) for n, v in zip(FEATURES, model.weights, strict=True)},
+    names = model.features
+    payload: dict[str, Any] = {
+        "features": list(names),
+        "weights": {n: round(float(v), 6) for n, v in zip(names, model.weights, strict=True)},
         "bias": round(model.bias, 6),
         "cutoff": round(cutoff, 4),
         "floor": round(floor, 6),  # passages below it are noise
-        "ranker": ranker_json(model.ranker) if model.ranker else None,
+        "confident": None if confident is None else round(confident, 4),
+        "ranker": ranker_json(model.ranker, names) if model.ranker else None,
         "passage_step": model.passage_step,
         "info": dict(info),
     }
+    if model.translation:
+        payload["translation"] = model.translation.to_json()
+    return payload
 
 
-def ranker_json(ranker: RankModel) -> dict[str, Any]:
+def ranker_json(ranker: RankModel, names: Sequence[str] = FEATURES) -> dict[str, Any]:
     """A ranker as the weights file stores it (features by name, one dict per tree)."""
 
     def by_name(values: np.ndarray) -> dict[str, float]:
-        return {n: round(float(v), 6) for n, v in zip(FEATURES, values, strict=True)}
+        return {n: round(float(v), 6) for n, v in zip(names, values, strict=True)}
 
     return {
         "mean": by_name(ranker.mean),
         "scale": by_name(ranker.scale),
         "weights": by_name(ranker.weights),
         "slope": round(ranker.slope, 6),
-        "prior": {n: float(v) for n, v in zip(FEATURES, ranker.prior, strict=True) if v},
+        "prior": {n: float(v) for n, v in zip(names, ranker.prior, strict=True) if v},
         "trees": [
             {
                 "feature": t.feature.tolist(),
@@ -212,14 +237,22 @@ def ranker_json(ranker: RankModel) -> dict[str, Any]:
 
 
 def dump_weights(payload: Mapping[str, Any]) -> str:
-    """The weights file as indented JSON, each tree on one line (readable diffs)."""
+    """The weights file as indented JSON, each tree on one line (readable diffs) and a
+    translation model compact on one line (its table has ~100,000 entries)."""
+    compact: dict[str, str] = {}
+    shown = dict(payload)
     ranker = payload.get("ranker")
-    if not ranker:
-        return json.dumps(payload, indent=2) + "\n"
-    marker = "@trees@"
-    text = json.dumps({**payload, "ranker": {**ranker, "trees": marker}}, indent=2)
-    trees = ",\n".join("      " + json.dumps(t, separators=(",", ":")) for t in ranker["trees"])
-    return text.replace(json.dumps(marker), "[\n" + trees + "\n    ]") + "\n"
+    if ranker:
+        shown["ranker"] = {**ranker, "trees": "@trees@"}
+        trees = ",\n".join("      " + json.dumps(t, separators=(",", ":")) for t in ranker["trees"])
+        compact["@trees@"] = "[\n" + trees + "\n    ]"
+    if payload.get("translation"):
+        shown["translation"] = "@translation@"
+        compact["@translation@"] = json.dumps(payload["translation"], separators=(",", ":"))
+    text = json.dumps(shown, indent=2)
+    for marker, value in compact.items():
+        text = text.replace(json.dumps(marker), value)
+    return text + "\n"
 
 
 def _percentile(values: Sequence[float], q: float) -> float:

@@ -1,7 +1,8 @@
 """The offline reranker's model file: a logistic model, a listwise linear part and boosted trees.
 
 Trained by ``benchmarks/train_feature_reranker.py`` into ``providers/data/feature_reranker.json``
-(one tree per line); read with numpy only.
+(one tree per line), or by `bosun adapt` for one collection, then with the collection's vocabulary
+model (:mod:`providers.rerankers.translation`) inside; read with numpy only.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from providers.rerankers.features import FEATURES, document_groups
+from providers.rerankers.translation import TRANSLATION_FEATURES, TranslationModel
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -70,14 +72,14 @@ class RankModel:
     prior: np.ndarray
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RankModel:
+    def from_json(cls, data: Mapping[str, Any], names: Sequence[str] = FEATURES) -> RankModel:
         return cls(
-            mean=np.array([float(data["mean"][n]) for n in FEATURES]),
-            scale=np.array([float(data["scale"][n]) for n in FEATURES]),
-            weights=np.array([float(data["weights"][n]) for n in FEATURES]),
+            mean=np.array([float(data["mean"][n]) for n in names]),
+            scale=np.array([float(data["scale"][n]) for n in names]),
+            weights=np.array([float(data["weights"][n]) for n in names]),
             trees=tuple(Tree.from_json(t) for t in data.get("trees", ())),
             slope=float(data["slope"]),
-            prior=np.array([float(data.get("prior", {}).get(n, 0.0)) for n in FEATURES]),
+            prior=np.array([float(data.get("prior", {}).get(n, 0.0)) for n in names]),
         )
 
     def raw(self, x: np.ndarray) -> np.ndarray:
@@ -93,7 +95,8 @@ class RankModel:
 
 @dataclass(frozen=True)
 class FeatureWeights:
-    """A trained model over :data:`providers.rerankers.features.FEATURES`.
+    """A trained model over :data:`providers.rerankers.features.FEATURES` (and, with a
+    ``translation`` model, its ``TRANSLATION_FEATURES`` after them).
 
     ``weights``/``bias`` are a logistic model trained pointwise (off-topic questions included): the
     best candidate's probability under it says whether the archive holds an answer at all. Without
@@ -104,13 +107,22 @@ class FeatureWeights:
     documents, so nothing taught the model which passage of a document answers.
     """
 
-    weights: np.ndarray  # one per feature, in FEATURES order
+    weights: np.ndarray  # one per feature, in ``features`` order
     bias: float
     cutoff: float  # best score below this: the question is not about the archive
     floor: float  # passages below this are noise
     info: Mapping[str, Any]  # how they were trained and what they scored
     ranker: RankModel | None = None
     passage_step: float = 0.5
+    translation: TranslationModel | None = None  # the collection's vocabulary, when fitted
+    #: Best score above which a distant closest passage no longer stops the question (None: the
+    #: pipeline's default, set for the shipped model's scale).
+    confident: float | None = None
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """The columns the model reads, in order."""
+        return FEATURES + (TRANSLATION_FEATURES if self.translation else ())
 
     def scores(self, x: np.ndarray, sources: Sequence[Hashable] | None = None) -> np.ndarray:
         """Relevance in [0, 1] of each row of a feature matrix (one query's candidates, in
@@ -138,9 +150,11 @@ class FeatureWeights:
             text = Path(path).read_text("utf-8")
         data = json.loads(text)
         names = tuple(data["features"])
-        if names != FEATURES:
+        translation = data.get("translation")
+        expected = FEATURES + (TRANSLATION_FEATURES if translation else ())
+        if names != expected:
             raise ValueError(
-                f"feature reranker weights were trained on {names}, this code computes {FEATURES}"
+                f"feature reranker weights were trained on {names}, this code computes {expected}"
             )
         return cls(
             weights=np.array([float(data["weights"][n]) for n in names], dtype=np.float64),
@@ -148,6 +162,8 @@ class FeatureWeights:
             cutoff=float(data["cutoff"]),
             floor=float(data.get("floor", data["cutoff"])),
             info=data.get("info", {}),
-            ranker=RankModel.from_json(data["ranker"]) if data.get("ranker") else None,
+            ranker=RankModel.from_json(data["ranker"], names) if data.get("ranker") else None,
             passage_step=float(data.get("passage_step", 0.5)),
+            translation=TranslationModel.from_json(translation) if translation else None,
+            confident=float(data["confident"]) if data.get("confident") is not None else None,
         )

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent.adapt import add_adapt_parser, run_adapt
+from agent.adapt import add_adapt_parser, run_adapt, vocabulary_model
 from agent.adapt_calibration import collect, fit_calibration, record_calibration
 from agent.adapt_queries import LabelledQuery, off_topic_questions
 from agent.evaluation.beir import load_dataset
@@ -27,6 +27,7 @@ from archive.store.passages import fetch_vectors
 from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
 from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
+from providers.rerankers.translation import TRANSLATION_FEATURES
 from tools.pair_mining import stored_chunks
 from tools.pipeline import Switches, run_pipeline
 
@@ -160,11 +161,13 @@ async def test_the_fitted_reranker_and_thresholds_are_recorded_and_opened_with_t
         chunks = await stored_chunks(services.store)
         # Four queries are too few to cross-fit: collected on the one head, min_queries=1.
         every = [LabelledQuery(t, frozenset(relevant[q])) for q, t in dataset.queries.items()]
-        collected = await collect(services, chunks, every, off_topic_questions())
-        calibrated = fit_calibration([collected], "tiny", min_queries=1)
+        vocabulary = vocabulary_model(chunks, (dataset.queries, relevant, "tiny"), frozenset())
+        collected = await collect(services, chunks, every, off_topic_questions(), vocabulary)
+        calibrated = fit_calibration([collected], "tiny", vocabulary, min_queries=1)
         recorded = await record_calibration(services, calibrated)
     reranker, cosines = recorded["reranker"], recorded["cutoff_cosines"]
     assert reranker["in_domain"] == len(QUERIES) and reranker["off_topic"] >= 1
+    assert reranker["vocabulary"]["pairs"] >= len(QUERIES)  # each query with its passages
     assert cosines["probes"] == {"in_domain": len(QUERIES), "off_topic": 44}
     assert 0.0 < cosines["floor"] <= cosines["rescue"] < 1.0
 
@@ -172,6 +175,7 @@ async def test_the_fitted_reranker_and_thresholds_are_recorded_and_opened_with_t
         assert services.calibration.cosines.rescue == cosines["rescue"]
         fitted = services.calibration.reranker
         assert fitted is not None and fitted.cutoff == reranker["cutoff"]
+        assert fitted.translation is not None and fitted.features[-2:] == TRANSLATION_FEATURES
         assert fitted.info["embedding_model"] == services.store.identity.model
         pipeline = build_pipeline(services)
         assert pipeline.cosines == services.calibration.cosines
