@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agent import adapt_head
 from agent.adapt import add_adapt_parser, run_adapt, vocabulary_model
 from agent.adapt_calibration import collect, fit_calibration, record_calibration
 from agent.adapt_queries import LabelledQuery, off_topic_questions
@@ -26,6 +27,7 @@ from archive.store.embedder import CALIBRATION_KEYS, RERANKER_FILE_KEY, read_emb
 from archive.store.passages import fetch_vectors
 from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
+from providers.linear_head import read_head
 from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
 from providers.rerankers.translation import TRANSLATION_FEATURES
 from tools.pair_mining import stored_chunks
@@ -81,7 +83,11 @@ def _parse(command: str, argv: list[str]) -> argparse.Namespace:
 
 @pytest.mark.parametrize("mode", ["head", "full"])
 async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
-    settings: Settings, tiny: Path, capsys: pytest.CaptureFixture[str], mode: str
+    settings: Settings,
+    tiny: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    mode: str,
 ) -> None:
     dataset = load_dataset(tiny, "dev")
     collection = collection_name(tiny.name)
@@ -100,6 +106,25 @@ async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     assert report["reembed"]["chunks"] == len(CORPUS)
     assert report["training"]["kind"] == mode
     assert report["training"]["queries"] == f"{tiny.name}/dev without fold 1/2"
+    if mode == "head":  # a second run starts from the stock vectors: the same head again
+        first = read_head(model)
+        mined_on: list[object] = []
+        mine = adapt_head.add_hard_negatives
+
+        async def spy(*args: object, **kwargs: object) -> object:
+            mined_on.append(await read_embedder(settings.database_uri(), collection))
+            return await mine(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(adapt_head, "add_hard_negatives", spy)
+        assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
+        again = capsys.readouterr()
+        assert "previous head was undone" in again.err
+        assert mined_on[0] is None  # the first head's negatives: retrieved on stock vectors
+        second = read_head(Path(json.loads(again.out)["model"]))
+        assert first is not None and second is not None
+        assert np.abs(first - second).max() < 0.01  # W⁻¹'s rounding, amplified by the fit
+        report = json.loads(again.out)
+        model = Path(report["model"])
 
     record = await read_embedder(settings.database_uri(), collection)
     assert record is not None and record.sha256 == report["sha256"]
