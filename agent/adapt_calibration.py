@@ -235,7 +235,6 @@ def _fit_reranker(
     )
     cutoff = trained.cutoff(options.max_stop)
     floor = trained.floor(cutoff, options.max_drop)
-    confident = trained.confident(cutoff)
     report = {
         "queries": described,
         "in_domain": len(in_domain),
@@ -248,17 +247,13 @@ def _fit_reranker(
         },
         "cutoff": round(cutoff, 4),
         "floor": round(floor, 6),
-        "confident": None if confident is None else round(confident, 4),
         "stopped_in_training": round(float(np.mean([b < cutoff for b in trained.train_best])), 4),
         "off_topic_stopped_in_training": round(
             float(np.mean([b < cutoff for b in trained.off_best])) if trained.off_best else 0.0, 4
         ),
     }
     info = {"script": "bosun adapt", "candidates_per_query": POOL, "off_topic_mass": OFF_TOPIC_MASS}
-    payload = weights_payload(
-        trained.weights, cutoff, floor, {**info, **report}, confident=confident
-    )
-    return payload, report
+    return weights_payload(trained.weights, cutoff, floor, {**info, **report}), report
 
 
 async def _candidates(services: Services, text: str) -> list[Passage]:

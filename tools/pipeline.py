@@ -34,7 +34,6 @@ from tools.relevance import (
     STOCK_COSINES,
     CosineThresholds,
     Relevance,
-    confident_level,
     cutoff_threshold,
     relevance_of,
     rerank_floor,
@@ -205,16 +204,10 @@ async def _rank(
     pool, rest = candidates[: switches.pool], candidates[switches.pool :]
     limit = cutoff_threshold(switches.score_cutoff, reranker)
     calibrated = switches.score_cutoff is None
-    confident = confident_level(reranker)
 
     def relevance_of_pool(passages: list[Passage], *, reranked: bool) -> Relevance:
         return relevance_of(
-            passages,
-            limit,
-            reranked=reranked,
-            calibrated=calibrated,
-            cosines=pipeline.cosines,
-            confident=confident,
+            passages, limit, reranked=reranked, calibrated=calibrated, cosines=pipeline.cosines
         )
 
     if not switches.rerank or not pool:

@@ -34,8 +34,6 @@ COSINE_RESCUE = 0.48
 # scifact 77 -> 81 of 84, train queries 14 -> 24 of 809 (short claims full of gene names
 # sit far from everything in MiniLM).
 COSINE_FLOOR = 0.38
-#: The shipped reranker's best score above which the cosine floor no longer stops; a reranker
-#: fitted by `bosun adapt` states its own (``confident``), on its own scale.
 CONFIDENT = 0.1
 
 
@@ -78,12 +76,6 @@ def cutoff_threshold(override: float | None, reranker: Reranker) -> float:
     return float(getattr(reranker, "default_cutoff", DEFAULT_CUTOFF))
 
 
-def confident_level(reranker: Reranker) -> float:
-    """The reranker's own ``confident`` score where it states one, else :data:`CONFIDENT`."""
-    level = getattr(reranker, "confident", None)
-    return CONFIDENT if level is None else float(level)
-
-
 def decide(
     best: float | None,
     closest: float,
@@ -92,16 +84,15 @@ def decide(
     empty: bool,
     calibrated: bool = True,
     cosines: CosineThresholds = STOCK_COSINES,
-    confident: float = CONFIDENT,
 ) -> Relevance:
     """Stop when nothing was retrieved, or when the best reranker score (``None``: not reranked)
     is below ``limit`` and no passage is within ``cosines.rescue``; with the ``calibrated``
     cutoff (not a run's override) also when the closest passage is below ``cosines.floor``
-    and the reranker is not sure (best below ``confident``). Without reranker scores only an
-    empty result stops: fused scores have no absolute scale."""
+    and the reranker is not sure. Without reranker scores only an empty result stops: fused
+    scores have no absolute scale."""
     rescued = best is not None and best < limit and closest >= cosines.rescue
     distant = (
-        calibrated and best is not None and closest < cosines.floor and best < max(confident, limit)
+        calibrated and best is not None and closest < cosines.floor and best < max(CONFIDENT, limit)
     )
     stop = empty or (best is not None and best < limit and not rescued) or distant
     return Relevance(
@@ -122,17 +113,8 @@ def relevance_of(
     reranked: bool,
     calibrated: bool,
     cosines: CosineThresholds = STOCK_COSINES,
-    confident: float = CONFIDENT,
 ) -> Relevance:
     """:func:`decide` for passages the floor kept, best first."""
     best = kept[0]["rerank"] if kept and reranked else None
     closest = max((p["cosine"] for p in kept), default=0.0)
-    return decide(
-        best,
-        closest,
-        limit,
-        empty=not kept,
-        calibrated=calibrated,
-        cosines=cosines,
-        confident=confident,
-    )
+    return decide(best, closest, limit, empty=not kept, calibrated=calibrated, cosines=cosines)

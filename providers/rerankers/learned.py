@@ -43,7 +43,6 @@ class FeatureReranker:
         self._translation = translation or self._weights.translation
         self.default_cutoff = self._weights.cutoff
         self.default_floor = self._weights.floor
-        self.confident = self._weights.confident
         self.name = "features"
 
     async def rerank(

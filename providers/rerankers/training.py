@@ -64,12 +64,6 @@ class Trained:
         """See :func:`choose_cutoff`."""
         return choose_cutoff(self.train_best, self.off_best, max_stop)
 
-    def confident(self, cutoff: float) -> float | None:
-        """The best score above which the cosine floor no longer stops a question: the highest
-        best score of an off-topic training question (never below ``cutoff``); None without
-        off-topic questions (the pipeline's default stays)."""
-        return max(cutoff, max(self.off_best)) if self.off_best else None
-
     def floor(self, cutoff: float, max_drop: float) -> float:
         """The passage floor: at most ``max_drop`` of the relevant training candidates score
         below it, and never above the cutoff."""
@@ -186,12 +180,7 @@ def choose_cutoff(
 
 
 def weights_payload(
-    model: FeatureWeights,
-    cutoff: float,
-    floor: float,
-    info: Mapping[str, Any],
-    *,
-    confident: float | None = None,
+    model: FeatureWeights, cutoff: float, floor: float, info: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The weights file's content (what :meth:`FeatureWeights.load` reads)."""
     names = model.features
@@ -201,7 +190,6 @@ def weights_payload(
         "bias": round(model.bias, 6),
         "cutoff": round(cutoff, 4),
         "floor": round(floor, 6),  # passages below it are noise
-        "confident": None if confident is None else round(confident, 4),
         "ranker": ranker_json(model.ranker, names) if model.ranker else None,
         "passage_step": model.passage_step,
         "info": dict(info),

@@ -115,9 +115,6 @@ class FeatureWeights:
     ranker: RankModel | None = None
     passage_step: float = 0.5
     translation: TranslationModel | None = None  # the collection's vocabulary, when fitted
-    #: Best score above which a distant closest passage no longer stops the question (None: the
-    #: pipeline's default, set for the shipped model's scale).
-    confident: float | None = None
 
     @property
     def features(self) -> tuple[str, ...]:
@@ -165,5 +162,4 @@ class FeatureWeights:
             ranker=RankModel.from_json(data["ranker"], names) if data.get("ranker") else None,
             passage_step=float(data.get("passage_step", 0.5)),
             translation=TranslationModel.from_json(translation) if translation else None,
-            confident=float(data["confident"]) if data.get("confident") is not None else None,
         )

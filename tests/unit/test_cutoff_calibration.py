@@ -7,12 +7,10 @@ import numpy as np
 import pytest
 
 from archive.store.search_filters import SearchFilters
-from providers.rerankers.learned import FeatureReranker
-from providers.rerankers.trees import FeatureWeights
 from tests.fakes.clients import FakeBackend, FakeReranker, passage
 from tools.calibration import best_cosines, map_threshold, map_thresholds, sample_rows
 from tools.pipeline import Pipeline, Switches, run_pipeline
-from tools.relevance import CONFIDENT, STOCK_COSINES, CosineThresholds, confident_level, decide
+from tools.relevance import STOCK_COSINES, CosineThresholds, decide
 
 RNG = np.random.default_rng(7)
 STOCK = np.sort(RNG.uniform(0.2, 0.8, 200))
@@ -71,18 +69,6 @@ def test_decide_reads_the_collections_thresholds() -> None:
     assert decide(0.05, 0.6, 0.1, empty=False, cosines=adapted)["stopped"] is True
     distant = decide(0.05, 0.45, 0.01, empty=False, cosines=adapted)
     assert distant["below_cosine_floor"] is True and distant["stopped"] is True
-
-
-def test_a_fitted_reranker_states_how_sure_is_sure_on_its_own_scale() -> None:
-    assert confident_level(FeatureReranker()) == CONFIDENT  # the shipped model: the default
-    shipped = FeatureWeights.load()
-    fitted = FeatureReranker(weights=FeatureWeights(**{**vars(shipped), "confident": 0.03}))
-    assert confident_level(fitted) == 0.03
-    # A distant closest passage: the shipped scale's 0.1 would stop a best score of 0.05, a
-    # reranker whose off-topic training questions all scored below 0.03 does not.
-    assert decide(0.05, 0.3, 0.01, empty=False)["stopped"] is True
-    assert decide(0.05, 0.3, 0.01, empty=False, confident=0.03)["stopped"] is False
-    assert decide(0.02, 0.3, 0.01, empty=False, confident=0.03)["stopped"] is True
 
 
 async def test_the_pipeline_applies_its_cosine_thresholds() -> None:

@@ -54,20 +54,15 @@ def test_a_fitted_reranker_ranks_held_out_queries_and_separates_off_topic_ones()
     assert all(trained.weights.scores(q.x, q.sources).max() < cutoff for q in off)
     assert max(trained.off_best) < cutoff <= min(trained.train_best)
     assert trained.floor(cutoff, 0.01) <= cutoff
-    assert trained.confident(cutoff) == cutoff  # every off-topic question is below the cutoff
-    assert trained.confident(0.0) == max(trained.off_best)
 
 
 def test_the_weights_file_round_trips(tmp_path: Path) -> None:
     rng = np.random.default_rng(4)
     trained = fit_reranker([_query(rng) for _ in range(30)], TrainOptions(trees=3))
     path = tmp_path / "weights.json"
-    payload = weights_payload(trained.weights, 0.2, 0.01, {"by": "test"}, confident=0.05)
-    path.write_text(dump_weights(payload))
+    path.write_text(dump_weights(weights_payload(trained.weights, 0.2, 0.01, {"by": "test"})))
     loaded = FeatureWeights.load(path)
     assert loaded.cutoff == 0.2 and loaded.floor == 0.01 and loaded.info == {"by": "test"}
-    assert loaded.confident == 0.05 and FeatureWeights.load().confident is None
-    assert trained.confident(0.2) is None  # no off-topic training questions
     q = _query(rng)
     assert loaded.scores(q.x, q.sources) == pytest.approx(
         trained.weights.scores(q.x, q.sources), abs=1e-4
