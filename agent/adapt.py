@@ -28,10 +28,18 @@ from agent.adapt_head import (
     adapt_report,
     adapted_meta,
     current_head,
+    headed,
     install_model,
     reset_head,
+    start_from_stock,
 )
-from agent.adapt_queries import QUESTION_RULES, QuerySource, cross_fit_plan, off_topic_questions
+from agent.adapt_queries import (
+    QuerySource,
+    cross_fit_plan,
+    off_topic_questions,
+    query_pairs,
+    vocabulary_model,
+)
 from agent.arguments import positive_int
 from agent.evaluation.beir import DatasetError, load_dataset
 from agent.evaluation.folds import parse_fold, split_queries
@@ -48,7 +56,6 @@ from archive.store.embedder import (
 )
 from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
 from providers.minilm import BASE_MODEL_ID, adapted_minilm, default_minilm
-from providers.rerankers.translation import TranslationModel, fit_translation
 from tools.pair_mining import (
     MinedChunk,
     add_hard_negatives,
@@ -136,22 +143,27 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
         write_err("bosun: --hold-out needs --queries")
         return 2
     try:
-        query_pairs = _query_source(args)
+        query_source = _query_source(args)
     except DatasetError as err:
         write_err(f"bosun: {err}")
         return 2
     if args.mode == "head" and not args.reset:
         async with open_services(settings, collection=collection, calibrated=False) as services:
-            await start_from_stock(services)
+            undone = await start_from_stock(services)
+        if undone:
+            seconds = undone["seconds"]
+            write_err(
+                f"started from the stock model: the previous head was undone in {seconds:.0f} s"
+            )
     if args.reset or args.no_calibrate or args.mode == "full":
         if args.mode == "full" and not (args.reset or args.no_calibrate):
             logger.warning(
                 "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds"
             )
         async with open_services(settings, collection=collection, calibrated=False) as services:
-            report = await (_reset(services) if args.reset else adapt(services, args, query_pairs))
+            report = await (_reset(services) if args.reset else adapt(services, args, query_source))
     else:
-        report = await adapt_calibrated(settings, collection, args, query_pairs)
+        report = await adapt_calibrated(settings, collection, args, query_source)
     if args.json:
         sys.stdout.write(json.dumps(report) + "\n")
     else:
@@ -268,40 +280,6 @@ async def adapt(
     return adapt_report(store, target, sha, pairs, training, mined_s, trained, reembedded, started)
 
 
-def query_pairs(
-    chunks: list[MinedChunk], queries: dict[str, str], relevant: dict[str, list[str]]
-) -> list[Pair]:
-    """(query, passage of a relevant document) for every training query (BEIR corpus ids are
-    the documents' source ids)."""
-    by_source: dict[str, list[MinedChunk]] = {}
-    for chunk in chunks:
-        by_source.setdefault(chunk.source_id, []).append(chunk)
-    pairs = []
-    for qid, text in queries.items():
-        for source_id in relevant.get(qid, []):
-            for chunk in by_source.get(source_id, [])[:2]:
-                pairs.append(Pair(text, chunk.embedded, source="query"))
-    return pairs
-
-
-def vocabulary_model(
-    chunks: list[MinedChunk], query_source: QuerySource, skip_anchors: frozenset[str]
-) -> TranslationModel:
-    """The collection's vocabulary (:mod:`providers.rerankers.translation`), fitted on the
-    question-like pairs of the head with the same training data: the mined anchors that read
-    like questions (without ``skip_anchors``) and the training queries, each with the passages
-    that answer it."""
-    queries, relevant, _ = query_source
-    pairs = [
-        p
-        for p in mine_chunks(chunks)
-        if p.source in QUESTION_RULES and p.anchor not in skip_anchors
-    ]
-    pairs += query_pairs(chunks, queries, relevant)
-    texts = [(p.anchor, p.positive) for p in pairs]
-    return fit_translation(texts, (c.embedded for c in chunks))
-
-
 def choose_pairs(pairs: list[Pair], budget: int, *, seed: int = 13) -> list[Pair]:
     """At most ``budget`` pairs: every non-cloze pair first (query, sections, thread, title; in
     random order), then cloze pairs to fill."""
@@ -325,7 +303,7 @@ async def _reset(services: Services) -> dict[str, Any]:
 
 
 async def _restore_stock(services: Services) -> dict[str, Any]:
-    head = await current_head(services) if await _headed(services) else None
+    head = await current_head(services) if await headed(services) else None
     if head is not None:
         return await reset_head(services, head)
     store = services.store
@@ -342,27 +320,6 @@ async def _restore_stock(services: Services) -> dict[str, Any]:
         "reembed": asdict(report),
         "seconds": round(time.perf_counter() - started, 1),
     }
-
-
-async def start_from_stock(services: Services) -> None:
-    """Map a previous head's vectors back to the stock model's before fitting a new one. Hard
-    negatives are mined by the collection's own retrieval, so a new head would otherwise depend
-    on the last, and in `bosun eval --fold` runs on a head fitted on the fold now held out (one
-    fold's hybrid nDCG@10: 0.432 and 0.435 from stock, 0.439 after the other fold's head)."""
-    if not await _headed(services):
-        return
-    head = await current_head(services)
-    if head is not None:
-        undone = await reset_head(services, head)
-        seconds = undone["seconds"]
-        write_err(f"started from the stock model: the previous head was undone in {seconds:.0f} s")
-
-
-async def _headed(services: Services) -> bool:
-    async with services.store.pool.connection() as conn:
-        cur = await conn.execute("SELECT value FROM meta WHERE key = %s", (KIND_KEY,))
-        row = await cur.fetchone()
-    return bool(row and row["value"] == "head")
 
 
 def _remove_old_models(folder: Path, *, keep: Path) -> None:
@@ -434,11 +391,4 @@ def write_err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-__all__ = [
-    "add_adapt_parser",
-    "adapt",
-    "choose_pairs",
-    "query_pairs",
-    "run_adapt",
-    "vocabulary_model",
-]
+__all__ = ["add_adapt_parser", "adapt", "choose_pairs", "run_adapt"]

@@ -1,5 +1,6 @@
-"""The queries `bosun adapt` fits the reranker and the cutoff thresholds on, and how they are
-split so that each is embedded by a head that never saw it (cross-fitting).
+"""The queries `bosun adapt` fits the reranker and the cutoff thresholds on, how they are split
+so that each is embedded by a head that never saw it (cross-fitting), and the (query, passage)
+pairs made of them for the head and the collection's vocabulary.
 
 They are the training queries (``--queries`` without the ``--hold-out`` fold) or, without them,
 the question-like anchors mined from the collection (a report's probable cause or findings, a
@@ -14,6 +15,8 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
+from providers.finetune import Pair
+from providers.rerankers.translation import TranslationModel, fit_translation
 from tools.pair_mining import MinedChunk, mine_chunks
 
 MAX_QUERIES = 1000  # in-domain queries the reranker is fitted on at most
@@ -109,6 +112,40 @@ def _half(key: str) -> int:
     return int.from_bytes(digest[:8], "big") % 2
 
 
+def query_pairs(
+    chunks: list[MinedChunk], queries: dict[str, str], relevant: dict[str, list[str]]
+) -> list[Pair]:
+    """(query, passage of a relevant document) for every training query (BEIR corpus ids are
+    the documents' source ids)."""
+    by_source: dict[str, list[MinedChunk]] = {}
+    for chunk in chunks:
+        by_source.setdefault(chunk.source_id, []).append(chunk)
+    pairs = []
+    for qid, text in queries.items():
+        for source_id in relevant.get(qid, []):
+            for chunk in by_source.get(source_id, [])[:2]:
+                pairs.append(Pair(text, chunk.embedded, source="query"))
+    return pairs
+
+
+def vocabulary_model(
+    chunks: list[MinedChunk], query_source: QuerySource, skip_anchors: frozenset[str]
+) -> TranslationModel:
+    """The collection's vocabulary (:mod:`providers.rerankers.translation`), fitted on the
+    question-like pairs of the head with the same training data: the mined anchors that read
+    like questions (without ``skip_anchors``) and the training queries, each with the passages
+    that answer it."""
+    queries, relevant, _ = query_source
+    pairs = [
+        p
+        for p in mine_chunks(chunks)
+        if p.source in QUESTION_RULES and p.anchor not in skip_anchors
+    ]
+    pairs += query_pairs(chunks, queries, relevant)
+    texts = [(p.anchor, p.positive) for p in pairs]
+    return fit_translation(texts, (c.embedded for c in chunks))
+
+
 def off_topic_questions() -> list[str]:
     """The bundled off-topic questions (the train split of
     ``benchmarks/questions/off_topic.jsonl``; its held-out split is never fitted on)."""
@@ -122,4 +159,6 @@ __all__ = [
     "QuerySource",
     "cross_fit_plan",
     "off_topic_questions",
+    "query_pairs",
+    "vocabulary_model",
 ]

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from agent import adapt_head
-from agent.adapt import add_adapt_parser, run_adapt, vocabulary_model
+from agent.adapt import add_adapt_parser, run_adapt
 from agent.adapt_calibration import collect, fit_calibration, record_calibration
-from agent.adapt_queries import LabelledQuery, off_topic_questions
+from agent.adapt_queries import LabelledQuery, off_topic_questions, vocabulary_model
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, open_eval_services
 from agent.evaluation.command import add_eval_parser, run_eval

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from agent.adapt import choose_pairs, query_pairs
+from agent.adapt import choose_pairs
+from agent.adapt_queries import query_pairs
 from agent.evaluation.folds import Fold, parse_fold, split_queries
 from providers.finetune import Pair
 from tools.pair_mining import (
