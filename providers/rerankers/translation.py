@@ -96,12 +96,16 @@ class TranslationModel:
             return np.zeros((0, len(TRANSLATION_FEATURES)))
         query_stems = stems(query)
         passages = [stems(d) for d in documents]
-        scores = self.score(query_stems, passages)
+        groups = document_groups(range(len(documents)) if sources is None else sources)
+        shared = [members for members in groups if len(members) > 1]
+        joined = [[s for i in members for s in passages[i]] for members in shared]
+        # One call scores the passages and the documents of several: the query's rows are built
+        # once.
+        both = self.score(query_stems, passages + joined)
+        scores = both[: len(passages)]
         doc = scores.copy()
-        for members in document_groups(range(len(documents)) if sources is None else sources):
-            if len(members) > 1:
-                joined = [s for i in members for s in passages[i]]
-                doc[members] = self.score(query_stems, [joined])[0]
+        for members, value in zip(shared, both[len(passages) :], strict=True):
+            doc[members] = value
         best = scores.max()
         return np.column_stack([scores - best, doc - best])
 
