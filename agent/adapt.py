@@ -49,12 +49,14 @@ from archive.ingest.reembed import reembed_collection
 from archive.store.embedder import (
     CALIBRATION_KEYS,
     FILE_KEY,
+    HEAD_SHA_KEY,
     MODEL_KEY,
     SHA_KEY,
     TRAINING_KEY,
     adapted_model_id,
 )
 from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
+from providers.linear_head import head_file
 from providers.minilm import BASE_MODEL_ID, adapted_minilm, default_minilm
 from tools.pair_mining import (
     MinedChunk,
@@ -120,14 +122,14 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--reset",
         action="store_true",
-        help="re-embed with the stock model and forget the adapted model, reranker and thresholds",
+        help="re-embed with the stock model and forget the adapted model and reranker",
     )
     parser.add_argument(
         "--no-calibrate",
         action="store_true",
-        help="keep the shipped reranker and the stock cutoff thresholds (an ablation; by default "
-        "a head is fitted twice: first without half the training queries, on which the reranker "
-        "and the cutoff thresholds are fitted, then with all of them)",
+        help="keep the shipped reranker (an ablation; by default a head is fitted twice: first "
+        "without half the training queries, on which the reranker is fitted, then with all of "
+        "them)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -158,7 +160,8 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
     if args.reset or args.no_calibrate or args.mode == "full":
         if args.mode == "full" and not (args.reset or args.no_calibrate):
             logger.warning(
-                "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds"
+                "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds "
+                "(applied to its own cosines: the stock vectors cannot be recovered)"
             )
         async with open_services(settings, collection=collection, calibrated=False) as services:
             report = await (_reset(services) if args.reset else adapt(services, args, query_source))
@@ -175,21 +178,18 @@ async def adapt_calibrated(
     settings: Settings, collection: str, args: argparse.Namespace, query_source: QuerySource
 ) -> dict[str, Any]:
     """Cross-fit: for each half of the training queries, fit a head without it and collect that
-    half's candidates and cosines; fit the reranker and map the cutoff thresholds on both
-    halves; then fit the head on every training query and record the calibration for it. Each
+    half's candidates and cosines; fit the reranker on both halves; then fit the head on every
+    training query and record the reranker for it. Each
     step reopens the collection: queries are embedded by the model it holds at that point."""
     started = time.perf_counter()
     async with open_services(settings, collection=collection, calibrated=False) as services:
         chunks = await stored_chunks(services.store)
     plan = cross_fit_plan(chunks, query_source)
     if not any(plan.halves):
-        logger.warning(
-            "no training queries or question-like anchors: the shipped reranker and the stock "
-            "cutoff thresholds stay"
-        )
+        logger.warning("no training queries or question-like anchors: the shipped reranker stays")
         async with open_services(settings, collection=collection, calibrated=False) as services:
             report = await adapt(services, args, query_source, chunks=chunks)
-            report["calibration"] = await record_calibration(services, Calibrated(None, None))
+            report["calibration"] = await record_calibration(services, Calibrated(None))
         return report
     off_topic = off_topic_questions()
     collected = []
@@ -199,7 +199,7 @@ async def adapt_calibrated(
         write_err(f"cross-fit head in {fitted['seconds']:.0f} s; collecting {len(half)} queries")
         vocabulary = await asyncio.to_thread(vocabulary_model, chunks, source, skip)
         async with open_services(settings, collection=collection, calibrated=False) as services:
-            collected.append(await collect(services, chunks, half, off_topic, vocabulary))
+            collected.append(await collect(services, half, off_topic, vocabulary))
     vocabulary = await asyncio.to_thread(vocabulary_model, chunks, query_source, frozenset())
     calibrated = await asyncio.to_thread(fit_calibration, collected, plan.described, vocabulary)
     async with open_services(settings, collection=collection, calibrated=False) as services:
@@ -275,7 +275,9 @@ async def adapt(
         "batch_size": config.batch_size,
     }
     meta = adapted_meta(services, "full", target, sha, training)
-    reembedded = await reembed_collection(store, embeddings, meta, drop=CALIBRATION_KEYS)
+    reembedded = await reembed_collection(
+        store, embeddings, meta, drop=(HEAD_SHA_KEY, *CALIBRATION_KEYS)
+    )
     _remove_old_models(target.parent, keep=target)
     return adapt_report(store, target, sha, pairs, training, mined_s, trained, reembedded, started)
 
@@ -296,7 +298,7 @@ async def _reset(services: Services) -> dict[str, Any]:
     after a full fine-tune), drop the adapted model's record and remove its files."""
     report = await _restore_stock(services)
     folder = services.settings.home / "models" / services.store.schema
-    for stale in [*folder.glob("minilm-adapted-*.onnx"), *folder.glob("feature-reranker-*.json")]:
+    for stale in [*folder.glob("minilm-adapted-*"), *folder.glob("feature-reranker-*.json")]:
         stale.unlink()
         logger.info("removed %s", stale)
     return report
@@ -312,7 +314,7 @@ async def _restore_stock(services: Services) -> dict[str, Any]:
         store,
         default_minilm(),
         {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, *CALIBRATION_KEYS),
+        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS),
     )
     return {
         "collection": store.schema,
@@ -323,8 +325,8 @@ async def _restore_stock(services: Services) -> dict[str, Any]:
 
 
 def _remove_old_models(folder: Path, *, keep: Path) -> None:
-    for old in folder.glob("minilm-adapted-*.onnx"):
-        if old != keep:
+    for old in folder.glob("minilm-adapted-*"):
+        if old not in (keep, head_file(keep)):
             old.unlink()
             logger.info("removed the previous adapted model %s", old)
 
@@ -337,26 +339,14 @@ def _format(report: dict[str, Any]) -> str:
 
 
 def _format_calibration(calibration: dict[str, Any]) -> str:
-    cosines, reranker = calibration["cutoff_cosines"], calibration["reranker"]
-    return "\n".join(
-        [
-            "  cutoff cosines   "
-            + (
-                f"rescue {cosines['rescue']:.3f}, floor {cosines['floor']:.3f} (stock "
-                f"{cosines['stock']['rescue']:.2f} / {cosines['stock']['floor']:.2f})"
-                if cosines
-                else "stock (the collection holds no head)"
-            ),
-            "  reranker         "
-            + (
-                f"fitted on {reranker['in_domain']} queries ({reranker['queries']}) + "
-                f"{reranker['off_topic']} off-topic, cutoff {reranker['cutoff']:.4f}; vocabulary "
-                f"of {reranker['vocabulary']['translations']} translations from "
-                f"{reranker['vocabulary']['pairs']} pairs"
-                if reranker
-                else "the shipped one (too few training queries)"
-            ),
-        ]
+    reranker = calibration["reranker"]
+    return "  reranker         " + (
+        f"fitted on {reranker['in_domain']} queries ({reranker['queries']}) + "
+        f"{reranker['off_topic']} off-topic, floor {reranker['floor']:.4f}; vocabulary "
+        f"of {reranker['vocabulary']['translations']} translations from "
+        f"{reranker['vocabulary']['pairs']} pairs"
+        if reranker
+        else "the shipped one (too few training queries)"
     )
 
 

@@ -24,6 +24,7 @@ from archive.store.database import Store
 from archive.store.embedder import (
     CALIBRATION_KEYS,
     FILE_KEY,
+    HEAD_SHA_KEY,
     MODEL_KEY,
     SHA_KEY,
     TRAINING_KEY,
@@ -37,7 +38,9 @@ from providers.linear_head import (
     apply_head,
     export_head,
     fit_head,
+    head_file,
     read_head,
+    save_head,
     stock_vectors,
 )
 from providers.minilm import BASE_MODEL_ID, default_minilm, stock_model_path
@@ -116,6 +119,7 @@ async def adapt_head(
         "steps": config.steps,
     }
     meta = adapted_meta(services, "head", target, sha, training)
+    meta[HEAD_SHA_KEY] = await asyncio.to_thread(save_head, weights, head_file(target))
     applied = await transform_collection(
         store, lambda v: apply_head(weights, stock_vectors(old, v)), meta, drop=CALIBRATION_KEYS
     )
@@ -179,7 +183,7 @@ async def reset_head(services: Services, old: np.ndarray) -> dict[str, Any]:
         services.store,
         lambda v: stock_vectors(old, v),
         {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, *CALIBRATION_KEYS),
+        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS),
     )
     return {
         "collection": services.store.schema,

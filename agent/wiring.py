@@ -4,38 +4,44 @@ reranker, chat models, expander."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from agent.settings import Settings
 from archive.originals import Archive
 from archive.store.database import EmbeddingIdentity, Store
 from archive.store.embedder import read_calibration, read_embedder
+from archive.store.passages import fetch_vectors
 from archive.store.schema import StoreError
 from graph.builder import Clients
 from providers.chat import build_chat_model, build_classifier_model
 from providers.embeddings import build_embeddings, embedding_identity
+from providers.linear_head import head_file, load_head
 from providers.minilm import adapted_minilm
-from providers.rerankers import build_reranker
+from providers.rerankers import Reranker, build_reranker
+from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.trees import FeatureWeights
 from tools.backend import StoreBackend
 from tools.expansion import archive_expander
 from tools.pipeline import Pipeline
-from tools.relevance import STOCK_COSINES, CosineThresholds
+from tools.stock_relevance import StockJudge
+
+FIX = "run `bosun adapt` again (or `bosun adapt --reset` for the stock model)"
 
 
 @dataclass(frozen=True)
 class Calibration:
     """What `bosun adapt` fitted for a collection's adapted embedder (the shipped defaults
-    otherwise): the offline reranker's weights and the cutoff's cosine thresholds."""
+    otherwise): the offline reranker's weights and the head the cutoff maps vectors back with."""
 
     reranker: FeatureWeights | None = None  # None: the shipped feature reranker
-    cosines: CosineThresholds = STOCK_COSINES
+    head: np.ndarray | None = None  # W of a headed model (None: stock vectors, or a full tune)
 
 
 @dataclass
@@ -102,54 +108,56 @@ async def collection_embeddings(settings: Settings, collection: str) -> Embeddin
     if not path.is_file():
         raise StoreError(
             f"collection {collection!r} was embedded by the adapted model {path}, which is "
-            "missing; run `bosun adapt` again (or `bosun adapt --reset` for the stock model)"
+            f"missing; {FIX}"
         )
     return adapted_minilm(path, record.sha256, record.model.removeprefix("local:"))
 
 
 async def collection_calibration(settings: Settings, store: Store) -> Calibration:
-    """The reranker and cutoff thresholds `bosun adapt` recorded for a local collection; a
-    recorded reranker file that is missing or altered is a StoreError, never a silent fall-back
-    to the shipped one."""
+    """The reranker and head `bosun adapt` recorded for a local collection; a recorded file that
+    is missing or altered is a StoreError, never a silent fall-back to the shipped reranker or
+    to a cutoff on the adapted cosines."""
     if (settings.providers.embeddings or "").strip().lower() != "local":
         return Calibration()
     collection = store.schema
-    record = await read_calibration(store)
+    calibration = await read_calibration(store)
     reranker = None
-    if record.reranker_file:
-        reranker = load_reranker(
-            settings.home / record.reranker_file, record.reranker_sha256 or "", collection
-        )
-    cosines = STOCK_COSINES
-    if record.cutoff_cosines:
+    if calibration.reranker_file:
+        path = settings.home / calibration.reranker_file
+        reranker = load_reranker(path, calibration.reranker_sha256 or "", collection)
+    embedder = await read_embedder(settings.database_uri(), collection)
+    head = None
+    if embedder is not None and embedder.head_sha256:
+        path = head_file(settings.home / embedder.file)
+        data = verified(path, embedder.head_sha256, "the head", collection)
         try:
-            values = json.loads(record.cutoff_cosines)
-            cosines = CosineThresholds(float(values["rescue"]), float(values["floor"]))
-        except (ValueError, KeyError, TypeError) as err:
-            raise StoreError(
-                f"collection {collection!r} records unreadable cutoff thresholds ({err}); "
-                "run `bosun adapt` again (or `bosun adapt --reset`)"
-            ) from err
-    return Calibration(reranker, cosines)
+            head = load_head(data)
+        except ValueError as err:
+            raise StoreError(f"head {path} cannot be read ({err}); {FIX}") from err
+    return Calibration(reranker, head)
 
 
 def load_reranker(path: Path, sha256: str, collection: str) -> FeatureWeights:
     """The feature reranker fitted for ``collection``, checked against its recorded sha256."""
-    fix = "run `bosun adapt` again (or `bosun adapt --reset` for the shipped one)"
-    if not path.is_file():
-        raise StoreError(
-            f"collection {collection!r} uses the fitted reranker {path}, which is missing; {fix}"
-        )
-    data = path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != sha256:
-        raise StoreError(
-            f"collection {collection!r} uses the fitted reranker {path}, whose sha256 does not "
-            f"match the one recorded; {fix}"
-        )
+    verified(path, sha256, "the fitted reranker", collection)
     try:
         return FeatureWeights.load(path)
     except (ValueError, KeyError) as err:
-        raise StoreError(f"fitted reranker {path} cannot be read ({err}); {fix}") from err
+        raise StoreError(f"fitted reranker {path} cannot be read ({err}); {FIX}") from err
+
+
+def verified(path: Path, sha256: str, what: str, collection: str) -> bytes:
+    """The bytes of a file `bosun adapt` recorded for ``collection``, checked against their
+    recorded sha256."""
+    if not path.is_file():
+        raise StoreError(f"collection {collection!r} uses {what} {path}, which is missing; {FIX}")
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise StoreError(
+            f"collection {collection!r} uses {what} {path}, whose sha256 does not match the one "
+            f"recorded; {FIX}"
+        )
+    return data
 
 
 def build_clients(services: Services, *, offline: bool = False) -> Clients:
@@ -157,16 +165,17 @@ def build_clients(services: Services, *, offline: bool = False) -> Clients:
     one is configured)."""
     config = services.settings.providers
     chat_model = None if offline else build_chat_model(config)
+    reranker = build_reranker(config, services.embeddings, services.calibration.reranker)
     return Clients(
         backend=StoreBackend(services.store, services.embeddings),
         archive=services.archive,
-        reranker=build_reranker(config, services.embeddings, services.calibration.reranker),
+        reranker=reranker,
         embeddings=services.embeddings,
         chat_model=chat_model,
         classifier_model=None if offline else build_classifier_model(config),
         chat_tools=config.chat_tools,
         expander=archive_expander(services.store, chat_model),  # off unless Context.expand
-        cosines=services.calibration.cosines,
+        judge=stock_judge(services, reranker),
     )
 
 
@@ -177,4 +186,14 @@ def build_pipeline(services: Services, *, expand: bool = False) -> Pipeline:
     expander = archive_expander(services.store, build_chat_model(config)) if expand else None
     backend = StoreBackend(services.store, services.embeddings)
     reranker = build_reranker(config, services.embeddings, services.calibration.reranker)
-    return Pipeline(backend, reranker, expander, services.calibration.cosines)
+    return Pipeline(backend, reranker, expander, stock_judge(services, reranker))
+
+
+def stock_judge(services: Services, reranker: Reranker) -> StockJudge | None:
+    """The cutoff's judge for a headed collection reranked offline (None otherwise: Cohere and
+    a cross-encoder decide with their own calibrated scores)."""
+    head = services.calibration.head
+    if head is None or not isinstance(reranker, FeatureReranker):
+        return None
+    vectors = functools.partial(fetch_vectors, services.store)
+    return StockJudge.of_head(head, services.embeddings, vectors)

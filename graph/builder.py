@@ -51,8 +51,8 @@ from providers.rerankers import Reranker
 from tools.backend import SearchBackend
 from tools.filters import VesselRegistry
 from tools.pipeline import Expander, Pipeline
-from tools.relevance import STOCK_COSINES, CosineThresholds
 from tools.search import make_search_tool
+from tools.stock_relevance import StockJudge
 
 
 def transient_database_error(err: Exception) -> bool:
@@ -95,7 +95,7 @@ class Clients:
     classifier_model: ChatModel | None = None  # intent labels at temperature 0
     chat_tools: bool = True  # the chat model is offered the search tool (False: answers only)
     expander: Expander | None = None  # query expansion, run when Context.expand is on
-    cosines: CosineThresholds = STOCK_COSINES  # the cutoff's, for the collection's embedder
+    judge: StockJudge | None = None  # the cutoff's on a headed collection (tools.stock_relevance)
 
 
 def build_graph(
@@ -106,7 +106,7 @@ def build_graph(
     name: str = "bosun",
 ) -> BosunGraph:
     """Compile the conversation graph over ``clients``."""
-    pipeline = Pipeline(clients.backend, clients.reranker, clients.expander, clients.cosines)
+    pipeline = Pipeline(clients.backend, clients.reranker, clients.expander, clients.judge)
     search_tool = make_search_tool(pipeline)
     registry = VesselRegistry(clients.backend.vessels, ttl_s=registry_ttl_s)
     all_exist: Callable[[list[str]], Awaitable[Sequence[bool]]] = clients.archive.all_exist

@@ -12,6 +12,7 @@ edit needs only ``onnx``.
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import tempfile
@@ -145,6 +146,32 @@ def export_head(weights: np.ndarray, stock: Path, target: Path) -> str:
     return digest
 
 
+def head_file(model: Path) -> Path:
+    """Where ``W`` of the headed graph ``model`` is saved beside it (read at query time without
+    ``onnx``, which only the ``[adapt]`` extra installs)."""
+    return model.with_suffix(".head.npy")
+
+
+def save_head(weights: np.ndarray, target: Path) -> str:
+    """Write ``W`` to ``target`` (a ``.npy`` file, atomically); returns its sha256."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".npy", delete=False) as tmp:
+        np.save(tmp, np.asarray(weights, dtype=np.float32), allow_pickle=False)
+    os.replace(tmp.name, target)
+    return sha256_file(target)
+
+
+def load_head(data: bytes) -> np.ndarray:
+    """``W`` from the bytes :func:`save_head` wrote; ValueError unless it is a finite,
+    invertible square matrix."""
+    weights = np.load(io.BytesIO(data), allow_pickle=False)
+    if weights.ndim != 2 or weights.shape[0] != weights.shape[1]:
+        raise ValueError(f"a head must be a square matrix, not {weights.shape}")
+    if not np.isfinite(weights).all() or np.linalg.cond(weights.astype(np.float64)) > 1e6:
+        raise ValueError("a head must be finite and invertible")
+    return weights.astype(np.float32)
+
+
 def read_head(path: Path) -> np.ndarray | None:
     """``W`` of a headed graph written by :func:`export_head`; ``None`` for another graph."""
     import onnx
@@ -171,6 +198,9 @@ __all__ = [
     "apply_head",
     "export_head",
     "fit_head",
+    "head_file",
+    "load_head",
     "read_head",
+    "save_head",
     "stock_vectors",
 ]

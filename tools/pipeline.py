@@ -3,8 +3,9 @@
 
 expand (optional) → topic filter (optional; strict → loosened → dropped, structural filters kept)
 → hybrid retrieval (BM25 + HNSW, fused) → rerank the pool against the question as asked → rerank
-floor → relevance cutoff decision. The expanded text feeds both retrieval arms; the reranker and
-the answer see the original question. Optional stages degrade by the one policy
+floor → relevance cutoff decision (on a collection `bosun adapt` gave a head, as the stock model
+would decide it: :mod:`tools.stock_relevance`). The expanded text feeds both retrieval arms; the
+reranker and the answer see the original question. Optional stages degrade by the one policy
 (:mod:`providers.resilience`): a failing expansion searches the question as asked, a failing topic
 match searches without the topic filter, a failing query embedding searches BM25 only (in
 :func:`tools.hybrid.retrieve`), a failing reranker keeps the fused order; each is logged, traced and
@@ -30,14 +31,8 @@ from providers.resilience import degrade, reason_of
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval, RetrievalOptions
-from tools.relevance import (
-    STOCK_COSINES,
-    CosineThresholds,
-    Relevance,
-    cutoff_threshold,
-    relevance_of,
-    rerank_floor,
-)
+from tools.relevance import Relevance, cutoff_threshold, relevance_of, rerank_floor
+from tools.stock_relevance import StockJudge
 from tools.timing import elapsed_ms
 from tools.topics import TopicDecision
 
@@ -93,7 +88,7 @@ class Pipeline:
     backend: SearchBackend
     reranker: Reranker
     expander: Expander | None = None
-    cosines: CosineThresholds = STOCK_COSINES  # the cutoff's, for the collection's embedder
+    judge: StockJudge | None = None  # decides the cutoff on a headed collection (bosun adapt)
 
 
 @dataclass
@@ -155,7 +150,9 @@ async def run_pipeline(
         pipeline.backend, expansion["text"], filters, switches, degraded
     )
     timings = {**retrieval.timings_ms, **timings}
-    ranking = await _rank(pipeline, question, retrieval.candidates, switches, timings)
+    ranking = await _rank(
+        pipeline, question, expansion["text"], retrieval.candidates, switches, timings
+    )
     ranking.expansion, ranking.topics = expansion, topics
     ranking.degraded = [*degraded, *retrieval.degraded, *ranking.degraded]
     return ranking
@@ -196,6 +193,7 @@ async def _retrieve(
 async def _rank(
     pipeline: Pipeline,
     question: str,
+    text: str,
     candidates: list[Passage],
     switches: Switches,
     timings: dict[str, float],
@@ -206,9 +204,7 @@ async def _rank(
     calibrated = switches.score_cutoff is None
 
     def relevance_of_pool(passages: list[Passage], *, reranked: bool) -> Relevance:
-        return relevance_of(
-            passages, limit, reranked=reranked, calibrated=calibrated, cosines=pipeline.cosines
-        )
+        return relevance_of(passages, limit, reranked=reranked, calibrated=calibrated)
 
     if not switches.rerank or not pool:
         status = "off" if not switches.rerank else "empty"
@@ -233,7 +229,12 @@ async def _rank(
     floor = rerank_floor(switches.rerank_floor, reranker)
     kept = [p for p in scored if (p["rerank"] or 0.0) >= floor] or scored[:1]
     started = time.perf_counter()
-    relevance = relevance_of_pool(kept, reranked=True)
+    if pipeline.judge is not None and any(p["cosine"] for p in pool):
+        relevance = await pipeline.judge.relevance(
+            question, text, pool, cutoff=switches.score_cutoff, floor=switches.rerank_floor
+        )
+    else:  # no judge, or no cosines to judge by (the query embedding failed: BM25 only)
+        relevance = relevance_of_pool(kept, reranked=True)
     timings["cutoff"] = elapsed_ms(started)
     record = RerankRecord(
         status="ok",

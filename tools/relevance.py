@@ -4,7 +4,6 @@ the archive holds an answer at all (decided before any model is called)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NotRequired
 
 from typing_extensions import TypedDict
@@ -37,19 +36,6 @@ COSINE_FLOOR = 0.38
 CONFIDENT = 0.1
 
 
-@dataclass(frozen=True)
-class CosineThresholds:
-    """The cutoff's two cosine thresholds, on the scale of the model the collection was embedded
-    with: the stock MiniLM's by default; `bosun adapt` records its model's in the collection
-    (:func:`tools.calibration.map_thresholds`)."""
-
-    rescue: float = COSINE_RESCUE  # a passage this close is relevant whatever the reranker says
-    floor: float = COSINE_FLOOR  # closest passage below this and the reranker unsure: off-topic
-
-
-STOCK_COSINES = CosineThresholds()
-
-
 class Relevance(TypedDict):
     """The cutoff's decision, as the state and the trace hold it."""
 
@@ -61,6 +47,7 @@ class Relevance(TypedDict):
     rescued_by_cosine: bool  # below the cutoff, but a passage is within the rescue cosine
     below_cosine_floor: bool  # the closest passage is far and the reranker is not sure
     kept_for_followup: NotRequired[bool]  # the graph let a grounded follow-up through
+    judge: NotRequired[str]  # "stock": decided on the stock model's view (tools.stock_relevance)
 
 
 def rerank_floor(override: float | None, reranker: Reranker) -> float:
@@ -83,16 +70,15 @@ def decide(
     *,
     empty: bool,
     calibrated: bool = True,
-    cosines: CosineThresholds = STOCK_COSINES,
 ) -> Relevance:
     """Stop when nothing was retrieved, or when the best reranker score (``None``: not reranked)
-    is below ``limit`` and no passage is within ``cosines.rescue``; with the ``calibrated``
-    cutoff (not a run's override) also when the closest passage is below ``cosines.floor``
+    is below ``limit`` and no passage is within :data:`COSINE_RESCUE`; with the ``calibrated``
+    cutoff (not a run's override) also when the closest passage is below :data:`COSINE_FLOOR`
     and the reranker is not sure. Without reranker scores only an empty result stops: fused
     scores have no absolute scale."""
-    rescued = best is not None and best < limit and closest >= cosines.rescue
+    rescued = best is not None and best < limit and closest >= COSINE_RESCUE
     distant = (
-        calibrated and best is not None and closest < cosines.floor and best < max(CONFIDENT, limit)
+        calibrated and best is not None and closest < COSINE_FLOOR and best < max(CONFIDENT, limit)
     )
     stop = empty or (best is not None and best < limit and not rescued) or distant
     return Relevance(
@@ -112,9 +98,8 @@ def relevance_of(
     *,
     reranked: bool,
     calibrated: bool,
-    cosines: CosineThresholds = STOCK_COSINES,
 ) -> Relevance:
     """:func:`decide` for passages the floor kept, best first."""
     best = kept[0]["rerank"] if kept and reranked else None
     closest = max((p["cosine"] for p in kept), default=0.0)
-    return decide(best, closest, limit, empty=not kept, calibrated=calibrated, cosines=cosines)
+    return decide(best, closest, limit, empty=not kept, calibrated=calibrated)

@@ -5,7 +5,8 @@ The collection's ``meta`` table holds ``embedding_model`` (checked by :class:`St
 an adapted model, ``embedder_file`` (relative to BOSUN_HOME) and ``embedder_sha256``: whoever opens
 the collection embeds queries with exactly that file, verified against that hash. Likewise
 ``reranker_file`` / ``reranker_sha256`` name the feature reranker fitted on the adapted cosines,
-and ``cutoff_cosines`` the relevance cutoff's cosine thresholds mapped to the adapted model.
+and ``head_sha256`` the head's ``W`` saved beside a headed model (the relevance cutoff maps
+vectors back to the stock model's with it: :mod:`tools.stock_relevance`).
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ TRAINING_KEY = "embedder_training"  # JSON: the pairs and queries the adapted mo
 RERANKER_FILE_KEY = "reranker_file"  # the feature reranker fitted for the adapted model
 RERANKER_SHA_KEY = "reranker_sha256"
 RERANKER_TRAINING_KEY = "reranker_training"  # JSON: the queries it was fitted on
-CUTOFF_KEY = "cutoff_cosines"  # JSON: {"rescue": ..., "floor": ..., ...} on the adapted scale
-#: Every key ``bosun adapt`` writes besides the model id (``--reset`` drops them).
-CALIBRATION_KEYS = (RERANKER_FILE_KEY, RERANKER_SHA_KEY, RERANKER_TRAINING_KEY, CUTOFF_KEY)
+HEAD_SHA_KEY = "head_sha256"  # W of a headed model, saved beside it (providers.linear_head)
+#: What `bosun adapt` fitted besides the model (a new model or ``--reset`` drops them).
+CALIBRATION_KEYS = (RERANKER_FILE_KEY, RERANKER_SHA_KEY, RERANKER_TRAINING_KEY)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class EmbedderRecord:
     file: str
     sha256: str
     model: str
+    head_sha256: str | None = None  # a headed model's W file (None: a full fine-tune)
 
 
 @dataclass(frozen=True)
@@ -47,29 +49,28 @@ class CalibrationRecord:
 
     reranker_file: str | None  # the feature reranker's weights, relative to BOSUN_HOME
     reranker_sha256: str | None
-    cutoff_cosines: str | None  # JSON, as stored
 
 
 async def read_embedder(uri: str, collection: str) -> EmbedderRecord | None:
     """The adapted model recorded for ``collection``; ``None`` for the stock one (or a
     collection that does not exist yet)."""
-    meta = await read_meta(uri, collection, (FILE_KEY, SHA_KEY, MODEL_KEY))
+    meta = await read_meta(uri, collection, (FILE_KEY, SHA_KEY, MODEL_KEY, HEAD_SHA_KEY))
     if FILE_KEY not in meta or SHA_KEY not in meta:
         return None
-    return EmbedderRecord(meta[FILE_KEY], meta[SHA_KEY], meta.get(MODEL_KEY, ""))
+    return EmbedderRecord(
+        meta[FILE_KEY], meta[SHA_KEY], meta.get(MODEL_KEY, ""), meta.get(HEAD_SHA_KEY)
+    )
 
 
 async def read_calibration(store: Store) -> CalibrationRecord:
-    """The reranker and cutoff thresholds recorded for the store's collection (each ``None``
-    when `bosun adapt` recorded none: the shipped ones apply), read on a pooled connection."""
+    """The reranker recorded for the store's collection (``None`` when `bosun adapt` recorded
+    none: the shipped one applies), read on a pooled connection."""
     async with store.pool.connection() as conn:
         cur = await conn.execute(
             "SELECT key, value FROM meta WHERE key = ANY(%s)", (list(CALIBRATION_KEYS),)
         )
         meta = {row["key"]: row["value"] for row in await cur.fetchall()}
-    return CalibrationRecord(
-        meta.get(RERANKER_FILE_KEY), meta.get(RERANKER_SHA_KEY), meta.get(CUTOFF_KEY)
-    )
+    return CalibrationRecord(meta.get(RERANKER_FILE_KEY), meta.get(RERANKER_SHA_KEY))
 
 
 async def read_meta(uri: str, collection: str, keys: tuple[str, ...]) -> dict[str, str]:

@@ -23,11 +23,17 @@ from agent.evaluation.collections import collection_name, open_eval_services
 from agent.evaluation.command import add_eval_parser, run_eval
 from agent.settings import Settings
 from agent.wiring import Calibration, build_pipeline, open_services
-from archive.store.embedder import CALIBRATION_KEYS, RERANKER_FILE_KEY, read_embedder, read_meta
+from archive.store.embedder import (
+    CALIBRATION_KEYS,
+    HEAD_SHA_KEY,
+    RERANKER_FILE_KEY,
+    read_embedder,
+    read_meta,
+)
 from archive.store.passages import fetch_vectors
 from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
-from providers.linear_head import read_head
+from providers.linear_head import head_file, read_head
 from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
 from providers.rerankers.translation import TRANSLATION_FEATURES
 from tools.pair_mining import stored_chunks
@@ -171,7 +177,7 @@ async def _chunk_ids(store: object) -> list[str]:
         return [row["chunk_id"] for row in await cur.fetchall()]
 
 
-async def test_the_fitted_reranker_and_thresholds_are_recorded_and_opened_with_the_collection(
+async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_collection(
     settings: Settings, tiny: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     dataset = load_dataset(tiny, "dev")
@@ -187,25 +193,38 @@ async def test_the_fitted_reranker_and_thresholds_are_recorded_and_opened_with_t
         # Four queries are too few to cross-fit: collected on the one head, min_queries=1.
         every = [LabelledQuery(t, frozenset(relevant[q])) for q, t in dataset.queries.items()]
         vocabulary = vocabulary_model(chunks, (dataset.queries, relevant, "tiny"), frozenset())
-        collected = await collect(services, chunks, every, off_topic_questions(), vocabulary)
+        collected = await collect(services, every, off_topic_questions(), vocabulary)
         calibrated = fit_calibration([collected], "tiny", vocabulary, min_queries=1)
         recorded = await record_calibration(services, calibrated)
-    reranker, cosines = recorded["reranker"], recorded["cutoff_cosines"]
+    reranker = recorded["reranker"]
     assert reranker["in_domain"] == len(QUERIES) and reranker["off_topic"] >= 1
     assert reranker["vocabulary"]["pairs"] >= len(QUERIES)  # each query with its passages
-    assert cosines["probes"] == {"in_domain": len(QUERIES), "off_topic": 44}
-    assert 0.0 < cosines["floor"] <= cosines["rescue"] < 1.0
+    record = await read_embedder(settings.database_uri(), collection)
+    assert record is not None and record.head_sha256
+    model = settings.home / record.file
 
     async with open_services(settings, collection=collection) as services:
-        assert services.calibration.cosines.rescue == cosines["rescue"]
+        head = services.calibration.head  # saved beside the model, read without onnx
+        assert head is not None and np.array_equal(head, read_head(model))
         fitted = services.calibration.reranker
         assert fitted is not None and fitted.cutoff == reranker["cutoff"]
         assert fitted.translation is not None and fitted.features[-2:] == TRANSLATION_FEATURES
         assert fitted.info["embedding_model"] == services.store.identity.model
         pipeline = build_pipeline(services)
-        assert pipeline.cosines == services.calibration.cosines
+        assert pipeline.judge is not None
         ranking = await run_pipeline(pipeline, QUERIES["pc_ice"][0], SearchFilters(), Switches())
         assert ranking.rerank["status"] == "ok" and ranking.kept[0]["source_id"] == "ice"
+        assert ranking.relevance["judge"] == "stock" and not ranking.relevance["stopped"]
+        off = await run_pipeline(pipeline, "banana bread recipe", SearchFilters(), Switches())
+        assert off.relevance["stopped"]
+
+    head_path = head_file(model)
+    saved = head_path.read_bytes()
+    head_path.write_bytes(saved[:-4] + b"\0\0\0\0")
+    with pytest.raises(StoreError, match="the head .* sha256 does not match"):
+        async with open_services(settings, collection=collection):
+            pass
+    head_path.write_bytes(saved)
 
     meta = await read_meta(settings.database_uri(), collection, (RERANKER_FILE_KEY,))
     weights = settings.home / meta[RERANKER_FILE_KEY]
@@ -216,7 +235,8 @@ async def test_the_fitted_reranker_and_thresholds_are_recorded_and_opened_with_t
             pass
 
     assert await run_adapt(settings, _parse("adapt", ["--collection", collection, "--reset"])) == 0
-    assert await read_meta(settings.database_uri(), collection, CALIBRATION_KEYS) == {}
+    kept = await read_meta(settings.database_uri(), collection, (*CALIBRATION_KEYS, HEAD_SHA_KEY))
+    assert kept == {}
     assert list(weights.parent.iterdir()) == []  # the model and reranker files are gone
     async with open_services(settings, collection=collection) as services:
         assert services.calibration == Calibration()

@@ -1,0 +1,86 @@
+"""The relevance cutoff on a collection `bosun adapt` fitted a head for: decided as the stock
+model would decide it.
+
+The head and the reranker fitted with it order passages better, but whether the archive holds an
+answer at all is the stock model's call: the shipped reranker's cutoff, floor and the stock
+cosine thresholds were calibrated on thousands of questions, the fitted ones on a few hundred,
+and a head pulls off-topic questions closer to the archive. Measured with
+`bosun eval-answers` on eval_ntsb_pc2narr (fold 1 of 2 adapted; off-topic stopped, in-domain
+wrongly stopped): fitted decision 82/84 and 14/1000, this one 84/84 and 0/1000, as stock.
+
+The stock view of the same candidates is exact and cheap: mean pooling is linear, so a head's
+vectors map back to the stock model's through ``W⁻¹`` (:func:`providers.linear_head.stock_vectors`),
+the query's from its embedding that retrieval just made (cached), the candidates' from the store.
+The passages the answer reads and their order stay the fitted reranker's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from archive.store.passages import Passage
+from providers.linear_head import apply_head
+from providers.rerankers import rerank_text
+from providers.rerankers.learned import FeatureReranker
+from tools.relevance import Relevance, cutoff_threshold, relevance_of, rerank_floor
+
+#: The stored vectors of chunk ids (:func:`archive.store.passages.fetch_vectors` on the store).
+VectorSource = Callable[[Sequence[str]], Awaitable[Mapping[str, np.ndarray]]]
+
+
+@dataclass(frozen=True)
+class StockJudge:
+    """Decides the cutoff for a headed collection on the stock model's cosines and reranker."""
+
+    inverse: np.ndarray  # W⁻¹ of the collection's head
+    embeddings: Embeddings  # the collection's (headed) model
+    vectors: VectorSource
+    reranker: FeatureReranker = field(default_factory=FeatureReranker)  # the shipped one
+
+    @classmethod
+    def of_head(cls, head: np.ndarray, embeddings: Embeddings, vectors: VectorSource) -> StockJudge:
+        inverse = np.linalg.inv(np.asarray(head, dtype=np.float64)).astype(np.float32)
+        return cls(inverse, embeddings, vectors)
+
+    async def relevance(
+        self,
+        question: str,
+        text: str,
+        pool: Sequence[Passage],
+        *,
+        cutoff: float | None,
+        floor: float | None,
+    ) -> Relevance:
+        """The decision for ``pool`` (retrieved for ``text``, reranked against ``question``):
+        the shipped reranker's scores on the stock cosines, its floor and cutoff (or the run's
+        overrides) and the stock thresholds. A candidate deleted since retrieval is left out."""
+        adapted = await asyncio.to_thread(self.embeddings.embed_query, text)
+        stored = await self.vectors([p["chunk_id"] for p in pool])
+        judged = [p for p in pool if p["chunk_id"] in stored]
+        query = apply_head(self.inverse, np.asarray([adapted], dtype=np.float32))[0]
+        rows = [stored[p["chunk_id"]] for p in judged]
+        cosines = apply_head(self.inverse, np.stack(rows)) @ query if rows else np.zeros(0)
+        scores = self.reranker.score(
+            question, [rerank_text(p) for p in judged], candidates=judged, cosines=cosines.tolist()
+        )
+        scored = sorted(
+            (
+                Passage(**{**p, "rerank": s, "cosine": float(c)})
+                for p, s, c in zip(judged, scores, cosines, strict=True)
+            ),
+            key=lambda p: -(p["rerank"] or 0.0),
+        )
+        least = rerank_floor(floor, self.reranker)
+        kept = [p for p in scored if (p["rerank"] or 0.0) >= least] or scored[:1]
+        limit = cutoff_threshold(cutoff, self.reranker)
+        decided = relevance_of(kept, limit, reranked=True, calibrated=cutoff is None)
+        decided["judge"] = "stock"
+        return decided
+
+
+__all__ = ["StockJudge", "VectorSource"]
