@@ -23,7 +23,7 @@ from typing import Any
 
 from agent.adapt_calibration import Calibrated, collect, fit_calibration, record_calibration
 from agent.adapt_head import (
-    KIND_KEY,
+    ADAPTED_KEYS,
     adapt_head,
     adapt_report,
     adapted_meta,
@@ -48,11 +48,8 @@ from agent.wiring import Services, open_services
 from archive.ingest.reembed import reembed_collection
 from archive.store.embedder import (
     CALIBRATION_KEYS,
-    FILE_KEY,
     HEAD_SHA_KEY,
     MODEL_KEY,
-    SHA_KEY,
-    TRAINING_KEY,
     adapted_model_id,
 )
 from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
@@ -314,7 +311,7 @@ async def _restore_stock(services: Services) -> dict[str, Any]:
         store,
         default_minilm(),
         {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS),
+        drop=ADAPTED_KEYS,
     )
     return {
         "collection": store.schema,

@@ -47,6 +47,8 @@ from providers.minilm import BASE_MODEL_ID, default_minilm, stock_model_path
 from tools.pair_mining import MinedChunk, add_hard_negatives, count_sources
 
 KIND_KEY = "embedder_kind"  # "head" | "full"
+#: The meta an adapted model writes besides its model id (back to stock drops them all).
+ADAPTED_KEYS = (FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS)
 EMBEDDED_POSITIVES = 1500  # pairs fitted at most when positives must be embedded first
 
 
@@ -183,7 +185,7 @@ async def reset_head(services: Services, old: np.ndarray) -> dict[str, Any]:
         services.store,
         lambda v: stock_vectors(old, v),
         {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=(FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS),
+        drop=ADAPTED_KEYS,
     )
     return {
         "collection": services.store.schema,
@@ -214,6 +216,7 @@ async def headed(services: Services) -> bool:
 
 
 __all__ = [
+    "ADAPTED_KEYS",
     "KIND_KEY",
     "adapt_head",
     "adapt_report",
