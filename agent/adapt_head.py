@@ -25,6 +25,7 @@ from archive.store.embedder import (
     CALIBRATION_KEYS,
     FILE_KEY,
     HEAD_SHA_KEY,
+    KIND_KEY,
     MODEL_KEY,
     SHA_KEY,
     TRAINING_KEY,
@@ -46,7 +47,6 @@ from providers.linear_head import (
 from providers.minilm import BASE_MODEL_ID, default_minilm, stock_model_path
 from tools.pair_mining import MinedChunk, add_hard_negatives, count_sources
 
-KIND_KEY = "embedder_kind"  # "head" | "full"
 #: The meta an adapted model writes besides its model id (back to stock drops them all).
 ADAPTED_KEYS = (FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS)
 EMBEDDED_POSITIVES = 1500  # pairs fitted at most when positives must be embedded first
@@ -217,7 +217,6 @@ async def headed(services: Services) -> bool:
 
 __all__ = [
     "ADAPTED_KEYS",
-    "KIND_KEY",
     "adapt_head",
     "adapt_report",
     "adapted_meta",

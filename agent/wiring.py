@@ -127,6 +127,11 @@ async def collection_calibration(settings: Settings, store: Store) -> Calibratio
         reranker = load_reranker(path, calibration.reranker_sha256 or "", collection)
     embedder = await read_embedder(settings.database_uri(), collection)
     head = None
+    if embedder is not None and embedder.kind == "head" and not embedder.head_sha256:
+        raise StoreError(
+            f"collection {collection!r} was adapted before its head was saved beside the model "
+            f"(the relevance cutoff maps its vectors back with it); {FIX}"
+        )
     if embedder is not None and embedder.head_sha256:
         path = head_file(settings.home / embedder.file)
         data = verified(path, embedder.head_sha256, "the head", collection)

@@ -25,6 +25,7 @@ FILE_KEY = "embedder_file"
 SHA_KEY = "embedder_sha256"
 MODEL_KEY = "embedding_model"
 TRAINING_KEY = "embedder_training"  # JSON: the pairs and queries the adapted model saw
+KIND_KEY = "embedder_kind"  # "head" | "full"
 RERANKER_FILE_KEY = "reranker_file"  # the feature reranker fitted for the adapted model
 RERANKER_SHA_KEY = "reranker_sha256"
 RERANKER_TRAINING_KEY = "reranker_training"  # JSON: the queries it was fitted on
@@ -40,6 +41,7 @@ class EmbedderRecord:
     file: str
     sha256: str
     model: str
+    kind: str | None = None  # "head" | "full"
     head_sha256: str | None = None  # a headed model's W file (None: a full fine-tune)
 
 
@@ -54,11 +56,16 @@ class CalibrationRecord:
 async def read_embedder(uri: str, collection: str) -> EmbedderRecord | None:
     """The adapted model recorded for ``collection``; ``None`` for the stock one (or a
     collection that does not exist yet)."""
-    meta = await read_meta(uri, collection, (FILE_KEY, SHA_KEY, MODEL_KEY, HEAD_SHA_KEY))
+    keys = (FILE_KEY, SHA_KEY, MODEL_KEY, KIND_KEY, HEAD_SHA_KEY)
+    meta = await read_meta(uri, collection, keys)
     if FILE_KEY not in meta or SHA_KEY not in meta:
         return None
     return EmbedderRecord(
-        meta[FILE_KEY], meta[SHA_KEY], meta.get(MODEL_KEY, ""), meta.get(HEAD_SHA_KEY)
+        meta[FILE_KEY],
+        meta[SHA_KEY],
+        meta.get(MODEL_KEY, ""),
+        meta.get(KIND_KEY),
+        meta.get(HEAD_SHA_KEY),
     )
 
 

@@ -171,6 +171,16 @@ async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     assert all(np.allclose(before[i], reset[i], atol=1e-5) for i in ids)
 
 
+async def _execute(
+    settings: Settings, collection: str, statement: str, params: tuple[object, ...]
+) -> None:
+    async with (
+        open_services(settings, collection=collection, calibrated=False) as services,
+        services.store.pool.connection() as conn,
+    ):
+        await conn.execute(statement, params)
+
+
 async def _chunk_ids(store: object) -> list[str]:
     async with store.pool.connection() as conn:  # type: ignore[attr-defined]
         cur = await conn.execute("SELECT chunk_id FROM chunks ORDER BY chunk_id")
@@ -225,6 +235,14 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
         async with open_services(settings, collection=collection):
             pass
     head_path.write_bytes(saved)
+    # A collection headed before the head was saved beside its model: a clear error, no guess.
+    head_sha = record.head_sha256
+    await _execute(settings, collection, "DELETE FROM meta WHERE key = %s", (HEAD_SHA_KEY,))
+    with pytest.raises(StoreError, match="adapted before its head was saved"):
+        async with open_services(settings, collection=collection):
+            pass
+    insert = "INSERT INTO meta (key, value) VALUES (%s, %s)"
+    await _execute(settings, collection, insert, (HEAD_SHA_KEY, head_sha))
 
     meta = await read_meta(settings.database_uri(), collection, (RERANKER_FILE_KEY,))
     weights = settings.home / meta[RERANKER_FILE_KEY]
