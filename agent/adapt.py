@@ -176,8 +176,8 @@ async def adapt_calibrated(
 ) -> dict[str, Any]:
     """Cross-fit: for each half of the training queries, fit a head without it and collect that
     half's candidates and cosines; fit the reranker on both halves; then fit the head on every
-    training query and record the reranker for it. Each
-    step reopens the collection: queries are embedded by the model it holds at that point."""
+    training query and record the reranker for it. Each step reopens the collection: queries
+    are embedded by the model it holds at that point."""
     started = time.perf_counter()
     async with open_services(settings, collection=collection, calibrated=False) as services:
         chunks = await stored_chunks(services.store)
