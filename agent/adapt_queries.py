@@ -1,6 +1,6 @@
-"""The queries `bosun adapt` fits the reranker and the cutoff thresholds on, how they are split
-so that each is embedded by a head that never saw it (cross-fitting), and the (query, passage)
-pairs made of them for the head and the collection's vocabulary.
+"""The queries `bosun adapt` fits the reranker on, how they are split so that each is embedded by
+a head that never saw it (cross-fitting), and the (query, passage) pairs made of them for the
+head and the collection's vocabulary.
 
 They are the training queries (``--queries`` without the ``--hold-out`` fold) or, without them,
 the question-like anchors mined from the collection (a report's probable cause or findings, a

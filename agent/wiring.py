@@ -77,7 +77,7 @@ async def open_services(
 
     With the local embedder, a collection re-embedded by `bosun adapt` is opened with its own
     adapted model (the file and sha256 its meta records) and, when ``calibrated``, the reranker
-    and cutoff thresholds fitted for it (`bosun adapt` itself opens without: it refits them)."""
+    fitted for it and its head (`bosun adapt` itself opens without: it refits them)."""
     collection = collection or settings.collection
     embeddings = embeddings or await collection_embeddings(settings, collection)
     store = await Store.open(
