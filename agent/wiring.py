@@ -120,21 +120,20 @@ async def collection_calibration(settings: Settings, store: Store) -> Calibratio
     if (settings.providers.embeddings or "").strip().lower() != "local":
         return Calibration()
     collection = store.schema
-    calibration = await read_calibration(store)
+    record = await read_calibration(store)
     reranker = None
-    if calibration.reranker_file:
-        path = settings.home / calibration.reranker_file
-        reranker = load_reranker(path, calibration.reranker_sha256 or "", collection)
-    embedder = await read_embedder(settings.database_uri(), collection)
-    head = None
-    if embedder is not None and embedder.kind == "head" and not embedder.head_sha256:
+    if record.reranker_file:
+        path = settings.home / record.reranker_file
+        reranker = load_reranker(path, record.reranker_sha256 or "", collection)
+    if record.kind == "head" and not (record.head_sha256 and record.embedder_file):
         raise StoreError(
             f"collection {collection!r} was adapted before its head was saved beside the model "
             f"(the relevance cutoff maps its vectors back with it); {FIX}"
         )
-    if embedder is not None and embedder.head_sha256:
-        path = head_file(settings.home / embedder.file)
-        data = verified(path, embedder.head_sha256, "the head", collection)
+    head = None
+    if record.head_sha256 and record.embedder_file:
+        path = head_file(settings.home / record.embedder_file)
+        data = verified(path, record.head_sha256, "the head", collection)
         try:
             head = load_head(data)
         except ValueError as err:

@@ -41,8 +41,6 @@ class EmbedderRecord:
     file: str
     sha256: str
     model: str
-    kind: str | None = None  # "head" | "full"
-    head_sha256: str | None = None  # a headed model's W file (None: a full fine-tune)
 
 
 @dataclass(frozen=True)
@@ -51,33 +49,34 @@ class CalibrationRecord:
 
     reranker_file: str | None  # the feature reranker's weights, relative to BOSUN_HOME
     reranker_sha256: str | None
+    embedder_file: str | None  # the adapted model, relative to BOSUN_HOME (None: stock)
+    kind: str | None  # "head" | "full"
+    head_sha256: str | None  # a headed model's W, saved beside it
 
 
 async def read_embedder(uri: str, collection: str) -> EmbedderRecord | None:
     """The adapted model recorded for ``collection``; ``None`` for the stock one (or a
     collection that does not exist yet)."""
-    keys = (FILE_KEY, SHA_KEY, MODEL_KEY, KIND_KEY, HEAD_SHA_KEY)
-    meta = await read_meta(uri, collection, keys)
+    meta = await read_meta(uri, collection, (FILE_KEY, SHA_KEY, MODEL_KEY))
     if FILE_KEY not in meta or SHA_KEY not in meta:
         return None
-    return EmbedderRecord(
-        meta[FILE_KEY],
-        meta[SHA_KEY],
-        meta.get(MODEL_KEY, ""),
-        meta.get(KIND_KEY),
-        meta.get(HEAD_SHA_KEY),
-    )
+    return EmbedderRecord(meta[FILE_KEY], meta[SHA_KEY], meta.get(MODEL_KEY, ""))
 
 
 async def read_calibration(store: Store) -> CalibrationRecord:
-    """The reranker recorded for the store's collection (``None`` when `bosun adapt` recorded
-    none: the shipped one applies), read on a pooled connection."""
+    """The reranker and head recorded for the store's collection (each ``None`` when `bosun
+    adapt` recorded none: the shipped reranker applies), read on a pooled connection."""
+    keys = [*CALIBRATION_KEYS, FILE_KEY, KIND_KEY, HEAD_SHA_KEY]
     async with store.pool.connection() as conn:
-        cur = await conn.execute(
-            "SELECT key, value FROM meta WHERE key = ANY(%s)", (list(CALIBRATION_KEYS),)
-        )
+        cur = await conn.execute("SELECT key, value FROM meta WHERE key = ANY(%s)", (keys,))
         meta = {row["key"]: row["value"] for row in await cur.fetchall()}
-    return CalibrationRecord(meta.get(RERANKER_FILE_KEY), meta.get(RERANKER_SHA_KEY))
+    return CalibrationRecord(
+        meta.get(RERANKER_FILE_KEY),
+        meta.get(RERANKER_SHA_KEY),
+        meta.get(FILE_KEY),
+        meta.get(KIND_KEY),
+        meta.get(HEAD_SHA_KEY),
+    )
 
 
 async def read_meta(uri: str, collection: str, keys: tuple[str, ...]) -> dict[str, str]:

@@ -210,8 +210,9 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
     assert reranker["in_domain"] == len(QUERIES) and reranker["off_topic"] >= 1
     assert reranker["vocabulary"]["pairs"] >= len(QUERIES)  # each query with its passages
     record = await read_embedder(settings.database_uri(), collection)
-    assert record is not None and record.head_sha256
+    assert record is not None
     model = settings.home / record.file
+    head_sha = (await read_meta(settings.database_uri(), collection, (HEAD_SHA_KEY,)))[HEAD_SHA_KEY]
 
     async with open_services(settings, collection=collection) as services:
         head = services.calibration.head  # saved beside the model, read without onnx
@@ -236,7 +237,6 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
             pass
     head_path.write_bytes(saved)
     # A collection headed before the head was saved beside its model: a clear error, no guess.
-    head_sha = record.head_sha256
     await _execute(settings, collection, "DELETE FROM meta WHERE key = %s", (HEAD_SHA_KEY,))
     with pytest.raises(StoreError, match="adapted before its head was saved"):
         async with open_services(settings, collection=collection):
