@@ -110,3 +110,23 @@ def test_a_head_file_round_trips_and_a_bad_one_is_refused(tmp_path) -> None:  # 
         save_head(bad, path)
         with pytest.raises(ValueError, match="square|invertible"):
             load_head(path.read_bytes())
+
+
+class NoCosineBackend(FakeBackend):
+    """Retrieval after the query embedding failed: BM25 hits with no cosines."""
+
+    async def retrieve(self, query, filters, options):  # type: ignore[no-untyped-def]
+        found = await super().retrieve(query, filters, options)
+        found.candidates = [{**p, "cosine": 0.0} for p in found.candidates]  # type: ignore[misc]
+        return found
+
+
+async def test_without_cosines_the_pipeline_decides_as_before_and_never_asks_the_judge() -> None:
+    async def no_vectors(ids: Sequence[str]) -> dict[str, np.ndarray]:
+        raise AssertionError("the judge was asked with no cosines to judge by")
+
+    passages = [passage("a00000000001", "ballast pump leak")]
+    judge = StockJudge.of_head(HEAD, HeadedEmbeddings(), no_vectors)
+    pipeline = Pipeline(NoCosineBackend(passages=passages), FakeReranker(), judge=judge)
+    ranking = await run_pipeline(pipeline, "ballast pump leak", SearchFilters(), Switches())
+    assert ranking.rerank["status"] == "ok" and "judge" not in ranking.relevance
