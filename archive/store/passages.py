@@ -8,7 +8,7 @@ are made from it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NotRequired
+from typing import Any
 
 import numpy as np
 from typing_extensions import TypedDict
@@ -18,7 +18,7 @@ from archive.store.database import Store
 #: The chunk and document columns a :class:`Passage` is built from (``c`` chunks, ``d`` documents).
 PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
        c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo, c.report_no,
-       d.archive_path, d.embedding_mode, d.summary, d.chunk_count"""
+       d.archive_path, d.embedding_mode, d.summary"""
 
 
 class Passage(TypedDict):
@@ -46,7 +46,6 @@ class Passage(TypedDict):
     cosine: float  # cosine of query and passage vectors (0 when not scored)
     score: float  # fused retrieval score (the active arm's score when only one is on)
     rerank: float | None  # reranker relevance in [0, 1]; None when not reranked
-    doc_chunks: NotRequired[int]  # passages its document has (a fitted reranker reads it)
 
 
 def passage_of(
@@ -77,7 +76,6 @@ def passage_of(
         cosine=cosine,
         score=score,
         rerank=None,
-        doc_chunks=row["chunk_count"],
     )
 
 

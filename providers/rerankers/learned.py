@@ -87,23 +87,15 @@ class FeatureReranker:
         candidates: Sequence[Passage] | None = None,
         cosines: Sequence[float] | None = None,
     ) -> np.ndarray:
-        """The feature matrix (one row per document): :data:`FEATURES`, then, with a translation
-        model, the fitted reranker's columns (:data:`~providers.rerankers.trees.FITTED_FEATURES`:
-        a document of unknown size counts one passage)."""
+        """The feature matrix (one row per document): :data:`FEATURES`, then the translation
+        model's columns when there is one."""
         x = self._base_features(query, documents, candidates=candidates, cosines=cosines)
         if self._translation is None:
             return x
         sources = (
             None if candidates is None else [document_of(c, i) for i, c in enumerate(candidates)]
         )
-        chunks = (
-            [1] * len(documents)
-            if candidates is None
-            else [c.get("doc_chunks", 1) for c in candidates]
-        )
-        return np.hstack(
-            [x, self._translation.columns(query, documents, sources), np.log1p(chunks)[:, None]]
-        )
+        return np.hstack([x, self._translation.columns(query, documents, sources)])
 
     def _base_features(
         self,

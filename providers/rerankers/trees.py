@@ -19,18 +19,6 @@ import numpy as np
 from providers.rerankers.features import FEATURES, document_groups
 from providers.rerankers.translation import TRANSLATION_FEATURES, TranslationModel
 
-#: The columns a reranker fitted by `bosun adapt` reads after :data:`FEATURES`: its vocabulary's
-#: (:data:`TRANSLATION_FEATURES`) and ``doc_chunks``, log(1 + the passages of the candidate's
-#: document). Within one collection a longer report more often answers a detailed question
-#: (pc2narr fold 2, held-out queries on the fold's head, a linear ranker cross-validated over two
-#: halves: 0.5086 -> 0.5152 nDCG@10); the shipped reranker, fitted across archives, has neither.
-FITTED_FEATURES: tuple[str, ...] = (*TRANSLATION_FEATURES, "doc_chunks")
-
-
-def feature_names(fitted: bool) -> tuple[str, ...]:
-    """The columns of the shipped reranker, or of one fitted with a vocabulary."""
-    return FEATURES + (FITTED_FEATURES if fitted else ())
-
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0)))
@@ -108,7 +96,7 @@ class RankModel:
 @dataclass(frozen=True)
 class FeatureWeights:
     """A trained model over :data:`providers.rerankers.features.FEATURES` (and, with a
-    ``translation`` model, :data:`FITTED_FEATURES` after them).
+    ``translation`` model, its ``TRANSLATION_FEATURES`` after them).
 
     ``weights``/``bias`` are a logistic model trained pointwise (off-topic questions included): the
     best candidate's probability under it says whether the archive holds an answer at all. Without
@@ -131,7 +119,7 @@ class FeatureWeights:
     @property
     def features(self) -> tuple[str, ...]:
         """The columns the model reads, in order."""
-        return feature_names(self.translation is not None)
+        return FEATURES + (TRANSLATION_FEATURES if self.translation else ())
 
     def scores(self, x: np.ndarray, sources: Sequence[Hashable] | None = None) -> np.ndarray:
         """Relevance in [0, 1] of each row of a feature matrix (one query's candidates, in
@@ -160,7 +148,7 @@ class FeatureWeights:
         data = json.loads(text)
         names = tuple(data["features"])
         translation = data.get("translation")
-        expected = feature_names(translation is not None)
+        expected = FEATURES + (TRANSLATION_FEATURES if translation else ())
         if names != expected:
             raise ValueError(
                 f"feature reranker weights were trained on {names}, this code computes {expected}"

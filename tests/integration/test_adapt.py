@@ -35,7 +35,7 @@ from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
 from providers.linear_head import head_file, read_head
 from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
-from providers.rerankers.trees import FITTED_FEATURES
+from providers.rerankers.translation import TRANSLATION_FEATURES
 from tools.pair_mining import stored_chunks
 from tools.pipeline import Switches, run_pipeline
 
@@ -219,7 +219,7 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
         assert head is not None and np.array_equal(head, read_head(model))
         fitted = services.calibration.reranker
         assert fitted is not None and fitted.cutoff == reranker["cutoff"]
-        assert fitted.translation is not None and fitted.features[-3:] == FITTED_FEATURES
+        assert fitted.translation is not None and fitted.features[-2:] == TRANSLATION_FEATURES
         assert fitted.info["embedding_model"] == services.store.identity.model
         pipeline = build_pipeline(services)
         assert pipeline.judge is not None

@@ -23,8 +23,7 @@ from providers.rerankers.translation import (
     fit_translation,
     stems,
 )
-from providers.rerankers.trees import FITTED_FEATURES, FeatureWeights
-from tests.fakes.clients import passage
+from providers.rerankers.trees import FeatureWeights
 
 # Probable causes never say what the narratives say: "disorientation" is asked of passages about
 # clouds and instruments, "exhaustion" of passages about empty tanks.
@@ -91,18 +90,18 @@ def _query(rng: np.random.Generator, width: int) -> TrainingQuery:
     x = rng.normal(0.0, 0.1, (8, width))
     y = np.zeros(8)
     hit = int(rng.integers(8))
-    x[hit, len(FEATURES)], y[hit] = 0.0, 1.0  # the relevant passage translates best
-    x[np.arange(8) != hit, len(FEATURES)] = rng.uniform(-3.0, -1.0, 7)
+    x[hit, width - 2], y[hit] = 0.0, 1.0  # the relevant passage translates best
+    x[np.arange(8) != hit, width - 2] = rng.uniform(-3.0, -1.0, 7)
     return TrainingQuery(x, y, list(range(8)), 1.0)
 
 
 def test_a_reranker_fitted_with_a_vocabulary_keeps_it_in_its_weights_file(tmp_path: Path) -> None:
     rng = np.random.default_rng(7)
-    width = len(FEATURES) + len(FITTED_FEATURES)
+    width = len(FEATURES) + len(TRANSLATION_FEATURES)
     trained = fit_reranker([_query(rng, width) for _ in range(40)], TrainOptions(trees=0), _model())
     weights = trained.weights
-    assert weights.features == FEATURES + FITTED_FEATURES
-    assert weights.weights[len(FEATURES)] > 0  # it learnt to trust the translation gap
+    assert weights.features == FEATURES + TRANSLATION_FEATURES
+    assert weights.weights[width - 2] > 0  # it learnt to trust the translation gap
     path = tmp_path / "weights.json"
     path.write_text(dump_weights(weights_payload(weights, 0.1, 0.01, {})))
     loaded = FeatureWeights.load(path)
@@ -112,12 +111,8 @@ def test_a_reranker_fitted_with_a_vocabulary_keeps_it_in_its_weights_file(tmp_pa
 
     reranker = FeatureReranker(weights=loaded)
     x = reranker.features("spatial disorientation", ["clouds at night", "tanks empty"])
-    assert x.shape == (2, width) and x[0, len(FEATURES)] == 0.0 > x[1, len(FEATURES)]
+    assert x.shape == (2, width) and x[0, width - 2] == 0.0 > x[1, width - 2]
     assert FeatureReranker().features("x", ["y"]).shape == (1, len(FEATURES))
-    # The last fitted column: the size of each candidate's document (unknown: one passage).
-    found = [passage("a00000000001", "clouds", doc_chunks=3), passage("a00000000002", "tanks")]
-    x = reranker.features("disorientation", ["clouds", "tanks"], candidates=found)
-    assert x[:, -1] == pytest.approx(np.log1p([3, 1]))
 
     text = path.read_text().replace('"translation":', '"untranslated":')
     path.write_text(text)  # translation columns without the model that computes them
