@@ -18,8 +18,8 @@ import numpy as np
 
 from providers.rerankers.features import FEATURES
 from providers.rerankers.fitting import Group, fit_linear, fit_slope, fit_trees
-from providers.rerankers.translation import TRANSLATION_FEATURES, TranslationModel
-from providers.rerankers.trees import FeatureWeights, RankModel, Tree, sigmoid
+from providers.rerankers.translation import TranslationModel
+from providers.rerankers.trees import FeatureWeights, RankModel, Tree, feature_names, sigmoid
 
 #: Weights set, not learnt: neither training split asks about identifiers (claims and
 #: probable-cause sentences name no report or IMO number), yet an exact ERA22LA175 match is the
@@ -115,7 +115,7 @@ def fit_reranker(
     queries with a relevant candidate; linear, then trees) and the slope that anchors one to the
     other. With ``translation``, the queries' features hold its columns too, and the model
     keeps it."""
-    names = FEATURES + (TRANSLATION_FEATURES if translation else ())
+    names = feature_names(translation is not None)
     used = [q for q in queries if len(q.x)]
     in_domain = [q for q in used if not q.off_topic]
     if not any(q.y.sum() > 0 for q in in_domain):

@@ -20,6 +20,12 @@ from providers.rerankers.features import FEATURES, document_groups
 from providers.rerankers.translation import TRANSLATION_FEATURES, TranslationModel
 
 
+def feature_names(translation: bool) -> tuple[str, ...]:
+    """The columns of a model: :data:`FEATURES`, then, with a vocabulary (``translation``),
+    :data:`TRANSLATION_FEATURES`."""
+    return FEATURES + (TRANSLATION_FEATURES if translation else ())
+
+
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0)))
 
@@ -119,7 +125,7 @@ class FeatureWeights:
     @property
     def features(self) -> tuple[str, ...]:
         """The columns the model reads, in order."""
-        return FEATURES + (TRANSLATION_FEATURES if self.translation else ())
+        return feature_names(self.translation is not None)
 
     def scores(self, x: np.ndarray, sources: Sequence[Hashable] | None = None) -> np.ndarray:
         """Relevance in [0, 1] of each row of a feature matrix (one query's candidates, in
@@ -148,7 +154,7 @@ class FeatureWeights:
         data = json.loads(text)
         names = tuple(data["features"])
         translation = data.get("translation")
-        expected = FEATURES + (TRANSLATION_FEATURES if translation else ())
+        expected = feature_names(translation is not None)
         if names != expected:
             raise ValueError(
                 f"feature reranker weights were trained on {names}, this code computes {expected}"
