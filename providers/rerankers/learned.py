@@ -5,7 +5,7 @@ model for how relevant the best candidate is."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -73,10 +73,8 @@ class FeatureReranker:
         cosines: Sequence[float] | None = None,
     ) -> list[float]:
         """Relevance of each document (synchronous; the training script calls this too)."""
-        x = self.features(query, documents, candidates=candidates, cosines=cosines)
-        sources = (
-            None if candidates is None else [document_of(c, i) for i, c in enumerate(candidates)]
-        )
+        sources = _sources(candidates)
+        x = self._features(query, documents, candidates, cosines, sources)
         return [float(s) for s in self._weights.scores(x, sources)]
 
     def features(
@@ -89,21 +87,28 @@ class FeatureReranker:
     ) -> np.ndarray:
         """The feature matrix (one row per document): :data:`FEATURES`, then the translation
         model's columns when there is one."""
-        x = self._base_features(query, documents, candidates=candidates, cosines=cosines)
+        return self._features(query, documents, candidates, cosines, _sources(candidates))
+
+    def _features(
+        self,
+        query: str,
+        documents: Sequence[str],
+        candidates: Sequence[Passage] | None,
+        cosines: Sequence[float] | None,
+        sources: list[Hashable] | None,
+    ) -> np.ndarray:
+        x = self._base_features(query, documents, candidates, cosines, sources)
         if self._translation is None:
             return x
-        sources = (
-            None if candidates is None else [document_of(c, i) for i, c in enumerate(candidates)]
-        )
         return np.hstack([x, self._translation.columns(query, documents, sources)])
 
     def _base_features(
         self,
         query: str,
         documents: Sequence[str],
-        *,
         candidates: Sequence[Passage] | None,
         cosines: Sequence[float] | None,
+        sources: list[Hashable] | None,
     ) -> np.ndarray:
         terms = query_terms(query, self._idf)
         if candidates is not None:
@@ -115,7 +120,6 @@ class FeatureReranker:
                 DocumentSignals(cosine, c["bm25"], c["score"])
                 for cosine, c in zip(cos, candidates, strict=True)
             ]
-            sources = [document_of(c, i) for i, c in enumerate(candidates)]
             return feature_matrix(terms, documents, titles, signals, sources)
         titles = [doc.split("\n", 1)[0] for doc in documents]
         cos = list(cosines) if cosines is not None else [0.0] * len(documents)
@@ -140,3 +144,8 @@ class FeatureReranker:
         d = np.asarray(self._embeddings.embed_documents(list(documents)), dtype=np.float64)
         sims = d @ q / (np.linalg.norm(d, axis=1) * np.linalg.norm(q) + 1e-12)
         return [float(s) for s in sims]
+
+
+def _sources(candidates: Sequence[Passage] | None) -> list[Hashable] | None:
+    """The document each candidate belongs to (None without candidates)."""
+    return None if candidates is None else [document_of(c, i) for i, c in enumerate(candidates)]
