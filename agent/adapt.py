@@ -27,10 +27,7 @@ from agent.adapt_head import (
     adapt_head,
     adapt_report,
     adapted_meta,
-    current_head,
-    headed,
     install_model,
-    reset_head,
     start_from_stock,
 )
 from agent.adapt_queries import (
@@ -302,9 +299,9 @@ async def _reset(services: Services) -> dict[str, Any]:
 
 
 async def _restore_stock(services: Services) -> dict[str, Any]:
-    head = await current_head(services) if await headed(services) else None
-    if head is not None:
-        return await reset_head(services, head)
+    undone = await start_from_stock(services)
+    if undone is not None:
+        return undone
     store = services.store
     started = time.perf_counter()
     report = await reembed_collection(
