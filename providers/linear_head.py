@@ -189,7 +189,13 @@ def stock_vectors(weights: np.ndarray | None, stored: np.ndarray) -> np.ndarray:
     rounding: ``W`` is invertible, and both are unit vectors); ``stored`` when no head."""
     if weights is None:
         return np.asarray(stored, dtype=np.float32)
-    return apply_head(np.linalg.inv(weights.astype(np.float64)).astype(np.float32), stored)
+    return apply_head(inverse_head(weights), stored)
+
+
+def inverse_head(weights: np.ndarray) -> np.ndarray:
+    """``W⁻¹`` (float32, inverted in float64): :func:`apply_head` with it maps a head's vectors
+    back to the stock model's."""
+    return np.linalg.inv(np.asarray(weights, dtype=np.float64)).astype(np.float32)
 
 
 __all__ = [
@@ -199,6 +205,7 @@ __all__ = [
     "export_head",
     "fit_head",
     "head_file",
+    "inverse_head",
     "load_head",
     "read_head",
     "save_head",

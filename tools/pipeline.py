@@ -31,7 +31,7 @@ from providers.resilience import degrade, reason_of
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval, RetrievalOptions
-from tools.relevance import Relevance, cutoff_threshold, relevance_of, rerank_floor
+from tools.relevance import Relevance, above_floor, cutoff_threshold, relevance_of, rerank_floor
 from tools.stock_relevance import StockJudge
 from tools.timing import elapsed_ms
 from tools.topics import TopicDecision
@@ -227,7 +227,7 @@ async def _rank(
         key=lambda p: -(p["rerank"] or 0.0),
     )
     floor = rerank_floor(switches.rerank_floor, reranker)
-    kept = [p for p in scored if (p["rerank"] or 0.0) >= floor] or scored[:1]
+    kept = above_floor(scored, floor)
     started = time.perf_counter()
     if pipeline.judge is not None and any(p["cosine"] for p in pool):
         relevance = await pipeline.judge.relevance(

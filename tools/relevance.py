@@ -56,6 +56,11 @@ def rerank_floor(override: float | None, reranker: Reranker) -> float:
     return override if override is not None else reranker.default_floor
 
 
+def above_floor(scored: Sequence[Passage], floor: float) -> list[Passage]:
+    """The reranked passages (best first) at or above ``floor``; the best one always stays."""
+    return [p for p in scored if (p["rerank"] or 0.0) >= floor] or list(scored[:1])
+
+
 def cutoff_threshold(override: float | None, reranker: Reranker) -> float:
     """The run's cutoff, else the reranker's own calibrated one, else :data:`DEFAULT_CUTOFF`."""
     if override is not None:

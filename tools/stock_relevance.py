@@ -24,10 +24,16 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from archive.store.passages import Passage
-from providers.linear_head import apply_head
+from providers.linear_head import apply_head, inverse_head
 from providers.rerankers import rerank_text
 from providers.rerankers.learned import FeatureReranker
-from tools.relevance import Relevance, cutoff_threshold, relevance_of, rerank_floor
+from tools.relevance import (
+    Relevance,
+    above_floor,
+    cutoff_threshold,
+    relevance_of,
+    rerank_floor,
+)
 
 #: The stored vectors of chunk ids (:func:`archive.store.passages.fetch_vectors` on the store).
 VectorSource = Callable[[Sequence[str]], Awaitable[Mapping[str, np.ndarray]]]
@@ -44,8 +50,7 @@ class StockJudge:
 
     @classmethod
     def of_head(cls, head: np.ndarray, embeddings: Embeddings, vectors: VectorSource) -> StockJudge:
-        inverse = np.linalg.inv(np.asarray(head, dtype=np.float64)).astype(np.float32)
-        return cls(inverse, embeddings, vectors)
+        return cls(inverse_head(head), embeddings, vectors)
 
     async def relevance(
         self,
@@ -75,8 +80,7 @@ class StockJudge:
             ),
             key=lambda p: -(p["rerank"] or 0.0),
         )
-        least = rerank_floor(floor, self.reranker)
-        kept = [p for p in scored if (p["rerank"] or 0.0) >= least] or scored[:1]
+        kept = above_floor(scored, rerank_floor(floor, self.reranker))
         limit = cutoff_threshold(cutoff, self.reranker)
         decided = relevance_of(kept, limit, reranked=True, calibrated=cutoff is None)
         decided["judge"] = "stock"
