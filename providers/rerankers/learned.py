@@ -12,7 +12,13 @@ from langchain_core.embeddings import Embeddings
 
 from archive.store.passages import Passage
 from providers.rerankers.base import RerankError, document_of, failure
-from providers.rerankers.features import FEATURES, DocumentSignals, feature_matrix, query_terms
+from providers.rerankers.features import (
+    FEATURES,
+    DocumentSignals,
+    QueryTerms,
+    feature_matrix,
+    query_terms,
+)
 from providers.rerankers.translation import TranslationModel
 from providers.rerankers.trees import FeatureWeights
 
@@ -97,21 +103,10 @@ class FeatureReranker:
         cosines: Sequence[float] | None,
         sources: list[Hashable] | None,
     ) -> np.ndarray:
-        x = self._base_features(query, documents, candidates, cosines, sources)
-        if self._translation is None:
-            return x
-        return np.hstack([x, self._translation.columns(query, documents, sources)])
-
-    def _base_features(
-        self,
-        query: str,
-        documents: Sequence[str],
-        candidates: Sequence[Passage] | None,
-        cosines: Sequence[float] | None,
-        sources: list[Hashable] | None,
-    ) -> np.ndarray:
         terms = query_terms(query, self._idf)
-        if candidates is not None:
+        if candidates is None:
+            x = _bare_features(terms, documents, cosines)
+        else:
             if len(candidates) != len(documents):
                 raise ValueError(f"{len(candidates)} candidates for {len(documents)} documents")
             titles = [" ".join(filter(None, (c["title"], c["subject"]))) for c in candidates]
@@ -120,23 +115,10 @@ class FeatureReranker:
                 DocumentSignals(cosine, c["bm25"], c["score"])
                 for cosine, c in zip(cos, candidates, strict=True)
             ]
-            return feature_matrix(terms, documents, titles, signals, sources)
-        titles = [doc.split("\n", 1)[0] for doc in documents]
-        cos = list(cosines) if cosines is not None else [0.0] * len(documents)
-        x = feature_matrix(terms, documents, titles, [DocumentSignals(c) for c in cos])
-        # No retrieval scores: stand in term coverage for BM25 and the mean of both for fusion,
-        # then compute again so the features derived from them agree.
-        coverage = x[:, FEATURES.index("coverage")]
-        top = coverage.max()
-        bm25 = coverage * 10.0 * len(terms.stems)
-        bm25_rel = coverage / top if top > 0 else np.zeros_like(coverage)
-        cos_arr = np.asarray(cos, dtype=np.float64)
-        cos_rel = (cos_arr - cos_arr.min()) / (np.ptp(cos_arr) or 1.0)
-        fused = 0.5 * (cos_rel + bm25_rel)
-        signals = [
-            DocumentSignals(c, float(b), float(f)) for c, b, f in zip(cos, bm25, fused, strict=True)
-        ]
-        return feature_matrix(terms, documents, titles, signals)
+            x = feature_matrix(terms, documents, titles, signals, sources)
+        if self._translation is None:
+            return x
+        return np.hstack([x, self._translation.columns(query, documents, sources)])
 
     def _cosines(self, query: str, documents: Sequence[str]) -> list[float]:
         assert self._embeddings is not None
@@ -149,3 +131,25 @@ class FeatureReranker:
 def _sources(candidates: Sequence[Passage] | None) -> list[Hashable] | None:
     """The document each candidate belongs to (None without candidates)."""
     return None if candidates is None else [document_of(c, i) for i, c in enumerate(candidates)]
+
+
+def _bare_features(
+    terms: QueryTerms, documents: Sequence[str], cosines: Sequence[float] | None
+) -> np.ndarray:
+    """Features without retrieval candidates: the title is the document's first line."""
+    titles = [doc.split("\n", 1)[0] for doc in documents]
+    cos = list(cosines) if cosines is not None else [0.0] * len(documents)
+    x = feature_matrix(terms, documents, titles, [DocumentSignals(c) for c in cos])
+    # No retrieval scores: stand in term coverage for BM25 and the mean of both for fusion,
+    # then compute again so the features derived from them agree.
+    coverage = x[:, FEATURES.index("coverage")]
+    top = coverage.max()
+    bm25 = coverage * 10.0 * len(terms.stems)
+    bm25_rel = coverage / top if top > 0 else np.zeros_like(coverage)
+    cos_arr = np.asarray(cos, dtype=np.float64)
+    cos_rel = (cos_arr - cos_arr.min()) / (np.ptp(cos_arr) or 1.0)
+    fused = 0.5 * (cos_rel + bm25_rel)
+    signals = [
+        DocumentSignals(c, float(b), float(f)) for c, b, f in zip(cos, bm25, fused, strict=True)
+    ]
+    return feature_matrix(terms, documents, titles, signals)
