@@ -17,13 +17,11 @@ import math
 import random
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from agent.adapt_calibration import Calibrated, collect, fit_calibration, record_calibration
 from agent.adapt_head import (
-    ADAPTED_KEYS,
     adapt_head,
     adapt_report,
     adapted_meta,
@@ -37,6 +35,7 @@ from agent.adapt_queries import (
     query_pairs,
     vocabulary_model,
 )
+from agent.adapt_reset import reset
 from agent.arguments import positive_int
 from agent.evaluation.beir import DatasetError, load_dataset
 from agent.evaluation.folds import parse_fold, split_queries
@@ -46,12 +45,12 @@ from archive.ingest.reembed import reembed_collection
 from archive.store.embedder import (
     CALIBRATION_KEYS,
     HEAD_SHA_KEY,
-    MODEL_KEY,
     adapted_model_id,
 )
+from archive.store.locks import rewriting
 from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
 from providers.linear_head import head_file
-from providers.minilm import BASE_MODEL_ID, adapted_minilm, default_minilm
+from providers.minilm import adapted_minilm
 from tools.pair_mining import (
     MinedChunk,
     add_hard_negatives,
@@ -143,6 +142,20 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
     except DatasetError as err:
         write_err(f"bosun: {err}")
         return 2
+    waiting = f"waiting for the runs writing collection {collection!r} (ingest, delete, adapt)"
+    async with rewriting(settings.database_uri(), collection, on_wait=lambda: write_err(waiting)):
+        report = await _adapt_collection(settings, collection, args, query_source)
+    if args.json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        sys.stdout.write(_format(report) + "\n")
+    return 0
+
+
+async def _adapt_collection(
+    settings: Settings, collection: str, args: argparse.Namespace, query_source: QuerySource
+) -> dict[str, Any]:
+    """Adapt or reset ``collection`` (no other run writes it meanwhile); returns the report."""
     if args.mode == "head" and not args.reset:
         async with open_services(settings, collection=collection, calibrated=False) as services:
             undone = await start_from_stock(services)
@@ -151,21 +164,19 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
             write_err(
                 f"started from the stock model: the previous head was undone in {seconds:.0f} s"
             )
-    if args.reset or args.no_calibrate or args.mode == "full":
-        if args.mode == "full" and not (args.reset or args.no_calibrate):
+    if args.reset:
+        report = await reset(settings, collection)
+    elif args.no_calibrate or args.mode == "full":
+        if args.mode == "full" and not args.no_calibrate:
             logger.warning(
                 "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds "
                 "(applied to its own cosines: the stock vectors cannot be recovered)"
             )
         async with open_services(settings, collection=collection, calibrated=False) as services:
-            report = await (_reset(services) if args.reset else adapt(services, args, query_source))
+            report = await adapt(services, args, query_source)
     else:
         report = await adapt_calibrated(settings, collection, args, query_source)
-    if args.json:
-        sys.stdout.write(json.dumps(report) + "\n")
-    else:
-        sys.stdout.write(_format(report) + "\n")
-    return 0
+    return report
 
 
 async def adapt_calibrated(
@@ -285,37 +296,6 @@ def choose_pairs(pairs: list[Pair], budget: int, *, seed: int = 13) -> list[Pair
     rng.shuffle(strong)
     rng.shuffle(cloze)
     return (strong + cloze)[:budget]
-
-
-async def _reset(services: Services) -> dict[str, Any]:
-    """Back to the stock model's vectors (mapped back through a head's inverse, or re-embedded
-    after a full fine-tune), drop the adapted model's record and remove its files."""
-    report = await _restore_stock(services)
-    folder = services.settings.home / "models" / services.store.schema
-    for stale in [*folder.glob("minilm-adapted-*"), *folder.glob("feature-reranker-*.json")]:
-        stale.unlink()
-        logger.info("removed %s", stale)
-    return report
-
-
-async def _restore_stock(services: Services) -> dict[str, Any]:
-    undone = await start_from_stock(services)
-    if undone is not None:
-        return undone
-    store = services.store
-    started = time.perf_counter()
-    report = await reembed_collection(
-        store,
-        default_minilm(),
-        {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
-        drop=ADAPTED_KEYS,
-    )
-    return {
-        "collection": store.schema,
-        "model": BASE_MODEL_ID,
-        "reembed": asdict(report),
-        "seconds": round(time.perf_counter() - started, 1),
-    }
 
 
 def _remove_old_models(folder: Path, *, keep: Path) -> None:

@@ -69,11 +69,14 @@ async def open_services(
     *,
     collection: str | None = None,
     embeddings: Embeddings | None = None,
+    identity: EmbeddingIdentity | None = None,
     statement_timeout_s: float | None = None,
     calibrated: bool = True,
 ) -> AsyncIterator[Services]:
     """Open the store for ``collection`` (default: the main archive) and close it afterwards;
-    ``statement_timeout_s`` bounds each query (conversations; None for ingest).
+    ``statement_timeout_s`` bounds each query (conversations; None for ingest); ``identity``:
+    the model the collection's vectors are recorded with, when ``embeddings`` are about to
+    replace them all (default: the embeddings' own).
 
     With the local embedder, a collection re-embedded by `bosun adapt` is opened with its own
     adapted model (the file and sha256 its meta records) and, when ``calibrated``, the reranker
@@ -83,7 +86,7 @@ async def open_services(
     store = await Store.open(
         settings.database_uri(),
         embeddings,
-        await identity_of(embeddings),
+        identity or await identity_of(embeddings),
         collection=collection,
         statement_timeout_s=statement_timeout_s,
         bm25=settings.bm25,

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from psycopg import AsyncConnection
 from psycopg.rows import DictRow
 
 from archive.store.database import Store
+from archive.store.schema import StoreError, check_collection_name
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +92,38 @@ async def ingest_stage(store: Store, *, exclusive: bool) -> AsyncIterator[None]:
     async with held_connection(store) as conn:
         await conn.execute(f"SELECT pg_advisory_lock{mode}({_KEY})", key)
         try:
+            await _check_model(conn, store)
             yield
         finally:
             await conn.execute(f"SELECT pg_advisory_unlock{mode}({_KEY})", key)
+
+
+async def _check_model(conn: AsyncConnection[DictRow], store: Store) -> None:
+    """Raise StoreError when the collection's vectors are no longer the model this run embeds
+    with: `bosun adapt` re-embedded it while the run waited for the lock."""
+    cur = await conn.execute("SELECT value FROM meta WHERE key = 'embedding_model'")
+    row = await cur.fetchone()
+    if row is not None and row["value"] != store.identity.model:
+        raise StoreError(
+            f"collection {store.schema!r} was re-embedded by {row['value']} (bosun adapt) while "
+            f"this run waited to write it with {store.identity.model}; run it again"
+        )
+
+
+@contextlib.asynccontextmanager
+async def rewriting(
+    uri: str, collection: str, *, on_wait: Callable[[], None] | None = None
+) -> AsyncIterator[None]:
+    """The collection's ingest lock held exclusively, on a connection of its own, by a run that
+    rewrites every vector and the meta (`bosun adapt`): it waits for the ingest and delete runs
+    writing the collection and for another such run, and they wait for it. ``on_wait`` is called
+    when it has to wait. Held until the connection closes, so a killed run leaves none."""
+    key = ("bosun:ingest:", check_collection_name(collection))
+    async with await AsyncConnection.connect(uri, autocommit=True) as conn:
+        cur = await conn.execute(f"SELECT pg_try_advisory_lock({_KEY})", key)
+        row = await cur.fetchone()
+        if not (row and row[0]):
+            if on_wait is not None:
+                on_wait()
+            await conn.execute(f"SELECT pg_advisory_lock({_KEY})", key)
+        yield

@@ -5,6 +5,7 @@ the re-embedded collection that reopens with its own model (hash checked), the h
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import logging
 import os
@@ -30,6 +31,7 @@ from archive.store.embedder import (
     read_embedder,
     read_meta,
 )
+from archive.store.locks import ingest_stage
 from archive.store.passages import fetch_vectors
 from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
@@ -258,3 +260,49 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
     assert list(weights.parent.iterdir()) == []  # the model and reranker files are gone
     async with open_services(settings, collection=collection) as services:
         assert services.calibration == Calibration()
+
+
+async def test_adapt_waits_for_writers_and_reset_recovers_a_lost_model(
+    settings: Settings, tiny: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dataset = load_dataset(tiny, "dev")
+    collection = collection_name(tiny.name)
+    async with open_eval_services(settings, dataset) as services:
+        ids = await _chunk_ids(services.store)
+        before = await fetch_vectors(services.store, ids)
+    argv = ["--collection", collection, "--steps", "2", "--no-calibrate", "--queries", str(tiny)]
+
+    # An ingest writing the collection holds its lock: adapt says so and waits for it.
+    async with open_services(settings, collection=collection, calibrated=False) as services:
+        async with ingest_stage(services.store, exclusive=False):
+            task = asyncio.create_task(
+                run_adapt(settings, _parse("adapt", [*argv, "--split", "dev"]))
+            )
+            err = ""
+            for _ in range(200):
+                await asyncio.sleep(0.05)
+                err += capsys.readouterr().err
+                if "waiting for the runs writing" in err:
+                    break
+            assert "waiting for the runs writing" in err and not task.done()
+            assert await read_embedder(settings.database_uri(), collection) is None
+        assert await task == 0
+        # A run that opened the collection before it was re-embedded may not write it now.
+        with pytest.raises(StoreError, match="re-embedded by .* while this run waited"):
+            async with ingest_stage(services.store, exclusive=False):
+                pass
+    record = await read_embedder(settings.database_uri(), collection)
+    assert record is not None
+    capsys.readouterr()
+
+    # The model file is lost: --reset re-embeds every passage from its text with the stock model.
+    (settings.home / record.file).unlink()
+    assert await run_adapt(settings, _parse("adapt", ["--collection", collection, "--reset"])) == 0
+    assert "missing or altered: re-embedding every passage" in capsys.readouterr().err
+    assert await read_embedder(settings.database_uri(), collection) is None
+    assert list((settings.home / "models" / collection).iterdir()) == []  # the head's file too
+    async with open_services(settings, collection=collection) as services:
+        assert services.store.identity.model == f"local:{BASE_MODEL_ID}"
+        reset = await fetch_vectors(services.store, ids)
+    # int8 activations are quantised per batch: the same text in another batch, cosine ~0.99
+    assert min(float(np.dot(before[i], reset[i])) for i in ids) > 0.98

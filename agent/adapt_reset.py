@@ -1,0 +1,78 @@
+"""`bosun adapt --reset`: back to the stock model and the shipped reranker.
+
+With the adapted model at hand, a head is undone through ``W⁻¹`` (a minute at most here) and a
+full fine-tune's passages are re-embedded by the stock model. With it lost (its file missing, or
+not the sha256 the collection records), the collection cannot be opened and a head cannot be
+inverted, so every passage is re-embedded from its text by the stock model: the one way back
+that needs nothing of the lost model (as long as the ingest's embedding took). Either way the
+vectors and the meta change in one transaction, and the adapted files are removed."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from agent.adapt_head import ADAPTED_KEYS, start_from_stock
+from agent.settings import Settings
+from agent.wiring import Services, open_services
+from archive.ingest.reembed import reembed_collection
+from archive.store.database import EmbeddingIdentity
+from archive.store.embedder import MODEL_KEY, EmbedderRecord, read_embedder
+from providers.embeddings import embedding_identity
+from providers.minilm import BASE_MODEL_ID, default_minilm, sha256_file
+
+logger = logging.getLogger(__name__)
+
+
+async def reset(settings: Settings, collection: str) -> dict[str, Any]:
+    """Put ``collection`` back on the stock model; returns what was done."""
+    record = await read_embedder(settings.database_uri(), collection)
+    if record is not None and _lost(settings.home / record.file, record):
+        sys.stderr.write(
+            f"the adapted model {settings.home / record.file} is missing or altered: "
+            "re-embedding every passage with the stock model\n"
+        )
+        stock = default_minilm()
+        _, dim = embedding_identity(stock)
+        # Opened under the identity its vectors are recorded with; the re-embed replaces both.
+        recorded = EmbeddingIdentity(record.model, dim or 384)
+        async with open_services(
+            settings, collection=collection, embeddings=stock, identity=recorded, calibrated=False
+        ) as services:
+            report = await _reembed_stock(services)
+    else:
+        async with open_services(settings, collection=collection, calibrated=False) as services:
+            report = await start_from_stock(services) or await _reembed_stock(services)
+    folder = settings.home / "models" / collection
+    for stale in [*folder.glob("minilm-adapted-*"), *folder.glob("feature-reranker-*.json")]:
+        stale.unlink()
+        logger.info("removed %s", stale)
+    return report
+
+
+def _lost(path: Path, record: EmbedderRecord) -> bool:
+    return not path.is_file() or sha256_file(path) != record.sha256
+
+
+async def _reembed_stock(services: Services) -> dict[str, Any]:
+    store = services.store
+    started = time.perf_counter()
+    report = await reembed_collection(
+        store,
+        default_minilm(),
+        {MODEL_KEY: f"local:{BASE_MODEL_ID}"},
+        drop=ADAPTED_KEYS,
+    )
+    return {
+        "collection": store.schema,
+        "model": BASE_MODEL_ID,
+        "reembed": asdict(report),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+__all__ = ["reset"]
