@@ -165,18 +165,16 @@ async def _adapt_collection(
                 f"started from the stock model: the previous head was undone in {seconds:.0f} s"
             )
     if args.reset:
-        report = await reset(settings, collection)
-    elif args.no_calibrate or args.mode == "full":
-        if args.mode == "full" and not args.no_calibrate:
-            logger.warning(
-                "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds "
-                "(applied to its own cosines: the stock vectors cannot be recovered)"
-            )
-        async with open_services(settings, collection=collection, calibrated=False) as services:
-            report = await adapt(services, args, query_source)
-    else:
-        report = await adapt_calibrated(settings, collection, args, query_source)
-    return report
+        return await reset(settings, collection)
+    if not (args.no_calibrate or args.mode == "full"):
+        return await adapt_calibrated(settings, collection, args, query_source)
+    if args.mode == "full" and not args.no_calibrate:
+        logger.warning(
+            "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds "
+            "(applied to its own cosines: the stock vectors cannot be recovered)"
+        )
+    async with open_services(settings, collection=collection, calibrated=False) as services:
+        return await adapt(services, args, query_source)
 
 
 async def adapt_calibrated(

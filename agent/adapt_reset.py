@@ -22,7 +22,6 @@ from agent.wiring import Services, open_services
 from archive.ingest.reembed import reembed_collection
 from archive.store.database import EmbeddingIdentity
 from archive.store.embedder import MODEL_KEY, EmbedderRecord, read_embedder
-from providers.embeddings import embedding_identity
 from providers.minilm import BASE_MODEL_ID, default_minilm, sha256_file
 
 logger = logging.getLogger(__name__)
@@ -37,9 +36,8 @@ async def reset(settings: Settings, collection: str) -> dict[str, Any]:
             "re-embedding every passage with the stock model\n"
         )
         stock = default_minilm()
-        _, dim = embedding_identity(stock)
         # Opened under the identity its vectors are recorded with; the re-embed replaces both.
-        recorded = EmbeddingIdentity(record.model, dim or 384)
+        recorded = EmbeddingIdentity(record.model, stock.dimension)
         async with open_services(
             settings, collection=collection, embeddings=stock, identity=recorded, calibrated=False
         ) as services:
