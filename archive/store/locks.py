@@ -1,7 +1,7 @@
 """PostgreSQL advisory locks that let several ingest runs (processes or machines) share one
 collection: claims on documents, so each is embedded and written by one run; one writer at a
-time per collection; and the derived stages (vessel tags, thread digests, topics) run only when
-no run is writing documents.
+time per collection; the derived stages (vessel tags, thread digests, topics) run only when no
+run is writing documents; and `bosun adapt`, which re-embeds everything, runs alone.
 
 Session-level locks live on one connection held for the run and are released explicitly, or by
 the server when the process dies (its connection drops), so a killed run leaves no lock behind.
