@@ -17,8 +17,10 @@ The passages the answer reads and their order stay the fitted reranker's.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -67,9 +69,10 @@ class StockJudge:
         adapted = await asyncio.to_thread(self.embeddings.embed_query, text)
         stored = await self.vectors([p["chunk_id"] for p in pool])
         judged = [p for p in pool if p["chunk_id"] in stored]
-        query = apply_head(self.inverse, np.asarray([adapted], dtype=np.float32))[0]
         rows = [stored[p["chunk_id"]] for p in judged]
-        cosines = apply_head(self.inverse, np.stack(rows)) @ query if rows else np.zeros(0)
+        with _blas().limit(limits=1, user_api="blas"):
+            query = apply_head(self.inverse, np.asarray([adapted], dtype=np.float32))[0]
+            cosines = apply_head(self.inverse, np.stack(rows)) @ query if rows else np.zeros(0)
         scores = self.reranker.score(
             question, [rerank_text(p) for p in judged], candidates=judged, cosines=cosines.tolist()
         )
@@ -85,6 +88,19 @@ class StockJudge:
         decided = relevance_of(kept, limit, reranked=True, calibrated=cutoff is None)
         decided["judge"] = "stock"
         return decided
+
+
+@functools.cache
+def _blas() -> Any:
+    """The BLAS thread pools, to run the judge's products on one thread. OpenBLAS's threads spin
+    for a while after a product and competed with the next query's embedding on the same cores:
+    through the judge's 40 × 384 products, a MiniLM query embedding took 5.1-5.8 ms p50 instead
+    of 2.7 (`bosun eval` on a headed pc2narr: the embed stage 13-17 ms p50 against 7.6 on the
+    stock collection). On one thread the products take 0.10 ms instead of 0.16, and leave
+    nothing spinning."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 __all__ = ["StockJudge", "VectorSource"]

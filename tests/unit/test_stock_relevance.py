@@ -130,3 +130,24 @@ async def test_without_cosines_the_pipeline_decides_as_before_and_never_asks_the
     pipeline = Pipeline(NoCosineBackend(passages=passages), FakeReranker(), judge=judge)
     ranking = await run_pipeline(pipeline, "ballast pump leak", SearchFilters(), Switches())
     assert ranking.rerank["status"] == "ok" and "judge" not in ranking.relevance
+
+
+async def test_the_judge_maps_vectors_on_one_blas_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # OpenBLAS's threads spin after a product and slowed the next query's embedding two-fold.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from tools import stock_relevance
+
+    threads: list[int] = []
+
+    def spy(weights: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+        threads.extend(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+        return apply_head(weights, vectors)
+
+    monkeypatch.setattr(stock_relevance, "apply_head", spy)
+    pool = [passage("a00000000001", "crew rotation schedule memo", cosine=0.9)]
+    with threadpool_limits(limits=2, user_api="blas"):  # the process's own setting: two
+        await judge_over({"a00000000001": at_cosine(0.6)}).relevance(
+            "q", "q", pool, cutoff=None, floor=None
+        )
+    assert threads and set(threads) == {1}
