@@ -31,7 +31,14 @@ from providers.resilience import degrade, reason_of
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval, RetrievalOptions
-from tools.relevance import Relevance, above_floor, cutoff_threshold, relevance_of, rerank_floor
+from tools.relevance import (
+    Relevance,
+    above_floor,
+    cutoff_threshold,
+    relevance_of,
+    rerank_floor,
+    reranked,
+)
 from tools.stock_relevance import StockJudge
 from tools.timing import elapsed_ms
 from tools.topics import TopicDecision
@@ -222,10 +229,7 @@ async def _rank(
         ranking.timings, ranking.degraded = timings, degraded
         return ranking
     timings["rerank"] = elapsed_ms(started)
-    scored = sorted(
-        (Passage(**{**p, "rerank": float(s)}) for p, s in zip(pool, scores, strict=True)),
-        key=lambda p: -(p["rerank"] or 0.0),
-    )
+    scored = reranked(pool, scores)
     floor = rerank_floor(switches.rerank_floor, reranker)
     kept = above_floor(scored, floor)
     started = time.perf_counter()

@@ -56,6 +56,14 @@ def rerank_floor(override: float | None, reranker: Reranker) -> float:
     return override if override is not None else reranker.default_floor
 
 
+def reranked(passages: Sequence[Passage], scores: Sequence[float]) -> list[Passage]:
+    """Copies of ``passages`` carrying their rerank ``scores``, best first."""
+    return sorted(
+        (Passage(**{**p, "rerank": float(s)}) for p, s in zip(passages, scores, strict=True)),
+        key=lambda p: -(p["rerank"] or 0.0),
+    )
+
+
 def above_floor(scored: Sequence[Passage], floor: float) -> list[Passage]:
     """The reranked passages (best first) at or above ``floor``; the best one always stays."""
     return [p for p in scored if (p["rerank"] or 0.0) >= floor] or list(scored[:1])

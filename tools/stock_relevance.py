@@ -20,7 +20,7 @@ import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -35,7 +35,11 @@ from tools.relevance import (
     cutoff_threshold,
     relevance_of,
     rerank_floor,
+    reranked,
 )
+
+if TYPE_CHECKING:
+    from threadpoolctl import ThreadpoolController
 
 #: The stored vectors of chunk ids (:func:`archive.store.passages.fetch_vectors` on the store).
 VectorSource = Callable[[Sequence[str]], Awaitable[Mapping[str, np.ndarray]]]
@@ -73,16 +77,11 @@ class StockJudge:
         with _blas().limit(limits=1, user_api="blas"):
             query = apply_head(self.inverse, np.asarray([adapted], dtype=np.float32))[0]
             cosines = apply_head(self.inverse, np.stack(rows)) @ query if rows else np.zeros(0)
-        scores = self.reranker.score(
-            question, [rerank_text(p) for p in judged], candidates=judged, cosines=cosines.tolist()
-        )
-        scored = sorted(
-            (
-                Passage(**{**p, "rerank": s, "cosine": float(c)})
-                for p, s, c in zip(judged, scores, cosines, strict=True)
-            ),
-            key=lambda p: -(p["rerank"] or 0.0),
-        )
+        viewed = [
+            Passage(**{**p, "cosine": float(c)}) for p, c in zip(judged, cosines, strict=True)
+        ]
+        scores = self.reranker.score(question, [rerank_text(p) for p in viewed], candidates=viewed)
+        scored = reranked(viewed, scores)
         kept = above_floor(scored, rerank_floor(floor, self.reranker))
         limit = cutoff_threshold(cutoff, self.reranker)
         decided = relevance_of(kept, limit, reranked=True, calibrated=cutoff is None)
@@ -91,7 +90,7 @@ class StockJudge:
 
 
 @functools.cache
-def _blas() -> Any:
+def _blas() -> ThreadpoolController:
     """The BLAS thread pools, to run the judge's products on one thread. OpenBLAS's threads spin
     for a while after a product and competed with the next query's embedding on the same cores:
     through the judge's 40 × 384 products, a MiniLM query embedding took 5.1-5.8 ms p50 instead
