@@ -88,7 +88,7 @@ async def ingest_stage(store: Store, *, exclusive: bool) -> AsyncIterator[None]:
     side), exclusive for the derived stages, which then see every document of every run that
     was writing (their result equals one run over all the inputs)."""
     mode = "" if exclusive else "_shared"
-    key = ("bosun:ingest:", store.schema)
+    key = _ingest_key(store.schema)
     async with held_connection(store) as conn:
         await conn.execute(f"SELECT pg_advisory_lock{mode}({_KEY})", key)
         try:
@@ -96,6 +96,11 @@ async def ingest_stage(store: Store, *, exclusive: bool) -> AsyncIterator[None]:
             yield
         finally:
             await conn.execute(f"SELECT pg_advisory_unlock{mode}({_KEY})", key)
+
+
+def _ingest_key(schema: str) -> tuple[str, str]:
+    """The parameters of :data:`_KEY` for a collection's ingest lock (ingest, delete, adapt)."""
+    return ("bosun:ingest:", schema)
 
 
 async def _check_model(conn: AsyncConnection[DictRow], store: Store) -> None:
@@ -118,7 +123,7 @@ async def rewriting(
     rewrites every vector and the meta (`bosun adapt`): it waits for the ingest and delete runs
     writing the collection and for another such run, and they wait for it. ``on_wait`` is called
     when it has to wait. Held until the connection closes, so a killed run leaves none."""
-    key = ("bosun:ingest:", check_collection_name(collection))
+    key = _ingest_key(check_collection_name(collection))
     async with await AsyncConnection.connect(uri, autocommit=True) as conn:
         cur = await conn.execute(f"SELECT pg_try_advisory_lock({_KEY})", key)
         row = await cur.fetchone()
