@@ -108,15 +108,16 @@ def main() -> None:
     parser.add_argument("--split", required=True, help="the split whose queries are folded")
     parser.add_argument("--folds", type=int, default=5, help="N of the K/N folds (default 5)")
     parser.add_argument("--negatives", type=int, default=400, help="bosun adapt --negatives")
-    parser.add_argument("--only", type=int, nargs="*", help="run only these folds (1-based)")
     parser.add_argument("--keep", action="store_true", help="leave the last fold's model")
     args = parser.parse_args()
     if args.folds < 2:
         parser.error("--folds must be at least 2")
     collection = collection_name(args.dataset)
-    folds = args.only or list(range(1, args.folds + 1))
     try:
-        runs = [run_fold(args.dataset, args.split, collection, k, args) for k in folds]
+        runs = [
+            run_fold(args.dataset, args.split, collection, k, args)
+            for k in range(1, args.folds + 1)
+        ]
     finally:
         if not args.keep:
             bosun("adapt", "--collection", collection, "--reset")
