@@ -37,11 +37,6 @@ class Reranker(Protocol):
         ...
 
 
-def _failure(name: str, err: BaseException, secrets: Sequence[str | None] = ()) -> str:
-    """A log-safe one-line description of a provider failure (keys and credentials scrubbed)."""
-    return scrub_secrets(f"{name} failed: {type(err).__name__}: {err}", secrets)[:500]
-
-
 def failure(name: str, err: BaseException, secrets: Sequence[str | None] = ()) -> str:
     """A log-safe one-line description of a provider failure (keys and credentials scrubbed)."""
     return scrub_secrets(f"{name} failed: {type(err).__name__}: {err}", secrets)[:500]
