@@ -25,7 +25,6 @@ from archive.store.documents import UnknownSource, delete_sources
 from archive.store.locks import ingest_stage
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
-from graph.context import Context
 from providers.embeddings import embeddings_factory
 from tools.pipeline import Switches, run_pipeline
 from tools.vessels import UnknownVessel, resolve_vessel
@@ -210,7 +209,7 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
 
 async def _search(services: Services, args: argparse.Namespace) -> int:
     filters = await build_filters(services, args)
-    pool = Context().candidates
+    pipeline = build_pipeline(services, expand=args.expand)
     switches = Switches(
         lexical=not args.no_hybrid,
         dense=not args.lexical_only,
@@ -218,10 +217,9 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
         topics=args.topics,
         rerank=args.rerank,
         # Reranking orders the product's pool; without it only k passages are needed.
-        pool=max(args.k, pool) if args.rerank else args.k,
+        pool=max(args.k, pipeline.reranker.pool) if args.rerank else args.k,
         score_cutoff=args.score_cutoff,
     )
-    pipeline = build_pipeline(services, expand=args.expand)
     ranking = await run_pipeline(pipeline, args.query, filters, switches)
     kept = {p["chunk_id"] for p in ranking.kept}
     rows: list[dict[str, Any]] = [

@@ -16,7 +16,9 @@ class Context:
     expand: bool = False  # query expansion, when the graph was built with an expander
     topics: bool = False  # topic filter (strict -> loosened -> dropped; structural filters kept)
     dedup: bool = True  # best chunk per document (always off in single-report mode)
-    candidates: int = 40  # passages retrieved and reranked per search
+    # Passages retrieved and reranked per search; None: the reranker's own (40, or what
+    # `bosun adapt` fitted the collection's reranker on).
+    candidates: int | None = None
     max_passages: int = 8  # passages given to the answer
     similarity_floor: float = 0.3  # dense-only hits below this cosine are dropped
     rerank_floor: float | None = None  # drop reranked passages below; None = reranker's own

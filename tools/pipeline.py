@@ -61,7 +61,7 @@ class Switches:
     expand: bool = False  # query expansion, when the pipeline has an expander (measured harmful)
     topics: bool = False  # topic filter (measured harmful)
     rerank: bool = True  # reranker over the pool
-    pool: int = 40  # candidates reranked
+    pool: int | None = None  # candidates reranked (None: the reranker's own, ``Reranker.pool``)
     k: int | None = None  # candidates retrieved (None: the pool); the rest follow in fused order
     similarity_floor: float = 0.3  # dense-only hits below this cosine are dropped
     rerank_floor: float | None = None  # None: the reranker's own
@@ -129,6 +129,11 @@ async def expand_query(expander: Expander, query: str) -> ExpansionRecord:
     return ExpansionRecord(method=method, original=query, text=text, terms=[])
 
 
+def pool_size(switches: Switches, reranker: Reranker) -> int:
+    """Candidates reranked: the run's ``pool``, else as many as the reranker orders."""
+    return switches.pool if switches.pool is not None else reranker.pool
+
+
 async def run_pipeline(
     pipeline: Pipeline,
     question: str,
@@ -153,12 +158,13 @@ async def run_pipeline(
             degraded.append(degrade("expansion.error", err, "searched the question as asked"))
         timings["expand"] = elapsed_ms(started)
         logger.info("query expansion (%s): %r -> %r", expansion["method"], query, expansion["text"])
+    pool = pool_size(switches, pipeline.reranker)
     retrieval, topics = await _retrieve(
-        pipeline.backend, expansion["text"], filters, switches, degraded
+        pipeline.backend, expansion["text"], filters, switches, pool, degraded
     )
     timings = {**retrieval.timings_ms, **timings}
     ranking = await _rank(
-        pipeline, question, expansion["text"], retrieval.candidates, switches, timings
+        pipeline, question, expansion["text"], retrieval.candidates, switches, pool, timings
     )
     ranking.expansion, ranking.topics = expansion, topics
     ranking.degraded = [*degraded, *retrieval.degraded, *ranking.degraded]
@@ -170,12 +176,13 @@ async def _retrieve(
     text: str,
     filters: SearchFilters,
     switches: Switches,
+    pool: int,
     degraded: list[str],
 ) -> tuple[Retrieval, list[TopicDecision]]:
     options = RetrievalOptions(
         lexical=switches.lexical,
         dense=switches.dense,
-        k=switches.k or switches.pool,
+        k=switches.k or pool,
         similarity_floor=switches.similarity_floor,
         cosines=switches.rerank,
     )
@@ -203,10 +210,11 @@ async def _rank(
     text: str,
     candidates: list[Passage],
     switches: Switches,
+    size: int,
     timings: dict[str, float],
 ) -> Ranking:
     reranker = pipeline.reranker
-    pool, rest = candidates[: switches.pool], candidates[switches.pool :]
+    pool, rest = candidates[:size], candidates[size:]
     limit = cutoff_threshold(switches.score_cutoff, reranker)
     calibrated = switches.score_cutoff is None
 

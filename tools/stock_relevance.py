@@ -67,12 +67,15 @@ class StockJudge:
         cutoff: float | None,
         floor: float | None,
     ) -> Relevance:
-        """The decision for ``pool`` (retrieved for ``text``, reranked against ``question``):
-        the shipped reranker's scores on the stock cosines, its floor and cutoff (or the run's
-        overrides) and the stock thresholds. A candidate deleted since retrieval is left out."""
+        """The decision for ``pool`` (retrieved for ``text`` in fused order, reranked against
+        ``question``): the shipped reranker's scores on the stock cosines of the candidates it
+        would order (the first ``reranker.pool``, however many the fitted one orders), its floor
+        and cutoff (or the run's overrides) and the stock thresholds. A candidate deleted since
+        retrieval is left out."""
+        seen = pool[: self.reranker.pool]
         adapted = await asyncio.to_thread(self.embeddings.embed_query, text)
-        stored = await self.vectors([p["chunk_id"] for p in pool])
-        judged = [p for p in pool if p["chunk_id"] in stored]
+        stored = await self.vectors([p["chunk_id"] for p in seen])
+        judged = [p for p in seen if p["chunk_id"] in stored]
         rows = [stored[p["chunk_id"]] for p in judged]
         with _blas().limit(limits=1, user_api="blas"):
             query = apply_head(self.inverse, np.asarray([adapted], dtype=np.float32))[0]

@@ -34,7 +34,6 @@ from agent.evaluation.harness import (
 from agent.evaluation.layers import LayeredSearch, Layers, ablation_of, layered_search
 from agent.settings import Settings
 from agent.wiring import Services, open_services
-from graph.context import Context
 from tools.hybrid import RetrievalOptions
 
 #: Stages whose cost the layers add, shown for every run of an ablation.
@@ -163,7 +162,8 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
             runs.append(LayerRun(layers, result, search))
     config = run_config(collection, args.chunk_chars, embedder)
     for run in runs:
-        record_run(settings, run.result, switches_of(args, run.layers), config)
+        logged = {**config, "rerank_pool": run.search.pool}
+        record_run(settings, run.result, switches_of(args, run.layers), logged)
     from agent.evaluation.chart import write_chart  # matplotlib: only an eval run needs it
 
     log = runs_file(settings, dataset.name)
@@ -209,7 +209,6 @@ def run_config(collection: str, chunk_chars: int, embedder: dict[str, Any]) -> d
         "candidates": options.candidates,
         "similarity_floor": options.similarity_floor,
         "fusion": vars(options.fusion).copy(),
-        "rerank_pool": Context().candidates,
         "embedding_model": embedder["model"],
     }
     if embedder.get("training"):

@@ -2,7 +2,7 @@
 
 :class:`LayeredSearch` runs the agent's own pipeline (:func:`tools.pipeline.run_pipeline`):
 expansion → topic filter → hybrid retrieval → the configured reranker over the first
-``Context.candidates`` passages (the agent's pool; the rest follow in fused order so Recall@100
+:attr:`LayeredSearch.pool` passages (the agent's pool; the rest follow in fused order so Recall@100
 stays measurable) → the relevance cutoff's decision, counted rather than applied so the ranking
 metrics still describe the ranking. The rerank floor only trims what the answer sees, not the
 order, and is not applied to the ranking.
@@ -19,7 +19,7 @@ from archive.ingest.topics import build_topics
 from archive.store.search_filters import SearchFilters
 from graph.context import Context
 from tools.hybrid import Retrieval
-from tools.pipeline import Pipeline, Switches, run_pipeline
+from tools.pipeline import Pipeline, Switches, pool_size, run_pipeline
 
 logger = logging.getLogger(__name__)
 
@@ -105,11 +105,16 @@ class LayeredSearch:
 
     pipeline: Pipeline
     layers: Layers
-    k: int  # candidates retrieved (the reranker orders the first Context.candidates)
+    k: int  # candidates retrieved (the reranker orders the first :attr:`pool`)
     context: Context = field(default_factory=Context)
     queries: int = 0  # queries run
     stopped: int = 0  # queries the relevance cutoff would have stopped (reranking on)
     topic_decisions: dict[str, int] = field(default_factory=dict)  # final decision -> count
+
+    @property
+    def pool(self) -> int:
+        """Candidates the reranker orders: the context's, else the reranker's own."""
+        return pool_size(self.switches, self.pipeline.reranker)
 
     @property
     def switches(self) -> Switches:

@@ -8,6 +8,10 @@ from typing import Protocol, runtime_checkable
 from archive.store.passages import Passage
 from providers.scrub import scrub_secrets
 
+#: Candidates a reranker orders per search unless the run says otherwise: the rerank budget
+#: (<= 100 ms p50 on 2 cores) and what the shipped feature reranker was fitted on.
+POOL = 40
+
 
 class RerankError(Exception):
     """The reranker could not score the documents; the message is safe to log."""
@@ -20,6 +24,7 @@ class Reranker(Protocol):
     name: str  # provider and model, for logs and traces
     default_cutoff: float  # best score below this: nothing relevant was found
     default_floor: float  # passages below this are noise (the best one always stays)
+    pool: int  # candidates it orders per search (POOL; a reranker `bosun adapt` fitted: its own)
 
     async def rerank(
         self,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from archive.store.passages import Passage
-from providers.rerankers.base import RerankError, failure
+from providers.rerankers.base import POOL, RerankError, failure
 
 #: Cohere's documented guidance and the seed write-up: off-domain questions peak near 0.07, real
 #: aviation questions with partial matches at 0.12-0.18.
@@ -20,6 +20,7 @@ class CohereReranker:
 
     default_cutoff = COHERE_CUTOFF
     default_floor = 0.2  # the seed pipeline's rerank floor
+    pool = POOL
 
     def __init__(
         self,

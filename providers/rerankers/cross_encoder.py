@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from archive.store.passages import Passage
-from providers.rerankers.base import RerankError, failure
+from providers.rerankers.base import POOL, RerankError, failure
 from providers.rerankers.trees import sigmoid
 
 
@@ -22,6 +22,7 @@ class CrossEncoderReranker:
 
     default_cutoff = 0.1  # sigmoid of an MS MARCO cross-encoder: unrelated pairs sit below 0.01
     default_floor = 0.2
+    pool = POOL
 
     def __init__(self, folder: Path, *, max_length: int = 512, batch_size: int = 16) -> None:
         folder = Path(folder).expanduser()

@@ -49,6 +49,7 @@ class FeatureReranker:
         self._translation = translation or self._weights.translation
         self.default_cutoff = self._weights.cutoff
         self.default_floor = self._weights.floor
+        self.pool = self._weights.pool
         self.name = "features"
 
     async def rerank(

@@ -192,6 +192,7 @@ def weights_payload(
         "floor": round(floor, 6),  # passages below it are noise
         "ranker": ranker_json(model.ranker, names) if model.ranker else None,
         "passage_step": model.passage_step,
+        "pool": model.pool,
         "info": dict(info),
     }
     if model.translation:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from providers.rerankers.base import POOL
 from providers.rerankers.features import FEATURES, document_groups
 from providers.rerankers.translation import TRANSLATION_FEATURES, TranslationModel
 
@@ -121,6 +122,7 @@ class FeatureWeights:
     ranker: RankModel | None = None
     passage_step: float = 0.5
     translation: TranslationModel | None = None  # the collection's vocabulary, when fitted
+    pool: int = POOL  # candidates per search it was fitted to order (and orders)
 
     @property
     def features(self) -> tuple[str, ...]:
@@ -168,4 +170,5 @@ class FeatureWeights:
             ranker=RankModel.from_json(data["ranker"], names) if data.get("ranker") else None,
             passage_step=float(data.get("passage_step", 0.5)),
             translation=TranslationModel.from_json(translation) if translation else None,
+            pool=int(data.get("pool", POOL)),
         )

@@ -226,6 +226,7 @@ class FakeReranker:
     name: str = "fake-reranker"
     default_cutoff: float = 0.1
     default_floor: float = 0.2
+    pool: int = 40
     fail: bool = False
     calls: int = 0
 

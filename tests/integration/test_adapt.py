@@ -17,7 +17,7 @@ import pytest
 
 from agent import adapt_head
 from agent.adapt import add_adapt_parser, run_adapt
-from agent.adapt_calibration import collect, fit_calibration, record_calibration
+from agent.adapt_calibration import POOL, collect, fit_calibration, record_calibration
 from agent.adapt_queries import LabelledQuery, off_topic_questions, vocabulary_model
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, open_eval_services
@@ -221,6 +221,7 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
         assert head is not None and np.array_equal(head, read_head(model))
         fitted = services.calibration.reranker
         assert fitted is not None and fitted.cutoff == reranker["cutoff"]
+        assert fitted.pool == POOL  # it orders the pool it was fitted on
         assert fitted.translation is not None and fitted.features[-2:] == TRANSLATION_FEATURES
         assert fitted.info["embedding_model"] == services.store.identity.model
         pipeline = build_pipeline(services)

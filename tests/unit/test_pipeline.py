@@ -66,6 +66,19 @@ async def test_the_pool_is_reranked_and_the_rest_follows_in_fused_order() -> Non
     assert all(p["rerank"] is None for p in ranking.ranked[1:])
 
 
+@pytest.mark.parametrize(("run_pool", "reranked"), [(None, 2), (1, 1), (3, 3)])
+async def test_the_pool_is_the_rerankers_own_unless_the_run_sets_it(
+    run_pool: int | None, reranked: int
+) -> None:
+    # A reranker `bosun adapt` fitted on its own pool (here 2) orders that many candidates.
+    switches = Switches(pool=run_pool, k=3)
+    ranking = await run_pipeline(
+        pipeline(FakeReranker(pool=2)), "ballast pump leak", SearchFilters(), switches
+    )
+    assert len(ranking.ranked) == 3
+    assert sum(p["rerank"] is not None for p in ranking.ranked) == reranked
+
+
 async def test_nothing_retrieved_stops_the_turn() -> None:
     ranking = await run_pipeline(pipeline(), "zebra giraffe", SearchFilters(), Switches())
     assert ranking.kept == [] and ranking.rerank["status"] == "empty"

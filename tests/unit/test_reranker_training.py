@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,9 @@ import pytest
 from agent.adapt_queries import cross_fit_plan, off_topic_questions
 from agent.wiring import load_reranker
 from archive.store.schema import StoreError
+from providers.rerankers.base import POOL
 from providers.rerankers.features import FEATURES
+from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.training import (
     TrainingQuery,
     TrainOptions,
@@ -60,9 +63,12 @@ def test_the_weights_file_round_trips(tmp_path: Path) -> None:
     rng = np.random.default_rng(4)
     trained = fit_reranker([_query(rng) for _ in range(30)], TrainOptions(trees=3))
     path = tmp_path / "weights.json"
-    path.write_text(dump_weights(weights_payload(trained.weights, 0.2, 0.01, {"by": "test"})))
+    fitted = replace(trained.weights, pool=100)
+    path.write_text(dump_weights(weights_payload(fitted, 0.2, 0.01, {"by": "test"})))
     loaded = FeatureWeights.load(path)
     assert loaded.cutoff == 0.2 and loaded.floor == 0.01 and loaded.info == {"by": "test"}
+    assert loaded.pool == 100 and FeatureReranker(weights=loaded).pool == 100
+    assert FeatureWeights.load().pool == POOL  # the shipped file names none: the default
     q = _query(rng)
     assert loaded.scores(q.x, q.sources) == pytest.approx(
         trained.weights.scores(q.x, q.sources), abs=1e-4

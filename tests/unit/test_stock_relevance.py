@@ -11,6 +11,7 @@ from langchain_core.embeddings import Embeddings
 
 from archive.store.search_filters import SearchFilters
 from providers.linear_head import apply_head, load_head, save_head
+from providers.rerankers.base import POOL
 from tests.fakes.clients import FakeBackend, FakeReranker, passage
 from tools.pipeline import Pipeline, Switches, run_pipeline
 from tools.relevance import COSINE_FLOOR, COSINE_RESCUE
@@ -78,6 +79,16 @@ async def test_a_candidate_deleted_since_retrieval_is_left_out() -> None:
     assert decided["best_cosine"] == pytest.approx(0.6, abs=1e-3) and not decided["stopped"]
     gone = await judge_over({}).relevance("q", "q", pool, cutoff=None, floor=None)
     assert gone["stopped"] is True and gone["applied"] is False
+
+
+async def test_the_judge_sees_only_the_candidates_the_shipped_reranker_would_order() -> None:
+    # A fitted reranker may order more candidates than the shipped one (bosun adapt: 100); the
+    # stock decision stays on the first ``POOL`` of the fused order, as on a stock collection.
+    judge = judge_over({f"a{i:011d}": at_cosine(0.2 if i < POOL else 0.9) for i in range(100)})
+    pool = [passage(f"a{i:011d}", "ballast pump", cosine=0.5) for i in range(100)]
+    decided = await judge.relevance("q", "q", pool, cutoff=None, floor=None)
+    assert judge.reranker.pool == POOL
+    assert decided["best_cosine"] == pytest.approx(0.2, abs=1e-3) and decided["stopped"]
 
 
 async def test_the_pipeline_orders_by_its_reranker_and_stops_by_the_judge() -> None:
