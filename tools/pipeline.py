@@ -33,11 +33,10 @@ from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval, RetrievalOptions
 from tools.relevance import (
     Relevance,
-    above_floor,
     cutoff_threshold,
     relevance_of,
+    rerank_decision,
     rerank_floor,
-    reranked,
 )
 from tools.stock_relevance import StockJudge
 from tools.timing import elapsed_ms
@@ -215,44 +214,42 @@ async def _rank(
 ) -> Ranking:
     reranker = pipeline.reranker
     pool, rest = candidates[:size], candidates[size:]
-    limit = cutoff_threshold(switches.score_cutoff, reranker)
-    calibrated = switches.score_cutoff is None
 
-    def relevance_of_pool(passages: list[Passage], *, reranked: bool) -> Relevance:
-        return relevance_of(passages, limit, reranked=reranked, calibrated=calibrated)
+    def unranked() -> Relevance:  # no rerank scores (off, nothing retrieved, or failed)
+        limit = cutoff_threshold(switches.score_cutoff, reranker)
+        return relevance_of(pool, limit, reranked=False, calibrated=switches.score_cutoff is None)
 
     if not switches.rerank or not pool:
         status = "off" if not switches.rerank else "empty"
-        relevance = relevance_of_pool(pool, reranked=False)
+        relevance = unranked()
         record = RerankRecord(status=status, reranker=reranker.name)
         return Ranking(candidates, pool, record, relevance, expansion_off(question), [], timings)
     started = time.perf_counter()
     try:
         scores = await reranker.rerank(question, [rerank_text(p) for p in pool], candidates=pool)
     except RerankError as err:
-        relevance = relevance_of_pool(pool, reranked=False)
         record = RerankRecord(status="failed", reranker=reranker.name, error=reason_of(str(err)))
         degraded = [degrade("rerank.error", str(err), "fused order kept")]
-        ranking = Ranking(candidates, pool, record, relevance, expansion_off(question))
+        ranking = Ranking(candidates, pool, record, unranked(), expansion_off(question))
         ranking.timings, ranking.degraded = timings, degraded
         return ranking
     timings["rerank"] = elapsed_ms(started)
-    scored = reranked(pool, scores)
-    floor = rerank_floor(switches.rerank_floor, reranker)
-    kept = above_floor(scored, floor)
     started = time.perf_counter()
+    scored, kept, relevance = rerank_decision(
+        pool, scores, reranker, floor=switches.rerank_floor, cutoff=switches.score_cutoff
+    )
+    # The judge decides on a headed collection, given cosines to judge by (none when the query
+    # embedding failed: BM25 only).
     if pipeline.judge is not None and any(p["cosine"] for p in pool):
         relevance = await pipeline.judge.relevance(
             question, text, pool, cutoff=switches.score_cutoff, floor=switches.rerank_floor
         )
-    else:  # no judge, or no cosines to judge by (the query embedding failed: BM25 only)
-        relevance = relevance_of_pool(kept, reranked=True)
     timings["cutoff"] = elapsed_ms(started)
     record = RerankRecord(
         status="ok",
         reranker=reranker.name,
         scores=[round(p["rerank"] or 0.0, 4) for p in scored[:TOP_SCORES]],
-        floor=floor,
+        floor=rerank_floor(switches.rerank_floor, reranker),
         dropped=len(scored) - len(kept),
     )
     return Ranking(scored + rest, kept, record, relevance, expansion_off(question), [], timings)

@@ -105,6 +105,22 @@ def decide(
     )
 
 
+def rerank_decision(
+    passages: Sequence[Passage],
+    scores: Sequence[float],
+    reranker: Reranker,
+    *,
+    floor: float | None,
+    cutoff: float | None,
+) -> tuple[list[Passage], list[Passage], Relevance]:
+    """``passages`` with their rerank ``scores`` best first, those the floor keeps and the
+    cutoff's decision on them (the run's ``floor`` and ``cutoff``, else the reranker's own)."""
+    scored = reranked(passages, scores)
+    kept = above_floor(scored, rerank_floor(floor, reranker))
+    limit = cutoff_threshold(cutoff, reranker)
+    return scored, kept, relevance_of(kept, limit, reranked=True, calibrated=cutoff is None)
+
+
 def relevance_of(
     kept: Sequence[Passage],
     limit: float,

@@ -29,14 +29,7 @@ from archive.store.passages import Passage
 from providers.linear_head import apply_head, inverse_head
 from providers.rerankers import rerank_text
 from providers.rerankers.learned import FeatureReranker
-from tools.relevance import (
-    Relevance,
-    above_floor,
-    cutoff_threshold,
-    relevance_of,
-    rerank_floor,
-    reranked,
-)
+from tools.relevance import Relevance, rerank_decision
 
 if TYPE_CHECKING:
     from threadpoolctl import ThreadpoolController
@@ -84,10 +77,7 @@ class StockJudge:
             Passage(**{**p, "cosine": float(c)}) for p, c in zip(judged, cosines, strict=True)
         ]
         scores = self.reranker.score(question, [rerank_text(p) for p in viewed], candidates=viewed)
-        scored = reranked(viewed, scores)
-        kept = above_floor(scored, rerank_floor(floor, self.reranker))
-        limit = cutoff_threshold(cutoff, self.reranker)
-        decided = relevance_of(kept, limit, reranked=True, calibrated=cutoff is None)
+        _, _, decided = rerank_decision(viewed, scores, self.reranker, floor=floor, cutoff=cutoff)
         decided["judge"] = "stock"
         return decided
 
