@@ -166,7 +166,7 @@ def _fit_reranker(
             float(np.mean([b < cutoff for b in trained.off_best])) if trained.off_best else 0.0, 4
         ),
     }
-    info = {"script": "bosun adapt", "candidates_per_query": POOL, "off_topic_mass": OFF_TOPIC_MASS}
+    info = {"script": "bosun adapt", "off_topic_mass": OFF_TOPIC_MASS}
     fitted = replace(trained.weights, pool=POOL)
     return weights_payload(fitted, cutoff, floor, {**info, **report}), report
 

@@ -451,7 +451,7 @@ def main() -> None:
 
     if args.write:
         payload = weights_payload(
-            model.weights,
+            replace(model.weights, pool=args.k),
             cutoff,
             floor,
             {
@@ -459,7 +459,6 @@ def main() -> None:
                 "script": "benchmarks/train_feature_reranker.py",
                 "data": [f"beir/{n} {s}" for n, s in splits]
                 + ["benchmarks/questions/off_topic.jsonl train"],
-                "candidates_per_query": args.k,
                 "folds_seed": args.seed,
                 "l2": args.l2,
                 "trees": args.trees,
