@@ -1,5 +1,5 @@
-"""The `bosun` command line: ingest, delete, search, status, eval, adapt, eval-answers, ask,
-chat, serve."""
+"""The `bosun` command line: ingest, sync, delete, search, status, eval, adapt, eval-answers,
+ask, chat, serve."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ _LAZY = {
         "agent.evaluation.answers_command",
         "answer-level evaluation through the agent graph",
     ),
+    "sync": ("agent.sync", "sync a live IMAP mailbox into the archive"),
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
@@ -75,6 +76,18 @@ def routes() -> list[Route | Mount]:
     ]
 
 
+def _mailbox_schedule(settings: Settings) -> asyncio.Task[None] | None:
+    """The scheduled sync of BOSUN_SYNC_MAILBOXES (none when unset): a task of this worker; the
+    sync's lock lets one process at a time run each mailbox."""
+    from agent.sync import scheduled, sync_forever  # the IMAP client loads only when used
+
+    mailboxes, interval = scheduled(os.environ)
+    if not mailboxes:
+        return None
+    logger.info("syncing %d mailboxes every %.0f s", len(mailboxes), interval)
+    return asyncio.create_task(sync_forever(settings, mailboxes, interval, os.environ))
+
+
 def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlette:
     """The app over ``settings``: the server configuration (keys, link secret) is read at
     start-up, services are opened on the first request and closed at exit."""
@@ -84,9 +97,14 @@ def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlet
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if app.state.config is None:  # file I/O (the link secret) off the event loop
             app.state.config = await asyncio.to_thread(ServerConfig.from_env, settings)
+        schedule = _mailbox_schedule(settings)
         try:
             yield
         finally:
+            if schedule is not None:
+                schedule.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await schedule
             await holder.close()
             flush_tracing()
 

@@ -30,6 +30,9 @@ def run_serve(settings: Settings, args: argparse.Namespace) -> int:
     import uvicorn
 
     ServerConfig.from_env(settings).check_bind(args.host)
+    from agent.sync import scheduled
+
+    scheduled(os.environ)  # a bad mailbox setting stops the start, not a later sync
     os.environ.setdefault("BOSUN_HOME", str(settings.home))
     uvicorn.run(
         APP_FACTORY,

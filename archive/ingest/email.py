@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import email.errors
+import email.parser
 import email.policy
 import logging
 import mailbox
@@ -115,13 +116,21 @@ def parse_message(raw: bytes, *, origin: str = "<message>") -> list[SourceDocume
         raise LoadError(origin, f"malformed email: {type(err).__name__}: {err}") from err
 
 
+def message_source_id(raw: bytes) -> str:
+    """The source id :func:`parse_message` gives ``raw``, read from its headers alone."""
+    msg = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
+    return _message_id({name.lower(): unescape(value) for name, value in msg.raw_items()}, raw)
+
+
+def _message_id(headers: dict[str, str], raw: bytes) -> str:
+    return first_id(headers.get("message-id", "")) or f"synthetic-{short_id(raw.decode('latin-1'))}"
+
+
 def _parse(msg: EmailMessage, raw: bytes, origin: str) -> list[SourceDocument]:
     headers = {name.lower(): unescape(value) for name, value in msg.raw_items()}
     if not ({"from", "message-id"} & headers.keys()):
         raise LoadError(origin, "not an email message: no From or Message-ID header")
-    message_id = (
-        first_id(headers.get("message-id", "")) or f"synthetic-{short_id(raw.decode('latin-1'))}"
-    )
+    message_id = _message_id(headers, raw)
     references = MSGID.findall(headers.get("references", ""))
     in_reply_to = first_id(headers.get("in-reply-to", ""))
     thread_id = references[0] if references else in_reply_to or message_id
