@@ -60,7 +60,10 @@ service anvil {{
 
 
 def available() -> bool:
-    return shutil.which("dovecot") is not None and shutil.which("doveadm") is not None
+    return all(
+        shutil.which(tool, path=f"{os.environ.get('PATH', '')}:/usr/sbin:/usr/bin")
+        for tool in ("dovecot", "doveadm")
+    )
 
 
 @dataclass

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from archive.ingest import email, fleet, maritime, ntsb, pdf, text
+from archive.ingest import email, fleet, maritime, ntsb, outlook, pdf, text
 from archive.ingest.model import LoadError, SourceDocument
 
 logger = logging.getLogger(__name__)
@@ -178,6 +178,7 @@ def _csv_header(path: Path) -> list[str]:
 #: The loader of each file suffix; files with no known suffix are sniffed (mbox) or reported.
 _LOADERS: dict[str, Callable[[Path], Iterable[Loaded]]] = {
     ".eml": email.load_eml,
+    ".msg": outlook.load_msg,
     ".mbox": email.load_mbox,
     ".jsonl": _load_jsonl,
     ".csv": _load_csv,
