@@ -18,6 +18,7 @@ from email.message import EmailMessage, MIMEPart
 from email.utils import parseaddr
 from pathlib import Path, PurePath
 
+from archive.ingest import ocr
 from archive.ingest.mail_headers import MSGID, decoded, first_id, header_date, safe_name, unescape
 from archive.ingest.mail_parts import (
     SIGNATURE_TYPES,
@@ -29,7 +30,8 @@ from archive.ingest.mail_parts import (
 )
 from archive.ingest.mail_text import html_to_text, is_list_footer, strip_inline_data, strip_quotes
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument, short_id
-from archive.ingest.pdf import metadata_section, pdf_sections
+from archive.ingest.ocr import PageText, image_text
+from archive.ingest.pdf import metadata_section, page_sections, pdf_text
 
 logger = logging.getLogger(__name__)
 
@@ -187,7 +189,12 @@ def _sort_attachments(parts: _Parts) -> tuple[list[tuple[MIMEPart, str, bytes]],
         name = _attachment_name(part, len(seen) + 1, seen)
         data = _payload(part)
         kind = part_kind(part, name, data)
-        if part.get_content_type() != "message/rfc822" and kind in ("image", "signature"):
+        readable_image = kind == "image" and ocr.enabled() and ocr.worth_reading_bytes(data)
+        if (
+            part.get_content_type() != "message/rfc822"
+            and kind in ("image", "signature")
+            and not readable_image
+        ):
             listed.append(f"{name} ({kind}, {part.get_content_type()}, {len(data)} bytes)")
         else:
             indexed.append((part, name, data))
@@ -292,9 +299,14 @@ def _attachment(
             parent, name, ctype, data, sections or [metadata_section(name, ctype, len(data))]
         )
     kind = part_kind(part, name, data)
+    read: PageText | None = None
     try:
         if kind == "pdf":
-            sections = pdf_sections(data, origin=where)
+            read = pdf_text(data, origin=where)
+        elif kind == "image":
+            read = image_text(data, origin=where)
+        if read is not None:
+            sections = page_sections(read.pages)
         elif kind == "text":
             text = attachment_text(part, name, data)
             text = html_to_text(text) if ctype == "text/html" else text
@@ -307,7 +319,9 @@ def _attachment(
         sections = []
     if not sections:
         sections, mode = [metadata_section(name, ctype, len(data))], "metadata_only"
-    return _attachment_document(parent, name, ctype, data, sections, mode)
+    document = _attachment_document(parent, name, ctype, data, sections, mode)
+    document.metadata.update(read.metadata if read is not None else {})
+    return document
 
 
 def _attachment_document(

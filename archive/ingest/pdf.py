@@ -10,8 +10,9 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
-from archive.ingest import ntsb
+from archive.ingest import ntsb, ocr
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument
+from archive.ingest.ocr import PageText
 
 logger = logging.getLogger(__name__)
 
@@ -30,21 +31,23 @@ _PDF_ERRORS = (
 
 
 def pdf_pages(data: bytes, *, origin: str = "<pdf>") -> list[str]:
-    """The extracted text of every page, in order; LoadError for a corrupt or locked PDF."""
+    """The text of every page, in order (:func:`pdf_text` without its OCR record)."""
+    return pdf_text(data, origin=origin).pages
+
+
+def pdf_text(data: bytes, *, origin: str = "<pdf>") -> PageText:
+    """The text layer of every page, pages without one read by OCR (:mod:`ocr`); LoadError for
+    a corrupt or locked PDF."""
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise LoadError(origin, "encrypted PDF (a password is needed)")
-        return [(page.extract_text() or "").replace("\x00", "") for page in reader.pages]
+        pages = [(page.extract_text() or "").replace("\x00", "") for page in reader.pages]
     except LoadError:
         raise
     except _PDF_ERRORS as err:
         raise LoadError(origin, f"unreadable PDF: {type(err).__name__}: {err}") from err
-
-
-def pdf_sections(data: bytes, *, origin: str = "<pdf>") -> list[Section]:
-    """One Section per page that has text (``page`` is 1-based); LoadError if unreadable."""
-    return page_sections(pdf_pages(data, origin=origin))
+    return ocr.fill_blank_pages(data, pages, origin=origin)
 
 
 def page_sections(pages: list[str]) -> list[Section]:
@@ -65,17 +68,20 @@ def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
     """A standalone PDF: an NTSB final report when it says so on page 1, else a text document."""
     try:
         data = path.read_bytes()
-        pages = pdf_pages(data, origin=str(path))
+        read = pdf_text(data, origin=str(path))
     except OSError as err:
         yield LoadError(path, f"cannot read: {err}")
         return
     except LoadError as err:
         yield err
         return
+    pages = read.pages
     if pages and ntsb.is_final_report(pages[0]):
-        yield ntsb.final_report_from_pages(
+        report = ntsb.final_report_from_pages(
             pages, original=data, archive_name=path.name, fallback_id=path.stem
         )
+        report.metadata.update(read.metadata)
+        yield report
         return
     sections = page_sections(pages)
     mode: EmbeddingMode = "full"
@@ -91,5 +97,5 @@ def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
         original=data,
         archive_name=path.name,
         embedding_mode=mode,
-        metadata={"pages": str(len(pages)), "content_type": "application/pdf"},
+        metadata={"pages": str(len(pages)), "content_type": "application/pdf", **read.metadata},
     )

@@ -16,6 +16,7 @@ from archive.ingest.discover import load_paths
 from archive.ingest.email import parse_message
 from archive.ingest.model import LoadError, SourceDocument
 from archive.ingest.outlook import load_msg, rfc822
+from tests.scans import tesseract_installed
 
 
 def test_real_msg_files_become_messages_with_their_originals(shared_data: Path) -> None:
@@ -29,7 +30,12 @@ def test_real_msg_files_become_messages_with_their_originals(shared_data: Path) 
     assert tif.source_id == "CADtJ4eNjQSkGcBtVteCiTF+YFG89+AcHxK3QZ=-Mt48xygkvdQ@mail.gmail.com"
     assert tif.original == (folder / "unicode.msg").read_bytes()  # the .msg is what downloads
     assert tif.archive_name.endswith(".msg")
-    assert "raised value error.tif" in tif.metadata["attachments"]  # binary, listed by name
+    if tesseract_installed():  # a screenshot attached: read by OCR (else listed by name)
+        screenshot = by_title["raised value error.tif"]
+        assert screenshot.parent_id == tif.source_id and screenshot.metadata["ocr_pages"] == "1"
+        assert "Refactoring" in screenshot.sections[0].text and screenshot.sections[0].page == 1
+    else:
+        assert "raised value error.tif" in tif.metadata["attachments"]
     odd = by_title["MSG Test File"]  # no sender, no date, no Message-ID: still a message
     assert odd.source_id.endswith("@outlook.msg") and odd.date is None
     assert "Example content" in odd.sections[0].text

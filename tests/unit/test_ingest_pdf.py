@@ -12,7 +12,7 @@ from pypdf import PdfWriter
 from archive.ingest.discover import load_paths
 from archive.ingest.email import parse_message
 from archive.ingest.model import LoadError, SourceDocument
-from archive.ingest.pdf import load_pdf_file, pdf_sections
+from archive.ingest.pdf import load_pdf_file, page_sections, pdf_pages
 
 
 def make_pdf(pages: list[list[str]]) -> bytes:
@@ -51,7 +51,7 @@ TWO_PAGES = make_pdf([["Engine room inspection"], ["Cylinder 3 liner cracked"]])
 
 
 def test_hand_written_pdf_is_read_page_by_page() -> None:
-    sections = pdf_sections(TWO_PAGES)
+    sections = page_sections(pdf_pages(TWO_PAGES))
     assert [(s.name, s.page, s.text) for s in sections] == [
         ("Page 1", 1, "Engine room inspection"),
         ("Page 2", 2, "Cylinder 3 liner cracked"),
@@ -61,7 +61,7 @@ def test_hand_written_pdf_is_read_page_by_page() -> None:
 @pytest.mark.parametrize("data", [TWO_PAGES[: len(TWO_PAGES) // 3], b"%PDF-1.4\ngarbage", b""])
 def test_corrupt_pdf_raises_load_error(data: bytes) -> None:
     with pytest.raises(LoadError, match="unreadable PDF"):
-        pdf_sections(data, origin="broken.pdf")
+        pdf_pages(data, origin="broken.pdf")
 
 
 def test_encrypted_pdf_raises_load_error() -> None:
@@ -71,7 +71,7 @@ def test_encrypted_pdf_raises_load_error() -> None:
     buffer = io.BytesIO()
     writer.write(buffer)
     with pytest.raises(LoadError, match="encrypted PDF"):
-        pdf_sections(buffer.getvalue())
+        pdf_pages(buffer.getvalue())
 
 
 def test_standalone_pdf_and_corrupt_pdf_in_one_walk(tmp_path: Path) -> None:
