@@ -146,6 +146,7 @@ def citation_payloads(state: dict[str, Any]) -> list[dict[str, Any]]:
             "source_id": c["source_id"],
             "kind": c["kind"],
             "archive_path": c["archive_path"],
+            "lineage": c.get("lineage"),
         }
         for c in state.get("citations") or []
     ]

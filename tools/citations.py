@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NotRequired
 
 from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
@@ -37,6 +38,8 @@ class Citation(TypedDict):
     page: int | None
     archive_path: str
     snippet: str  # the cited passage's opening, whitespace collapsed (what a preview shows)
+    lineage: NotRequired[str | None]  # "survey.pdf, p. 5 — attached to 'RE: …' from …, date"
+    parent_id: NotRequired[str | None]  # an attachment's message (its source id)
 
 
 @dataclass
@@ -121,7 +124,28 @@ def citation_of(record: Passage, number: int) -> Citation:
         page=record.get("page"),
         archive_path=record["archive_path"],
         snippet=snippet(record.get("text") or ""),
+        lineage=lineage(record),
+        parent_id=record.get("parent_id"),
     )
+
+
+def lineage(record: Passage) -> str | None:
+    """Where a passage sits when that is more than its document: the file, its page (and that
+    OCR read it), the message it was attached to — ``survey.pdf, p. 5 (OCR) — attached to
+    "RE: Hatch inspection" from captain@…, 2024-01-15``; None for a plain message or record."""
+    attached = record["kind"] == "attachment" and bool(record.get("parent_id"))
+    if not attached and not record.get("ocr"):
+        return None
+    line = record["title"]
+    if record.get("page"):
+        line += f", p. {record['page']}"
+    if record.get("ocr"):
+        line += " (OCR)"
+    if attached:
+        origin = ", ".join(str(x) for x in (record.get("sender"), record.get("date")) if x)
+        line += f' — attached to "{record.get("subject") or "(no subject)"}"'
+        line += f" from {origin}" if origin else ""
+    return line
 
 
 def snippet(text: str) -> str:
@@ -198,7 +222,12 @@ def render_answer(text: str, citations: Sequence[Citation]) -> str:
             details = " · ".join(
                 str(x) for x in (c.get("date"), c.get("sender"), section, page) if x
             )
-            lines.append(f"  [{c['number']}] {c['title']}" + (f" — {details}" if details else ""))
+            if c.get("lineage"):  # an attachment or OCR'd page: where it came from says it all
+                lines.append(f"  [{c['number']}] {c.get('lineage')}")
+            else:
+                lines.append(
+                    f"  [{c['number']}] {c['title']}" + (f" — {details}" if details else "")
+                )
             lines.append(f"      {c['archive_path']}")
     return "\n".join(lines)
 

@@ -27,14 +27,16 @@ def citation_header(record: Passage) -> str:
     The chunk id is the only identifier shown; title and subject are capped at 50 and 40.
     """
     parts = [f"CITE:{record['chunk_id']}", f'title:"{clip(record["title"], TITLE_MAX)}"']
-    if record.get("subject"):
-        parts.append(f'subject:"{clip(record["subject"] or "", SUBJECT_MAX)}"')
+    if record.get("subject"):  # an attachment carries the subject of the message it came with
+        attached = record["kind"] == "attachment" and record.get("parent_id")
+        label = "attached to" if attached else "subject"
+        parts.append(f'{label}:"{clip(record["subject"] or "", SUBJECT_MAX)}"')
     if record.get("date"):
         parts.append(f"date:{record['date']}")
     if record.get("sender"):
         parts.append(f"from:{clip(record['sender'] or '', SENDER_MAX)}")
     if record.get("page"):
-        parts.append(f"page:{record['page']}")
+        parts.append(f"page:{record['page']}" + (" (OCR)" if record.get("ocr") else ""))
     return "[" + " | ".join(parts) + "]"
 
 

@@ -24,8 +24,13 @@ SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,119}")
 
 _CHUNK = """SELECT c.chunk_id, c.doc_id, c.content, c.section, c.page, d.kind, d.source_id,
        d.title, d.date, d.sender, d.subject, d.report_no, d.vessel_name, d.imo, d.thread_id,
-       d.archive_path
+       d.parent_id, d.archive_path
 FROM chunks c JOIN documents d USING (doc_id) WHERE c.chunk_id = %s"""
+#: The message an attachment came with, and its first passage (to open it in the panel).
+_PARENT = """SELECT d.source_id, d.title, d.subject, d.sender, d.date, d.archive_path,
+       (SELECT c.chunk_id FROM chunks c WHERE c.doc_id = d.doc_id ORDER BY c.ordinal LIMIT 1)
+       AS chunk_id
+FROM documents d WHERE d.source_id = %s AND d.kind = 'email'"""
 _DOCUMENT_CHUNKS = "SELECT chunk_id, content FROM chunks WHERE doc_id = %s ORDER BY ordinal"
 
 
@@ -47,6 +52,10 @@ async def citation(request: Request) -> JSONResponse:
             list[dict[str, Any]],
             await (await conn.execute(_DOCUMENT_CHUNKS, (row["doc_id"],))).fetchall(),
         )
+        parent = None
+        if row["kind"] == "attachment" and row["parent_id"]:
+            found = await conn.execute(_PARENT, (row["parent_id"],))
+            parent = cast(dict[str, Any] | None, await found.fetchone())
     text, start, end = document_text([(p["chunk_id"], p["content"]) for p in parts], chunk_id)
     document = {
         k: (v.isoformat() if hasattr(v, "isoformat") else v)
@@ -63,8 +72,23 @@ async def citation(request: Request) -> JSONResponse:
             "download_url": signed_url(
                 config.secret, row["archive_path"], user=user, ttl_s=config.link_ttl_s
             ),
+            "parent": parent and _message_of(parent, config, user),
         }
     )
+
+
+def _message_of(parent: dict[str, Any], config: Any, user: str) -> dict[str, Any]:
+    """The message an attachment came with: what the panel shows, and its own download."""
+    return {
+        "source_id": parent["source_id"],
+        "chunk_id": parent["chunk_id"],
+        "subject": parent["subject"] or parent["title"],
+        "sender": parent["sender"],
+        "date": parent["date"].isoformat() if parent["date"] else None,
+        "download_url": signed_url(
+            config.secret, parent["archive_path"], user=user, ttl_s=config.link_ttl_s
+        ),
+    }
 
 
 def document_text(parts: list[tuple[str, str]], chunk_id: str) -> tuple[str, int, int]:

@@ -8,6 +8,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from agent.server.config import ServerConfig
 from agent.server.signing import signed_url
+from agent.turns import citation_payloads
 
 
 def with_links(
@@ -27,23 +28,7 @@ def with_links(
 
 def fallback_payloads(message: AIMessage) -> list[dict[str, Any]]:
     """Payloads from the citations stored on the message itself (a turn with no recorded row)."""
-    return [
-        {
-            "n": c["number"],
-            "chunk_id": c["id"],
-            "title": c["title"],
-            "subject": c.get("subject"),
-            "sender": c.get("sender"),
-            "date": c.get("date"),
-            "page": c.get("page"),
-            "section": c.get("section"),
-            "snippet": c.get("snippet") or "",
-            "source_id": c["source_id"],
-            "kind": c["kind"],
-            "archive_path": c["archive_path"],
-        }
-        for c in message.additional_kwargs.get("citations") or []
-    ]
+    return citation_payloads({"citations": message.additional_kwargs.get("citations") or []})
 
 
 def history(

@@ -8,7 +8,7 @@ are made from it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NotRequired
 
 import numpy as np
 from typing_extensions import TypedDict
@@ -18,7 +18,8 @@ from archive.store.database import Store
 #: The chunk and document columns a :class:`Passage` is built from (``c`` chunks, ``d`` documents).
 PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
        c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo, c.report_no,
-       d.archive_path, d.embedding_mode, d.summary"""
+       d.archive_path, d.embedding_mode, d.summary, d.parent_id,
+       d.metadata->>'ocr_pages' AS ocr_pages"""
 
 
 class Passage(TypedDict):
@@ -46,6 +47,8 @@ class Passage(TypedDict):
     cosine: float  # cosine of query and passage vectors (0 when not scored)
     score: float  # fused retrieval score (the active arm's score when only one is on)
     rerank: float | None  # reranker relevance in [0, 1]; None when not reranked
+    parent_id: NotRequired[str | None]  # an attachment's message (its source id)
+    ocr: NotRequired[bool]  # the passage's page was read by OCR
 
 
 def passage_of(
@@ -76,6 +79,8 @@ def passage_of(
         cosine=cosine,
         score=score,
         rerank=None,
+        parent_id=row["parent_id"],
+        ocr=row["page"] is not None and str(row["page"]) in (row["ocr_pages"] or "").split(","),
     )
 
 

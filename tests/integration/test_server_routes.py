@@ -36,6 +36,7 @@ PAYLOAD_KEYS = {
     "source_id",
     "kind",
     "download_url",
+    "lineage",
 }
 
 

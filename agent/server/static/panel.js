@@ -63,6 +63,8 @@ async function openPanel(badge) {
   const download = $("panel-download");
   download.hidden = !citation.download_url;
   if (citation.download_url) download.href = citation.download_url;
+  const message = $("panel-download-message");
+  message.hidden = true;
   $("panel-close").focus();
   let detail;
   try {
@@ -78,6 +80,10 @@ async function openPanel(badge) {
   if (detail.download_url) {
     download.href = detail.download_url;
     download.hidden = false;
+  }
+  if (detail.parent?.download_url) {
+    message.href = detail.parent.download_url;
+    message.hidden = false;
   }
   $("cited")?.scrollIntoView({ block: "center" });
 }

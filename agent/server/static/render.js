@@ -106,12 +106,15 @@ export function streamingHtml(text) {
   return blocks(body);
 }
 
-/** Hover preview of one citation: title, date, sender or page, snippet. */
+/** Hover preview of one citation: title, date, sender or page (or where an attachment or an
+ * OCR'd page came from), snippet. */
 export function previewHtml(c) {
   const where = c.sender ? `From ${escapeHtml(c.sender)}` : c.page ? `Page ${Number(c.page)}` : "";
-  const facts = [c.date ? escapeHtml(c.date) : "", where, c.section ? escapeHtml(c.section) : ""]
-    .filter(Boolean)
-    .join(" · ");
+  const facts = c.lineage
+    ? escapeHtml(c.lineage)
+    : [c.date ? escapeHtml(c.date) : "", where, c.section ? escapeHtml(c.section) : ""]
+        .filter(Boolean)
+        .join(" · ");
   return (
     `<div class="preview-title">[${Number(c.n)}] ${escapeHtml(c.title || c.subject || c.source_id)}</div>` +
     (facts ? `<div class="preview-facts">${facts}</div>` : "") +
@@ -130,9 +133,17 @@ export function documentMetaHtml(detail, citation) {
     ["Page", citation?.page],
     ["Section", citation?.section],
     ["Kind", doc.kind || citation?.kind],
+    ["Found in", citation?.lineage],
+    ["Attached to", detail.parent ? messageLine(detail.parent) : null],
   ].filter(([, value]) => value !== null && value !== undefined && value !== "");
   const items = rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`);
   return `<dl>${items.join("")}</dl>`;
+}
+
+/** "'RE: Hatch inspection' from captain@…, 2024-01-15" */
+function messageLine(parent) {
+  const origin = [parent.sender, parent.date].filter(Boolean).join(", ");
+  return `“${parent.subject || parent.source_id}”${origin ? ` from ${origin}` : ""}`;
 }
 
 /** The original text with the cited passage marked (offsets are into original_text). */
