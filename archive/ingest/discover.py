@@ -9,7 +9,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from archive.ingest import email, fleet, maritime, ntsb, pdf, text
+from archive.ingest.loaders import casualties as maritime
+from archive.ingest.loaders import email, fleet, ntsb, pdf, text
 from archive.ingest.model import LoadError, SourceDocument
 
 logger = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
-from archive.ingest import ntsb
+from archive.ingest.loaders import ntsb
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument
 
 logger = logging.getLogger(__name__)

@@ -17,6 +17,7 @@ from email.message import EmailMessage, MIMEPart
 from email.utils import parseaddr
 from pathlib import Path, PurePath
 
+from archive.ingest.loaders.pdf import metadata_section, pdf_sections
 from archive.ingest.mail_headers import MSGID, decoded, first_id, header_date, safe_name, unescape
 from archive.ingest.mail_parts import (
     SIGNATURE_TYPES,
@@ -28,7 +29,6 @@ from archive.ingest.mail_parts import (
 )
 from archive.ingest.mail_text import html_to_text, is_list_footer, strip_inline_data, strip_quotes
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument, short_id
-from archive.ingest.pdf import metadata_section, pdf_sections
 
 logger = logging.getLogger(__name__)
 
