@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from archive.ingest.loaders import casualties as maritime
-from archive.ingest.loaders import email, fleet, ntsb, pdf, text
+from archive.ingest.loaders import email, fleet, ntsb, pdf, taic, text
 from archive.ingest.model import LoadError, SourceDocument
 
 logger = logging.getLogger(__name__)
@@ -146,8 +146,8 @@ def _load_text(path: Path) -> Iterator[Loaded]:
         yield ntsb.final_report_from_pages(
             ntsb.split_pages(content), original=data, archive_name=path.name, fallback_id=path.stem
         )
-    elif path.suffix.lower() == ".txt" and maritime.is_taic_report(path, content):
-        yield maritime.taic_document(path.stem, content, original=data, archive_name=path.name)
+    elif path.suffix.lower() == ".txt" and taic.is_taic_report(path, content):
+        yield taic.taic_document(path.stem, content, original=data, archive_name=path.name)
     else:
         yield text.text_document(path.name, content, original=data)
 
