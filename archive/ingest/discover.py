@@ -11,6 +11,7 @@ from pathlib import Path
 
 from archive.ingest.loaders import casualties as maritime
 from archive.ingest.loaders import email, fleet, ntsb, pdf, taic, text
+from archive.ingest.loaders import maildir as maildirs
 from archive.ingest.model import LoadError, SourceDocument
 
 logger = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ def load_units(paths: Iterable[Path]) -> Iterator[Path | LoadError]:
 def load_unit(unit: Path) -> Iterator[Loaded]:
     """The documents of one unit of :func:`load_units`: a maildir folder or a file."""
     if unit.is_dir():
-        yield from email.load_maildir(unit)
+        yield from maildirs.load_maildir(unit)
     else:
         yield from load_file(unit)
 
@@ -64,7 +65,7 @@ def _walk(folder: Path, visited: set[str]) -> Iterator[Path | LoadError]:
         return
     visited.add(real)
     try:
-        maildir = email.is_maildir(folder)
+        maildir = maildirs.is_maildir(folder)
         entries = [] if maildir else sorted(folder.iterdir())
     except OSError as err:
         yield LoadError(folder, f"cannot read folder: {_reason(err)}")

@@ -14,10 +14,10 @@ from archive.ingest.discover import load_paths
 from archive.ingest.loaders.email import (
     html_to_text,
     load_eml,
-    load_maildir,
     load_mbox,
     parse_message,
 )
+from archive.ingest.loaders.maildir import load_maildir
 from archive.ingest.model import LoadError, SourceDocument
 
 REPLY = b"""\
