@@ -10,13 +10,24 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
 
-from archive.ingest.model import LoadError, Section, SourceDocument, Vessel
+from archive.ingest.enrich import SUMMARY_CHARS, clip
+from archive.ingest.loaders.registry import Kind, Loader
+from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument, Vessel
 
 logger = logging.getLogger(__name__)
 
 CASUALTY_COLUMNS = frozenset({"Reference", "ShipsInvolved"})
-
-# --- IMO casualties -----------------------------------------------------------------------
+#: A casualty's fact line up to this long is the whole summary (``summary`` mode).
+CASUALTY_SUMMARY_CHARS = 400
+#: Casualty facts the head line of a casualty summary already states.
+_HEAD_FACTS = (
+    "Ships involved:",
+    "Type of casualty:",
+    "Date:",
+    "Location:",
+    "Initial event:",
+    "Ship type:",
+)
 
 # "PAN HARVEST (IMO 6809965)", "ALESSANDRO PRIMO (-)", comma separated; a name may itself
 # hold parentheses and commas: "Basilisk (Pleasure Craft, Port of Singapore) (-)".
@@ -74,11 +85,6 @@ _METADATA = (
     ("NumberOfShipsInvolved", "ships"),
     ("IncidentDateTime", "incident_datetime"),
 )
-
-
-def is_casualty_header(columns: list[str]) -> bool:
-    """Whether a CSV header is that of the IMO casualty table."""
-    return {c.strip().lstrip("\ufeff") for c in columns} >= CASUALTY_COLUMNS
 
 
 def load_casualties(path: Path) -> Iterator[SourceDocument | LoadError]:
@@ -181,3 +187,66 @@ def _incident_date(value: str) -> date | None:
     if value:
         logger.warning("unparseable casualty date %r", value)
     return None
+
+
+# --- the registry's entries ---------------------------------------------------------------
+
+
+def casualty_line(doc: SourceDocument) -> str:
+    """Ship (type), casualty type, initial event, date, location; a record with no narrative
+    also gets its other facts (flag, consequences, people on board, dead or injured)."""
+    meta = doc.metadata
+    ships = ", ".join(v.name for v in doc.vessels) or doc.source_id
+    kind = meta.get("ship_type")
+    head = f"{ships} ({kind})" if kind else ships
+    casualty = meta.get("casualty_type")
+    parts = [f"{head}: {casualty.lower()} casualty" if casualty else f"{head}: casualty"]
+    if meta.get("initial_event"):
+        parts.append(meta["initial_event"].rstrip(".").lower())
+    if doc.date:
+        parts.append(f"on {doc.date.isoformat()}")
+    if meta.get("location"):
+        parts.append(f"at {meta['location'].rstrip('.')}")
+    line = ", ".join(parts) + "."
+    if _has_narrative(doc):
+        return clip(line, SUMMARY_CHARS)
+    text = "\n".join(s.text for s in doc.sections)
+    others = [
+        fact for fact in text.splitlines() if fact.strip() and not fact.startswith(_HEAD_FACTS)
+    ]
+    return clip(" ".join([line, *others]), CASUALTY_SUMMARY_CHARS)
+
+
+def casualty_mode(doc: SourceDocument, summary: str | None) -> EmbeddingMode:
+    """``summary`` for a record with no narrative whose fact line fits the summary whole."""
+    if _has_narrative(doc):
+        return "full"
+    line = summary if summary is not None else casualty_line(doc)
+    return "summary" if line and not line.endswith("…") else "full"
+
+
+def _has_narrative(doc: SourceDocument) -> bool:
+    return any("Summary of events:" in s.text for s in doc.sections)
+
+
+def count_rows(path: Path) -> int:
+    """Rows of a CSV file below its header, for a progress bar."""
+    with path.open(encoding="utf-8-sig", errors="replace", newline="") as handle:
+        try:
+            return max(0, sum(1 for _ in csv.reader(handle)) - 1)
+        except csv.Error:
+            return 1
+
+
+KINDS = (Kind("casualty", summary=casualty_line, embedding_mode=casualty_mode),)
+LOADERS = (
+    Loader(
+        "imo_casualties",
+        load_casualties,
+        kinds=("casualty",),
+        suffixes=(".csv",),
+        csv_columns=CASUALTY_COLUMNS,
+        expects="an IMO casualty table (columns Reference, ShipsInvolved)",
+        count=count_rows,
+    ),
+)

@@ -10,7 +10,8 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
-from archive.ingest.loaders import ntsb
+from archive.ingest.loaders import REGISTRY
+from archive.ingest.loaders.registry import Loader
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument
 
 logger = logging.getLogger(__name__)
@@ -62,7 +63,8 @@ def metadata_section(name: str, content_type: str, size: int) -> Section:
 
 
 def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
-    """A standalone PDF: an NTSB final report when it says so on page 1, else a text document."""
+    """A standalone PDF: the document a registered page reader recognises in its pages (an NTSB
+    final report), else a ``text`` document."""
     try:
         data = path.read_bytes()
         pages = pdf_pages(data, origin=str(path))
@@ -72,10 +74,9 @@ def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
     except LoadError as err:
         yield err
         return
-    if pages and ntsb.is_final_report(pages[0]):
-        yield ntsb.final_report_from_pages(
-            pages, original=data, archive_name=path.name, fallback_id=path.stem
-        )
+    reader = REGISTRY.page_reader(pages) if pages else None
+    if reader is not None:
+        yield reader.read(pages, data, path.name, path.stem)
         return
     sections = page_sections(pages)
     mode: EmbeddingMode = "full"
@@ -93,3 +94,6 @@ def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
         embedding_mode=mode,
         metadata={"pages": str(len(pages)), "content_type": "application/pdf"},
     )
+
+
+LOADERS = (Loader("pdf", load_pdf_file, kinds=("text", "ntsb_report"), suffixes=(".pdf",)),)

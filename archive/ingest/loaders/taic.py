@@ -8,6 +8,9 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
 
+from archive.ingest.enrich import SUMMARY_CHARS, clip
+from archive.ingest.loaders.registry import Kind, Loader
+from archive.ingest.loaders.text import read_text
 from archive.ingest.model import LoadError, Section, SourceDocument, Vessel
 
 TAIC_NAME = "Transport Accident Investigation Commission"
@@ -63,7 +66,8 @@ _STOPWORDS = frozenset(
 
 
 def is_taic_report(path: Path, text: str) -> bool:
-    """A TAIC report: under a "taic" folder, or named YYYY_NNN.txt and naming the Commission."""
+    """A TAIC report: under a "taic" folder, or named YYYY_NNN.txt and naming the Commission
+    (in ``text``: the registry passes the first 64 KiB)."""
     if any("taic" in part.lower() for part in path.parent.parts):
         return True
     return bool(re.fullmatch(r"\d{4}_\d{3}", path.stem)) and TAIC_NAME in text
@@ -72,10 +76,9 @@ def is_taic_report(path: Path, text: str) -> bool:
 def load_taic_report(path: Path) -> Iterator[SourceDocument | LoadError]:
     """One ``investigation_report`` for a TAIC report file (``YYYY_NNN.txt``)."""
     try:
-        data = path.read_bytes()
-        text = data.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        yield LoadError(path, f"cannot read as UTF-8 text: {err}")
+        data, text = read_text(path)
+    except LoadError as err:
+        yield err
         return
     yield taic_document(path.stem, text, original=data, archive_name=path.name)
 
@@ -189,3 +192,16 @@ def _long_date(match: re.Match[str]) -> date | None:
         return datetime.strptime(" ".join(match.groups()), "%d %B %Y").date()
     except ValueError:
         return None
+
+
+KINDS = (Kind("investigation_report", summary=lambda doc: clip(doc.title, SUMMARY_CHARS)),)
+LOADERS = (
+    Loader(
+        "taic_report",
+        load_taic_report,
+        kinds=("investigation_report",),
+        suffixes=(".txt",),
+        accepts=lambda probe: is_taic_report(probe.path, probe.text),
+        expects='a TAIC report (under a "taic" folder, or YYYY_NNN.txt naming the Commission)',
+    ),
+)
