@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from archive.ingest import ocr  # noqa: E402
-from archive.ingest.pdf import pdf_pages, pdf_text  # noqa: E402
+from archive.ingest.loaders.pdf import pdf_pages, pdf_text  # noqa: E402
 from tests.scans import DPI, scanned_pdf  # noqa: E402
 
 REPORTS = ROOT.parent / "shared" / "data" / "ntsb" / "final_reports" / "pdf"

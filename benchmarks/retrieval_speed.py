@@ -30,8 +30,8 @@ from agent.evaluation.collections import document_count
 from agent.evaluation.metrics import percentile
 from agent.settings import Settings
 from agent.wiring import open_services
+from archive.ingest.loaders.ntsb import load_records
 from archive.ingest.model import LoadError
-from archive.ingest.ntsb import load_records
 from archive.ingest.pipeline import ingest_documents
 from archive.store.search_filters import SearchFilters
 from tools.hybrid import RetrievalOptions, retrieve

@@ -31,14 +31,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable
 
 from archive.ingest import prompts
+from archive.ingest.loaders import REGISTRY
 from archive.ingest.model import EmbeddingMode, SourceDocument
 
 logger = logging.getLogger(__name__)
 
 #: Context summaries are capped at this many characters (cut at a word, with an ellipsis).
 SUMMARY_CHARS = 300
-#: A casualty's fact line up to this long is the whole summary (``summary`` mode).
-CASUALTY_SUMMARY_CHARS = 400
 #: Characters of document text a chat model sees when it writes a summary.
 LLM_INPUT_CHARS = 4000
 
@@ -68,21 +67,6 @@ _QUOTE_HEADER = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 _VIA_LIST = re.compile(r"\s+via\s+\S.*$", re.IGNORECASE)
-#: Casualty facts the head line of a casualty summary already states.
-_CASUALTY_HEAD_FACTS = (
-    "Ships involved:",
-    "Type of casualty:",
-    "Date:",
-    "Location:",
-    "Initial event:",
-    "Ship type:",
-)
-_PC_LEAD = re.compile(
-    r"^.*?determines the probable cause\(?s?\)? of this (?:accident|incident)"
-    r" (?:to be|was)\s*:?\s*",
-    re.IGNORECASE | re.DOTALL,
-)
-
 
 # --- the hook -----------------------------------------------------------------------------
 
@@ -94,13 +78,16 @@ def enrich(doc: SourceDocument) -> SourceDocument:
 
 
 def llm_enricher(
-    model: BaseChatModel | Runnable, *, kinds: frozenset[str] = frozenset({"email", "text"})
+    model: BaseChatModel | Runnable, *, kinds: frozenset[str] | None = None
 ) -> Callable[[SourceDocument], SourceDocument]:
-    """A ``prepare`` hook whose summaries a chat model writes (documents of ``kinds`` only).
+    """A ``prepare`` hook whose summaries a chat model writes (documents of ``kinds`` only; by
+    default the kinds that declare ``model_summary``: mail and plain text).
 
     Structured records (NTSB, casualties, TAIC) keep their deterministic summaries, which already
     hold the facts a model would pick. A failed call falls back to the offline summary, logged.
     """
+    if kinds is None:
+        kinds = frozenset(kind.name for kind in REGISTRY.kinds() if kind.model_summary)
 
     def prepare(doc: SourceDocument) -> SourceDocument:
         enriched = enrich(doc)
@@ -134,29 +121,21 @@ def summarize_with_model(doc: SourceDocument, model: BaseChatModel | Runnable) -
 
 
 def context_summary(doc: SourceDocument) -> str:
-    """The document-level context of ``doc`` in at most :data:`SUMMARY_CHARS` characters."""
-    if doc.kind == "email":
-        return _fill(_header(doc), _body(doc))
-    if doc.kind == "attachment":
-        return clip(_header(doc), SUMMARY_CHARS)
-    if doc.kind == "ntsb_report":
-        return _ntsb_summary(doc)
-    if doc.kind == "casualty":
-        return _casualty_line(doc)
-    if doc.kind == "investigation_report":
-        return clip(doc.title, SUMMARY_CHARS)
-    return _fill(doc.title.rstrip(". ") + ".", _body(doc))
+    """The document-level context of ``doc`` in at most :data:`SUMMARY_CHARS` characters: as
+    its kind declares, else its title and first informative sentences."""
+    kind = REGISTRY.kind(doc.kind)
+    if kind.summary is not None:
+        return kind.summary(doc)
+    return fill(doc.title.rstrip(". ") + ".", body_sentences(doc))
 
 
 def embedding_mode(doc: SourceDocument, summary: str | None = None) -> EmbeddingMode:
-    """``metadata_only`` as the loader decided, ``summary`` for synopsis-only content, else
-    ``full`` (see the module docstring)."""
+    """``metadata_only`` as the loader decided, else as the document's kind declares (a
+    synopsis-only casualty: ``summary``), else ``full`` (see the module docstring)."""
     if doc.embedding_mode == "metadata_only":
         return "metadata_only"
-    if doc.kind == "casualty" and not _has_narrative(doc):
-        line = summary if summary is not None else _casualty_line(doc)
-        return "summary" if line and not line.endswith("…") else "full"
-    return "full"
+    kind = REGISTRY.kind(doc.kind)
+    return kind.embedding_mode(doc, summary) if kind.embedding_mode is not None else "full"
 
 
 def informative_sentences(text: str) -> list[str]:
@@ -219,21 +198,16 @@ def clip(text: str, limit: int) -> str:
 
 
 def _header(doc: SourceDocument) -> str:
-    when = f" on {doc.date.isoformat()}" if doc.date else ""
-    subject = clean_subject(doc.subject or doc.title)
-    if doc.kind == "attachment":
-        ctype = doc.metadata.get("content_type", "file")
-        return f'Attachment {doc.title} ({ctype}) of the email{when} about "{subject}".'
-    if doc.kind == "email":
-        return f'Email from {display_sender(doc)}{when} about "{subject}".'
-    return doc.title.rstrip(".") + "."
+    kind = REGISTRY.kind(doc.kind)
+    return kind.header(doc) if kind.header is not None else doc.title.rstrip(".") + "."
 
 
-def _body(doc: SourceDocument) -> list[str]:
+def body_sentences(doc: SourceDocument) -> list[str]:
+    """The informative sentences of all of ``doc``'s sections, in order."""
     return informative_sentences("\n\n".join(s.text for s in doc.sections))
 
 
-def _fill(head: str, sentences: list[str]) -> str:
+def fill(head: str, sentences: list[str]) -> str:
     """``head`` followed by as many whole sentences as fit (the first one cut if it must)."""
     out = clip(head, SUMMARY_CHARS)
     for n, sentence in enumerate(sentences):
@@ -246,53 +220,3 @@ def _fill(head: str, sentences: list[str]) -> str:
         else:
             break
     return out
-
-
-def _ntsb_summary(doc: SourceDocument) -> str:
-    title = doc.title.rstrip(".") + "."
-    cause = _probable_cause(doc)
-    if cause:
-        return clip(f"{title} Probable cause: {cause}", SUMMARY_CHARS)
-    return _fill(title, _body(doc))
-
-
-def _probable_cause(doc: SourceDocument) -> str:
-    for section in doc.sections:
-        if section.name == "Probable Cause":
-            return " ".join(section.text.split())
-        if section.name == "Probable Cause and Findings":
-            text = " ".join(section.text.split())
-            statement = _PC_LEAD.sub("", text, count=1)
-            return re.split(r"\bFindings\b", statement, maxsplit=1)[0].strip()
-    return ""
-
-
-def _has_narrative(doc: SourceDocument) -> bool:
-    return any("Summary of events:" in s.text for s in doc.sections)
-
-
-def _casualty_line(doc: SourceDocument) -> str:
-    """Ship (type), casualty type, initial event, date, location; a record with no narrative
-    also gets its other facts (flag, consequences, people on board, dead or injured)."""
-    meta = doc.metadata
-    ships = ", ".join(v.name for v in doc.vessels) or doc.source_id
-    kind = meta.get("ship_type")
-    head = f"{ships} ({kind})" if kind else ships
-    casualty = meta.get("casualty_type")
-    parts = [f"{head}: {casualty.lower()} casualty" if casualty else f"{head}: casualty"]
-    if meta.get("initial_event"):
-        parts.append(meta["initial_event"].rstrip(".").lower())
-    if doc.date:
-        parts.append(f"on {doc.date.isoformat()}")
-    if meta.get("location"):
-        parts.append(f"at {meta['location'].rstrip('.')}")
-    line = ", ".join(parts) + "."
-    if _has_narrative(doc):
-        return clip(line, SUMMARY_CHARS)
-    text = "\n".join(s.text for s in doc.sections)
-    others = [
-        fact
-        for fact in text.splitlines()
-        if fact.strip() and not fact.startswith(_CASUALTY_HEAD_FACTS)
-    ]
-    return clip(" ".join([line, *others]), CASUALTY_SUMMARY_CHARS)

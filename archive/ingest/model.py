@@ -8,16 +8,10 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
-DocumentKind = Literal[
-    "email",  # one message of a mailbox
-    "attachment",  # a file attached to an email
-    "ntsb_report",  # an NTSB accident record or final report
-    "casualty",  # one IMO GISIS marine casualty
-    "investigation_report",  # a TAIC (or similar) investigation report
-    "thread_digest",  # synthesized summary of a multi-message email thread
-    "text",  # any other plain text or PDF file
-    "beir",  # a corpus document of an evaluation dataset
-]
+#: A document's kind, declared with what ingest knows of it in :mod:`archive.ingest.loaders`:
+#: "email", "attachment", "ntsb_report", "casualty", "investigation_report", "thread_digest",
+#: "text" (plain text, PDF, fleet lists), "beir" (an evaluation corpus), ...
+DocumentKind = str
 EmbeddingMode = Literal["full", "summary", "metadata_only"]
 
 
@@ -66,7 +60,8 @@ class SourceDocument:
     vessels: list[Vessel] = field(default_factory=list)
     embedding_mode: EmbeddingMode = "full"
     summary: str = ""  # context summary prepended in "full" mode
-    metadata: dict[str, str] = field(default_factory=dict)  # anything else worth showing
+    #: anything else worth showing; "registration" (an aircraft's) also fills a filter column
+    metadata: dict[str, str] = field(default_factory=dict)
 
     @property
     def doc_id(self) -> str:

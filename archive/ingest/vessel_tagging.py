@@ -9,12 +9,19 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
+from archive.ingest.loaders import REGISTRY
 from archive.store.database import Store
 from archive.store.vessels import classify_stored_vessels
 
 logger = logging.getLogger(__name__)
 
-TAGGED_KINDS = ["email", "attachment", "text", "thread_digest"]
+
+def tagged_kinds() -> list[str]:
+    """The kinds whose text is read for vessel mentions (those declaring ``vessel_mentions``:
+    mail, attachments, plain text, thread digests; records name their vessels themselves)."""
+    return [kind.name for kind in REGISTRY.kinds() if kind.vessel_mentions]
+
+
 _WORD = re.compile(r"[a-z0-9]+")
 _IMO = re.compile(r"\b(?:imo[\s:#-]*)?(\d{7})\b", re.IGNORECASE)
 
@@ -48,7 +55,7 @@ class VesselTagging:
 
 
 async def tag_vessel_mentions(store: Store) -> VesselTagging:
-    """Tag the documents of :data:`TAGGED_KINDS` with the vessels they mention.
+    """Tag the documents of :func:`tagged_kinds` with the vessels they mention.
 
     Documents not read before are read against the whole registry. Documents read before that
     name no vessel are looked at again only for the vessels added to the registry since the
@@ -98,7 +105,7 @@ _TEXT = """SELECT d.doc_id, d.title || E'\\n' || string_agg(c.content, E'\\n') A
 async def _unread(conn: AsyncConnection[Any]) -> list[dict[str, Any]]:
     """Title and text of the documents the tagger has not read."""
     which = "NOT EXISTS (SELECT 1 FROM vessel_scanned s WHERE s.doc_id = d.doc_id)"
-    cur = await conn.execute(_TEXT.format(which=which), {"kinds": TAGGED_KINDS})  # type: ignore[arg-type]
+    cur = await conn.execute(_TEXT.format(which=which), {"kinds": tagged_kinds()})  # type: ignore[arg-type]
     return list(await cur.fetchall())
 
 
@@ -121,7 +128,7 @@ async def _mentioning_new(conn: AsyncConnection[Any], mark: int) -> list[dict[st
         WHERE v.added_seq > %(mark)s AND (cardinality(n.words) >= 2 OR v.imo IS NOT NULL))"""
     cur = await conn.execute(
         _TEXT.format(which=which),  # type: ignore[arg-type]
-        {"kinds": TAGGED_KINDS, "mark": mark},
+        {"kinds": tagged_kinds(), "mark": mark},
     )
     return list(await cur.fetchall())
 

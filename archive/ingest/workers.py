@@ -26,6 +26,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from archive.ingest.discover import Loaded, load_unit, load_units
+from archive.ingest.loaders import REGISTRY
 from archive.ingest.model import LoadError, SourceDocument
 
 logger = logging.getLogger(__name__)
@@ -96,8 +97,10 @@ def _embed_in_worker(texts: list[str]) -> Sequence[Sequence[float]]:
 
 
 def _load_in_worker(
-    unit: Path, prepare: Callable[[SourceDocument], SourceDocument] | None
+    unit: Path, prepare: Callable[[SourceDocument], SourceDocument] | None, modules: Sequence[str]
 ) -> list[Loaded]:
+    for module in modules:  # loaders the parent registered at run time, as well as the built-in
+        REGISTRY.register(module)
     return [
         item if isinstance(item, LoadError) or prepare is None else prepare(item)
         for item in load_unit(unit)
@@ -139,7 +142,9 @@ class WorkerPool:
             if isinstance(unit, LoadError):
                 ahead.append(unit)
             else:
-                ahead.append(self._executor.submit(_load_in_worker, unit, prepare))
+                ahead.append(
+                    self._executor.submit(_load_in_worker, unit, prepare, REGISTRY.modules)
+                )
             while len(ahead) > self.workers * _READ_AHEAD:
                 yield from _loaded(ahead.popleft())
         while ahead:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
 
-from archive.ingest.email import message_source_id
+from archive.ingest.loaders.email import message_source_id
 from archive.ingest.pipeline import IngestReport, ingest_paths, refresh_derived
 from archive.ingest.progress import stage_bar
 from archive.mailbox import state

@@ -41,7 +41,7 @@ async def write_document(
     primary = doc.vessels[0] if doc.vessels else None
     family = vessel_family(primary.vessel_type if primary else None)
     society = class_society(primary.vessel_class if primary else None)
-    registration = doc.metadata.get("registration") if doc.kind == "ntsb_report" else None
+    registration = doc.metadata.get("registration")  # an aircraft's, of any kind that has one
     async with store.pool.connection() as conn, conn.transaction():
         await conn.execute(*write_lock_sql(store))
         await conn.execute("DELETE FROM documents WHERE doc_id = %s", (doc.doc_id,))

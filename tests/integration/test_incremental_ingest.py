@@ -15,7 +15,7 @@ import pytest
 from agent.settings import Settings
 from agent.wiring import open_services
 from archive.ingest.pipeline import ingest_paths, refresh_derived
-from archive.ingest.vessel_tagging import TAGGED_KINDS
+from archive.ingest.vessel_tagging import tagged_kinds
 from archive.store.database import Store
 from archive.store.documents import UnknownSource, delete_sources
 
@@ -149,7 +149,7 @@ async def test_adding_documents_reads_only_what_is_new(grown: tuple) -> None:
         "SELECT count(*) FROM documents d WHERE kind = ANY(%s)"
         " AND NOT EXISTS (SELECT 1 FROM vessel_scanned s WHERE s.doc_id = d.doc_id)"
         " AND NOT EXISTS (SELECT 1 FROM document_vessels v WHERE v.doc_id = d.doc_id)",
-        TAGGED_KINDS,
+        tagged_kinds(),
     )
     assert unread == 0
     digests = await _rows(

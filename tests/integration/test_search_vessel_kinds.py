@@ -11,7 +11,7 @@ import pytest
 
 from agent.settings import Settings
 from agent.wiring import Services, open_services
-from archive.ingest.maritime import casualty_document
+from archive.ingest.loaders.casualties import casualty_document
 from archive.ingest.pipeline import ingest_paths
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import classify_stored_vessels, registered_vessels

@@ -57,7 +57,7 @@ def test_mixed_folder_is_dispatched_in_sorted_order(tmp_path: Path) -> None:
     assert notes.sections[0].name == "body"
     errors = [r for r in results if isinstance(r, LoadError)]
     assert "unsupported file type '.png'" in errors[0].reason
-    assert "no ntsb_no" in errors[1].reason
+    assert "unsupported JSONL" in errors[1].reason and "ntsb_no" in errors[1].reason
     assert _summary(list(load_paths([tmp_path]))) == _summary(results)  # deterministic
 
 

@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from archive.ingest.discover import load_paths
-from archive.ingest.email import html_to_text, load_eml, load_maildir, load_mbox, parse_message
+from archive.ingest.loaders.email import (
+    html_to_text,
+    load_eml,
+    load_mbox,
+    parse_message,
+)
+from archive.ingest.loaders.maildir import load_maildir
 from archive.ingest.model import LoadError, SourceDocument
 
 REPLY = b"""\

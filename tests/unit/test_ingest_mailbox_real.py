@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from archive.ingest.email import load_eml
+from archive.ingest.loaders.email import load_eml
 from archive.ingest.mail_parts import looks_like_text, notebook_text, without_pgp_armor
 from archive.ingest.mail_text import strip_inline_data, strip_quotes
 from archive.ingest.model import SourceDocument

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from archive.ingest.discover import load_paths
-from archive.ingest.maritime import load_casualties, load_taic_report, parse_ships
+from archive.ingest.loaders.casualties import load_casualties, parse_ships
+from archive.ingest.loaders.taic import load_taic_report
 from archive.ingest.model import LoadError, SourceDocument, Vessel
 
 NOT_DESIGNATED = "[Primary Annex 2 not designated]"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from archive.ingest.discover import load_paths
+from archive.ingest.loaders.ntsb import load_final_report_txt, load_records
+from archive.ingest.loaders.pdf import load_pdf_file
 from archive.ingest.model import LoadError, SourceDocument
-from archive.ingest.ntsb import load_final_report_txt, load_records
-from archive.ingest.pdf import load_pdf_file
 
 RECORD = {
     "ntsb_no": "ERA22LA175",

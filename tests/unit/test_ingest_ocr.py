@@ -13,9 +13,9 @@ import pytest
 from PIL import Image
 
 from archive.ingest import ocr
-from archive.ingest.email import parse_message
+from archive.ingest.loaders.email import parse_message
+from archive.ingest.loaders.pdf import load_pdf_file
 from archive.ingest.model import SourceDocument
-from archive.ingest.pdf import load_pdf_file
 from tests.scans import page_image, scanned_pdf, tesseract_installed
 
 pytestmark = pytest.mark.skipif(

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from archive.ingest.outlook import load_msg, rfc822
 from extract_msg.enums import AttachmentType
 
 from archive.ingest.discover import load_paths
-from archive.ingest.email import parse_message
+from archive.ingest.loaders.email import parse_message
 from archive.ingest.model import LoadError, SourceDocument
-from archive.ingest.outlook import load_msg, rfc822
 from tests.scans import tesseract_installed
 
 

@@ -10,9 +10,9 @@ import pytest
 from pypdf import PdfWriter
 
 from archive.ingest.discover import load_paths
-from archive.ingest.email import parse_message
+from archive.ingest.loaders.email import parse_message
+from archive.ingest.loaders.pdf import load_pdf_file, page_sections, pdf_pages
 from archive.ingest.model import LoadError, SourceDocument
-from archive.ingest.pdf import load_pdf_file, page_sections, pdf_pages
 
 
 def make_pdf(pages: list[list[str]]) -> bytes:

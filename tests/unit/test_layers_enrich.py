@@ -19,9 +19,9 @@ from archive.ingest.enrich import (
     llm_enricher,
     strip_quoted,
 )
-from archive.ingest.maritime import casualty_document
+from archive.ingest.loaders.casualties import casualty_document
+from archive.ingest.loaders.ntsb import record_document
 from archive.ingest.model import Section, SourceDocument, Vessel
-from archive.ingest.ntsb import record_document
 from archive.ingest.writer import embedding_text, reads_as_text
 from tests.fakes.chat import ScriptedChatModel
 

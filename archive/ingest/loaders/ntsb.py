@@ -10,6 +10,9 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from archive.ingest.enrich import SUMMARY_CHARS, body_sentences, clip, fill
+from archive.ingest.loaders.registry import Kind, Loader, PageReader, Probe
+from archive.ingest.loaders.text import read_text
 from archive.ingest.model import LoadError, Section, SourceDocument
 
 logger = logging.getLogger(__name__)
@@ -58,6 +61,11 @@ _FIELDS = re.compile(
 )
 _BOILERPLATE = "The National Transportation Safety Board (NTSB) is an independent federal agency"
 _GLUED_SENTENCE = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")  # "report.The pilot"
+_PC_LEAD = re.compile(
+    r"^.*?determines the probable cause\(?s?\)? of this (?:accident|incident)"
+    r" (?:to be|was)\s*:?\s*",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 # --- JSONL records ------------------------------------------------------------------------
@@ -165,14 +173,30 @@ def is_final_report(first_page: str) -> bool:
 def load_final_report_txt(path: Path) -> Iterator[SourceDocument | LoadError]:
     """A final report saved as text ("Page N of M" lines mark its pages)."""
     try:
-        data = path.read_bytes()
-        text = data.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        yield LoadError(path, f"cannot read as UTF-8 text: {err}")
+        data, text = read_text(path)
+    except LoadError as err:
+        yield err
         return
     yield final_report_from_pages(
         split_pages(text), original=data, archive_name=path.name, fallback_id=path.stem
     )
+
+
+def _load_unless_pdf_loaded(path: Path) -> Iterator[SourceDocument | LoadError]:
+    """A final report's text, unless its PDF is there to be loaded instead."""
+    twin = _pdf_twin(path)
+    if twin is not None:
+        logger.info("skipping %s: its PDF %s is loaded instead", path, twin)
+        return
+    yield from load_final_report_txt(path)
+
+
+def _pdf_twin(path: Path) -> Path | None:
+    """The PDF of the same report: beside the text, or in a sibling ``pdf/`` folder."""
+    for candidate in (path.with_suffix(".pdf"), path.parent.parent / "pdf" / f"{path.stem}.pdf"):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def split_pages(text: str) -> list[str]:
@@ -278,3 +302,67 @@ def _iso_date(value: str) -> date | None:
 
 def _text(value: object) -> str:
     return "" if value is None else " ".join(str(value).split())
+
+
+# --- the registry's entries ---------------------------------------------------------------
+
+
+def ntsb_summary(doc: SourceDocument) -> str:
+    """The title line and the probable cause, else the first informative sentences."""
+    title = doc.title.rstrip(".") + "."
+    cause = _probable_cause(doc)
+    if cause:
+        return clip(f"{title} Probable cause: {cause}", SUMMARY_CHARS)
+    return fill(title, body_sentences(doc))
+
+
+def _probable_cause(doc: SourceDocument) -> str:
+    for section in doc.sections:
+        if section.name == "Probable Cause":
+            return " ".join(section.text.split())
+        if section.name == "Probable Cause and Findings":
+            text = " ".join(section.text.split())
+            statement = _PC_LEAD.sub("", text, count=1)
+            return re.split(r"\bFindings\b", statement, maxsplit=1)[0].strip()
+    return ""
+
+
+def count_records(path: Path) -> int:
+    """Records (non-blank lines) in a JSONL file, for a progress bar."""
+    with path.open("rb") as handle:
+        return sum(1 for line in handle if line.strip())
+
+
+def _is_records(probe: Probe) -> bool:
+    return is_record_line(probe.first_line.decode("utf-8", "replace"))
+
+
+def _from_pages(pages: list[str], original: bytes, name: str, fallback: str) -> SourceDocument:
+    return final_report_from_pages(
+        pages, original=original, archive_name=name, fallback_id=fallback
+    )
+
+
+KINDS = (Kind("ntsb_report", summary=ntsb_summary),)
+PAGE_READERS = (
+    PageReader("ntsb_final_report", lambda pages: is_final_report(pages[0]), _from_pages),
+)
+LOADERS = (
+    Loader(
+        "ntsb_records",
+        load_records,
+        kinds=("ntsb_report",),
+        suffixes=(".jsonl",),
+        accepts=_is_records,
+        expects="NTSB records (an ntsb_no field in the first record)",
+        count=count_records,
+    ),
+    Loader(
+        "ntsb_final_report_text",
+        _load_unless_pdf_loaded,
+        kinds=("ntsb_report",),
+        suffixes=(".txt",),
+        accepts=lambda probe: is_final_report(probe.text),
+        expects=f'an NTSB final report ("{FINAL_REPORT_MARK}" on its first page)',
+    ),
+)

@@ -21,7 +21,8 @@ import extract_msg
 from extract_msg.enums import AttachmentType
 from extract_msg.exceptions import ExMsgBaseException
 
-from archive.ingest.email import parse_message
+from archive.ingest.loaders.email import parse_message
+from archive.ingest.loaders.registry import Loader
 from archive.ingest.mail_headers import safe_name
 from archive.ingest.model import LoadError, SourceDocument
 from text.storable import MAX_DEPTH
@@ -136,3 +137,6 @@ def _attach(out: EmailMessage, attachment: Any, depth: int) -> None:
     maintype, _, subtype = mime.partition("/")
     subtype = subtype or "octet-stream"
     out.add_attachment(bytes(data), maintype=maintype, subtype=subtype, filename=name)
+
+
+LOADERS = (Loader("outlook_msg", load_msg, kinds=("email", "attachment"), suffixes=(".msg",)),)

@@ -1,4 +1,5 @@
-"""Plain text and Markdown files that no specific loader claims."""
+"""Plain text and Markdown files that no specific loader claims, and the ``text`` kind (also
+that of PDFs and fleet lists)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import logging
 from collections.abc import Iterator
 from pathlib import Path
 
+from archive.ingest.loaders.registry import Kind, Loader
 from archive.ingest.model import LoadError, Section, SourceDocument
 
 logger = logging.getLogger(__name__)
@@ -51,3 +53,8 @@ def text_document(name: str, text: str, *, original: bytes) -> SourceDocument:
         original=original,
         archive_name=name,
     )
+
+
+KINDS = (Kind("text", model_summary=True, vessel_mentions=True),)
+#: Tests no content, so a ``.txt`` that an NTSB or TAIC loader takes never gets here.
+LOADERS = (Loader("text", load_text_file, kinds=("text",), suffixes=(".txt", ".md")),)

@@ -1,5 +1,5 @@
-"""Email: ``.eml`` files, mbox files and maildir folders, one document per message plus one per
-attachment. Threads come from Message-ID / In-Reply-To / References."""
+"""Email: ``.eml`` and mbox files (maildir folders: :mod:`.maildir`), one document per message
+plus one per attachment. Threads come from Message-ID / In-Reply-To / References."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import email.policy
 import logging
 import mailbox
 import mimetypes
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from email.utils import parseaddr
 from pathlib import Path, PurePath
 
 from archive.ingest import ocr
+from archive.ingest.loaders.pdf import metadata_section, page_sections, pdf_text
 from archive.ingest.mail_headers import MSGID, decoded, first_id, header_date, safe_name, unescape
 from archive.ingest.mail_parts import (
     SIGNATURE_TYPES,
@@ -31,7 +31,6 @@ from archive.ingest.mail_parts import (
 from archive.ingest.mail_text import html_to_text, is_list_footer, strip_inline_data, strip_quotes
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument, short_id
 from archive.ingest.ocr import PageText, image_text
-from archive.ingest.pdf import metadata_section, page_sections, pdf_text
 
 logger = logging.getLogger(__name__)
 
@@ -65,32 +64,6 @@ def load_mbox(path: Path) -> Iterator[SourceDocument | LoadError]:
             yield from _documents(box.get_bytes(key), f"{path}#{n}")
     finally:
         box.close()
-
-
-def load_maildir(path: Path) -> Iterator[SourceDocument | LoadError]:
-    """Every message file under a maildir: cur/, new/, nested folders (not tmp/ or dotfiles)."""
-    files: list[Path] = []
-    unreadable: list[LoadError] = []
-    for folder, dirs, names in os.walk(
-        path, onerror=lambda err: unreadable.append(_unreadable_folder(err))
-    ):
-        dirs.sort()
-        files.extend(Path(folder) / name for name in names)
-    yield from unreadable
-    for file in sorted(files):
-        parts = file.relative_to(path).parts
-        if "tmp" in parts[:-1] or any(part.startswith(".") for part in parts):
-            continue
-        yield from load_eml(file)
-
-
-def _unreadable_folder(err: OSError) -> LoadError:
-    return LoadError(err.filename or "?", f"cannot read folder: {err.strerror or err}")
-
-
-def is_maildir(path: Path) -> bool:
-    """A folder with cur/ or new/ in it."""
-    return path.is_dir() and ((path / "cur").is_dir() or (path / "new").is_dir())
 
 
 def _documents(raw: bytes, origin: str) -> Iterator[SourceDocument | LoadError]:

@@ -6,19 +6,18 @@ import csv
 import io
 from pathlib import Path
 
+from archive.ingest.loaders.registry import Loader
 from archive.ingest.model import LoadError, Section, SourceDocument, Vessel
 
-REQUIRED = {"vessel_name", "imo"}
-
-
-def is_fleet_list(header: list[str]) -> bool:
-    """True for a CSV header naming at least a vessel name and an IMO column."""
-    return {h.strip().lower() for h in header} >= REQUIRED
+REQUIRED = frozenset({"vessel_name", "imo"})
 
 
 def load_fleet_list(path: Path) -> SourceDocument | LoadError:
     """One document listing the fleet; its vessels fill the registry."""
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return LoadError(path, f"cannot read: {err.strerror or err}")
     try:
         rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
     except (UnicodeDecodeError, csv.Error) as err:
@@ -49,3 +48,19 @@ def load_fleet_list(path: Path) -> SourceDocument | LoadError:
         vessels=vessels,
         metadata={"vessels": str(len(vessels))},
     )
+
+
+def _load(path: Path) -> list[SourceDocument | LoadError]:
+    return [load_fleet_list(path)]
+
+
+LOADERS = (
+    Loader(
+        "fleet_list",
+        _load,
+        kinds=("text",),
+        suffixes=(".csv",),
+        csv_columns=REQUIRED,
+        expects="a fleet list (columns vessel_name, imo)",
+    ),
+)

@@ -10,7 +10,9 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
-from archive.ingest import ntsb, ocr
+from archive.ingest import ocr
+from archive.ingest.loaders import REGISTRY
+from archive.ingest.loaders.registry import Loader
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument
 from archive.ingest.ocr import PageText
 
@@ -65,7 +67,8 @@ def metadata_section(name: str, content_type: str, size: int) -> Section:
 
 
 def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
-    """A standalone PDF: an NTSB final report when it says so on page 1, else a text document."""
+    """A standalone PDF: the document a registered page reader recognises in its pages (an NTSB
+    final report), else a ``text`` document."""
     try:
         data = path.read_bytes()
         read = pdf_text(data, origin=str(path))
@@ -76,12 +79,11 @@ def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
         yield err
         return
     pages = read.pages
-    if pages and ntsb.is_final_report(pages[0]):
-        report = ntsb.final_report_from_pages(
-            pages, original=data, archive_name=path.name, fallback_id=path.stem
-        )
-        report.metadata.update(read.metadata)
-        yield report
+    reader = REGISTRY.page_reader(pages) if pages else None
+    if reader is not None:
+        found = reader.read(pages, data, path.name, path.stem)
+        found.metadata.update(read.metadata)
+        yield found
         return
     sections = page_sections(pages)
     mode: EmbeddingMode = "full"
@@ -99,3 +101,6 @@ def load_pdf_file(path: Path) -> Iterator[SourceDocument | LoadError]:
         embedding_mode=mode,
         metadata={"pages": str(len(pages)), "content_type": "application/pdf", **read.metadata},
     )
+
+
+LOADERS = (Loader("pdf", load_pdf_file, kinds=("text", "ntsb_report"), suffixes=(".pdf",)),)

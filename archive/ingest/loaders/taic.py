@@ -1,190 +1,19 @@
-"""Marine sources: IMO GISIS casualty rows (CSV) and TAIC investigation reports (text)."""
+"""TAIC (New Zealand Transport Accident Investigation Commission) investigation reports: title,
+mode, date, numbered sections and, for marine reports, the vessel."""
 
 from __future__ import annotations
 
-import csv
-import json
-import logging
 import re
 from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
 
+from archive.ingest.enrich import SUMMARY_CHARS, clip
+from archive.ingest.loaders.registry import Kind, Loader
+from archive.ingest.loaders.text import read_text
 from archive.ingest.model import LoadError, Section, SourceDocument, Vessel
 
-logger = logging.getLogger(__name__)
-
-CASUALTY_COLUMNS = frozenset({"Reference", "ShipsInvolved"})
 TAIC_NAME = "Transport Accident Investigation Commission"
-
-# --- IMO casualties -----------------------------------------------------------------------
-
-# "PAN HARVEST (IMO 6809965)", "ALESSANDRO PRIMO (-)", comma separated; a name may itself
-# hold parentheses and commas: "Basilisk (Pleasure Craft, Port of Singapore) (-)".
-_SHIP = re.compile(r"\s*(.*?)\s*\((?:IMO\s*(\d+)|-)\)\"?\s*(?:,|;|$)")
-_NOT_GIVEN = re.compile(r"^\[.*not designated\]$|^unspecified$|^[\s.*-]*$", re.IGNORECASE)
-
-# (column, label) in the order the casualty text reads.
-_FACTS = (
-    ("ShipsInvolved", "Ships involved"),
-    ("FlagStates", "Flag state"),
-    ("TypeOfCasualty", "Type of casualty"),
-    ("IncidentDateTime", "Date"),
-    ("Location", "Location"),
-    ("Coordinates", "Coordinates"),
-    ("InitialEvent", "Initial event"),
-    ("ShipType1", "Ship type"),
-    ("GrossTonnage1", "Gross tonnage"),
-    ("Deadweight1", "Deadweight"),
-    ("ClassificationSociety1", "Classification society"),
-    ("Cargo1", "Cargo"),
-    ("CrewOnboard1", "Crew on board"),
-    ("PassengersOnboard1", "Passengers on board"),
-    ("OthersOnboard1", "Others on board"),
-    ("Consequences1", "Consequences"),
-    ("DeadMissingCrew2", "Dead or missing crew"),
-    ("DeadMissingPassengers2", "Dead or missing passengers"),
-    ("DeadMissingOthers3", "Dead or missing others"),
-    ("SeriouslyInjuredCrew2", "Seriously injured crew"),
-    ("SeriouslyInjuredPassengers2", "Seriously injured passengers"),
-    ("SeriouslyInjuredOthers2", "Seriously injured others"),
-    ("InvestationReportDate", "Investigation report date"),
-)
-_COUNTS = frozenset(
-    {
-        "CrewOnboard1",
-        "PassengersOnboard1",
-        "OthersOnboard1",
-        "DeadMissingCrew2",
-        "DeadMissingPassengers2",
-        "DeadMissingOthers3",
-        "SeriouslyInjuredCrew2",
-        "SeriouslyInjuredPassengers2",
-        "SeriouslyInjuredOthers2",
-    }
-)  # "0": left out
-_METADATA = (
-    ("FlagStates", "flag"),
-    ("TypeOfCasualty", "casualty_type"),
-    ("ShipType1", "ship_type"),
-    ("InitialEvent", "initial_event"),
-    ("Location", "location"),
-    ("Consequences1", "consequences"),
-    ("ClassificationSociety1", "classification_society"),
-    ("GrossTonnage1", "gross_tonnage"),
-    ("NumberOfShipsInvolved", "ships"),
-    ("IncidentDateTime", "incident_datetime"),
-)
-
-
-def is_casualty_header(columns: list[str]) -> bool:
-    """Whether a CSV header is that of the IMO casualty table."""
-    return {c.strip().lstrip("\ufeff") for c in columns} >= CASUALTY_COLUMNS
-
-
-def load_casualties(path: Path) -> Iterator[SourceDocument | LoadError]:
-    """One ``casualty`` document per CSV row; a row without Reference yields LoadError."""
-    try:
-        handle = path.open(encoding="utf-8-sig", newline="")
-    except OSError as err:
-        yield LoadError(path, f"cannot read: {err}")
-        return
-    with handle:
-        reader = csv.DictReader(handle)
-        try:
-            for row in reader:
-                if not (row.get("Reference") or "").strip():
-                    yield LoadError(f"{path}:{reader.line_num}", "row has no Reference")
-                    continue
-                yield casualty_document(row)
-        except (csv.Error, UnicodeDecodeError) as err:
-            yield LoadError(f"{path}:{reader.line_num}", f"unreadable CSV: {err}")
-
-
-def casualty_document(row: dict[str, str]) -> SourceDocument:
-    """The document of one casualty row."""
-    values = {k: _value(v) for k, v in row.items() if k is not None}
-    reference = values["Reference"]
-    vessels = parse_ships(values.get("ShipsInvolved", ""))
-    if vessels:
-        first = vessels[0]
-        vessels[0] = Vessel(
-            first.name,
-            first.imo,
-            values.get("ShipType1") or None,
-            values.get("ClassificationSociety1") or None,
-        )
-    when = _incident_date(values.get("IncidentDateTime", ""))
-    casualty_type = values.get("TypeOfCasualty", "")
-    title = " — ".join(
-        p
-        for p in (
-            f"{reference} {', '.join(v.name for v in vessels)}".strip(),
-            values.get("ShipType1", ""),
-            f"{casualty_type} casualty" if casualty_type else "",
-            when.isoformat() if when else "",
-        )
-        if p
-    )
-    facts = [
-        f"{label}: {_sentence(_fact(col, values[col]))}"
-        for col, label in _FACTS
-        if values.get(col) and not (col in _COUNTS and values[col] == "0")
-    ]
-    text = "\n".join(facts)
-    if values.get("SummaryOfEvents"):
-        text += "\n\nSummary of events:\n" + values["SummaryOfEvents"]
-    metadata = {key: values[col] for col, key in _METADATA if values.get(col)}
-    return SourceDocument(
-        kind="casualty",
-        source_id=reference,
-        title=title,
-        sections=[Section("Casualty", text)],
-        original=json.dumps(row, indent=2, ensure_ascii=False).encode("utf-8"),
-        archive_name=f"{reference}.json",
-        date=when,
-        vessels=vessels,
-        metadata=metadata,
-    )
-
-
-def parse_ships(value: str) -> list[Vessel]:
-    """Vessels of a ShipsInvolved cell; a trailing "(ex name)" remark is dropped from names."""
-    vessels = []
-    for match in _SHIP.finditer(value):
-        full = match[1].replace('"', "").strip(" ,;")
-        name = re.sub(r"\s*\(.*\)$", "", full) or full
-        if name:  # "(IMO 0)" and other placeholders are no IMO number
-            imo = match[2] if match[2] and len(match[2]) == 7 else None
-            vessels.append(Vessel(name=name, imo=imo))
-    return vessels
-
-
-def _fact(column: str, value: str) -> str:
-    return value.removesuffix(" 00:00") if column == "IncidentDateTime" else value
-
-
-def _value(raw: str | None) -> str:
-    text = (raw or "").strip()
-    return "" if _NOT_GIVEN.match(text) else text
-
-
-def _sentence(value: str) -> str:
-    return value if value[-1] in ".!?" else value + "."
-
-
-def _incident_date(value: str) -> date | None:
-    for fmt in ("%Y-%m-%d %H:%M", "%m/%d/%y %H:%M", "%Y-%m-%d"):
-        try:
-            return datetime.strptime(value, fmt).date()
-        except ValueError:
-            continue
-    if value:
-        logger.warning("unparseable casualty date %r", value)
-    return None
-
-
-# --- TAIC reports -------------------------------------------------------------------------
 
 _MODES = {"0": "aviation", "1": "rail", "2": "marine"}
 _NUMBER = r"(?:[A-Z]{2}\s*-\s*)?\d{2,4}\s*-\s*\d{3}"  # "10 -201", "MO -2019 -203", "AO-2013-003"
@@ -237,7 +66,8 @@ _STOPWORDS = frozenset(
 
 
 def is_taic_report(path: Path, text: str) -> bool:
-    """A TAIC report: under a "taic" folder, or named YYYY_NNN.txt and naming the Commission."""
+    """A TAIC report: under a "taic" folder, or named YYYY_NNN.txt and naming the Commission
+    (in ``text``: the registry passes the first 64 KiB)."""
     if any("taic" in part.lower() for part in path.parent.parts):
         return True
     return bool(re.fullmatch(r"\d{4}_\d{3}", path.stem)) and TAIC_NAME in text
@@ -246,10 +76,9 @@ def is_taic_report(path: Path, text: str) -> bool:
 def load_taic_report(path: Path) -> Iterator[SourceDocument | LoadError]:
     """One ``investigation_report`` for a TAIC report file (``YYYY_NNN.txt``)."""
     try:
-        data = path.read_bytes()
-        text = data.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        yield LoadError(path, f"cannot read as UTF-8 text: {err}")
+        data, text = read_text(path)
+    except LoadError as err:
+        yield err
         return
     yield taic_document(path.stem, text, original=data, archive_name=path.name)
 
@@ -363,3 +192,16 @@ def _long_date(match: re.Match[str]) -> date | None:
         return datetime.strptime(" ".join(match.groups()), "%d %B %Y").date()
     except ValueError:
         return None
+
+
+KINDS = (Kind("investigation_report", summary=lambda doc: clip(doc.title, SUMMARY_CHARS)),)
+LOADERS = (
+    Loader(
+        "taic_report",
+        load_taic_report,
+        kinds=("investigation_report",),
+        suffixes=(".txt",),
+        accepts=lambda probe: is_taic_report(probe.path, probe.text),
+        expects='a TAIC report (under a "taic" folder, or YYYY_NNN.txt naming the Commission)',
+    ),
+)
