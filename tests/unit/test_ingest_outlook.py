@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from archive.ingest.outlook import load_msg, rfc822
 from extract_msg.enums import AttachmentType
 
 from archive.ingest.discover import load_paths
 from archive.ingest.loaders.email import parse_message
+from archive.ingest.loaders.outlook import load_msg, rfc822
 from archive.ingest.model import LoadError, SourceDocument
 from tests.scans import tesseract_installed
 
