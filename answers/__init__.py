@@ -1,8 +1,8 @@
 """The offline answer composer: answers the kind of question asked in the archive's own words."""
 
-from tools.compose.composer import AnswerRequest, compose_answer
-from tools.compose.kinds import Kind, question_kind, subject_of
-from tools.compose.scoring import Embed, embedder
+from answers.composer import AnswerRequest, compose_answer
+from answers.kinds import Kind, question_kind, subject_of
+from answers.scoring import Embed, embedder
 
 __all__ = [
     "AnswerRequest",

@@ -11,18 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from archive.store.passages import Passage
-from tools import prompts
-from tools.compose.kinds import Kind, asks_cause, question_kind
-from tools.compose.lines import (
+from answers import prompts
+from answers.extractive import ended
+from answers.kinds import Kind, asks_cause, question_kind
+from answers.lines import (
     closest_records,
     missing_terms,
     record_label,
     subject_first,
     year_first,
 )
-from tools.compose.scoring import Embed, scores
-from tools.compose.units import (
+from answers.scoring import Embed, scores
+from answers.units import (
     CAUSE_SECTIONS,
     Unit,
     is_repeat,
@@ -30,7 +30,7 @@ from tools.compose.units import (
     signature,
     units_of,
 )
-from tools.extractive import ended
+from archive.store.passages import Passage
 
 #: Passages whose sentences are considered (the answer's passages are best first).
 MAX_PASSAGES = 8

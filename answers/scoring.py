@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from answers.kinds import Kind
+from answers.units import Unit
 from providers.rerankers.features import content_stems, is_identifier, tokens
-from tools.compose.kinds import Kind
-from tools.compose.units import Unit
 
 logger = logging.getLogger(__name__)
 

@@ -39,9 +39,9 @@ from typing import Any
 from agent.conversation import ask_graph
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
+from answers.citations import uncited_statements
 from graph import Context, build_graph
 from graph.prompts import OFFLINE_SUMMARY, UNCITED_NOTE
-from tools.citations import uncited_statements
 
 QUESTIONS = Path(__file__).parent / "questions" / "real_model.jsonl"
 

@@ -30,6 +30,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer, RetryPolicy
 
+from answers.layout import format_passages
 from graph.context import Context
 from graph.nodes.build_context import build_context
 from graph.nodes.call_agent import call_agent, chat_model_failed
@@ -107,7 +108,7 @@ def build_graph(
 ) -> BosunGraph:
     """Compile the conversation graph over ``clients``."""
     pipeline = Pipeline(clients.backend, clients.reranker, clients.expander, clients.judge)
-    search_tool = make_search_tool(pipeline)
+    search_tool = make_search_tool(pipeline, layout=format_passages)
     registry = VesselRegistry(clients.backend.vessels, ttl_s=registry_ttl_s)
     all_exist: Callable[[list[str]], Awaitable[Sequence[bool]]] = clients.archive.all_exist
 

@@ -14,10 +14,10 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
+from answers.citations import Citation
 from archive.store.passages import Passage
 from graph.followup import Followup
 from graph.intents import Intent
-from tools.citations import Citation
 from tools.filters import FilterRequest, Filters
 from tools.pipeline import ExpansionRecord, RerankRecord
 from tools.relevance import Relevance

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, cast
 
 from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool
@@ -18,7 +19,6 @@ from typing_extensions import TypedDict
 
 from archive.store.passages import Passage
 from tools import prompts
-from tools.context import format_passages
 from tools.filters import Filters, to_search_filters
 from tools.pipeline import ExpansionRecord, Pipeline, RerankRecord, Switches, run_pipeline
 from tools.relevance import Relevance
@@ -47,8 +47,15 @@ def switches_from(options: dict[str, Any] | None) -> Switches:
     return Switches(**(options or {}))
 
 
-def make_search_tool(pipeline: Pipeline, *, name: str = SEARCH_TOOL_NAME) -> BaseTool:
-    """A ``content_and_artifact`` tool: content = the kept passages with citation headers,
+#: Lays out the kept passages as the tool's content (the graph passes
+#: :func:`answers.layout.format_passages`: each passage under its citation header).
+Layout = Callable[[Sequence[Passage]], str]
+
+
+def make_search_tool(
+    pipeline: Pipeline, *, layout: Layout, name: str = SEARCH_TOOL_NAME
+) -> BaseTool:
+    """A ``content_and_artifact`` tool: content = the kept passages as ``layout`` writes them,
     artifact = a :class:`SearchArtifact`."""
 
     async def search_archive(
@@ -75,7 +82,7 @@ def make_search_tool(pipeline: Pipeline, *, name: str = SEARCH_TOOL_NAME) -> Bas
             timings=ranking.timings,
             degraded=ranking.degraded,
         )
-        return format_passages(ranking.kept), artifact
+        return layout(ranking.kept), artifact
 
     return StructuredTool.from_function(
         coroutine=search_archive,

@@ -30,9 +30,9 @@ from langchain_core.messages import HumanMessage
 
 from agent.evaluation.answers import QuestionsError
 from agent.evaluation.metrics import percentile
+from answers.extractive import sentences
 from graph.builder import BosunGraph
 from graph.context import Context
-from tools.extractive import sentences
 from tools.timing import elapsed_ms
 
 KINDS = ("cause", "fix", "pattern", "followup")

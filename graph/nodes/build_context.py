@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
+from answers.layout import build_context as layout
 from graph.state import State
-from tools.context import build_context as layout
 from tools.timing import elapsed_ms
 
 

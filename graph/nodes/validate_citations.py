@@ -8,11 +8,11 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from langchain_core.messages import AIMessage
 
+from answers.citations import MISSING, render_answer, uncited_statements, validate
 from graph import prompts
 from graph.offline import offline_answer
 from graph.state import State
 from providers.resilience import degrade
-from tools.citations import MISSING, render_answer, uncited_statements, validate
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)

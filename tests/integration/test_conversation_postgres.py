@@ -13,12 +13,12 @@ from langchain_core.messages import HumanMessage
 
 from agent.settings import Settings
 from agent.wiring import Services, build_clients
+from answers.citations import MARKER
 from archive.ingest.model import Section, SourceDocument, Vessel
 from archive.ingest.pipeline import ingest_documents
 from archive.store.passages import fetch_passages
 from checkpoints.postgres import open_checkpointer
 from graph import Context, build_graph
-from tools.citations import MARKER
 
 pytestmark = pytest.mark.integration
 

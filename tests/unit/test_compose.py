@@ -9,11 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from answers import AnswerRequest, compose_answer, prompts, question_kind, subject_of
+from answers.extractive import sentences
 from archive.store.passages import Passage
 from tests.fakes.clients import passage
-from tools import prompts
-from tools.compose import AnswerRequest, compose_answer, question_kind, subject_of
-from tools.extractive import sentences
 
 
 def record(chunk_id: str, text: str, **fields: Any) -> Passage:
