@@ -90,7 +90,7 @@ def add_layer_args(parser: argparse.ArgumentParser, *, cutoff: bool = True) -> N
 def context_from_args(args: argparse.Namespace) -> Context:
     return Context(
         user_id=getattr(args, "user", None),
-        hybrid=not args.no_hybrid,
+        lexical=not args.no_hybrid,
         rerank=args.rerank,
         expand=args.expand,
         topics=args.topics,

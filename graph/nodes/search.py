@@ -12,9 +12,8 @@ from langgraph.runtime import Runtime
 
 from graph.context import Context, context_of
 from graph.state import Passage, State
-from tools.pipeline import Switches
 from tools.relevance import Relevance
-from tools.search import SearchArtifact, switches_dict
+from tools.search import SearchArtifact
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
@@ -24,21 +23,6 @@ logger = logging.getLogger(__name__)
 STAGES = ("expand", "topics", "rerank", "cutoff")
 
 SEARCH_NOTE = "Retrieved {n} passage(s) for {query!r}; the most relevant are given as context."
-
-
-def switches_of(ctx: Context) -> Switches:
-    """The pipeline's switches for this run's context."""
-    return Switches(
-        dense=True,
-        lexical=ctx.hybrid,
-        expand=ctx.expand,
-        topics=ctx.topics,
-        rerank=ctx.rerank,
-        pool=ctx.candidates,
-        similarity_floor=ctx.similarity_floor,
-        rerank_floor=ctx.rerank_floor,
-        score_cutoff=ctx.score_cutoff,
-    )
 
 
 async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTool) -> State:
@@ -72,7 +56,7 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
                 "args": {
                     "query": query,
                     "filters": dict(state.get("filters", {})),
-                    "options": switches_dict(switches_of(ctx)),
+                    "options": ctx.as_dict(),  # the context's retrieval fields
                     "question": question or query,
                 },
             }

@@ -26,7 +26,7 @@ QUESTIONS = [
     (
         "fuel exhaustion forced landing",
         ("--no-hybrid", "--score-cutoff", "0.05"),
-        Context(hybrid=False, score_cutoff=0.05),
+        Context(lexical=False, score_cutoff=0.05),
         Layers(lexical=False, score_cutoff=0.05),
     ),
 ]
