@@ -1,15 +1,16 @@
-"""The offline answer composer: answers the kind of question asked in the archive's own words."""
+"""Answer composition: the offline composer (answers the aspect a question asks about in the
+archive's own words), the passages' layout for a model, citations and their validation."""
 
+from answers.aspects import Aspect, question_aspect, subject_of
 from answers.composer import AnswerRequest, compose_answer
-from answers.kinds import Kind, question_kind, subject_of
 from answers.scoring import Embed, embedder
 
 __all__ = [
     "AnswerRequest",
     "Embed",
-    "Kind",
+    "Aspect",
     "compose_answer",
     "embedder",
-    "question_kind",
+    "question_aspect",
     "subject_of",
 ]

@@ -73,7 +73,7 @@ class State(InputState, total=False):
     relevance: Relevance  # the cutoff's decision: best score, threshold, stopped
     cutoff: bool  # the relevance cutoff ended the turn before an answer was generated
     passages: list[Passage]  # what the answer is built from, in order (texts dropped at turn end)
-    context: str  # the passages as the model reads them ("" once the turn ended)
+    passages_text: str  # the passages laid out as the model reads them ("" once the turn ended)
     llm_called: bool  # a chat model was invoked this turn
     answer_source: str  # model | offline (no chat model) | fallback (the chat model failed)
     chat_failed: bool  # a chat model call failed this turn: later steps answer offline
@@ -104,7 +104,7 @@ def turn_defaults() -> dict[str, Any]:
         "relevance": {},
         "cutoff": False,
         "passages": [],
-        "context": "",
+        "passages_text": "",
         "llm_called": False,
         "answer_source": "",
         "chat_failed": False,

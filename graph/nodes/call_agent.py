@@ -47,7 +47,7 @@ def dynamic_context(state: State, *, may_search: bool = False) -> str:
     return prompts.CONTEXT_PROMPT.format(
         instructions=instructions,
         filters=describe(state.get("filters", {})),
-        passages=state.get("context") or prompts.NO_PASSAGES,
+        passages=state.get("passages_text") or prompts.NO_PASSAGES,
         question=state.get("question", ""),
     )
 

@@ -9,6 +9,7 @@ from graph.state import State
 from tools.timing import elapsed_ms
 
 
-async def build_context(state: State) -> State:
+async def lay_out_passages(state: State) -> State:
     start = time.perf_counter()
-    return {"context": layout(state.get("passages", [])), "timings": {"context": elapsed_ms(start)}}
+    text = layout(state.get("passages", []))
+    return {"passages_text": text, "timings": {"context": elapsed_ms(start)}}
