@@ -12,4 +12,4 @@ from tools.timing import elapsed_ms
 async def lay_out_passages(state: State) -> State:
     start = time.perf_counter()
     text = layout(state.get("passages", []))
-    return {"passages_text": text, "timings": {"context": elapsed_ms(start)}}
+    return {"passages_text": text, "diagnostics": {"timings": {"context": elapsed_ms(start)}}}

@@ -11,7 +11,7 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from graph.context import Context, context_of
-from graph.state import Passage, State
+from graph.state import Diagnostics, Passage, State, diagnostics_of
 from tools.relevance import Relevance
 from tools.search import SearchArtifact
 from tools.timing import elapsed_ms
@@ -73,35 +73,36 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
     if not artifacts:
         return {"messages": replies, "searches": state.get("searches", 0) + 1}
     latest = artifacts[-1]
-    earlier = state.get("timings", {})
+    before = diagnostics_of(state)
+    earlier = before.get("timings", {})
     timings = {
-        stage: round(
-            earlier.get(stage, 0.0) + sum(a["timings"].get(stage, 0.0) for a in artifacts), 2
-        )
-        for stage in ("expand", "topics", "rerank", "cutoff")
+        stage: round(earlier.get(stage, 0.0) + _spent(artifacts, stage), 2)
+        for stage in STAGES
         if any(stage in a["timings"] for a in artifacts)
     }
     timings["search"] = round(earlier.get("search", 0.0) + elapsed_ms(start), 2)
     ranked = merged(state.get("ranked", []), artifacts)
-    update: State = {
-        "messages": replies,
-        "ranked": ranked,
-        "retrieved": state.get("retrieved", 0) + sum(a["retrieved"] for a in artifacts),
-        "searches": state.get("searches", 0) + 1,
-        "query": query,
-        "expansion": latest["expansion"],
-        "topic_decisions": [
-            *state.get("topic_decisions", []),
+    diagnostics = Diagnostics(
+        retrieved=before.get("retrieved", 0) + sum(a["retrieved"] for a in artifacts),
+        expansion=latest["expansion"],
+        topic_decisions=[
+            *before.get("topic_decisions", []),
             *(d for a in artifacts for d in a["topics"]),
         ],
-        "rerank": latest["rerank"],
-        "relevance": kept_for_followup(state, relevant(state.get("relevance"), artifacts), ranked),
-        "timings": timings,
-        "degraded": [note for a in artifacts for note in a["degraded"]],
-    }
+        rerank=latest["rerank"],
+        timings=timings,
+        degraded=[note for a in artifacts for note in a["degraded"]],
+    )
     if latest["expansion"]["method"] == "llm":
-        update["llm_called"] = True  # the chat model rewrote the query
-    return update
+        diagnostics["llm_called"] = True  # the chat model rewrote the query
+    return {
+        "messages": replies,
+        "ranked": ranked,
+        "searches": state.get("searches", 0) + 1,
+        "query": query,
+        "relevance": kept_for_followup(state, relevant(state.get("relevance"), artifacts), ranked),
+        "diagnostics": diagnostics,
+    }
 
 
 def _spent(artifacts: list[SearchArtifact], stage: str) -> float:
