@@ -40,7 +40,12 @@ class Layers:
     fitted: bool = True
 
     def __post_init__(self) -> None:  # refused as the retrieval configuration refuses it
-        RetrievalConfig(
+        self.applied_to(RetrievalConfig())
+
+    def applied_to(self, config: RetrievalConfig) -> RetrievalConfig:
+        """``config`` with these layers' switches."""
+        return replace(
+            config,
             lexical=self.lexical,
             dense=self.dense,
             rerank=self.rerank,
@@ -126,17 +131,7 @@ class LayeredSearch:
     @property
     def config(self) -> RetrievalConfig:
         """The context's retrieval configuration with these layers' switches."""
-        layers = self.layers
-        return replace(
-            self.context,
-            lexical=layers.lexical,
-            dense=layers.dense,
-            expand=layers.expand,
-            topics=layers.topics,
-            rerank=layers.rerank,
-            k=self.k,
-            score_cutoff=layers.score_cutoff,
-        )
+        return replace(self.layers.applied_to(self.context), k=self.k)
 
     async def __call__(self, query: str) -> Retrieval:
         self.queries += 1
