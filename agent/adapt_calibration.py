@@ -41,7 +41,8 @@ from providers.rerankers.training import (
     weights_payload,
 )
 from providers.rerankers.translation import TranslationModel
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 
 logger = logging.getLogger(__name__)
 
@@ -172,7 +173,7 @@ def _fit_reranker(
 
 
 async def _candidates(services: Services, text: str) -> list[Passage]:
-    options = RetrievalOptions(k=POOL, cosines=True)
+    options = RetrievalConfig(k=POOL, cosines=True)
     found = await retrieve(services.store, services.embeddings, text, SearchFilters(), options)
     return found.candidates
 

@@ -26,7 +26,8 @@ from archive.store.locks import ingest_stage
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
 from providers.embeddings import embeddings_factory
-from tools.pipeline import Switches, run_pipeline
+from tools.pipeline import run_pipeline
+from tools.retrieval_config import RetrievalConfig
 from tools.vessels import UnknownVessel, resolve_vessel
 
 logger = logging.getLogger("bosun")
@@ -211,7 +212,7 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
 async def _search(services: Services, args: argparse.Namespace) -> int:
     filters = await build_filters(services, args)
     pipeline = build_pipeline(services, expand=args.expand)
-    switches = Switches(
+    config = RetrievalConfig(
         lexical=not args.no_hybrid,
         dense=not args.lexical_only,
         expand=args.expand,
@@ -221,7 +222,7 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
         pool=max(args.k, pipeline.reranker.pool) if args.rerank else args.k,
         score_cutoff=args.score_cutoff,
     )
-    ranking = await run_pipeline(pipeline, args.query, filters, switches)
+    ranking = await run_pipeline(pipeline, args.query, filters, config)
     kept = {p["chunk_id"] for p in ranking.kept}
     rows: list[dict[str, Any]] = [
         {

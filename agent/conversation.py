@@ -21,10 +21,10 @@ from agent.arguments import fraction
 from agent.errors import exit_code, one_line
 from agent.settings import Settings
 from agent.turns import Turn, TurnRunner, open_runner
+from answers.citations import render_answer
 from graph.builder import BosunGraph
 from graph.context import Context
 from providers.tracing import flush_tracing
-from tools.citations import render_answer
 from tools.filters import Filters, describe
 
 logger = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def add_layer_args(parser: argparse.ArgumentParser, *, cutoff: bool = True) -> N
 def context_from_args(args: argparse.Namespace) -> Context:
     return Context(
         user_id=getattr(args, "user", None),
-        hybrid=not args.no_hybrid,
+        lexical=not args.no_hybrid,
         rerank=args.rerank,
         expand=args.expand,
         topics=args.topics,

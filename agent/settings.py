@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import platformdirs
+from pydantic import AfterValidator, AliasChoices, BeforeValidator, Field
 
+from agent.environment import (
+    EnvironmentModel,
+    one_of,
+    quoted,
+    read_environment,
+    seconds,
+    switch,
+    whole,
+)
 from agent.errors import SettingsError
 from archive.store.block_cache import CACHE_MB
 from archive.store.database import EF_SEARCH
@@ -17,16 +28,10 @@ from archive.store.lexical import BM25_MODES
 from archive.store.server import database_uri
 from providers.config import ProviderConfig
 
-_DEFAULTS = ProviderConfig()
 EMBEDDINGS = ("local", "gemini", "cohere")
 #: How long the embedded server stays up after the last command that used it: a repeat `bosun
 #: ask` then skips starting it (~0.4 s) and the last one's exit skips stopping it.
 SERVER_LINGER_S = 300.0
-
-
-def _opt(env: dict[str, str], name: str) -> str | None:
-    value = env.get(name, "").strip()
-    return value or None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,105 +67,85 @@ class Settings(ProviderConfig):
         return database_uri(self.database_url, self.pgdata_dir, linger_s=self.server_linger_s)
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
-        """Build settings from environment variables (``os.environ`` by default)."""
-        env = dict(os.environ if env is None else env)
-        home = Path(_opt(env, "BOSUN_HOME") or platformdirs.user_data_dir("bosun"))
-        cross = _opt(env, "BOSUN_CROSS_ENCODER_DIR")
-        return cls(
-            home=home.expanduser(),
-            database_url=_opt(env, "DATABASE_URL"),
-            collection=_opt(env, "BOSUN_COLLECTION") or "bosun",
-            bm25=(_opt(env, "BOSUN_BM25") or "auto").lower(),
-            hnsw_ef_search=_whole(env, "BOSUN_HNSW_EF_SEARCH", EF_SEARCH, most=1000),
-            bm25_cache_mb=_whole(env, "BOSUN_BM25_CACHE_MB", CACHE_MB, least=0, most=65536),
-            server_linger_s=_seconds(env, "BOSUN_SERVER_LINGER_S", SERVER_LINGER_S, zero=True),
-            embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
-            google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
-            google_base_url=_opt(env, "BOSUN_GOOGLE_BASE_URL"),
-            gemini_chat_model=_opt(env, "BOSUN_GEMINI_MODEL") or _DEFAULTS.gemini_chat_model,
-            gemini_embedding_model=_opt(env, "BOSUN_GEMINI_EMBEDDING_MODEL")
-            or _DEFAULTS.gemini_embedding_model,
-            cohere_api_key=_opt(env, "COHERE_API_KEY"),
-            cohere_base_url=_opt(env, "BOSUN_COHERE_BASE_URL"),
-            cohere_rerank_model=_opt(env, "BOSUN_COHERE_RERANK_MODEL")
-            or _DEFAULTS.cohere_rerank_model,
-            cohere_embedding_model=_opt(env, "BOSUN_COHERE_EMBEDDING_MODEL")
-            or _DEFAULTS.cohere_embedding_model,
-            chat_model=_opt(env, "BOSUN_CHAT_MODEL"),
-            chat_base_url=_opt(env, "BOSUN_CHAT_BASE_URL"),
-            chat_tools=_switch(env, "BOSUN_CHAT_TOOLS", default=True),
-            openai_api_key=_opt(env, "OPENAI_API_KEY"),
-            cross_encoder_dir=Path(cross) if cross else None,
-            langfuse_public_key=_opt(env, "LANGFUSE_PUBLIC_KEY"),
-            langfuse_secret_key=_opt(env, "LANGFUSE_SECRET_KEY"),
-            langfuse_base_url=_opt(env, "LANGFUSE_BASE_URL"),
-            provider_timeout_s=_seconds(env, "BOSUN_PROVIDER_TIMEOUT_S", 20.0),
-            db_timeout_s=_seconds(env, "BOSUN_DB_TIMEOUT_S", 10.0),
-            cache_dir=home.expanduser() / "cache",
-        ).validated()
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Build settings from environment variables (``os.environ`` by default); a bad value
+        raises :class:`SettingsError` naming the variable."""
+        read = read_environment(_Environment, os.environ if env is None else env)
+        home = Path(read.home or platformdirs.user_data_dir("bosun")).expanduser()
+        values = {"server_linger_s": SERVER_LINGER_S, **read.model_dump(exclude_unset=True)}
+        values.pop("home", None)
+        return cls(home=home, cache_dir=home / "cache", **values).validated()
 
     def validated(self) -> Settings:
         """These settings, or a :class:`SettingsError` naming the variable that is wrong."""
-        if self.embeddings not in EMBEDDINGS:
-            raise SettingsError(
-                f"BOSUN_EMBEDDINGS must be one of {', '.join(EMBEDDINGS)}, got {self.embeddings!r}"
-            )
-        if self.bm25 not in BM25_MODES:
-            raise SettingsError(
-                f"BOSUN_BM25 must be one of {', '.join(BM25_MODES)}, got {self.bm25[:40]!r}"
-            )
+        for name, value, choices in (
+            ("BOSUN_EMBEDDINGS", self.embeddings, EMBEDDINGS),
+            ("BOSUN_BM25", self.bm25, BM25_MODES),
+        ):
+            if value not in choices:
+                allowed = ", ".join(choices)
+                raise SettingsError(f"{name} must be one of {allowed}, got {quoted(value)}")
         if self.database_url:
-            _check_database_url(self.database_url)
+            try:
+                _check_database_url(self.database_url)
+            except ValueError as err:
+                raise SettingsError(f"DATABASE_URL {err}") from None
         return self
 
 
-def _switch(env: dict[str, str], name: str, *, default: bool) -> bool:
-    """``on``/``off`` (also true/false, 1/0, yes/no)."""
-    raw = (_opt(env, name) or "").lower()
-    if not raw:
-        return default
-    if raw in ("on", "true", "1", "yes"):
-        return True
-    if raw in ("off", "false", "0", "no"):
-        return False
-    raise SettingsError(f"{name} must be on or off, got {raw[:40]!r}")
-
-
-def _seconds(env: dict[str, str], name: str, default: float, *, zero: bool = False) -> float:
-    """A positive number of seconds (``zero``: or 0, which turns the feature off)."""
-    raw = _opt(env, name)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
-        least = ">= 0" if zero else "> 0"
-        raise SettingsError(f"{name} must be a number of seconds {least}, got {raw[:40]!r}")
-    return value
-
-
-def _whole(env: dict[str, str], name: str, default: int, *, least: int = 1, most: int) -> int:
-    """A whole number from ``least`` to ``most``."""
-    raw = _opt(env, name)
-    if raw is None:
-        return default
-    if not raw.strip().isdigit() or not least <= int(raw) <= most:
-        raise SettingsError(
-            f"{name} must be a whole number from {least} to {most}, got {raw[:40]!r}"
-        )
-    return int(raw)
-
-
-def _check_database_url(url: str) -> None:
+def _check_database_url(url: str) -> str:
     """A postgresql:// URL with a numeric port; the value itself is never echoed (secrets)."""
     if not url.lower().startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
-        raise SettingsError(
-            "DATABASE_URL must be a postgresql://user:password@host:port/database URL"
-        )
+        raise ValueError("must be a postgresql://user:password@host:port/database URL")
     try:
         urlsplit(url).port  # noqa: B018 - raises on a port that is not a number
     except ValueError:
-        raise SettingsError("DATABASE_URL has a port that is not a number (0-65535)") from None
+        raise ValueError("has a port that is not a number (0-65535)") from None
+    return url
+
+
+def _env(name: str, *more: str) -> Any:
+    """A field read from the variable ``name`` (else the first of ``more`` that is set)."""
+    return Field(default=None, validation_alias=AliasChoices(name, *more) if more else name)
+
+
+class _Environment(EnvironmentModel):
+    """The variables :class:`Settings` is read from (documented in the README); those not set
+    take :class:`Settings`' defaults."""
+
+    home: str | None = _env("BOSUN_HOME")
+    database_url: Annotated[str | None, AfterValidator(_check_database_url)] = _env("DATABASE_URL")
+    collection: str | None = _env("BOSUN_COLLECTION")
+    bm25: Annotated[str | None, BeforeValidator(one_of(BM25_MODES))] = _env("BOSUN_BM25")
+    hnsw_ef_search: Annotated[int | None, BeforeValidator(whole(1, 1000))] = _env(
+        "BOSUN_HNSW_EF_SEARCH"
+    )
+    bm25_cache_mb: Annotated[int | None, BeforeValidator(whole(0, 65536))] = _env(
+        "BOSUN_BM25_CACHE_MB"
+    )
+    server_linger_s: Annotated[float | None, BeforeValidator(seconds(zero=True))] = _env(
+        "BOSUN_SERVER_LINGER_S"
+    )
+    embeddings: Annotated[str | None, BeforeValidator(one_of(EMBEDDINGS))] = _env(
+        "BOSUN_EMBEDDINGS"
+    )
+    google_api_key: str | None = _env("GOOGLE_API_KEY", "GEMINI_API_KEY")
+    google_base_url: str | None = _env("BOSUN_GOOGLE_BASE_URL")
+    gemini_chat_model: str | None = _env("BOSUN_GEMINI_MODEL")
+    gemini_embedding_model: str | None = _env("BOSUN_GEMINI_EMBEDDING_MODEL")
+    cohere_api_key: str | None = _env("COHERE_API_KEY")
+    cohere_base_url: str | None = _env("BOSUN_COHERE_BASE_URL")
+    cohere_rerank_model: str | None = _env("BOSUN_COHERE_RERANK_MODEL")
+    cohere_embedding_model: str | None = _env("BOSUN_COHERE_EMBEDDING_MODEL")
+    chat_model: str | None = _env("BOSUN_CHAT_MODEL")
+    chat_base_url: str | None = _env("BOSUN_CHAT_BASE_URL")
+    chat_tools: Annotated[bool | None, BeforeValidator(switch)] = _env("BOSUN_CHAT_TOOLS")
+    openai_api_key: str | None = _env("OPENAI_API_KEY")
+    cross_encoder_dir: Path | None = _env("BOSUN_CROSS_ENCODER_DIR")
+    langfuse_public_key: str | None = _env("LANGFUSE_PUBLIC_KEY")
+    langfuse_secret_key: str | None = _env("LANGFUSE_SECRET_KEY")
+    langfuse_base_url: str | None = _env("LANGFUSE_BASE_URL")
+    provider_timeout_s: Annotated[float | None, BeforeValidator(seconds())] = _env(
+        "BOSUN_PROVIDER_TIMEOUT_S"
+    )
+    db_timeout_s: Annotated[float | None, BeforeValidator(seconds())] = _env("BOSUN_DB_TIMEOUT_S")

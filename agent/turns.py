@@ -35,7 +35,7 @@ from agent.wiring import build_clients, open_services
 from checkpoints.postgres import open_checkpointer
 from graph.builder import TURN_DURABILITY, BosunGraph, build_graph
 from graph.context import Context
-from graph.state import InputState
+from graph.state import Diagnostics, InputState, diagnostics_of, record
 from providers.resilience import degrade
 from providers.tracing import new_trace_id, trace_metadata, tracing_callbacks
 from tools.filters import FilterRequest, Filters, describe
@@ -77,9 +77,14 @@ class Turn:
     def message_id(self) -> str:
         return self.answer.id or ""
 
+    @property
+    def diagnostics(self) -> Diagnostics:
+        """What the turn recorded about itself (the graph state's ``diagnostics``)."""
+        return diagnostics_of(self.state)
+
     def to_json(self) -> dict[str, Any]:
-        state = self.state
-        check = state.get("citation_check") or {}
+        state, diagnostics = self.state, self.diagnostics
+        check = diagnostics.get("citation_check") or {}
         citations = [
             {
                 key: c.get(key)
@@ -97,7 +102,7 @@ class Turn:
             }
             for c in state.get("citations", [])
         ]
-        timings = dict(state.get("timings") or {})
+        timings = dict(diagnostics.get("timings") or {})
         timings["total"] = round(self.seconds * 1000.0, 2)
         return {
             "thread_id": self.thread_id,
@@ -106,20 +111,20 @@ class Turn:
             "intent": state.get("intent"),
             "filters": state.get("filters") or {},
             "filters_text": describe(cast(Filters, state.get("filters") or {})),
-            "filter_notes": state.get("filter_notes") or [],
+            "filter_notes": diagnostics.get("filter_notes") or [],
             "filter_problem": state.get("filter_problem") or None,
             "cutoff": bool(state.get("cutoff")),
-            "llm_called": bool(state.get("llm_called")),
+            "llm_called": bool(diagnostics.get("llm_called")),
             "answer_source": state.get("answer_source") or "",
-            "retrieved": int(state.get("retrieved") or 0),
+            "retrieved": int(diagnostics.get("retrieved") or 0),
             "invalid_citations": int(check.get("invalid", 0)),
             "flagged": bool(check.get("flagged", False)),
-            "expansion": state.get("expansion") or {},
-            "topic_decisions": state.get("topic_decisions") or [],
-            "rerank": state.get("rerank") or {},
+            "expansion": diagnostics.get("expansion") or {},
+            "topic_decisions": diagnostics.get("topic_decisions") or [],
+            "rerank": diagnostics.get("rerank") or {},
             "relevance": state.get("relevance") or {},
-            "degraded": state.get("degraded") or [],
-            "sanitization": state.get("sanitization") or {},
+            "degraded": diagnostics.get("degraded") or [],
+            "sanitization": diagnostics.get("sanitization") or {},
             "timings": timings,
             "message_id": self.message_id,
             "trace_id": self.trace_id,
@@ -235,8 +240,9 @@ class TurnRunner:
                 message, meta = cast(tuple[BaseMessage, dict[str, Any]], data)
                 for piece in _new_text(message, meta.get("langgraph_node", "")):
                     on_token(piece)
-        if notes:
-            state["degraded"] = [*notes, *(state.get("degraded") or [])]
+        if notes:  # what went wrong before the graph ran comes first
+            before = Diagnostics(degraded=notes)
+            state["diagnostics"] = record(before, diagnostics_of(state))
         return Turn(thread_id, state, time.perf_counter() - start, trace_id, user)
 
     @contextlib.asynccontextmanager
@@ -293,13 +299,13 @@ async def record_turn(conn: Connection, turn: Turn) -> None:
     """Keep the turn's trace id and rendered citation payload with its answer's message id."""
     if not turn.message_id:
         return
-    state = turn.state
+    state, diagnostics = turn.state, turn.diagnostics
     meta = {
         "intent": state.get("intent"),
         "filters": state.get("filters") or {},
-        "degraded": state.get("degraded") or [],
+        "degraded": diagnostics.get("degraded") or [],
         "cutoff": bool(state.get("cutoff")),
-        "flagged": bool((state.get("citation_check") or {}).get("flagged")),
+        "flagged": bool((diagnostics.get("citation_check") or {}).get("flagged")),
         "trace_id": turn.trace_id,
     }
     await conn.execute(

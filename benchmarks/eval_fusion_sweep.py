@@ -35,7 +35,7 @@ from archive.store.candidates import bm25_search, dense_candidates
 from archive.store.lexical import K1, B
 from archive.store.search_filters import SearchFilters
 from tools.fusion import FusionConfig, fuse
-from tools.hybrid import RetrievalOptions
+from tools.retrieval_config import RetrievalConfig
 
 MAX_CANDIDATES = 200
 
@@ -362,8 +362,8 @@ async def main() -> int:
             if args.verify:
                 head = Runner(corpus, caches[: args.verify], dataset.qrels)
                 for cfg, options in (
-                    (Config("hybrid"), RetrievalOptions()),
-                    (Config("bm25"), RetrievalOptions(dense=False)),
+                    (Config("hybrid"), RetrievalConfig()),
+                    (Config("bm25"), RetrievalConfig(dense=False)),
                 ):
                     real = await evaluate(services, dataset, options=options, limit=args.verify)
                     sim = head.metrics(cfg)

@@ -57,7 +57,8 @@ from archive.ingest.topics import build_topics
 from archive.ingest.writer import embedding_text, write_documents
 from archive.store.search_filters import SearchFilters
 from tools.expansion import PRFConfig, PseudoRelevanceExpander, TopicExpander
-from tools.hybrid import Retrieval, RetrievalOptions, retrieve
+from tools.hybrid import Retrieval, retrieve
+from tools.retrieval_config import RetrievalConfig
 from tools.topics import TopicFilterConfig, retrieve_with_topics
 
 logger = logging.getLogger("layers_eval")
@@ -143,7 +144,7 @@ async def copied_collection(
 def expanded(
     services: Services,
     expander: PseudoRelevanceExpander | TopicExpander,
-    options: RetrievalOptions,
+    options: RetrievalConfig,
 ) -> Hook:
     async def search(query: str) -> Retrieval:
         started = time.perf_counter()
@@ -159,7 +160,7 @@ def expanded(
 
 
 def topic_filtered(
-    services: Services, config: TopicFilterConfig, decisions: Counter, options: RetrievalOptions
+    services: Services, config: TopicFilterConfig, decisions: Counter, options: RetrievalConfig
 ) -> Hook:
     async def search(query: str) -> Retrieval:
         result = await retrieve_with_topics(
@@ -187,8 +188,8 @@ async def run_split(
     lexical_only: bool = False,
 ) -> list[Row]:
     rows: list[Row] = []
-    dense = RetrievalOptions(lexical=False)
-    arms = RetrievalOptions(dense=False, k=100) if lexical_only else RetrievalOptions(k=100)
+    dense = RetrievalConfig(lexical=False)
+    arms = RetrievalConfig(dense=False, k=100) if lexical_only else RetrievalConfig(k=100)
     name = "BM25 only" if lexical_only else "hybrid"
     async with open_eval_services(settings, dataset, progress=True) as base:
         baseline = await evaluate(base, dataset, options=arms, limit=limit)

@@ -39,9 +39,10 @@ from typing import Any
 from agent.conversation import ask_graph
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
+from answers.citations import uncited_statements
 from graph import Context, build_graph
 from graph.prompts import OFFLINE_SUMMARY, UNCITED_NOTE
-from tools.citations import uncited_statements
+from graph.state import diagnostics_of
 
 QUESTIONS = Path(__file__).parent / "questions" / "real_model.jsonl"
 
@@ -78,7 +79,8 @@ def outcome_of(state: dict[str, Any]) -> str:
 
 def score(item: dict[str, Any], state: dict[str, Any], seconds: float) -> Result:
     """One turn's result against its gold statements."""
-    check = state.get("citation_check") or {}
+    diagnostics = diagnostics_of(state)
+    check = diagnostics.get("citation_check") or {}
     answer = next((m.text for m in reversed(state.get("messages", [])) if m.type == "ai"), "")
     own = model_text(answer) if state.get("answer_source") == "model" else ""  # not a fallback
     return Result(
@@ -88,7 +90,7 @@ def score(item: dict[str, Any], state: dict[str, Any], seconds: float) -> Result
         outcome=outcome_of(state),
         cited=bool(check) and not check.get("uncited", True),
         flagged=bool(check.get("flagged")),
-        degraded=bool(state.get("degraded")),
+        degraded=bool(diagnostics.get("degraded")),
         gold_found=[contains(own, keywords) for keywords in item.get("gold", [])],
     )
 

@@ -34,7 +34,8 @@ from archive.ingest.loaders.ntsb import load_records
 from archive.ingest.model import LoadError
 from archive.ingest.pipeline import ingest_documents
 from archive.store.search_filters import SearchFilters
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -95,9 +96,9 @@ async def main() -> int:
 
         timings: dict[str, dict[str, list[float]]] = {}
         modes = {
-            "bm25": RetrievalOptions(dense=False, candidates=args.candidates),
-            "vector": RetrievalOptions(lexical=False, candidates=args.candidates),
-            "hybrid": RetrievalOptions(candidates=args.candidates),
+            "bm25": RetrievalConfig(dense=False, arm_rows=args.candidates),
+            "vector": RetrievalConfig(lexical=False, arm_rows=args.candidates),
+            "hybrid": RetrievalConfig(arm_rows=args.candidates),
         }
         for name, queries in (("long", long_queries), ("short", short_queries)):
             for mode, options in modes.items():

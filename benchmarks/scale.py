@@ -47,7 +47,8 @@ from archive.store.database import Store
 from archive.store.lexical_blocks import BLOCK_SIZE, compact
 from archive.store.search_filters import SearchFilters
 from providers.embeddings import build_embeddings
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 
 DATA = ROOT.parent / "shared" / "data"
 NONE = SearchFilters()
@@ -147,7 +148,7 @@ async def segment(store: Store, n: int, block_size: int) -> dict[str, float]:
         return {"bm25_compact_s": round(time.perf_counter() - started, 1)}
 
 
-async def timed(store: Store, emb: Embeddings, qs: list[str], options: RetrievalOptions) -> list:
+async def timed(store: Store, emb: Embeddings, qs: list[str], options: RetrievalConfig) -> list:
     for q in qs[:3]:  # warm the pool's connections and caches
         await retrieve(store, emb, q, NONE, options)
     return [(await retrieve(store, emb, q, NONE, options)).timings_ms["retrieve"] for q in qs]
@@ -225,7 +226,7 @@ async def filtered_hybrid(store: Store, emb: CachedEmbeddings, qs: list[str], n:
         ms = []
         for i, q in enumerate(qs):
             started = time.perf_counter()
-            await retrieve(store, emb, q, make(i), RetrievalOptions())
+            await retrieve(store, emb, q, make(i), RetrievalConfig())
             ms.append((time.perf_counter() - started) * 1000)
         out[f"filtered_{name}_hybrid_p50_ms"] = round(percentile(ms, 50), 2)
     return out
@@ -268,10 +269,10 @@ async def measure(settings: Settings, n: int, args: argparse.Namespace) -> dict[
         emb = CachedEmbeddings(query_vectors(settings.home, long + short, services.embeddings))
         out.update(await warm(store, args.warm, skip=args.queries))
         load = os.getloadavg()[0]
-        arms = {"bm25": RetrievalOptions(dense=False)}
+        arms = {"bm25": RetrievalConfig(dense=False)}
         if not args.bm25_only:
-            arms["hybrid"] = RetrievalOptions()
-            arms["vector"] = RetrievalOptions(lexical=False)
+            arms["hybrid"] = RetrievalConfig()
+            arms["vector"] = RetrievalConfig(lexical=False)
         for name, qs in (("", long), ("short_", short)):
             for arm, options in arms.items():
                 ms = await timed(store, emb, qs, options)

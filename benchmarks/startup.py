@@ -147,7 +147,7 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
                 start = time.perf_counter()
                 turn = await runner.run(f"startup-{time.time_ns()}", QUESTIONS[0])
                 result["first turn"] = _ms(start, "first turn")
-                result["first turn stages"] = dict(turn.state.get("timings") or {})
+                result["first turn stages"] = dict(turn.diagnostics.get("timings") or {})
                 warm = []
                 for i in range(turns):
                     question = QUESTIONS[i % len(QUESTIONS)]
@@ -157,7 +157,7 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
                         {
                             "total": round(turn.seconds * 1000.0, 1),
                             "total CPU": round((time.process_time() - cpu) * 1000.0, 1),
-                            **(turn.state.get("timings") or {}),
+                            **(turn.diagnostics.get("timings") or {}),
                         }
                     )
                 result["warm"] = warm

@@ -36,7 +36,8 @@ from archive.ingest.digests import build_thread_digests
 from archive.ingest.enrich import enrich
 from archive.ingest.pipeline import ingest_documents, ingest_paths
 from archive.store.search_filters import SearchFilters
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 from tools.topics import retrieve_with_topics
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +108,7 @@ async def thread_messages(svc: Services, thread_id: str) -> list[str]:
 async def ask(
     svc: Services, question: str, thread_id: str, kinds: tuple[str, ...], topics: bool
 ) -> Outcome:
-    filters, options = SearchFilters(kinds=kinds), RetrievalOptions(k=10)
+    filters, options = SearchFilters(kinds=kinds), RetrievalConfig(k=10)
     if topics:
         result = await retrieve_with_topics(svc.store, svc.embeddings, question, filters, options)
         retrieval = result.retrieval

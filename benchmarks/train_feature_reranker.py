@@ -99,11 +99,12 @@ async def collect(name: str, split: str, k: int, partial: bool = False) -> list[
     from agent.wiring import open_services
     from archive.store.search_filters import SearchFilters
     from archive.store.vessels import collection_counts
-    from tools.hybrid import RetrievalOptions, retrieve
+    from tools.hybrid import retrieve
+    from tools.retrieval_config import RetrievalConfig
 
     settings = Settings.from_env()
     off_topic = [json.loads(line) for line in OFF_TOPIC.read_text().splitlines() if line.strip()]
-    options = RetrievalOptions(k=k)
+    options = RetrievalConfig(k=k)
     queries: list[Query] = []
     dataset = load_dataset(DATA / name, split)
     collection = collection_name(name)

@@ -8,7 +8,7 @@ prune_orphans → sanitize → classify_intent
                 ├─ tool call → search (the retrieval pipeline: expand → topics → hybrid
                 │      │   → rerank → floor → cutoff decision)
                 │      ├─ nothing relevant → cutoff → slim → END ("no relevant documents")
-                │      └─ dedup → build_context → agent
+                │      └─ dedup → lay_out_passages → agent
                 ├─ answer citing no passage → repair_citations (once) → validate_citations
                 └─ answer → validate_citations → slim → END
 The agent's first step is always the search (search first); a failing chat model in agent or
@@ -30,12 +30,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer, RetryPolicy
 
+from answers.layout import format_passages
 from graph.context import Context
-from graph.nodes.build_context import build_context
 from graph.nodes.call_agent import call_agent, chat_model_failed
 from graph.nodes.classify_intent import classify_failed, classify_intent
 from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
+from graph.nodes.lay_out_passages import lay_out_passages
 from graph.nodes.prune_orphans import prune_orphans
 from graph.nodes.repair_citations import repair_citations
 from graph.nodes.reply import reply
@@ -107,7 +108,7 @@ def build_graph(
 ) -> BosunGraph:
     """Compile the conversation graph over ``clients``."""
     pipeline = Pipeline(clients.backend, clients.reranker, clients.expander, clients.judge)
-    search_tool = make_search_tool(pipeline)
+    search_tool = make_search_tool(pipeline, layout=format_passages)
     registry = VesselRegistry(clients.backend.vessels, ttl_s=registry_ttl_s)
     all_exist: Callable[[list[str]], Awaitable[Sequence[bool]]] = clients.archive.all_exist
 
@@ -151,7 +152,7 @@ def build_graph(
     )
     builder.add_node("cutoff", cutoff)
     builder.add_node("dedup", dedup)
-    builder.add_node("build_context", build_context)
+    builder.add_node("lay_out_passages", lay_out_passages)
     builder.add_node("validate_citations", partial(validate_citations, all_exist=all_exist))
     builder.add_node("slim", slim)
 
@@ -164,8 +165,8 @@ def build_graph(
     builder.add_conditional_edges("agent", route_agent)
     builder.add_conditional_edges("search", route_relevance)
     builder.add_edge("cutoff", "slim")
-    builder.add_edge("dedup", "build_context")
-    builder.add_edge("build_context", "agent")
+    builder.add_edge("dedup", "lay_out_passages")
+    builder.add_edge("lay_out_passages", "agent")
     builder.add_edge("repair_citations", "validate_citations")
     builder.add_edge("validate_citations", "slim")
     builder.add_edge("slim", END)

@@ -1,32 +1,35 @@
-"""Per-run knobs (``context_schema``): which retrieval layers run and their thresholds."""
+"""Per-run knobs (LangGraph's ``context_schema``): the retrieval configuration, then the graph's
+own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tools.retrieval_config import ConfigError, RetrievalConfig
+
 
 @dataclass(frozen=True)
-class Context:
-    """Switches and thresholds for one run; every layer can be turned off to A/B test it."""
+class Context(RetrievalConfig):
+    """One run's knobs: every retrieval switch and threshold (:class:`RetrievalConfig`, whose
+    defaults and validation it inherits), then what only the graph uses."""
 
     user_id: str | None = None  # for traces and per-user limits
-    hybrid: bool = True  # BM25 + vector; False = vector only
-    rerank: bool = True  # cross-encoder / feature reranker over the fused candidates
-    # Off by default: measured harmful (benchmarks/layers_eval.py; `bosun eval --ablation`).
-    expand: bool = False  # query expansion, when the graph was built with an expander
-    topics: bool = False  # topic filter (strict -> loosened -> dropped; structural filters kept)
     dedup: bool = True  # best chunk per document (always off in single-report mode)
-    # Passages retrieved and reranked per search; None: the reranker's own (40, or what
-    # `bosun adapt` fitted the collection's reranker on).
-    candidates: int | None = None
     max_passages: int = 8  # passages given to the answer
-    similarity_floor: float = 0.3  # dense-only hits below this cosine are dropped
-    rerank_floor: float | None = None  # drop reranked passages below; None = reranker's own
-    score_cutoff: float | None = None  # best relevance below this: no answer; None = reranker's
     max_searches: int = 2  # search tool calls the model may make per turn
 
-
-DEFAULT_CUTOFF = 0.1  # for rerankers that do not state their own ``default_cutoff``
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.user_id is not None and not isinstance(self.user_id, str):
+            raise ConfigError(f"Context.user_id must be a string or None, got {self.user_id!r}")
+        if not isinstance(self.dedup, bool):
+            raise ConfigError(f"Context.dedup must be true or false, got {self.dedup!r}")
+        for name in ("max_passages", "max_searches"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(
+                    f"Context.{name} must be a whole number of at least 1, got {value!r}"
+                )
 
 
 def context_of(context: Context | None) -> Context:

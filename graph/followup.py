@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from typing_extensions import TypedDict
 
-from tools.compose import subject_of
+from answers import subject_of
 
 _ANAPHORA = re.compile(
     r"\b(it|its|it's|this|that|these|those|they|them|their|he|she|his|her|there|the same)\b",

@@ -1,4 +1,4 @@
-"""The offline answer of a turn: the composer (:mod:`tools.compose`) fed from the graph state,
+"""The offline answer of a turn: the composer (:mod:`answers`) fed from the graph state,
 from the passages the turn retrieved, every sentence cited.
 
 Used when no chat model is configured, when the chat model fails (the degraded path), and to
@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from langchain_core.embeddings import Embeddings
 
+from answers import AnswerRequest, compose_answer, embedder, prompts
 from graph.followup import standalone_query
 from graph.state import State
-from tools import prompts
-from tools.compose import AnswerRequest, compose_answer, embedder
 from tools.filters import describe_dates
 
 

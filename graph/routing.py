@@ -6,8 +6,8 @@ from typing import Literal
 
 from langchain_core.messages import AIMessage
 
+from answers.citations import marker_ids
 from graph.state import State
-from tools.citations import marker_ids
 
 
 def route_intent(state: State) -> Literal["resolve_filters", "reply"]:

@@ -10,6 +10,7 @@ from uuid import UUID
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 
+from graph.state import diagnostics_of
 from providers.resilience import EVENT, FAULTS
 
 #: Rows run by tests/unit/test_fault_matrix.py (fakes on 127.0.0.1, no database).
@@ -70,8 +71,9 @@ def assert_told(
     """The row's fallback was noted in ``degraded`` (when the row has a note), logged once as a
     warning, and sent as a trace event (``trace``: None where the failing part is the tracer)."""
     fault = FAULTS[key]
-    notes = [n for n in state.get("degraded") or [] if n.startswith(f"{fault.stage} failed")]
-    assert notes if fault.noted else not notes, state.get("degraded")
+    degraded = diagnostics_of(state).get("degraded") or []
+    notes = [n for n in degraded if n.startswith(f"{fault.stage} failed")]
+    assert notes if fault.noted else not notes, degraded
     logged = [r for r in caplog.records if r.levelname == "WARNING" and f"[{key}]" in r.message]
     assert len(logged) >= 1 if fault.noted else True, [r.message for r in caplog.records]
     if trace is not None and fault.noted:

@@ -11,7 +11,8 @@ from psycopg import sql
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import RegisteredVessel, registered_vessels, vessel_documents
-from tools.hybrid import Retrieval, RetrievalOptions, retrieve
+from tools.hybrid import Retrieval, retrieve
+from tools.retrieval_config import RetrievalConfig
 from tools.topics import TopicFilterConfig, TopicRetrieval, retrieve_with_topics
 
 
@@ -19,11 +20,11 @@ class SearchBackend(Protocol):
     """Retrieval, the vessel registry and filter counts (the store, or a fake in tests)."""
 
     async def retrieve(
-        self, query: str, filters: SearchFilters, options: RetrievalOptions
+        self, query: str, filters: SearchFilters, options: RetrievalConfig
     ) -> Retrieval: ...
 
     async def retrieve_topics(
-        self, query: str, filters: SearchFilters, options: RetrievalOptions
+        self, query: str, filters: SearchFilters, options: RetrievalConfig
     ) -> TopicRetrieval:
         """:meth:`retrieve` under the topic filter (strict, else loosened, else dropped)."""
         ...
@@ -48,12 +49,12 @@ class StoreBackend:
         self.topics = topics or TopicFilterConfig()
 
     async def retrieve(
-        self, query: str, filters: SearchFilters, options: RetrievalOptions
+        self, query: str, filters: SearchFilters, options: RetrievalConfig
     ) -> Retrieval:
         return await retrieve(self.store, self.embeddings, query, filters, options)
 
     async def retrieve_topics(
-        self, query: str, filters: SearchFilters, options: RetrievalOptions
+        self, query: str, filters: SearchFilters, options: RetrievalConfig
     ) -> TopicRetrieval:
         return await retrieve_with_topics(
             self.store, self.embeddings, query, filters, options, self.topics

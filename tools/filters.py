@@ -20,7 +20,7 @@ from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on
 
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import RegisteredVessel
-from archive.vessel_kinds import class_society, families_in, society_in, vessel_family
+from archive.vessel_types import class_society, families_in, society_in, vessel_family
 from tools import prompts
 from tools.dates import date_range, year_in_passing
 from tools.vessels import UnknownVessel, VesselMatch, resolve_vessel
@@ -38,8 +38,8 @@ class Filters(TypedDict, total=False):
     """The active structural filters of a conversation (absent key = not filtered)."""
 
     vessels: list[VesselRef]  # documents naming any of these vessels
-    vessel_families: list[str]  # archive.vessel_kinds families ("bulk carrier"), any of them
-    class_society: str  # archive.vessel_kinds society ("Lloyd's Register")
+    vessel_families: list[str]  # archive.vessel_types families ("bulk carrier"), any of them
+    class_society: str  # archive.vessel_types society ("Lloyd's Register")
     registration: str  # an aircraft registration ("N3424Y")
     report_no: str  # single-report mode
     date_from: str  # ISO date, inclusive
@@ -250,7 +250,7 @@ def _spelled_names(
     return found
 
 
-def vessel_kind_filters(
+def vessel_type_filters(
     text: str, registry: Sequence[RegisteredVessel]
 ) -> tuple[Filters, list[str]]:
     """The vessel families and classification society ``text`` names, among those of the
@@ -294,9 +294,9 @@ def resolve(
         filters["vessels"] = list(refs.values())
         notes.append("vessel: " + "; ".join(m.describe() for m in matches))
 
-    kinds, kind_notes = vessel_kind_filters(text, registry)
-    filters.update(kinds)
-    notes.extend(kind_notes)
+    types, type_notes = vessel_type_filters(text, registry)
+    filters.update(types)
+    notes.extend(type_notes)
 
     if registration := (m.group(1) if (m := REGISTRATION.search(text)) else None):
         filters["registration"] = registration

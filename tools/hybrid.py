@@ -14,25 +14,9 @@ from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from providers.minilm import ModelIntegrityError
 from providers.resilience import degrade
-from tools.fusion import FusionConfig, fuse
+from tools.fusion import fuse
+from tools.retrieval_config import RetrievalConfig
 from tools.timing import elapsed_ms
-
-
-@dataclass(frozen=True)
-class RetrievalOptions:
-    """Per-call switches of the retrieval pipeline."""
-
-    lexical: bool = True  # BM25 arm
-    dense: bool = True  # vector arm
-    k: int = 10  # results returned
-    candidates: int = 100  # rows each arm contributes before fusion
-    similarity_floor: float = 0.3  # dense-only hits below this cosine are noise
-    cosines: bool = False  # score cosines even with the dense arm off (the reranker reads them)
-    fusion: FusionConfig = field(default_factory=FusionConfig)
-
-    def __post_init__(self) -> None:
-        if not (self.lexical or self.dense):
-            raise ValueError("at least one retrieval arm must be on")
 
 
 @dataclass
@@ -49,7 +33,7 @@ async def retrieve(
     embeddings: Embeddings,
     query: str,
     filters: SearchFilters,
-    options: RetrievalOptions,
+    options: RetrievalConfig,
 ) -> Retrieval:
     """Rank chunks for ``query`` under ``filters`` with the arms ``options`` turns on.
 
@@ -58,6 +42,7 @@ async def retrieve(
     embedding searches BM25 alone (``embeddings.error`` in :mod:`providers.resilience`)."""
     timings: dict[str, float] = {}
     degraded: list[str] = []
+    limit = options.results()
     vector: list[float] | None = None
     if options.dense or options.cosines:
         start = time.perf_counter()
@@ -78,7 +63,7 @@ async def retrieve(
                 store,
                 query,
                 filters,
-                limit=options.candidates,
+                limit=options.arm_rows,
                 vector=vector,
                 selective=selective,
             ),
@@ -93,7 +78,7 @@ async def retrieve(
                 query,
                 vector,
                 filters,
-                limit=options.candidates,
+                limit=options.arm_rows,
                 floor=options.similarity_floor,
                 selective=selective,
             ),
@@ -115,7 +100,7 @@ async def retrieve(
     ranked = sorted(found, key=lambda c: (-scores[c], c))
     timings["retrieve"] = elapsed_ms(start)
     return Retrieval(
-        candidates=[_with_score(found[c], scores[c]) for c in ranked[: options.k]],
+        candidates=[_with_score(found[c], scores[c]) for c in ranked[:limit]],
         timings_ms=timings,
         degraded=degraded,
     )

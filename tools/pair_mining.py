@@ -33,7 +33,8 @@ from archive.ingest.writer import reads_as_text
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters
 from providers.finetune import Pair
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 
 logger = logging.getLogger(__name__)
 
@@ -208,7 +209,7 @@ async def add_hard_negatives(
     its anchor that is another document's passage (the very top is skipped, where unlabelled
     duplicates of the positive sit). ``doc_of`` maps a positive's text to its document."""
     rng = random.Random(seed)
-    options = RetrievalOptions(k=depth)
+    options = RetrievalConfig(k=depth)
     out: list[Pair] = []
     for pair in pairs:
         found = await retrieve(store, embeddings, pair.anchor, SearchFilters(), options)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import psycopg
@@ -30,7 +30,7 @@ from providers.rerankers import Reranker, RerankError, rerank_text
 from providers.resilience import degrade, reason_of
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
-from tools.hybrid import Retrieval, RetrievalOptions
+from tools.hybrid import Retrieval
 from tools.relevance import (
     Relevance,
     cutoff_threshold,
@@ -38,6 +38,7 @@ from tools.relevance import (
     rerank_decision,
     rerank_floor,
 )
+from tools.retrieval_config import RetrievalConfig
 from tools.stock_relevance import StockJudge
 from tools.timing import elapsed_ms
 from tools.topics import TopicDecision
@@ -49,22 +50,6 @@ logger = logging.getLogger(__name__)
 Expander = QueryExpander | Callable[[str], Awaitable[str]]
 
 TOP_SCORES = 10  # rerank scores recorded for the trace
-
-
-@dataclass(frozen=True)
-class Switches:
-    """Per-call switches; every layer can be turned off to A/B test it against the baseline."""
-
-    lexical: bool = True  # BM25 arm
-    dense: bool = True  # vector arm
-    expand: bool = False  # query expansion, when the pipeline has an expander (measured harmful)
-    topics: bool = False  # topic filter (measured harmful)
-    rerank: bool = True  # reranker over the pool
-    pool: int | None = None  # candidates reranked (None: the reranker's own, ``Reranker.pool``)
-    k: int | None = None  # candidates retrieved (None: the pool); the rest follow in fused order
-    similarity_floor: float = 0.3  # dense-only hits below this cosine are dropped
-    rerank_floor: float | None = None  # None: the reranker's own
-    score_cutoff: float | None = None  # None: the reranker's calibrated cutoff
 
 
 class ExpansionRecord(TypedDict):
@@ -128,16 +113,16 @@ async def expand_query(expander: Expander, query: str) -> ExpansionRecord:
     return ExpansionRecord(method=method, original=query, text=text, terms=[])
 
 
-def pool_size(switches: Switches, reranker: Reranker) -> int:
+def pool_size(config: RetrievalConfig, reranker: Reranker) -> int:
     """Candidates reranked: the run's ``pool``, else as many as the reranker orders."""
-    return switches.pool if switches.pool is not None else reranker.pool
+    return config.pool if config.pool is not None else reranker.pool
 
 
 async def run_pipeline(
     pipeline: Pipeline,
     question: str,
     filters: SearchFilters,
-    switches: Switches,
+    config: RetrievalConfig,
     *,
     query: str | None = None,
 ) -> Ranking:
@@ -147,7 +132,7 @@ async def run_pipeline(
     degraded: list[str] = []
     query = query or question
     expansion = expansion_off(query)
-    if pipeline.expander is not None and switches.expand:
+    if pipeline.expander is not None and config.expand:
         started = time.perf_counter()
         try:
             expansion = await expand_query(pipeline.expander, query)
@@ -157,13 +142,13 @@ async def run_pipeline(
             degraded.append(degrade("expansion.error", err, "searched the question as asked"))
         timings["expand"] = elapsed_ms(started)
         logger.info("query expansion (%s): %r -> %r", expansion["method"], query, expansion["text"])
-    pool = pool_size(switches, pipeline.reranker)
+    pool = pool_size(config, pipeline.reranker)
     retrieval, topics = await _retrieve(
-        pipeline.backend, expansion["text"], filters, switches, pool, degraded
+        pipeline.backend, expansion["text"], filters, config, pool, degraded
     )
     timings = {**retrieval.timings_ms, **timings}
     ranking = await _rank(
-        pipeline, question, expansion["text"], retrieval.candidates, switches, pool, timings
+        pipeline, question, expansion["text"], retrieval.candidates, config, pool, timings
     )
     ranking.expansion, ranking.topics = expansion, topics
     ranking.degraded = [*degraded, *retrieval.degraded, *ranking.degraded]
@@ -174,18 +159,13 @@ async def _retrieve(
     backend: SearchBackend,
     text: str,
     filters: SearchFilters,
-    switches: Switches,
+    config: RetrievalConfig,
     pool: int,
     degraded: list[str],
 ) -> tuple[Retrieval, list[TopicDecision]]:
-    options = RetrievalOptions(
-        lexical=switches.lexical,
-        dense=switches.dense,
-        k=switches.k or pool,
-        similarity_floor=switches.similarity_floor,
-        cosines=switches.rerank,
-    )
-    if not switches.topics:
+    # The reranker reads cosines, so they are scored even with the dense arm off.
+    options = replace(config, k=config.results(pool), cosines=config.cosines or config.rerank)
+    if not config.topics:
         return await backend.retrieve(text, filters, options), []
     started = time.perf_counter()
     try:
@@ -208,7 +188,7 @@ async def _rank(
     question: str,
     text: str,
     candidates: list[Passage],
-    switches: Switches,
+    config: RetrievalConfig,
     size: int,
     timings: dict[str, float],
 ) -> Ranking:
@@ -216,11 +196,11 @@ async def _rank(
     pool, rest = candidates[:size], candidates[size:]
 
     def unranked() -> Relevance:  # no rerank scores (off, nothing retrieved, or failed)
-        limit = cutoff_threshold(switches.score_cutoff, reranker)
-        return relevance_of(pool, limit, reranked=False, calibrated=switches.score_cutoff is None)
+        limit = cutoff_threshold(config.score_cutoff, reranker)
+        return relevance_of(pool, limit, reranked=False, calibrated=config.score_cutoff is None)
 
-    if not switches.rerank or not pool:
-        status = "off" if not switches.rerank else "empty"
+    if not config.rerank or not pool:
+        status = "off" if not config.rerank else "empty"
         relevance = unranked()
         record = RerankRecord(status=status, reranker=reranker.name)
         return Ranking(candidates, pool, record, relevance, expansion_off(question), [], timings)
@@ -236,20 +216,20 @@ async def _rank(
     timings["rerank"] = elapsed_ms(started)
     started = time.perf_counter()
     scored, kept, relevance = rerank_decision(
-        pool, scores, reranker, floor=switches.rerank_floor, cutoff=switches.score_cutoff
+        pool, scores, reranker, floor=config.rerank_floor, cutoff=config.score_cutoff
     )
     # The judge decides on a headed collection, given cosines to judge by (none when the query
     # embedding failed: BM25 only).
     if pipeline.judge is not None and any(p["cosine"] for p in pool):
         relevance = await pipeline.judge.relevance(
-            question, text, pool, cutoff=switches.score_cutoff, floor=switches.rerank_floor
+            question, text, pool, cutoff=config.score_cutoff, floor=config.rerank_floor
         )
     timings["cutoff"] = elapsed_ms(started)
     record = RerankRecord(
         status="ok",
         reranker=reranker.name,
         scores=[round(p["rerank"] or 0.0, 4) for p in scored[:TOP_SCORES]],
-        floor=rerank_floor(switches.rerank_floor, reranker),
+        floor=rerank_floor(config.rerank_floor, reranker),
         dropped=len(scored) - len(kept),
     )
     return Ranking(scored + rest, kept, record, relevance, expansion_off(question), [], timings)

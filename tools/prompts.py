@@ -1,4 +1,5 @@
-"""The search tool's description and the texts answer assembly writes, as named constants."""
+"""The search tool's description, the query expansion prompt and the filter texts, as named
+constants (the texts answers are written with are in :mod:`answers.prompts`)."""
 
 from __future__ import annotations
 
@@ -20,38 +21,8 @@ explanation.
 
 Query: {query}"""
 
-#: The relevance cutoff stopped the turn before any answer was generated.
-NO_RESULTS_REPLY = "No relevant documents found — rephrase the question or check your filters."
-
 NO_FILTERS = "none (the whole archive)"
 
 UNKNOWN_VESSEL = 'No vessel named "{name}" is in the archive.{hint}'
 
 UNKNOWN_VESSEL_HINT = " Did you mean: {names}?"
-
-#: Offline extractive answers: the lead-in and the line when no sentence matched the question.
-EXTRACTIVE_LEAD = "From the archive:"
-
-#: A pattern question: one line per distinct document.
-PATTERN_LEAD = "From the archive, {n} records, each with its stated cause or outcome:"
-
-#: The question names what no retrieved passage holds: say so, then list the related records.
-NOT_FOUND = "Not in the archive: nothing retrieved mentions {terms}."
-
-CLOSEST_RECORDS = "The closest related records are:"
-
-#: Every relevant sentence was already said earlier in the conversation.
-NOTHING_NEW = "The archive adds nothing to what was already said above."
-
-#: ... and the best of them is pointed back to.
-ALREADY_SAID = "The archive adds nothing new; as said above:"
-
-#: How a year in the question was used (offline answers say it first).
-YEAR_RANKED = (
-    "{year} is mentioned in passing: the whole archive was searched, records from {year} first."
-)
-DATES_FILTERED = "Dates filtered to {dates}, as asked."
-
-EXTRACTIVE_NOTHING = (
-    "The retrieved documents do not state this directly; the closest passages are cited below."
-)

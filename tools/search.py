@@ -9,8 +9,8 @@ none (the whole archive). Behind the tool is the one retrieval pipeline,
 
 from __future__ import annotations
 
-import dataclasses
 import logging
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, cast
 
 from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool
@@ -18,10 +18,10 @@ from typing_extensions import TypedDict
 
 from archive.store.passages import Passage
 from tools import prompts
-from tools.context import format_passages
 from tools.filters import Filters, to_search_filters
-from tools.pipeline import ExpansionRecord, Pipeline, RerankRecord, Switches, run_pipeline
+from tools.pipeline import ExpansionRecord, Pipeline, RerankRecord, run_pipeline
 from tools.relevance import Relevance
+from tools.retrieval_config import RetrievalConfig
 from tools.topics import TopicDecision
 
 logger = logging.getLogger(__name__)
@@ -42,13 +42,15 @@ class SearchArtifact(TypedDict):
     degraded: list[str]  # fallbacks taken
 
 
-def switches_from(options: dict[str, Any] | None) -> Switches:
-    """:class:`Switches` from the tool's ``options`` (unknown keys are refused)."""
-    return Switches(**(options or {}))
+#: Lays out the kept passages as the tool's content (the graph passes
+#: :func:`answers.layout.format_passages`: each passage under its citation header).
+Layout = Callable[[Sequence[Passage]], str]
 
 
-def make_search_tool(pipeline: Pipeline, *, name: str = SEARCH_TOOL_NAME) -> BaseTool:
-    """A ``content_and_artifact`` tool: content = the kept passages with citation headers,
+def make_search_tool(
+    pipeline: Pipeline, *, layout: Layout, name: str = SEARCH_TOOL_NAME
+) -> BaseTool:
+    """A ``content_and_artifact`` tool: content = the kept passages as ``layout`` writes them,
     artifact = a :class:`SearchArtifact`."""
 
     async def search_archive(
@@ -57,12 +59,13 @@ def make_search_tool(pipeline: Pipeline, *, name: str = SEARCH_TOOL_NAME) -> Bas
         options: Annotated[dict[str, Any] | None, InjectedToolArg] = None,
         question: Annotated[str | None, InjectedToolArg] = None,
     ) -> tuple[str, SearchArtifact]:
-        # Filters and Switches arrive as plain dicts: pydantic validates the tool's arguments.
+        # Filters and the retrieval configuration arrive as plain dicts (pydantic validates the
+        # tool's arguments); RetrievalConfig.from_dict refuses unknown keys and bad values.
         where = await to_search_filters(
             cast(Filters, filters or {}), pipeline.backend.vessel_documents
         )
         ranking = await run_pipeline(
-            pipeline, question or query, where, switches_from(options), query=query
+            pipeline, question or query, where, RetrievalConfig.from_dict(options), query=query
         )
         logger.debug("search %r: %d passages, %s", query, len(ranking.kept), ranking.timings)
         artifact = SearchArtifact(
@@ -75,7 +78,7 @@ def make_search_tool(pipeline: Pipeline, *, name: str = SEARCH_TOOL_NAME) -> Bas
             timings=ranking.timings,
             degraded=ranking.degraded,
         )
-        return format_passages(ranking.kept), artifact
+        return layout(ranking.kept), artifact
 
     return StructuredTool.from_function(
         coroutine=search_archive,
@@ -83,8 +86,3 @@ def make_search_tool(pipeline: Pipeline, *, name: str = SEARCH_TOOL_NAME) -> Bas
         description=prompts.SEARCH_TOOL_DESCRIPTION,
         response_format="content_and_artifact",
     )
-
-
-def switches_dict(switches: Switches) -> dict[str, Any]:
-    """The tool's ``options`` for ``switches``."""
-    return dataclasses.asdict(switches)

@@ -25,7 +25,8 @@ from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on
 
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters
-from tools.hybrid import Retrieval, RetrievalOptions, retrieve
+from tools.hybrid import Retrieval, retrieve
+from tools.retrieval_config import RetrievalConfig
 
 logger = logging.getLogger(__name__)
 
@@ -178,7 +179,7 @@ async def retrieve_with_topics(
     embeddings: Embeddings,
     query: str,
     filters: SearchFilters,
-    options: RetrievalOptions,
+    options: RetrievalConfig,
     config: TopicFilterConfig | None = None,
     *,
     query_vector: Sequence[float] | None = None,
@@ -208,7 +209,7 @@ async def retrieve_with_topics(
         retrieval = await retrieve(store, embeddings, query, restricted, options)
         hits = len(retrieval.candidates)
         decisions.append(_record(decision, threshold, topics, len(chunk_ids), config.scope, hits))
-        if hits >= min(config.min_results, options.k):
+        if hits >= min(config.min_results, options.results()):
             return TopicRetrieval(retrieval, decisions, topics)
     retrieval = await retrieve(store, embeddings, query, filters, options)
     decisions.append(_record("dropped", None, [], 0, config.scope, len(retrieval.candidates)))

@@ -30,9 +30,10 @@ from langchain_core.messages import HumanMessage
 
 from agent.evaluation.answers import QuestionsError
 from agent.evaluation.metrics import percentile
+from answers.extractive import sentences
 from graph.builder import BosunGraph
 from graph.context import Context
-from tools.extractive import sentences
+from graph.state import diagnostics_of
 from tools.timing import elapsed_ms
 
 KINDS = ("cause", "fix", "pattern", "followup")
@@ -212,7 +213,7 @@ def _turn(state: Mapping[str, Any], ms: float) -> Turn:
         answer=str(state["messages"][-1].content),
         stopped=stopped,
         citations=list(state.get("citations") or []),
-        invalid=int((state.get("citation_check") or {}).get("invalid", 0)),
+        invalid=int((diagnostics_of(state).get("citation_check") or {}).get("invalid", 0)),
         ms=ms,
     )
 

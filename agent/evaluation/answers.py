@@ -30,6 +30,7 @@ from langchain_core.messages import HumanMessage
 from agent.evaluation.metrics import percentile
 from graph.builder import BosunGraph
 from graph.context import Context
+from graph.state import diagnostics_of
 from tools.timing import elapsed_ms
 
 Expect = Literal["off_topic", "in_domain"]
@@ -139,18 +140,19 @@ def outcome_of(question: Question, state: Mapping[str, Any]) -> AnswerOutcome:
         outcome = "reply"
     else:
         outcome = "answered"
-    check = state.get("citation_check") or {}
+    diagnostics = diagnostics_of(state)
+    check = diagnostics.get("citation_check") or {}
     relevance = state.get("relevance") or {}
     return AnswerOutcome(
         question=question,
         outcome=outcome,
-        llm_called=bool(state.get("llm_called")),
+        llm_called=bool(diagnostics.get("llm_called")),
         citations=len(state.get("citations") or []),
         invalid_citations=int(check.get("invalid", 0)),
         intent=str(state.get("intent") or ""),
         best_score=relevance.get("best"),
         best_cosine=relevance.get("best_cosine"),
-        timings_ms=dict(state.get("timings") or {}),
+        timings_ms=dict(diagnostics.get("timings") or {}),
     )
 
 

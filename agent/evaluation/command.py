@@ -34,7 +34,7 @@ from agent.evaluation.harness import (
 from agent.evaluation.layers import LayeredSearch, Layers, ablation_of, layered_search
 from agent.settings import Settings
 from agent.wiring import Services, open_services
-from tools.hybrid import RetrievalOptions
+from tools.retrieval_config import RetrievalConfig
 
 #: Stages whose cost the layers add, shown for every run of an ablation.
 LAYER_STAGES = ("expand", "topics", "rerank", "cutoff", "total")
@@ -202,11 +202,11 @@ async def run_eval(settings: Settings, args: argparse.Namespace) -> int:
 
 def run_config(collection: str, chunk_chars: int, embedder: dict[str, Any]) -> dict[str, Any]:
     """What the run log records about the retrieval setup of a run."""
-    options = RetrievalOptions()
+    options = RetrievalConfig()
     config = {
         "collection": collection,
         "chunk_chars": chunk_chars,
-        "candidates": options.candidates,
+        "candidates": options.arm_rows,
         "similarity_floor": options.similarity_floor,
         "fusion": vars(options.fusion).copy(),
         "embedding_model": embedder["model"],

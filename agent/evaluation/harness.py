@@ -22,7 +22,8 @@ from agent.evaluation.metrics import METRICS, aggregate_documents, percentile, s
 from agent.settings import Settings
 from agent.wiring import Services
 from archive.store.search_filters import SearchFilters
-from tools.hybrid import Retrieval, RetrievalOptions, retrieve
+from tools.hybrid import Retrieval, retrieve
+from tools.retrieval_config import RetrievalConfig
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ async def evaluate(
     services: Services,
     dataset: BeirDataset | Path,
     split: str | None = None,
-    options: RetrievalOptions | None = None,
+    options: RetrievalConfig | None = None,
     limit: int | None = None,
     *,
     search: SearchHook | None = None,
@@ -91,8 +92,8 @@ async def evaluate(
         dataset = load_dataset(Path(dataset), split)
     elif split is not None and split != dataset.split:
         raise ValueError(f"dataset is loaded for split {dataset.split!r}, not {split!r}")
-    base = options or RetrievalOptions()
-    options = replace(base, k=max(EVAL_CHUNKS, base.k))
+    base = options or RetrievalConfig()
+    options = replace(base, k=max(EVAL_CHUNKS, base.results()))
     where = filters or SearchFilters()
 
     async def default_search(query: str) -> Retrieval:

@@ -19,7 +19,8 @@ from archive.ingest.topics import build_topics
 from archive.store.search_filters import SearchFilters
 from graph.context import Context
 from tools.hybrid import Retrieval
-from tools.pipeline import Pipeline, Switches, pool_size, run_pipeline
+from tools.pipeline import Pipeline, pool_size, run_pipeline
+from tools.retrieval_config import RetrievalConfig
 
 logger = logging.getLogger(__name__)
 
@@ -28,19 +29,30 @@ logger = logging.getLogger(__name__)
 class Layers:
     """One configuration of the query-time layers."""
 
-    lexical: bool = True  # BM25 arm
-    dense: bool = True  # vector arm
-    rerank: bool = Context.rerank
-    expand: bool = Context.expand
-    topics: bool = Context.topics
+    lexical: bool = RetrievalConfig.lexical  # BM25 arm
+    dense: bool = RetrievalConfig.dense  # vector arm
+    rerank: bool = RetrievalConfig.rerank
+    expand: bool = RetrievalConfig.expand
+    topics: bool = RetrievalConfig.topics
     score_cutoff: float | None = None  # None: the reranker's calibrated cutoff
     #: The reranker `bosun adapt` fitted for the collection (its vocabulary in it), when it has
     #: one; False: the shipped reranker on the same collection (an ablation row).
     fitted: bool = True
 
-    def __post_init__(self) -> None:
-        if not (self.lexical or self.dense):
-            raise ValueError("at least one retrieval arm must be on")
+    def __post_init__(self) -> None:  # refused as the retrieval configuration refuses it
+        self.applied_to(RetrievalConfig())
+
+    def applied_to(self, config: RetrievalConfig) -> RetrievalConfig:
+        """``config`` with these layers' switches."""
+        return replace(
+            config,
+            lexical=self.lexical,
+            dense=self.dense,
+            rerank=self.rerank,
+            expand=self.expand,
+            topics=self.topics,
+            score_cutoff=self.score_cutoff,
+        )
 
     @property
     def arms(self) -> str:
@@ -114,27 +126,16 @@ class LayeredSearch:
     @property
     def pool(self) -> int:
         """Candidates the reranker orders: the context's, else the reranker's own."""
-        return pool_size(self.switches, self.pipeline.reranker)
+        return pool_size(self.config, self.pipeline.reranker)
 
     @property
-    def switches(self) -> Switches:
-        layers = self.layers
-        return Switches(
-            lexical=layers.lexical,
-            dense=layers.dense,
-            expand=layers.expand,
-            topics=layers.topics,
-            rerank=layers.rerank,
-            pool=self.context.candidates,
-            k=self.k,
-            similarity_floor=self.context.similarity_floor,
-            rerank_floor=self.context.rerank_floor,
-            score_cutoff=self.layers.score_cutoff,
-        )
+    def config(self) -> RetrievalConfig:
+        """The context's retrieval configuration with these layers' switches."""
+        return replace(self.layers.applied_to(self.context), k=self.k)
 
     async def __call__(self, query: str) -> Retrieval:
         self.queries += 1
-        ranking = await run_pipeline(self.pipeline, query, SearchFilters(), self.switches)
+        ranking = await run_pipeline(self.pipeline, query, SearchFilters(), self.config)
         if ranking.topics:
             final = ranking.topics[-1]["decision"]
             self.topic_decisions[final] = self.topic_decisions.get(final, 0) + 1

@@ -91,8 +91,8 @@ def _frame(event: str, data: dict[str, Any]) -> dict[str, str]:
 
 
 def _final(turn: Turn, citations: list[dict[str, Any]]) -> dict[str, Any]:
-    state = turn.state
-    timings = dict(state.get("timings") or {})
+    state, diagnostics = turn.state, turn.diagnostics
+    timings = dict(diagnostics.get("timings") or {})
     timings["total"] = round(turn.seconds * 1000.0, 2)
     return {
         "message_id": turn.message_id,
@@ -101,9 +101,9 @@ def _final(turn: Turn, citations: list[dict[str, Any]]) -> dict[str, Any]:
         "intent": state.get("intent"),
         "filters": state.get("filters") or {},
         "timings": timings,
-        "degraded": state.get("degraded") or [],
+        "degraded": diagnostics.get("degraded") or [],
         "cutoff": bool(state.get("cutoff")),
-        "flagged": bool((state.get("citation_check") or {}).get("flagged")),
+        "flagged": bool((diagnostics.get("citation_check") or {}).get("flagged")),
         "trace_id": turn.trace_id,
     }
 

@@ -8,7 +8,11 @@ import secrets
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
 
+from pydantic import BeforeValidator, Field
+
+from agent.environment import EnvironmentModel, read_environment, seconds, whole
 from agent.errors import UsageError
 from agent.settings import Settings
 
@@ -41,14 +45,12 @@ class ServerConfig:
         """``BOSUN_API_KEYS="key1:alice,key2:bob"``, ``BOSUN_SERVER_SECRET`` (else a secret
         generated once under BOSUN_HOME), ``BOSUN_RATE_CHAT`` / ``BOSUN_RATE_CITATIONS`` per
         minute, ``BOSUN_TEST_CITATIONS_DELAY_S`` (tests only)."""
-        env = dict(os.environ if env is None else env)
-        secret = env.get("BOSUN_SERVER_SECRET", "").strip()
+        read = read_environment(_ServerEnvironment, os.environ if env is None else env)
+        limits = read.model_dump(exclude_unset=True, exclude={"api_keys", "secret"})
         return cls(
-            api_keys=parse_api_keys(env.get("BOSUN_API_KEYS", "")),
-            secret=secret.encode() if secret else stored_secret(settings.home),
-            chat_per_minute=int(env.get("BOSUN_RATE_CHAT") or 30),
-            citations_per_minute=int(env.get("BOSUN_RATE_CITATIONS") or 100),
-            citations_delay_s=float(env.get("BOSUN_TEST_CITATIONS_DELAY_S") or 0.0),
+            api_keys=parse_api_keys(read.api_keys or ""),
+            secret=read.secret.encode() if read.secret else stored_secret(settings.home),
+            **limits,
         )
 
     def check_bind(self, host: str) -> None:
@@ -58,6 +60,25 @@ class ServerConfig:
                 f"refusing to serve {host} without API keys: set BOSUN_API_KEYS="
                 '"<key>:<user>,..." or bind 127.0.0.1 for single-user local mode'
             )
+
+
+MOST_PER_MINUTE = 1_000_000
+
+
+class _ServerEnvironment(EnvironmentModel):
+    """The server's variables; those not set keep :class:`ServerConfig`'s defaults."""
+
+    api_keys: str | None = Field(default=None, validation_alias="BOSUN_API_KEYS")
+    secret: str | None = Field(default=None, validation_alias="BOSUN_SERVER_SECRET")
+    chat_per_minute: Annotated[int | None, BeforeValidator(whole(1, MOST_PER_MINUTE))] = Field(
+        default=None, validation_alias="BOSUN_RATE_CHAT"
+    )
+    citations_per_minute: Annotated[int | None, BeforeValidator(whole(1, MOST_PER_MINUTE))] = Field(
+        default=None, validation_alias="BOSUN_RATE_CITATIONS"
+    )
+    citations_delay_s: Annotated[float | None, BeforeValidator(seconds(zero=True))] = Field(
+        default=None, validation_alias="BOSUN_TEST_CITATIONS_DELAY_S"
+    )
 
 
 def parse_api_keys(text: str) -> dict[str, str]:

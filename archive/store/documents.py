@@ -13,7 +13,7 @@ from psycopg.rows import DictRow
 from archive.ingest.model import Chunk, SourceDocument, Vessel
 from archive.store.database import Store
 from archive.store.locks import write_lock_sql
-from archive.vessel_kinds import class_society, vessel_family
+from archive.vessel_types import class_society, vessel_family
 
 
 def vessel_key(vessel: Vessel) -> str:

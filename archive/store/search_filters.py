@@ -28,8 +28,8 @@ class SearchFilters:
     doc_ids: tuple[str, ...] | None = None  # resolved from vessel filters; () matches nothing
     vessel_type: str | None = None
     vessel_class: str | None = None
-    vessel_families: tuple[str, ...] = ()  # archive.vessel_kinds families, any of them
-    class_society: str | None = None  # archive.vessel_kinds society, e.g. "Lloyd's Register"
+    vessel_families: tuple[str, ...] = ()  # archive.vessel_types families, any of them
+    class_society: str | None = None  # archive.vessel_types society, e.g. "Lloyd's Register"
     registration: str | None = None  # an aircraft's registration, e.g. "N3424Y"
     report_no: str | None = None
     thread_id: str | None = None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from archive.store.database import Store
-from archive.vessel_kinds import class_society, vessel_family
+from archive.vessel_types import class_society, vessel_family
 
 
 @dataclass(frozen=True)
@@ -19,8 +19,8 @@ class RegisteredVessel:
     imo: str | None
     vessel_type: str | None
     vessel_class: str | None
-    vessel_family: str | None = None  # archive.vessel_kinds family of vessel_type
-    class_society: str | None = None  # archive.vessel_kinds society of vessel_class
+    vessel_family: str | None = None  # archive.vessel_types family of vessel_type
+    class_society: str | None = None  # archive.vessel_types society of vessel_class
 
 
 async def registered_vessels(store: Store) -> list[RegisteredVessel]:

@@ -24,7 +24,7 @@ from checkpoints.prune import drop_orphans
 from graph import prompts
 from graph.context import Context, context_of
 from graph.offline import offline_answer, search_query
-from graph.state import State
+from graph.state import Diagnostics, State, diagnostics_of
 from providers.chat import ChatModel
 from providers.resilience import chat_fault, degrade
 from tools.filters import describe
@@ -47,7 +47,7 @@ def dynamic_context(state: State, *, may_search: bool = False) -> str:
     return prompts.CONTEXT_PROMPT.format(
         instructions=instructions,
         filters=describe(state.get("filters", {})),
-        passages=state.get("context") or prompts.NO_PASSAGES,
+        passages=state.get("passages_text") or prompts.NO_PASSAGES,
         question=state.get("question", ""),
     )
 
@@ -113,7 +113,7 @@ async def call_agent(
         return {
             "messages": [AIMessage(content=offline_answer(state, embeddings=embeddings))],
             "answer_source": source,
-            "timings": _timing(state, start),
+            "diagnostics": _timing(state, start),
         }
     tools_offered = offer_tools and searches < ctx.max_searches
     runnable = model.bind_tools([search_tool], tool_choice="auto") if tools_offered else model
@@ -122,9 +122,8 @@ async def call_agent(
         raise MalformedReply(f"the chat model returned {type(reply).__name__}")
     return {
         "messages": [checked_reply(reply, tools_offered=tools_offered)],
-        "llm_called": True,
         "answer_source": "model",
-        "timings": _timing(state, start),
+        "diagnostics": {**_timing(state, start), "llm_called": True},
     }
 
 
@@ -134,7 +133,10 @@ def chat_model_failed(state: State, error: NodeError) -> Command[Literal["valida
     retrieved, note it in ``degraded`` and the log, and ask no model again this turn (no second
     long wait). An uncited model answer awaiting repair is kept; validation backs it up."""
     note = degrade(chat_fault(error.error), error.error, "answered offline from the passages")
-    update: State = {"chat_failed": True, "llm_called": True, "degraded": [note]}
+    update: State = {
+        "chat_failed": True,
+        "diagnostics": Diagnostics(llm_called=True, degraded=[note]),
+    }
     last = state.get("messages", [])[-1:]
     if not (last and isinstance(last[0], AIMessage) and not last[0].tool_calls):
         update["messages"] = [AIMessage(content=offline_answer(state))]
@@ -142,6 +144,7 @@ def chat_model_failed(state: State, error: NodeError) -> Command[Literal["valida
     return Command(update=update, goto="validate_citations")
 
 
-def _timing(state: State, start: float) -> dict[str, float]:
+def _timing(state: State, start: float) -> Diagnostics:
     """The answer step's time, summed over the turn's answer calls."""
-    return {"answer": round(state.get("timings", {}).get("answer", 0.0) + elapsed_ms(start), 2)}
+    earlier = diagnostics_of(state).get("timings", {}).get("answer", 0.0)
+    return Diagnostics(timings={"answer": round(earlier + elapsed_ms(start), 2)})

@@ -14,7 +14,7 @@ from langgraph.errors import NodeError
 from langgraph.types import Command
 
 from graph.intents import Intent, classify_by_embeddings, classify_by_model, fast_intent
-from graph.state import State
+from graph.state import Diagnostics, State
 from providers.resilience import degrade
 from tools.filters import IMO_NUMBER, REPORT_NO, VESSEL_CUE, VesselRegistry, named_vessels
 from tools.timing import elapsed_ms
@@ -39,25 +39,27 @@ async def classify_intent(
     label archive questions ``general``); only then the chat model (temperature 0)."""
     start = time.perf_counter()
     text = state.get("brief", "")
-    update: State
+    intent: Intent
+    llm_called = False
     if not text:
-        update = {"intent": "general", "intent_source": "empty"}
+        intent, source = "general", "empty"
     elif (fast := fast_intent(text)) is not None:
-        update = {"intent": fast, "intent_source": "regex"}
+        intent, source = fast, "regex"
     elif names_archive_record(text):
-        update = {"intent": "factual_query", "intent_source": "regex"}
+        intent, source = "factual_query", "regex"
     elif registry is not None and named_vessels(text, await registry.vessels())[0]:
-        update = {"intent": "factual_query", "intent_source": "registry"}
+        intent, source = "factual_query", "registry"
     else:
-        update = {"intent": "factual_query", "intent_source": "default"}
+        intent, source = "factual_query", "default"
         if embeddings is not None:
             intent, _similarity = await classify_by_embeddings(text, embeddings)
-            update = {"intent": intent, "intent_source": "embeddings"}
-        if model is not None and (embeddings is None or update["intent"] != "factual_query"):
-            update = {"intent": await _label(text, model), "intent_source": "model"}
-            update["llm_called"] = True
-    update["timings"] = {"classify": elapsed_ms(start)}
-    return update
+            source = "embeddings"
+        if model is not None and (embeddings is None or intent != "factual_query"):
+            intent, source, llm_called = await _label(text, model), "model", True
+    diagnostics = Diagnostics(intent_source=source, timings={"classify": elapsed_ms(start)})
+    if llm_called:
+        diagnostics["llm_called"] = True
+    return {"intent": intent, "diagnostics": diagnostics}
 
 
 async def _label(text: str, model: Runnable[LanguageModelInput, BaseMessage]) -> Intent:
@@ -76,12 +78,12 @@ def classify_failed(state: State, error: NodeError) -> Command[Literal["resolve_
     """Any classifier failure: treat the message as a question, so search is never blocked.
     When the chat model was what failed, this turn answers without it (one provider timeout,
     not two: see :func:`graph.nodes.call_agent.chat_model_failed`)."""
-    update: State = {
-        "intent": "factual_query",
-        "intent_source": "fallback",
-        "degraded": [degrade("intent.error", error.error, "defaulted to factual_query")],
-    }
+    diagnostics = Diagnostics(
+        intent_source="fallback",
+        degraded=[degrade("intent.error", error.error, "defaulted to factual_query")],
+    )
+    update: State = {"intent": "factual_query", "diagnostics": diagnostics}
     if isinstance(error.error, ClassifierModelFailed):
         update["chat_failed"] = True
-        update["llm_called"] = True
+        diagnostics["llm_called"] = True
     return Command(update=update, goto="resolve_filters")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage
 
+from answers import prompts
 from graph.state import State
-from tools import prompts
 
 
 async def cutoff(state: State) -> State:

@@ -8,7 +8,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from graph import prompts
 from graph.nodes.call_agent import ChatModel, MalformedReply, checked_reply, prompt_messages
-from graph.state import State
+from graph.state import State, diagnostics_of
 from tools.timing import elapsed_ms
 
 
@@ -28,9 +28,9 @@ async def repair_citations(state: State, *, model: ChatModel | None) -> State:
     if not isinstance(reply, AIMessage):
         raise MalformedReply(f"the chat model returned {type(reply).__name__}")
     rewritten = checked_reply(reply, tools_offered=False)
-    earlier = state.get("timings", {}).get("repair", 0.0)
+    earlier = diagnostics_of(state).get("timings", {}).get("repair", 0.0)
     return {
         "messages": [rewritten.model_copy(update={"id": answer.id})],  # replaces the answer
         "repaired": True,
-        "timings": {"repair": round(earlier + elapsed_ms(start), 2)},
+        "diagnostics": {"timings": {"repair": round(earlier + elapsed_ms(start), 2)}},
     }

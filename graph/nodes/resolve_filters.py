@@ -9,7 +9,7 @@ from datetime import date
 from archive.store.search_filters import SearchFilters
 from graph import prompts
 from graph.followup import followup_of
-from graph.state import State
+from graph.state import Diagnostics, State
 from tools.backend import SearchBackend
 from tools.filters import (
     Filters,
@@ -35,8 +35,8 @@ async def resolve_filters(
     resolution = resolve(
         state.get("question", ""), current, await registry.vessels(), state.get("filter_request")
     )
+    notes = list(resolution.notes)
     update: State = {
-        "filter_notes": resolution.notes,
         "filter_request": {},
         "followup": followup_of(state.get("question", ""), state.get("messages", [])),
         "ranked_year": resolution.ranked_year,
@@ -48,10 +48,7 @@ async def resolve_filters(
         if matching == 0 and _new_dates(current, filters) and not await _dated(backend):
             # An archive without dates (e.g. abstracts): "from 2009 to 2014" is content.
             filters = _without_dates(filters, current)
-            update["filter_notes"] = [
-                *resolution.notes,
-                "no dated documents: years searched as words",
-            ]
+            notes.append("no dated documents: years searched as words")
             if filters != current:
                 matching = await backend.count(
                     await to_search_filters(filters, backend.vessel_documents)
@@ -59,10 +56,7 @@ async def resolve_filters(
         if matching == 0 and filters.get("registration") != current.get("registration"):
             # "N200" may be a part or a model as well as an aircraft: search it as a word.
             filters = {k: v for k, v in filters.items() if k != "registration"}  # type: ignore[assignment]
-            update["filter_notes"] = [
-                *update["filter_notes"],
-                "no record with that registration: searched as a word",
-            ]
+            notes.append("no record with that registration: searched as a word")
             if filters != current:
                 matching = await backend.count(
                     await to_search_filters(filters, backend.vessel_documents)
@@ -75,7 +69,7 @@ async def resolve_filters(
     else:
         update["filters"] = filters
         update["filters_only"] = only_clears(state.get("question", ""))
-    update["timings"] = {"filters": elapsed_ms(start)}
+    update["diagnostics"] = Diagnostics(filter_notes=notes, timings={"filters": elapsed_ms(start)})
     return update
 
 

@@ -9,7 +9,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.types import Overwrite
 
 from graph.sanitization import sanitize as clean
-from graph.state import State, turn_defaults
+from graph.state import State, fresh_diagnostics, turn_defaults
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
@@ -26,12 +26,12 @@ async def sanitize(state: State) -> State:
     last = messages[-1] if messages else None
     raw = last.text if isinstance(last, HumanMessage) else ""
     result = clean(raw)
+    diagnostics = fresh_diagnostics()
+    diagnostics["sanitization"] = result.record()
     update: State = {
         **turn_defaults(),  # type: ignore[typeddict-item]
         "question": result.text,
         "brief": result.short,
-        "sanitization": result.record(),
-        "degraded": Overwrite([]),  # type: ignore[typeddict-item]
     }
     if result.injections:
         logger.warning(
@@ -39,5 +39,6 @@ async def sanitize(state: State) -> State:
         )
     if isinstance(last, HumanMessage) and result.changed:
         update["messages"] = [last.model_copy(update={"content": result.text})]
-    update["timings"] = Overwrite({"sanitize": elapsed_ms(start)})  # type: ignore[typeddict-item]
+    diagnostics["timings"] = {"sanitize": elapsed_ms(start)}
+    update["diagnostics"] = Overwrite(diagnostics)  # type: ignore[typeddict-item]
     return update

@@ -11,10 +11,9 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from graph.context import Context, context_of
-from graph.state import Passage, State
-from tools.pipeline import Switches
+from graph.state import Diagnostics, Passage, State, diagnostics_of
 from tools.relevance import Relevance
-from tools.search import SearchArtifact, switches_dict
+from tools.search import SearchArtifact
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
@@ -24,21 +23,6 @@ logger = logging.getLogger(__name__)
 STAGES = ("expand", "topics", "rerank", "cutoff")
 
 SEARCH_NOTE = "Retrieved {n} passage(s) for {query!r}; the most relevant are given as context."
-
-
-def switches_of(ctx: Context) -> Switches:
-    """The pipeline's switches for this run's context."""
-    return Switches(
-        dense=True,
-        lexical=ctx.hybrid,
-        expand=ctx.expand,
-        topics=ctx.topics,
-        rerank=ctx.rerank,
-        pool=ctx.candidates,
-        similarity_floor=ctx.similarity_floor,
-        rerank_floor=ctx.rerank_floor,
-        score_cutoff=ctx.score_cutoff,
-    )
 
 
 async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTool) -> State:
@@ -72,7 +56,7 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
                 "args": {
                     "query": query,
                     "filters": dict(state.get("filters", {})),
-                    "options": switches_dict(switches_of(ctx)),
+                    "options": ctx.as_dict(),  # the context's retrieval fields
                     "question": question or query,
                 },
             }
@@ -89,35 +73,36 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
     if not artifacts:
         return {"messages": replies, "searches": state.get("searches", 0) + 1}
     latest = artifacts[-1]
-    earlier = state.get("timings", {})
+    before = diagnostics_of(state)
+    earlier = before.get("timings", {})
     timings = {
-        stage: round(
-            earlier.get(stage, 0.0) + sum(a["timings"].get(stage, 0.0) for a in artifacts), 2
-        )
-        for stage in ("expand", "topics", "rerank", "cutoff")
+        stage: round(earlier.get(stage, 0.0) + _spent(artifacts, stage), 2)
+        for stage in STAGES
         if any(stage in a["timings"] for a in artifacts)
     }
     timings["search"] = round(earlier.get("search", 0.0) + elapsed_ms(start), 2)
     ranked = merged(state.get("ranked", []), artifacts)
-    update: State = {
-        "messages": replies,
-        "ranked": ranked,
-        "retrieved": state.get("retrieved", 0) + sum(a["retrieved"] for a in artifacts),
-        "searches": state.get("searches", 0) + 1,
-        "query": query,
-        "expansion": latest["expansion"],
-        "topic_decisions": [
-            *state.get("topic_decisions", []),
+    diagnostics = Diagnostics(
+        retrieved=before.get("retrieved", 0) + sum(a["retrieved"] for a in artifacts),
+        expansion=latest["expansion"],
+        topic_decisions=[
+            *before.get("topic_decisions", []),
             *(d for a in artifacts for d in a["topics"]),
         ],
-        "rerank": latest["rerank"],
-        "relevance": kept_for_followup(state, relevant(state.get("relevance"), artifacts), ranked),
-        "timings": timings,
-        "degraded": [note for a in artifacts for note in a["degraded"]],
-    }
+        rerank=latest["rerank"],
+        timings=timings,
+        degraded=[note for a in artifacts for note in a["degraded"]],
+    )
     if latest["expansion"]["method"] == "llm":
-        update["llm_called"] = True  # the chat model rewrote the query
-    return update
+        diagnostics["llm_called"] = True  # the chat model rewrote the query
+    return {
+        "messages": replies,
+        "ranked": ranked,
+        "searches": state.get("searches", 0) + 1,
+        "query": query,
+        "relevance": kept_for_followup(state, relevant(state.get("relevance"), artifacts), ranked),
+        "diagnostics": diagnostics,
+    }
 
 
 def _spent(artifacts: list[SearchArtifact], stage: str) -> float:

@@ -20,5 +20,5 @@ async def slim(state: State) -> State:
     return {
         "ranked": [bare(p) for p in state.get("ranked", [])],
         "passages": [bare(p) for p in state.get("passages", [])],
-        "context": "",
+        "passages_text": "",
     }

@@ -8,11 +8,11 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from langchain_core.messages import AIMessage
 
+from answers.citations import MISSING, render_answer, uncited_statements, validate
 from graph import prompts
 from graph.offline import offline_answer
-from graph.state import State
+from graph.state import Diagnostics, State
 from providers.resilience import degrade
-from tools.citations import MISSING, render_answer, uncited_statements, validate
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
@@ -91,10 +91,10 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
             degrade("archive.missing", f"{len(missing)} cited original(s)", "citations removed")
         )
     return {
-        "degraded": degraded,
         "messages": [message],
         "rendered": render_answer(text, check.citations),
         "citations": check.citations,
-        "citation_check": summary,
-        "timings": {"validate": elapsed_ms(start)},
+        "diagnostics": Diagnostics(
+            citation_check=summary, degraded=degraded, timings={"validate": elapsed_ms(start)}
+        ),
     }

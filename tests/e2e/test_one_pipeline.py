@@ -26,7 +26,7 @@ QUESTIONS = [
     (
         "fuel exhaustion forced landing",
         ("--no-hybrid", "--score-cutoff", "0.05"),
-        Context(hybrid=False, score_cutoff=0.05),
+        Context(lexical=False, score_cutoff=0.05),
         Layers(lexical=False, score_cutoff=0.05),
     ),
 ]
@@ -67,7 +67,8 @@ async def test_search_eval_and_the_graph_agree(
     assert not state.get("filters"), state.get("filters")  # the same (no) structural filter
     assert graph_kept == cli_kept, question
     assert eval_ranked[: len(cli_ranked)] == cli_ranked  # eval ranks past the pool too
-    assert state["rerank"].get("floor") == cli["rerank"].get("floor")  # none when nothing found
+    rerank = state["diagnostics"]["rerank"]
+    assert rerank.get("floor") == cli["rerank"].get("floor")  # none when nothing found
     graph_relevance, cli_relevance = dict(state["relevance"]), dict(cli["relevance"])
     best, cli_best = graph_relevance.pop("best"), cli_relevance.pop("best")
     assert graph_relevance == cli_relevance  # the same decision, threshold and closest cosine

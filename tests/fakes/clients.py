@@ -16,7 +16,8 @@ from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import RegisteredVessel
 from providers.rerankers import RerankError
-from tools.hybrid import Retrieval, RetrievalOptions
+from tools.hybrid import Retrieval
+from tools.retrieval_config import RetrievalConfig
 from tools.topics import TopicDecision, TopicRetrieval
 
 
@@ -120,7 +121,7 @@ class FakeBackend:
         )
 
     async def retrieve(
-        self, query: str, filters: SearchFilters, options: RetrievalOptions
+        self, query: str, filters: SearchFilters, options: RetrievalConfig
     ) -> Retrieval:
         self.calls.append("retrieve")
         self.queries.append((query, filters))
@@ -138,10 +139,10 @@ class FakeBackend:
                     )
                 )
         scored.sort(key=lambda c: (-c["score"], c["chunk_id"]))
-        return Retrieval(scored[: options.k], {"retrieve": 0.1})
+        return Retrieval(scored[: options.results()], {"retrieve": 0.1})
 
     async def retrieve_topics(
-        self, query: str, filters: SearchFilters, options: RetrievalOptions
+        self, query: str, filters: SearchFilters, options: RetrievalConfig
     ) -> TopicRetrieval:
         """Topics whose every word is in the query restrict retrieval to their chunks ("strict");
         no such topic, or no hit under them: searched without the topic filter ("dropped")."""

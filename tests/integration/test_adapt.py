@@ -39,7 +39,8 @@ from providers.linear_head import head_file, read_head
 from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
 from providers.rerankers.translation import TRANSLATION_FEATURES
 from tools.pair_mining import stored_chunks
-from tools.pipeline import Switches, run_pipeline
+from tools.pipeline import run_pipeline
+from tools.retrieval_config import RetrievalConfig
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("torch", reason="bosun adapt needs the optional [adapt] extra")
@@ -226,10 +227,14 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
         assert fitted.info["embedding_model"] == services.store.identity.model
         pipeline = build_pipeline(services)
         assert pipeline.judge is not None
-        ranking = await run_pipeline(pipeline, QUERIES["pc_ice"][0], SearchFilters(), Switches())
+        ranking = await run_pipeline(
+            pipeline, QUERIES["pc_ice"][0], SearchFilters(), RetrievalConfig()
+        )
         assert ranking.rerank["status"] == "ok" and ranking.kept[0]["source_id"] == "ice"
         assert ranking.relevance["judge"] == "stock" and not ranking.relevance["stopped"]
-        off = await run_pipeline(pipeline, "banana bread recipe", SearchFilters(), Switches())
+        off = await run_pipeline(
+            pipeline, "banana bread recipe", SearchFilters(), RetrievalConfig()
+        )
         assert off.relevance["stopped"]
 
     head_path = head_file(model)

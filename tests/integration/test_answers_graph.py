@@ -55,7 +55,7 @@ async def test_the_fix_comes_first_then_the_followup_gives_the_cause(graph: Bosu
     assert "thermal fatigue" in caused and not second["cutoff"], caused
     assert not overlap(fixed, caused)  # the follow-up moves on
     for state in (first, second):
-        assert state["citations"] and state["citation_check"]["invalid"] == 0
+        assert state["citations"] and state["diagnostics"]["citation_check"]["invalid"] == 0
         assert repeats(answer_of(state)) == 0
 
 

@@ -13,12 +13,12 @@ from langchain_core.messages import HumanMessage
 
 from agent.settings import Settings
 from agent.wiring import Services, build_clients
+from answers.citations import MARKER
 from archive.ingest.model import Section, SourceDocument, Vessel
 from archive.ingest.pipeline import ingest_documents
 from archive.store.passages import fetch_passages
 from checkpoints.postgres import open_checkpointer
 from graph import Context, build_graph
-from tools.citations import MARKER
 
 pytestmark = pytest.mark.integration
 
@@ -130,8 +130,8 @@ async def test_offline_answer_cites_only_real_archived_passages(
         graph = build_graph(build_clients(ingested, offline=True), checkpointer=saver)
         out = await ask(graph, "e2e-osprey", "What caused the purifier alarm on Osprey Line?")
     answer = out["messages"][-1].content
-    assert out["intent"] == "factual_query" and out["llm_called"] is False
-    assert out["cutoff"] is False and out["citation_check"]["invalid"] == 0
+    assert out["intent"] == "factual_query" and out["diagnostics"]["llm_called"] is False
+    assert out["cutoff"] is False and out["diagnostics"]["citation_check"]["invalid"] == 0
     marked = {m.group(1) for m in MARKER.finditer(answer)}
     assert marked and marked == {c["id"] for c in out["citations"]}
     stored = await fetch_passages(ingested.store, sorted(marked))
@@ -146,7 +146,7 @@ async def test_unknown_vessel_is_not_widened(ingested: Services, settings: Setti
     graph = build_graph(build_clients(ingested, offline=True))
     out = await ask(graph, "unknown-vessel", "Any purifier trouble on MV Heron Bay?")
     assert 'No vessel named "Heron Bay"' in out["messages"][-1].content
-    assert out["retrieved"] == 0 and out["citations"] == []
+    assert out["diagnostics"]["retrieved"] == 0 and out["citations"] == []
 
 
 def test_the_embedding_example_runs(ingested: Services, settings: Settings) -> None:

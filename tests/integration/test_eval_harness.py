@@ -18,7 +18,8 @@ from agent.settings import Settings
 from agent.wiring import open_services
 from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
-from tools.hybrid import Retrieval, RetrievalOptions, retrieve
+from tools.hybrid import Retrieval, retrieve
+from tools.retrieval_config import RetrievalConfig
 
 pytestmark = pytest.mark.integration
 
@@ -91,9 +92,9 @@ async def test_ingest_once_then_evaluate_every_arm(settings: Settings, tiny: Pat
         results = {
             name: await evaluate(services, dataset, options=options)
             for name, options in {
-                "bm25": RetrievalOptions(dense=False),
-                "dense": RetrievalOptions(lexical=False),
-                "hybrid": RetrievalOptions(),
+                "bm25": RetrievalConfig(dense=False),
+                "dense": RetrievalConfig(lexical=False),
+                "hybrid": RetrievalConfig(),
             }.items()
         }
     for name, result in results.items():
@@ -123,7 +124,7 @@ async def test_a_search_hook_replaces_retrieval_and_limit_cuts_the_queries(
                 services.embeddings,
                 query,
                 SearchFilters(),
-                RetrievalOptions(dense=False, k=100),
+                RetrievalConfig(dense=False, k=100),
             )
             worst_first = [{**c, "score": -c["score"]} for c in got.candidates]
             return Retrieval(worst_first, {**got.timings_ms, "hook": 1.0})
@@ -140,7 +141,7 @@ async def test_runs_are_logged_and_a_changed_chunk_size_is_refused(
 ) -> None:
     dataset = load_dataset(tiny, "dev")
     async with open_eval_services(settings, dataset) as services:
-        result = await evaluate(services, dataset, options=RetrievalOptions(dense=False), limit=1)
+        result = await evaluate(services, dataset, options=RetrievalConfig(dense=False), limit=1)
         with pytest.raises(StoreError, match="1000-character chunks, not 400"):
             await ensure_ingested(services, dataset, chunk_chars=400)
     log = record_run(settings, result, {"no_hybrid": False, "lexical_only": True}, {"x": 1})

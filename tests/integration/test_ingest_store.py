@@ -17,7 +17,8 @@ from archive.ingest.pipeline import ingest_paths
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 from tools.vessels import resolve_vessel
 
 pytestmark = pytest.mark.integration
@@ -75,7 +76,7 @@ async def test_threads_attachments_and_vessels(mail: Services) -> None:
         mail.embeddings,
         "jacket water temperature at start",
         filters,
-        RetrievalOptions(k=20),
+        RetrievalConfig(k=20),
     )
     assert result.candidates
     assert {c["vessel_name"] for c in result.candidates} == {"Nordic Star"}
@@ -85,7 +86,7 @@ async def test_threads_attachments_and_vessels(mail: Services) -> None:
 async def test_thread_digest_answers_a_question_spanning_the_thread(mail: Services) -> None:
     question = "What cracked on Nordic Star, why, and how was it fixed?"
     result = await retrieve(
-        mail.store, mail.embeddings, question, SearchFilters(), RetrievalOptions(k=5)
+        mail.store, mail.embeddings, question, SearchFilters(), RetrievalConfig(k=5)
     )
     digests = [c for c in result.candidates if c["kind"] == "thread_digest"]
     assert digests and digests[0]["thread_id"] == "ns-2025-001@nordicstar.example"
@@ -94,7 +95,7 @@ async def test_thread_digest_answers_a_question_spanning_the_thread(mail: Servic
 
 async def test_imo_number_finds_vessel_first(mail: Services) -> None:
     result = await retrieve(
-        mail.store, mail.embeddings, "IMO 9345678", SearchFilters(), RetrievalOptions(k=3)
+        mail.store, mail.embeddings, "IMO 9345678", SearchFilters(), RetrievalConfig(k=3)
     )
     assert "9345678" in result.candidates[0]["text"]
     assert "Baltic Trader" in {c["vessel_name"] for c in result.candidates}

@@ -18,7 +18,8 @@ from archive.ingest.pipeline import ingest_paths
 from archive.ingest.topics import build_topics
 from archive.store.search_filters import SearchFilters
 from tools.expansion import PRFConfig, PseudoRelevanceExpander
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 from tools.topics import TopicFilterConfig, match_topics, retrieve_with_topics, topic_chunks
 
 pytestmark = pytest.mark.integration
@@ -89,7 +90,7 @@ async def test_the_digest_answers_a_question_spanning_the_thread(
         svc.embeddings,
         "how was the cylinder liner crack on Nordic Star resolved?",
         SearchFilters(),
-        RetrievalOptions(k=5),
+        RetrievalConfig(k=5),
     )
     top = [(c["kind"], c["thread_id"]) for c in retrieval.candidates]
     assert ("thread_digest", NORDIC_STAR_ROOT) in top
@@ -176,7 +177,7 @@ async def test_strict_topic_filter_restricts_to_linked_chunks(
         svc.embeddings,
         "cylinder liner crack",
         SearchFilters(),
-        RetrievalOptions(k=10),
+        RetrievalConfig(k=10),
         config,
     )
     assert result.decision == "strict"
@@ -192,7 +193,7 @@ async def test_strict_topic_filter_restricts_to_linked_chunks(
         svc.embeddings,
         "cylinder liner crack",
         SearchFilters(),
-        RetrievalOptions(k=10),
+        RetrievalConfig(k=10),
         replace(config, scope="document"),
     )
     assert whole.decisions[0]["scope"] == "document"
@@ -215,7 +216,7 @@ async def test_too_few_hits_loosen_then_drop_the_topic_filter_keeping_structural
         svc.embeddings,
         "cylinder liner crack",
         emails,
-        RetrievalOptions(k=10),
+        RetrievalConfig(k=10),
         TopicFilterConfig(threshold=0.99, loose_top_k=50, loose_threshold=0.0, min_results=1),
     )
     assert [d["decision"] for d in loosened.decisions] == ["no_topics", "loosened"]
@@ -225,7 +226,7 @@ async def test_too_few_hits_loosen_then_drop_the_topic_filter_keeping_structural
         svc.embeddings,
         "cylinder liner crack",
         emails,
-        RetrievalOptions(k=50),
+        RetrievalConfig(k=50),
         TopicFilterConfig(
             top_k=1, threshold=0.3, loose_top_k=2, loose_threshold=0.2, min_results=50
         ),
@@ -241,7 +242,7 @@ async def test_too_few_hits_loosen_then_drop_the_topic_filter_keeping_structural
         svc.embeddings,
         "cylinder liner crack",
         replace(emails, thread_id="no-such-thread"),
-        RetrievalOptions(k=10),
+        RetrievalConfig(k=10),
     )
     assert nothing.decision == "dropped" and nothing.retrieval.candidates == []
 

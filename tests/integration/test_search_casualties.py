@@ -13,7 +13,8 @@ from agent.wiring import open_services
 from archive.ingest.pipeline import ingest_paths
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import registered_vessels, vessel_documents
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 from tools.vessels import UnknownVessel, resolve_vessel
 
 pytestmark = [pytest.mark.integration, pytest.mark.shared_data]
@@ -46,7 +47,7 @@ async def test_imo_number_ranks_its_casualty_first(
                 svc.embeddings,
                 f"IMO {vessel.imo}",
                 SearchFilters(),
-                RetrievalOptions(k=5),
+                RetrievalConfig(k=5),
             )
             top = result.candidates[0]
             assert vessel.imo in top["text"], (vessel, top["source_id"])
@@ -63,7 +64,7 @@ async def test_imo_number_ranks_its_casualty_first(
             svc.embeddings,
             "casualty",
             SearchFilters(doc_ids=tuple(docs)),
-            RetrievalOptions(k=10),
+            RetrievalConfig(k=10),
         )
         assert result.candidates
         assert {c["doc_id"] for c in result.candidates} <= set(docs)

@@ -14,7 +14,8 @@ from archive.ingest.pipeline import ingest_paths
 from archive.store.candidates import bm25_search
 from archive.store.passages import fetch_vectors
 from archive.store.search_filters import SearchFilters
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 
 pytestmark = pytest.mark.integration
 
@@ -34,7 +35,7 @@ async def ntsb(settings: Settings) -> Services:
 @pytest.mark.parametrize("report_no", ["ANC12FA083", "ERA25LA084", "CEN13LA322"])
 async def test_report_number_ranks_first(ntsb: Services, report_no: str) -> None:
     result = await retrieve(
-        ntsb.store, ntsb.embeddings, report_no, SearchFilters(), RetrievalOptions(k=5)
+        ntsb.store, ntsb.embeddings, report_no, SearchFilters(), RetrievalConfig(k=5)
     )
     assert result.candidates[0]["report_no"] == report_no
     assert result.candidates[0]["bm25"] > 0
@@ -43,9 +44,9 @@ async def test_report_number_ranks_first(ntsb: Services, report_no: str) -> None
 async def test_report_filter_keeps_only_that_report(ntsb: Services) -> None:
     filters = SearchFilters(report_no="ERA25LA084")
     for options in (
-        RetrievalOptions(k=50),
-        RetrievalOptions(lexical=False, k=50),
-        RetrievalOptions(dense=False, k=50),
+        RetrievalConfig(k=50),
+        RetrievalConfig(lexical=False, k=50),
+        RetrievalConfig(dense=False, k=50),
     ):
         result = await retrieve(ntsb.store, ntsb.embeddings, "fuel planning", filters, options)
         assert result.candidates
@@ -63,7 +64,7 @@ async def test_filtered_vector_search_still_returns_k_rows(ntsb: Services) -> No
         )
         doc_ids = tuple(r["doc_id"] for r in await cur.fetchall())
     filters = SearchFilters(doc_ids=doc_ids)
-    options = RetrievalOptions(lexical=False, k=10, similarity_floor=-1.0)
+    options = RetrievalConfig(lexical=False, k=10, similarity_floor=-1.0)
     result = await retrieve(ntsb.store, ntsb.embeddings, "engine failure", filters, options)
     assert len(result.candidates) == 10
     assert {c["doc_id"] for c in result.candidates} <= set(doc_ids)
@@ -116,7 +117,7 @@ async def test_a_selective_filter_is_searched_exactly_when_the_index_would_give_
     q = np.asarray(ntsb.embeddings.embed_query(query), dtype=np.float64)
     cosine = {c: v @ q / (np.linalg.norm(v) * np.linalg.norm(q)) for c, v in stored.items()}
     expected = sorted(cosine, key=lambda c: -cosine[c])[:10]
-    options = RetrievalOptions(lexical=False, k=10, similarity_floor=-1.0)
+    options = RetrievalConfig(lexical=False, k=10, similarity_floor=-1.0)
     await _on_every_session(ntsb, "SET hnsw.max_scan_tuples = 1; SET enable_sort = off")
     try:
         result = await retrieve(
@@ -131,7 +132,7 @@ async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> Non
     """Dense-only candidates get their exact BM25, lexical-only ones their exact cosine."""
     query = "engine power loss during cruise flight over mountains"
     result = await retrieve(
-        ntsb.store, ntsb.embeddings, query, SearchFilters(), RetrievalOptions(k=100, candidates=20)
+        ntsb.store, ntsb.embeddings, query, SearchFilters(), RetrievalConfig(k=100, arm_rows=20)
     )
     every_bm25 = dict(await bm25_search(ntsb.store, query, SearchFilters(), limit=100_000))
     lexical_top = set(list(every_bm25)[:20])

@@ -14,7 +14,8 @@ from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_paths
 from archive.store.search_filters import SearchFilters
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 
 pytestmark = [pytest.mark.integration, pytest.mark.shared_data]
 
@@ -52,13 +53,13 @@ async def test_registrations_rank_their_report_first(
     assert len(wanted) >= 10
     for registration, report_no in wanted:
         result = await retrieve(
-            svc.store, svc.embeddings, registration, SearchFilters(), RetrievalOptions(k=5)
+            svc.store, svc.embeddings, registration, SearchFilters(), RetrievalConfig(k=5)
         )
         top = result.candidates[0]
         assert (top["report_no"], top["bm25"] > 0) == (report_no, True), registration
         # Lower case, as people type it, finds it too (one lexeme, not split at the digits).
         lower = await retrieve(
-            svc.store, svc.embeddings, registration.lower(), SearchFilters(), RetrievalOptions(k=1)
+            svc.store, svc.embeddings, registration.lower(), SearchFilters(), RetrievalConfig(k=1)
         )
         assert lower.candidates[0]["report_no"] == report_no, registration
 
@@ -72,7 +73,7 @@ async def test_registration_filter_keeps_only_its_report(
         svc.embeddings,
         "the pilot lost control of the airplane",
         SearchFilters(registration=ISSUE_EXAMPLE),
-        RetrievalOptions(k=10),
+        RetrievalConfig(k=10),
     )
     assert result.candidates
     assert {c["report_no"] for c in result.candidates} == {"CEN12CA185"}
@@ -86,6 +87,6 @@ async def test_make_and_model_are_exact_terms(
     make, model = next(pair for pair, n in models.items() if n == 1 and len(pair[1]) >= 4)
     report_no = next(r["ntsb_no"] for r in rows if (r["make"], r["model"]) == (make, model))
     result = await retrieve(
-        svc.store, svc.embeddings, f"{make} {model}", SearchFilters(), RetrievalOptions(k=5)
+        svc.store, svc.embeddings, f"{make} {model}", SearchFilters(), RetrievalConfig(k=5)
     )
     assert result.candidates[0]["report_no"] == report_no, (make, model)

@@ -16,7 +16,8 @@ from archive.ingest.pipeline import ingest_paths
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import classify_stored_vessels, registered_vessels
 from tools.filters import resolve, to_search_filters
-from tools.hybrid import RetrievalOptions, retrieve
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 
 pytestmark = [pytest.mark.integration, pytest.mark.shared_data]
 
@@ -87,7 +88,7 @@ async def test_bulk_carriers_whatever_the_spelling(
         svc.embeddings,
         "Groundings of bulk carriers",
         filters,
-        RetrievalOptions(k=10),
+        RetrievalConfig(k=10),
     )
     assert len(result.candidates) == 10
     assert {c["source_id"] for c in result.candidates} <= expected

@@ -194,7 +194,7 @@ async def test_a_factual_turn_through_gemini_pairs_the_search_call_and_its_resul
         {"configurable": {"thread_id": "g"}},
         context=Context(),
     )
-    assert out["degraded"] == [] and out["answer_source"] == "model"
+    assert out["diagnostics"]["degraded"] == [] and out["answer_source"] == "model"
     assert out["citations"][0]["id"] == "a00000000001" and out["searches"] == 2
     first, second = requests_to(server, r":generateContent$")
     roles = [c["role"] for c in second.body["contents"]]

@@ -278,7 +278,7 @@ async def test_a_factual_turn_is_answered_and_cited_by_the_server(
 ) -> None:
     chat.replies = [cite_first_passage]
     out = await turn(graph_over(build_chat_model(settings_for(server.url + "/v1"))))
-    assert out["answer_source"] == "model" and out["degraded"] == []
+    assert out["answer_source"] == "model" and out["diagnostics"]["degraded"] == []
     assert out["citations"][0]["id"] == CRACK
     (request,) = requests_to(server, CHAT_PATH)  # search first: the model is asked once
     roles = [m["role"] for m in request.body["messages"]]
@@ -299,7 +299,7 @@ async def test_an_uncited_server_answer_is_repaired_with_valid_messages(
         "content": "The liner was replaced.",
     }
     assert CRACK in repair.body["messages"][-1]["content"] and "tools" not in repair.body
-    assert out["citation_check"]["flagged"] is False and out["repaired"] is True
+    assert out["diagnostics"]["citation_check"]["flagged"] is False and out["repaired"] is True
 
 
 def _closed_port() -> int:
@@ -329,7 +329,7 @@ async def test_a_failing_server_gives_the_offline_answer_within_one_timeout(
     out = await turn(graph)
     elapsed = time.perf_counter() - start
     assert out["answer_source"] == "fallback" and out["citations"][0]["id"] == CRACK
-    assert any("chat model failed" in note for note in out["degraded"])
+    assert any("chat model failed" in note for note in out["diagnostics"]["degraded"])
     assert len(requests_to(server, CHAT_PATH)) <= 1  # one attempt: no retry, no repair call
     assert elapsed < 2.0  # one 1 s timeout plus the offline turn, not two timeouts
 
@@ -341,7 +341,7 @@ async def test_a_classifier_timeout_costs_one_timeout_for_the_whole_turn(
     settings = settings_for(server.url + "/v1", BOSUN_PROVIDER_TIMEOUT_S="1")
     graph = graph_over(build_chat_model(settings), build_classifier_model(settings))
     out = await turn(graph, "tell me about the ballast pump leak")  # the model labels it
-    assert out["intent_source"] == "fallback" and out["answer_source"] == "fallback"
+    assert out["diagnostics"]["intent_source"] == "fallback" and out["answer_source"] == "fallback"
     assert len(requests_to(server, CHAT_PATH)) == 1
     assert out["citations"]
 
@@ -372,14 +372,14 @@ async def test_llama_cpp_function_calling_answers_nothing_when_tools_are_offered
     chat.replies = [cite_first_passage]
     model = build_chat_model(settings_for(server.url + "/v1"))
     offered = await turn(graph_over(model))
-    assert offered["answer_source"] == "fallback" and offered["degraded"]
+    assert offered["answer_source"] == "fallback" and offered["diagnostics"]["degraded"]
 
     chat.replies = [cite_first_passage]
     settings = settings_for(server.url + "/v1", BOSUN_CHAT_TOOLS="off")
     assert settings.chat_tools is False
     state = await turn(graph_over(build_chat_model(settings), chat_tools=settings.chat_tools))
-    assert state["answer_source"] == "model" and not state.get("degraded")
-    assert state["citations"] and not state["citation_check"]["flagged"]
+    assert state["answer_source"] == "model" and not state["diagnostics"].get("degraded")
+    assert state["citations"] and not state["diagnostics"]["citation_check"]["flagged"]
     assert "tools" not in requests_to(server, CHAT_PATH)[-1].body
 
 
@@ -396,6 +396,6 @@ async def test_statements_without_a_citation_flag_the_answer(
     settings = settings_for(server.url + "/v1", BOSUN_CHAT_TOOLS="off")
     state = await turn(graph_over(build_chat_model(settings), chat_tools=False))
     assert state["answer_source"] == "model" and state["citations"]
-    assert state["citation_check"]["flagged"] is True
-    assert state["citation_check"]["uncited_statements"] == 2
+    assert state["diagnostics"]["citation_check"]["flagged"] is True
+    assert state["diagnostics"]["citation_check"]["uncited_statements"] == 2
     assert "2 statement(s) in this answer cite no document" in state["messages"][-1].text

@@ -32,7 +32,7 @@ async def test_the_checkpoint_holds_no_passage_text_and_one_checkpoint_per_turn(
     checkpoints = list(saver.list({"configurable": {"thread_id": "t"}}))
     assert len(checkpoints) == 1  # written when the turn ended, not after every step
     stored = (await runner.graph.aget_state({"configurable": {"thread_id": "t"}})).values
-    assert stored["ranked"] and stored["passages"] and stored["context"] == ""
+    assert stored["ranked"] and stored["passages"] and stored["passages_text"] == ""
     assert all(p["text"] == "" and p["summary"] == "" for p in stored["ranked"])
     assert stored["ranked"][0]["chunk_id"] == "a00000000001" and stored["ranked"][0]["rerank"]
     answer = stored["messages"][-1]

@@ -4,8 +4,8 @@ an attachment came with — in the source list, the payload and the model's cita
 from __future__ import annotations
 
 from tests.fakes.clients import passage
-from tools.citations import citation_of, lineage, render_answer
-from tools.context import citation_header
+from answers.citations import citation_of, lineage, render_answer
+from answers.layout import citation_header
 
 SURVEY = passage(
     "a1b2c3d4e5f6",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from answers.citations import marker_ids, number_markers, uncited_statements, validate
 from archive.store.passages import Passage
 from tests.fakes.clients import passage
-from tools.citations import marker_ids, number_markers, uncited_statements, validate
 
 
 def record(chunk_id: str, path: str | None = None) -> Passage:

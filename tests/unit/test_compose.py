@@ -9,11 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from answers import AnswerRequest, compose_answer, prompts, question_aspect, subject_of
+from answers.extractive import sentences
 from archive.store.passages import Passage
 from tests.fakes.clients import passage
-from tools import prompts
-from tools.compose import AnswerRequest, compose_answer, question_kind, subject_of
-from tools.extractive import sentences
 
 
 def record(chunk_id: str, text: str, **fields: Any) -> Passage:
@@ -256,7 +255,7 @@ def test_filter_scope_words_do_not_make_a_sentence_an_answer() -> None:
 
 
 @pytest.mark.parametrize(
-    ("question", "kind"),
+    ("question", "aspect"),
     [
         ("What was the probable cause of the accident ERA10CA125?", "cause"),
         ("what caused it?", "cause"),
@@ -268,8 +267,8 @@ def test_filter_scope_words_do_not_make_a_sentence_an_answer() -> None:
         ("What is the jacket water temperature?", "general"),
     ],
 )
-def test_question_kinds(question: str, kind: str) -> None:
-    assert question_kind(question) == kind
+def test_question_aspects(question: str, aspect: str) -> None:
+    assert question_aspect(question) == aspect
 
 
 def test_subject_leaves_out_the_aspect() -> None:

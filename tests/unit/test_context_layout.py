@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from answers.layout import build_context, citation_header, format_passages, passage_body
 from archive.store.passages import Passage
 from tests.fakes.clients import passage
-from tools.context import build_context, citation_header, format_passages, passage_body
 
 
 def record(chunk_id: str, **fields: Any) -> Passage:

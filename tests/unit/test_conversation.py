@@ -45,7 +45,7 @@ def test_ask_arguments_become_context_and_filter_request() -> None:
         ]
     )
     context = context_from_args(args)
-    assert (context.hybrid, context.rerank, context.expand, context.score_cutoff) == (
+    assert (context.lexical, context.rerank, context.expand, context.score_cutoff) == (
         False,
         False,
         False,

@@ -15,8 +15,8 @@ from archive.store.search_filters import SearchFilters
 from graph.context import Context
 from providers.rerankers.trees import FeatureWeights
 from tests.fakes.clients import FakeBackend, FakeReranker, fleet_fixture
-from tools.hybrid import RetrievalOptions
 from tools.pipeline import Pipeline
+from tools.retrieval_config import RetrievalConfig
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -72,13 +72,13 @@ def test_a_collection_with_a_fitted_reranker_adds_the_shipped_one_as_a_row() -> 
 def _search(layers: Layers, reranker: FakeReranker, pool: int = 40) -> LayeredSearch:
     passages, registry, docs = fleet_fixture()
     backend = FakeBackend(passages, registry, docs)
-    return LayeredSearch(Pipeline(backend, reranker), layers, 100, context=Context(candidates=pool))
+    return LayeredSearch(Pipeline(backend, reranker), layers, 100, context=Context(pool=pool))
 
 
 async def test_rerank_reorders_the_agents_pool_and_counts_the_cutoff() -> None:
     search = _search(Layers(), FakeReranker(default_cutoff=0.9), pool=2)
     fused = await search.pipeline.backend.retrieve(
-        "engine leak pump ballast", SearchFilters(), RetrievalOptions()
+        "engine leak pump ballast", SearchFilters(), RetrievalConfig()
     )
     result = await search("engine leak pump ballast")
     ids = [c["chunk_id"] for c in result.candidates]

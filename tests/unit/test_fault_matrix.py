@@ -172,7 +172,7 @@ async def uncited_answer(key: str, faults: Faults) -> tuple[dict[str, Any], Trac
     faults.chat.replies = ["The liner was replaced.", "It was replaced, as I said."]
     model = build_chat_model(settings_for(faults.server.url + "/v1"))
     state, trace, _ = await turn(clients(chat_model=model))
-    assert state["repaired"] and state["citation_check"]["supplemented"] == "offline"
+    assert state["repaired"] and state["diagnostics"]["citation_check"]["supplemented"] == "offline"
     assert state["citations"][0]["id"] == CRACK
     return state, trace
 
@@ -185,7 +185,9 @@ async def failing_classifier(key: str, faults: Faults) -> tuple[dict[str, Any], 
         clients(classifier_model=build_classifier_model(dead)),
         question="How was the cylinder liner crack resolved?",
     )
-    assert state["intent"] == "factual_query" and state["intent_source"] == "fallback"
+    assert (
+        state["intent"] == "factual_query" and state["diagnostics"]["intent_source"] == "fallback"
+    )
     assert state["citations"][0]["id"] == CRACK
     return state, trace
 
@@ -194,8 +196,11 @@ async def failing_classifier(key: str, faults: Faults) -> tuple[dict[str, Any], 
 async def failing_reranker(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
     """The fused order, the reranker's error scrubbed."""
     state, trace, _ = await turn(clients(reranker=FakeReranker(fail=True)))
-    assert state["rerank"]["status"] == "failed" and state["citations"][0]["id"] == CRACK
-    assert "[redacted]" in str(state["degraded"])
+    assert (
+        state["diagnostics"]["rerank"]["status"] == "failed"
+        and state["citations"][0]["id"] == CRACK
+    )
+    assert "[redacted]" in str(state["diagnostics"]["degraded"])
     return state, trace
 
 
@@ -203,7 +208,7 @@ async def failing_reranker(key: str, faults: Faults) -> tuple[dict[str, Any], Tr
 async def failing_topics(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
     """Searched without the topic filter."""
     state, trace, _ = await turn(clients(backend_class=FailingTopics), Context(topics=True))
-    assert state["topic_decisions"] == [] and state["citations"][0]["id"] == CRACK
+    assert state["diagnostics"]["topic_decisions"] == [] and state["citations"][0]["id"] == CRACK
     return state, trace
 
 
@@ -211,7 +216,10 @@ async def failing_topics(key: str, faults: Faults) -> tuple[dict[str, Any], Trac
 async def failing_expansion(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
     """Searched with the question as asked."""
     state, trace, _ = await turn(clients(expander=FailingExpander()), Context(expand=True))
-    assert state["expansion"]["method"] == "off" and state["expansion"]["text"] == QUESTION
+    assert (
+        state["diagnostics"]["expansion"]["method"] == "off"
+        and state["diagnostics"]["expansion"]["text"] == QUESTION
+    )
     assert state["citations"][0]["id"] == CRACK
     return state, trace
 
@@ -220,11 +228,13 @@ async def failing_expansion(key: str, faults: Faults) -> tuple[dict[str, Any], T
 async def missing_originals(key: str, faults: Faults) -> tuple[dict[str, Any], TraceEvents]:
     """Missing originals and failing storage: citations removed, the answer flagged."""
     missing, _, _ = await turn(clients(archive=FakeArchive(present=set())))
-    assert missing["citations"] == [] and missing["citation_check"]["flagged"]
-    assert any(n.startswith("archive storage failed") for n in missing["degraded"])
+    assert missing["citations"] == [] and missing["diagnostics"]["citation_check"]["flagged"]
+    assert any(n.startswith("archive storage failed") for n in missing["diagnostics"]["degraded"])
     state, trace, _ = await turn(clients(archive=FailingStorage()))
-    assert state["citations"] == [] and state["citation_check"]["flagged"]
-    assert len([n for n in state["degraded"] if n.startswith("archive storage")]) == 1
+    assert state["citations"] == [] and state["diagnostics"]["citation_check"]["flagged"]
+    assert (
+        len([n for n in state["diagnostics"]["degraded"] if n.startswith("archive storage")]) == 1
+    )
     assert state["messages"][-1].text  # still an answer, flagged
     return state, trace
 
@@ -237,7 +247,7 @@ async def unbuildable_tracer(key: str, faults: Faults) -> tuple[dict[str, Any], 
     graph = build_graph(clients(), checkpointer=InMemorySaver())
     done = await TurnRunner(graph, settings).run("t", QUESTION)
     assert done.state["citations"][0]["id"] == CRACK
-    assert "sk-lf-1" not in str(done.state["degraded"])
+    assert "sk-lf-1" not in str(done.state["diagnostics"]["degraded"])
     return done.state, None
 
 
@@ -257,7 +267,7 @@ async def unreachable_langfuse(key: str, faults: Faults) -> tuple[dict[str, Any]
         assert time.perf_counter() - start < 2.0
     finally:
         shutdown_tracing(timeout_s=1.0)
-    assert done.state["citations"][0]["id"] == CRACK and done.state["degraded"] == []
+    assert done.state["citations"][0]["id"] == CRACK and done.state["diagnostics"]["degraded"] == []
     return done.state, None
 
 

@@ -50,7 +50,10 @@ async def test_a_factual_turn_searches_before_the_model_speaks() -> None:
     assert any(isinstance(m, ToolMessage) for m in call)  # the search is in its history
     assert model.tool_choices == ["auto"]  # stated: llama.cpp ignores tools without it
     assert out["answer_source"] == "model" and out["citations"][0]["id"] == CRACK
-    assert out["citation_check"]["flagged"] is False and out["degraded"] == []
+    assert (
+        out["diagnostics"]["citation_check"]["flagged"] is False
+        and out["diagnostics"]["degraded"] == []
+    )
 
 
 async def test_an_uncited_answer_is_repaired_once_with_the_passage_ids() -> None:
@@ -65,7 +68,7 @@ async def test_an_uncited_answer_is_repaired_once_with_the_passage_ids() -> None
     answer = out["messages"][-1]
     assert answer.content == f"The liner was replaced [C:{CRACK}]."
     assert [m.content for m in out["messages"]].count("The liner was replaced.") == 0  # replaced
-    assert out["repaired"] is True and out["citation_check"]["flagged"] is False
+    assert out["repaired"] is True and out["diagnostics"]["citation_check"]["flagged"] is False
 
 
 async def test_still_uncited_after_repair_is_flagged_and_backed_by_the_offline_answer() -> None:
@@ -76,7 +79,7 @@ async def test_still_uncited_after_repair_is_flagged_and_backed_by_the_offline_a
     assert text.startswith("Still a collision.")
     assert f"{UNCITED_NOTE} {OFFLINE_SUMMARY}" in text
     assert f"[C:{CRACK}]" in text.split(OFFLINE_SUMMARY)[1]  # the appended answer is cited
-    check = out["citation_check"]
+    check = out["diagnostics"]["citation_check"]
     assert check["flagged"] is True and check["uncited"] is True
     assert check["supplemented"] == "offline"
     assert out["citations"][0]["id"] == CRACK
@@ -99,7 +102,7 @@ async def test_a_failing_chat_model_degrades_to_the_offline_answer(failure: Any)
     out = await ask(graph, QUESTION)
     assert out["answer_source"] == "fallback" and out["chat_failed"] is True
     assert out["citations"][0]["id"] == CRACK  # the passages already retrieved answered
-    assert any("chat model failed" in note for note in out["degraded"])
+    assert any("chat model failed" in note for note in out["diagnostics"]["degraded"])
     assert len(model.calls) == 1  # no second attempt
 
 
@@ -109,7 +112,7 @@ async def test_a_failing_repair_keeps_the_answer_and_appends_the_offline_one() -
     out = await ask(graph, QUESTION)
     text = out["messages"][-1].content
     assert text.startswith("The liner was replaced.") and OFFLINE_SUMMARY in text
-    assert any("chat model failed" in note for note in out["degraded"])
+    assert any("chat model failed" in note for note in out["diagnostics"]["degraded"])
 
 
 async def test_a_tool_call_after_the_search_budget_is_dropped() -> None:
@@ -138,7 +141,7 @@ async def test_a_registered_vessel_makes_a_question_whatever_the_model_says() ->
     model = ScriptedChatModel.replying(f"Replaced [C:{CRACK}].")
     graph, backend = setup(chat_model=model, classifier_model=classifier)
     out = await ask(graph, QUESTION)  # "Nordic Star" without an "MV" cue
-    assert out["intent"] == "factual_query" and out["intent_source"] == "registry"
+    assert out["intent"] == "factual_query" and out["diagnostics"]["intent_source"] == "registry"
     assert classifier.calls == [] and "retrieve" in backend.calls
 
 
@@ -150,7 +153,7 @@ async def test_the_local_classifier_s_question_overrules_the_model_s_general(
         chat_model=ScriptedChatModel(), classifier_model=classifier, embeddings=minilm
     )
     out = await ask(graph, "What is the capital of France?")
-    assert out["intent"] == "factual_query" and out["intent_source"] == "embeddings"
+    assert out["intent"] == "factual_query" and out["diagnostics"]["intent_source"] == "embeddings"
     assert classifier.calls == []
     assert out["cutoff"] is True  # searched, and stopped by the relevance cutoff
     assert "retrieve" in backend.calls
@@ -162,7 +165,7 @@ async def test_the_model_still_labels_what_the_local_classifier_calls_general(
     classifier = ScriptedChatModel.replying("general")
     graph, backend = setup(classifier_model=classifier, embeddings=minilm)
     out = await ask(graph, "what can you do?")
-    assert out["intent"] == "general" and out["intent_source"] == "model"
+    assert out["intent"] == "general" and out["diagnostics"]["intent_source"] == "model"
     assert "retrieve" not in backend.calls
 
 
@@ -171,6 +174,6 @@ async def test_a_classifier_model_failure_skips_the_answer_model_too() -> None:
     model = ScriptedChatModel()  # must not be called: it is the same slow provider
     graph, _ = setup(chat_model=model, classifier_model=classifier)  # no local classifier
     out = await ask(graph, "tell me about the ballast pump leak")
-    assert out["intent_source"] == "fallback" and out["chat_failed"] is True
+    assert out["diagnostics"]["intent_source"] == "fallback" and out["chat_failed"] is True
     assert model.calls == [] and out["answer_source"] == "fallback"
     assert out["citations"]

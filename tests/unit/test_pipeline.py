@@ -6,8 +6,9 @@ import pytest
 
 from archive.store.search_filters import SearchFilters
 from tests.fakes.clients import FakeBackend, FakeReranker, passage
-from tools.pipeline import Pipeline, Switches, run_pipeline
+from tools.pipeline import Pipeline, run_pipeline
 from tools.relevance import decide
+from tools.retrieval_config import RetrievalConfig
 
 PASSAGES = [
     passage("a00000000000", "cargo hold inspection ballast", doc_id="A"),
@@ -22,7 +23,7 @@ def pipeline(reranker: FakeReranker | None = None) -> Pipeline:
 
 async def test_rerank_orders_floors_and_records_scores() -> None:
     ranking = await run_pipeline(
-        pipeline(), "ballast pump leak", SearchFilters(), Switches(rerank_floor=0.5)
+        pipeline(), "ballast pump leak", SearchFilters(), RetrievalConfig(rerank_floor=0.5)
     )
     assert [p["chunk_id"] for p in ranking.kept] == ["a00000000001", "a00000000002"]
     assert ranking.ranked[: len(ranking.kept)] == ranking.kept  # the floor only trims the end
@@ -33,7 +34,7 @@ async def test_rerank_orders_floors_and_records_scores() -> None:
 
 async def test_the_floor_keeps_one_when_all_fall_below_it() -> None:
     ranking = await run_pipeline(
-        pipeline(), "ballast zebra", SearchFilters(), Switches(rerank_floor=0.9)
+        pipeline(), "ballast zebra", SearchFilters(), RetrievalConfig(rerank_floor=0.9)
     )
     assert len(ranking.kept) == 1 and len(ranking.ranked) == 3
 
@@ -41,7 +42,7 @@ async def test_the_floor_keeps_one_when_all_fall_below_it() -> None:
 async def test_rerank_off_keeps_the_fused_order() -> None:
     reranker = FakeReranker()
     ranking = await run_pipeline(
-        pipeline(reranker), "ballast pump", SearchFilters(), Switches(rerank=False)
+        pipeline(reranker), "ballast pump", SearchFilters(), RetrievalConfig(rerank=False)
     )
     assert reranker.calls == 0 and ranking.rerank["status"] == "off"
     assert ranking.kept == ranking.ranked and all(p["rerank"] is None for p in ranking.kept)
@@ -50,7 +51,7 @@ async def test_rerank_off_keeps_the_fused_order() -> None:
 
 async def test_a_reranker_failure_keeps_the_fused_order_and_says_so() -> None:
     ranking = await run_pipeline(
-        pipeline(FakeReranker(fail=True)), "ballast pump", SearchFilters(), Switches()
+        pipeline(FakeReranker(fail=True)), "ballast pump", SearchFilters(), RetrievalConfig()
     )
     assert ranking.rerank["status"] == "failed"
     assert [p["chunk_id"] for p in ranking.kept] == [p["chunk_id"] for p in ranking.ranked]
@@ -59,7 +60,7 @@ async def test_a_reranker_failure_keeps_the_fused_order_and_says_so() -> None:
 
 
 async def test_the_pool_is_reranked_and_the_rest_follows_in_fused_order() -> None:
-    switches = Switches(pool=1, k=3)
+    switches = RetrievalConfig(pool=1, k=3)
     ranking = await run_pipeline(pipeline(), "ballast pump leak", SearchFilters(), switches)
     assert len(ranking.ranked) == 3 and len(ranking.kept) == 1
     assert ranking.ranked[0]["rerank"] is not None
@@ -71,7 +72,7 @@ async def test_the_pool_is_the_rerankers_own_unless_the_run_sets_it(
     run_pool: int | None, reranked: int
 ) -> None:
     # A reranker `bosun adapt` fitted on its own pool (here 2) orders that many candidates.
-    switches = Switches(pool=run_pool, k=3)
+    switches = RetrievalConfig(pool=run_pool, k=3)
     ranking = await run_pipeline(
         pipeline(FakeReranker(pool=2)), "ballast pump leak", SearchFilters(), switches
     )
@@ -80,7 +81,7 @@ async def test_the_pool_is_the_rerankers_own_unless_the_run_sets_it(
 
 
 async def test_nothing_retrieved_stops_the_turn() -> None:
-    ranking = await run_pipeline(pipeline(), "zebra giraffe", SearchFilters(), Switches())
+    ranking = await run_pipeline(pipeline(), "zebra giraffe", SearchFilters(), RetrievalConfig())
     assert ranking.kept == [] and ranking.rerank["status"] == "empty"
     assert ranking.relevance["stopped"] is True
 
@@ -107,7 +108,7 @@ async def test_the_cutoff_is_the_rerankers_own_unless_overridden(
     cutoff: float | None, threshold: float, stopped: bool
 ) -> None:
     reranker = FakeReranker(default_cutoff=0.5)
-    switches = Switches(score_cutoff=cutoff)
+    switches = RetrievalConfig(score_cutoff=cutoff)
     ranking = await run_pipeline(
         pipeline(reranker), "ballast zebra giraffe", SearchFilters(), switches
     )

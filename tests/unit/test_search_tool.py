@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import ToolMessage
 
+from answers.layout import format_passages
 from tests.fakes.clients import FakeBackend, FakeReranker, fleet_fixture
 from tools.expansion import Expansion
 from tools.pipeline import Expander, Pipeline
@@ -20,14 +21,14 @@ def pipeline(fake: FakeBackend, expander: Expander | None = None) -> Pipeline:
 
 
 def test_the_model_sees_only_the_query() -> None:
-    tool = make_search_tool(pipeline(backend()))
+    tool = make_search_tool(pipeline(backend()), layout=format_passages)
     schema = tool.tool_call_schema.model_json_schema()  # type: ignore[union-attr]
     assert list(schema["properties"]) == ["query"]
     assert tool.name == "search_archive"
 
 
 async def test_content_has_citation_headers_and_artifact_has_plain_records() -> None:
-    tool = make_search_tool(pipeline(backend()))
+    tool = make_search_tool(pipeline(backend()), layout=format_passages)
     message = await tool.ainvoke(
         {
             "type": "tool_call",
@@ -45,7 +46,7 @@ async def test_content_has_citation_headers_and_artifact_has_plain_records() -> 
 
 async def test_injected_filters_and_options_reach_retrieval() -> None:
     fake = backend()
-    tool = make_search_tool(pipeline(fake))
+    tool = make_search_tool(pipeline(fake), layout=format_passages)
     await tool.ainvoke(
         {
             "query": "engine room leak",
@@ -65,7 +66,7 @@ async def test_expansion_is_optional_and_switchable() -> None:
         return query + " spatial disorientation"
 
     fake = backend()
-    tool = make_search_tool(pipeline(fake, expand))
+    tool = make_search_tool(pipeline(fake, expand), layout=format_passages)
     await tool.ainvoke({"query": "pilot confused in clouds", "options": {"expand": True}})
     await tool.ainvoke({"query": "pilot confused", "options": {"expand": False}})
     await tool.ainvoke({"query": "pilot lost"})  # off unless switched on (measured harmful)
@@ -83,7 +84,7 @@ async def test_expansion_is_recorded_and_timed() -> None:
             return Expansion(query, query + " disorientation", ("disorientation",), "prf")
 
     fake = backend()
-    tool = make_search_tool(pipeline(fake, Expander()))  # type: ignore[arg-type]
+    tool = make_search_tool(pipeline(fake, Expander()), layout=format_passages)  # type: ignore[arg-type]
     message = await tool.ainvoke(_call("pilot confused", {"expand": True}))
     artifact = message.artifact
     assert artifact["expansion"] == {
@@ -101,7 +102,7 @@ async def test_expansion_is_recorded_and_timed() -> None:
 async def test_topic_filter_runs_only_when_switched_on_and_keeps_structural_filters() -> None:
     fake = backend()
     fake.topics = {"ballast pump": {"a00000000002"}}
-    tool = make_search_tool(pipeline(fake))
+    tool = make_search_tool(pipeline(fake), layout=format_passages)
     nordic = {"vessels": [{"key": "9234567", "name": "NORDIC STAR", "imo": "9234567"}]}
     plain = (await tool.ainvoke(_call("engine ballast pump leak", {}))).artifact
     assert "retrieve_topics" not in fake.calls and plain["topics"] == []

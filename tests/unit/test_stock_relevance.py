@@ -13,8 +13,9 @@ from archive.store.search_filters import SearchFilters
 from providers.linear_head import apply_head, load_head, save_head
 from providers.rerankers.base import POOL
 from tests.fakes.clients import FakeBackend, FakeReranker, passage
-from tools.pipeline import Pipeline, Switches, run_pipeline
+from tools.pipeline import Pipeline, run_pipeline
 from tools.relevance import COSINE_FLOOR, COSINE_RESCUE
+from tools.retrieval_config import RetrievalConfig
 from tools.stock_relevance import StockJudge
 
 RNG = np.random.default_rng(11)
@@ -103,13 +104,15 @@ async def test_the_pipeline_orders_by_its_reranker_and_stops_by_the_judge() -> N
     judged = Pipeline(
         FakeBackend(passages=passages), FakeReranker(default_floor=0.0), judge=judge_over(stock)
     )
-    before = await run_pipeline(plain, question, SearchFilters(), Switches())
-    after = await run_pipeline(judged, question, SearchFilters(), Switches())
+    before = await run_pipeline(plain, question, SearchFilters(), RetrievalConfig())
+    after = await run_pipeline(judged, question, SearchFilters(), RetrievalConfig())
     assert not before.relevance["stopped"]
     assert after.relevance["stopped"] and after.relevance["judge"] == "stock"
     assert [p["chunk_id"] for p in after.ranked] == [p["chunk_id"] for p in before.ranked]
     assert after.kept == before.kept  # the answer's passages stay the fitted reranker's
-    overridden = await run_pipeline(judged, question, SearchFilters(), Switches(score_cutoff=0.0))
+    overridden = await run_pipeline(
+        judged, question, SearchFilters(), RetrievalConfig(score_cutoff=0.0)
+    )
     assert overridden.relevance["threshold"] == 0.0 and not overridden.relevance["stopped"]
 
 
@@ -139,7 +142,7 @@ async def test_without_cosines_the_pipeline_decides_as_before_and_never_asks_the
     passages = [passage("a00000000001", "ballast pump leak")]
     judge = StockJudge.of_head(HEAD, HeadedEmbeddings(), no_vectors)
     pipeline = Pipeline(NoCosineBackend(passages=passages), FakeReranker(), judge=judge)
-    ranking = await run_pipeline(pipeline, "ballast pump leak", SearchFilters(), Switches())
+    ranking = await run_pipeline(pipeline, "ballast pump leak", SearchFilters(), RetrievalConfig())
     assert ranking.rerank["status"] == "ok" and "judge" not in ranking.relevance
 
 

@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from answers.aspects import Aspect
+from answers.units import Unit
 from providers.rerankers.features import content_stems, is_identifier, tokens
-from tools.compose.kinds import Kind
-from tools.compose.units import Unit
 
 logger = logging.getLogger(__name__)
 
@@ -24,8 +24,8 @@ SEMANTIC_WEIGHT = 2.5
 SEMANTIC_ALONE = 0.35
 #: Sentences embedded per answer, the most promising by shared terms and role.
 MAX_EMBEDDED = 24
-#: Bonus per (kind, role): a why-question wants causes, a how-fixed one the fix.
-ROLE_BONUS: dict[Kind, dict[str, float]] = {
+#: Bonus per (aspect, role): a why-question wants causes, a how-fixed one the fix.
+ROLE_BONUS: dict[Aspect, dict[str, float]] = {
     "cause": {"cause": 1.5, "found": 1.5, "problem": -0.5, "fix": -0.3, "confirm": -0.5},
     "fix": {"fix": 1.5, "found": 1.5, "hint": 0.5, "confirm": 0.3, "problem": -1.0, "cause": 0.2},
     "happened": {"outcome": 1.0, "cause": 0.5},
@@ -43,7 +43,7 @@ STATED_BONUS = 1.0
 def scores(
     query: str,
     units: Sequence[Unit],
-    kind: Kind,
+    aspect: Aspect,
     *,
     scope: Sequence[str] = (),
     embed: Embed | None = None,
@@ -57,8 +57,8 @@ def scores(
     ids = {w for w in words if is_identifier(w)} - scoped
     if not stems and not ids:  # the question is only the scope: use it after all
         stems, ids = set(content_stems(words)), {w for w in words if is_identifier(w)}
-    bonus = ROLE_BONUS[kind]
-    if also_cause and kind == "fix":  # "what was the culprit and how was it fixed?"
+    bonus = ROLE_BONUS[aspect]
+    if also_cause and aspect == "fix":  # "what was the culprit and how was it fixed?"
         bonus = {**bonus, "cause": ROLE_BONUS["cause"]["cause"]}
     lexical = []
     for unit in units:
@@ -69,7 +69,7 @@ def scores(
             role += STATED_BONUS
         if role > 0:  # a lower passage's role counts for less: it is about something else
             role /= 1 + ROLE_RANK_DECAY * unit.rank
-        if kind in ("cause", "fix") and unit.text.rstrip().endswith("?"):
+        if aspect in ("cause", "fix") and unit.text.rstrip().endswith("?"):
             role -= QUESTION_PENALTY  # a question asked in the thread answers nothing
         lexical.append((overlap + len(ids & set(unit_words)), role + 0.3 / (1 + unit.rank)))
     # Only the most promising sentences are embedded (a sentence embedding costs ~5 ms here).

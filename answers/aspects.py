@@ -1,11 +1,12 @@
-"""What kind of answer a question asks for: a cause, a fix, an account, a list, or plain facts."""
+"""The aspect a question asks about, which decides the answer's shape: a cause, a fix, an
+account, a list, or plain facts."""
 
 from __future__ import annotations
 
 import re
 from typing import Literal
 
-Kind = Literal["cause", "fix", "happened", "pattern", "general"]
+Aspect = Literal["cause", "fix", "happened", "pattern", "general"]
 
 _PATTERN = re.compile(
     r"\b(?:common|frequent|typical|recurring|most\s+often|patterns?|trends?|list|examples?"
@@ -33,8 +34,8 @@ _HAPPENED = re.compile(
 )
 
 
-def question_kind(question: str) -> Kind:
-    """The kind of answer ``question`` asks for (the question's own words, not a follow-up's
+def question_aspect(question: str) -> Aspect:
+    """The aspect ``question`` asks about (the question's own words, not a follow-up's
     borrowed subject): a list first, then a fix, a cause, an account, else ``general``."""
     if _PATTERN.search(question):
         return "pattern"

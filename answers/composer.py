@@ -11,18 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from archive.store.passages import Passage
-from tools import prompts
-from tools.compose.kinds import Kind, asks_cause, question_kind
-from tools.compose.lines import (
+from answers import prompts
+from answers.aspects import Aspect, asks_cause, question_aspect
+from answers.extractive import ended
+from answers.lines import (
     closest_records,
     missing_terms,
     record_label,
     subject_first,
     year_first,
 )
-from tools.compose.scoring import Embed, scores
-from tools.compose.units import (
+from answers.scoring import Embed, scores
+from answers.units import (
     CAUSE_SECTIONS,
     Unit,
     is_repeat,
@@ -30,7 +30,7 @@ from tools.compose.units import (
     signature,
     units_of,
 )
-from tools.extractive import ended
+from archive.store.passages import Passage
 
 #: Passages whose sentences are considered (the answer's passages are best first).
 MAX_PASSAGES = 8
@@ -44,7 +44,7 @@ PER_PASSAGE = 2
 class AnswerRequest:
     """What the composer needs from a turn."""
 
-    question: str  # what this turn asks, in its own words (decides the kind of answer)
+    question: str  # what this turn asks, in its own words (decides the aspect answered)
     query: str  # what the sentences are matched against (a follow-up's subject + its aspect)
     passages: Sequence[Passage]  # the answer's passages, best first
     pool: Sequence[Passage] = ()  # everything retrieved this turn (a document's cause)
@@ -55,7 +55,7 @@ class AnswerRequest:
     notes: Sequence[str] = ()  # lines said before the answer (how dates were used)
     embed: Embed | None = None  # sentence embeddings for choosing by meaning
     max_sentences: int = 4
-    kind: Kind | None = None  # None: from the question
+    aspect: Aspect | None = None  # None: from the question
 
 
 @dataclass
@@ -74,7 +74,7 @@ def compose_answer(request: AnswerRequest) -> str:
     """The answer to ``request.question`` from its passages (see the module docstring)."""
     if not request.passages:
         return prompts.NO_RESULTS_REPLY
-    kind = request.kind or question_kind(request.question)
+    aspect = request.aspect or question_aspect(request.question)
     passages = subject_first(
         year_first(request.passages, request.year), request.pool, request.subject_documents
     )
@@ -82,12 +82,12 @@ def compose_answer(request: AnswerRequest) -> str:
     missing = missing_terms(request.question, passages, scope=request.scope, year=request.year)
     answer = _Answer(seen=said_sentences(request.said))
 
-    listed: Kind = "cause" if asks_cause(request.question) else "pattern"
+    listed: Aspect = "cause" if asks_cause(request.question) else "pattern"
 
     def score(units: list[Unit]) -> list[float]:
         return scores(request.query, units, listed, scope=request.scope, embed=request.embed)
 
-    if missing.essential or kind == "pattern":
+    if missing.essential or aspect == "pattern":
         body = closest_records(
             passages, request.pool, score=score, fresh=answer.fresh, take=answer.take
         )
@@ -97,19 +97,19 @@ def compose_answer(request: AnswerRequest) -> str:
         if len(body) > 1:
             return _joined(head, prompts.PATTERN_LEAD.format(n=len(body)), body)
     units = [u for rank, r in enumerate(passages[:MAX_PASSAGES]) for u in units_of(r, rank)]
-    units += _cause_units(kind, passages, request.pool, units)
+    units += _cause_units(aspect, passages, request.pool, units)
     scored = scores(
         request.query,
         units,
-        kind,
+        aspect,
         scope=request.scope,
         embed=request.embed,
         also_cause=asks_cause(request.question),
     )
     first: list[str] = []
-    if kind == "happened":
+    if aspect == "happened":
         first = _record_line(passages[0], units, scored, answer)
-    chosen = _choose(units, scored, kind, answer, request.max_sentences)
+    chosen = _choose(units, scored, aspect, answer, request.max_sentences)
     if not chosen and not first:
         said = [(score, u) for u, score in zip(units, scored, strict=True) if score > 0]
         said = [(score, u) for score, u in said if not answer.fresh(u.text)]
@@ -117,19 +117,21 @@ def compose_answer(request: AnswerRequest) -> str:
             _, best = max(said, key=lambda pair: pair[0])  # answered above: point back to it
             return _joined(head, prompts.ALREADY_SAID, [f"{ended(best.text)} [C:{best.chunk_id}]"])
         return _fallback(head, units, answer)
-    body = first + [f"{ended(u.text)} [C:{u.chunk_id}]" for u in _ordered(chosen, kind)]
-    return _joined(head, prompts.EXTRACTIVE_LEAD, [" ".join(body)] if kind != "happened" else body)
+    body = first + [f"{ended(u.text)} [C:{u.chunk_id}]" for u in _ordered(chosen, aspect)]
+    return _joined(
+        head, prompts.EXTRACTIVE_LEAD, [" ".join(body)] if aspect != "happened" else body
+    )
 
 
 def _cause_units(
-    kind: Kind,
+    aspect: Aspect,
     passages: Sequence[Passage],
     pool: Sequence[Passage],
     units: list[Unit],
 ) -> list[Unit]:
     """For a cause question, the top document's cause section when it was retrieved but is not
     among the answer's passages."""
-    if kind != "cause":
+    if aspect != "cause":
         return []
     top = passages[0]["doc_id"]
     if any(u.doc_id == top and u.stated and u.role == "cause" for u in units):
@@ -141,14 +143,14 @@ def _cause_units(
 
 
 def _choose(
-    units: Sequence[Unit], scored: Sequence[float], kind: Kind, answer: _Answer, limit: int
+    units: Sequence[Unit], scored: Sequence[float], aspect: Aspect, answer: _Answer, limit: int
 ) -> list[Unit]:
     """The best fresh sentences, at most :data:`PER_PASSAGE` a passage; for a cause question
     the best stated cause whole, however many sentences it has."""
     order = sorted(range(len(units)), key=lambda i: (-scored[i], units[i].rank, units[i].position))
     chosen: list[Unit] = []
     taken: dict[str, int] = {}
-    whole = _stated_cause(units, scored, order) if kind == "cause" else None
+    whole = _stated_cause(units, scored, order) if aspect == "cause" else None
     if whole is not None:
         for unit in units:
             if unit.chunk_id == whole and answer.fresh(unit.text):
@@ -157,7 +159,7 @@ def _choose(
         taken[whole] = PER_PASSAGE
     budget = limit if whole is None else len(chosen) + max(limit - len(chosen), 2)
     best = max(scored, default=0.0)
-    per_passage = PER_PASSAGE + (kind == "fix")  # a fix often takes a few sentences to state
+    per_passage = PER_PASSAGE + (aspect == "fix")  # a fix often takes a few sentences to state
     floor = max(RELATIVE_FLOOR * best, 1e-9)  # far weaker sentences only pad the answer
     for i in order:
         unit = units[i]
@@ -165,7 +167,7 @@ def _choose(
             break
         if scored[i] < floor or taken.get(unit.chunk_id, 0) >= per_passage:
             continue
-        if not _fits(unit, kind, chosen) or not answer.fresh(unit.text):
+        if not _fits(unit, aspect, chosen) or not answer.fresh(unit.text):
             continue
         answer.take(unit.text)
         taken[unit.chunk_id] = taken.get(unit.chunk_id, 0) + 1
@@ -173,14 +175,14 @@ def _choose(
     return chosen
 
 
-def _fits(unit: Unit, kind: Kind, chosen: Sequence[Unit]) -> bool:
-    """Whether ``unit`` belongs in an answer of ``kind`` that already holds ``chosen``."""
-    if kind == "happened" and unit.stated and unit.role == "cause":
+def _fits(unit: Unit, aspect: Aspect, chosen: Sequence[Unit]) -> bool:
+    """Whether ``unit`` belongs in an answer of ``aspect`` that already holds ``chosen``."""
+    if aspect == "happened" and unit.stated and unit.role == "cause":
         return False  # what happened is told; why is a follow-up's to ask
-    if kind == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
+    if aspect == "cause" and unit.role == "fix":  # the fix is a follow-up's to give
         return False
     # A one-event answer stays with the event of its best sentence.
-    return not (chosen and kind in ("cause", "fix") and not _same_subject(unit, chosen[0]))
+    return not (chosen and aspect in ("cause", "fix") and not _same_subject(unit, chosen[0]))
 
 
 def _same_subject(unit: Unit, lead: Unit) -> bool:
@@ -200,10 +202,10 @@ def _stated_cause(units: Sequence[Unit], scored: Sequence[float], order: list[in
     return None
 
 
-def _ordered(chosen: list[Unit], kind: Kind) -> list[Unit]:
+def _ordered(chosen: list[Unit], aspect: Aspect) -> list[Unit]:
     """Cause and fix answers lead with what they asked for (best first), then the rest in
     passage order; other answers read in passage order."""
-    wanted = {"cause": ("cause", "found"), "fix": ("fix", "found")}.get(kind)
+    wanted = {"cause": ("cause", "found"), "fix": ("fix", "found")}.get(aspect)
     if wanted is None:
         return sorted(chosen, key=lambda u: (u.rank, u.position))
     lead = [u for u in chosen if u.role in wanted]

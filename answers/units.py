@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from answers.extractive import MAX_CHARS, MIN_CHARS, sentences
 from archive.store.passages import Passage
 from providers.rerankers.features import content_stems, tokens
-from tools.extractive import MAX_CHARS, MIN_CHARS, sentences
 
 Role = Literal["found", "cause", "fix", "hint", "confirm", "problem", "outcome", "plain"]
 

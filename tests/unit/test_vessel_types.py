@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from archive.vessel_kinds import class_society, families_in, society_in, vessel_family
+from archive.vessel_types import class_society, families_in, society_in, vessel_family
 
 
 @pytest.mark.parametrize(

@@ -7,10 +7,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from answers.extractive import ended
+from answers.units import CAUSE_SECTIONS, Unit, units_of
 from archive.store.passages import Passage
 from providers.rerankers.features import STOP_WORDS
-from tools.compose.units import CAUSE_SECTIONS, Unit, units_of
-from tools.extractive import ended
 
 #: Documents listed in a pattern answer.
 MAX_LISTED = 8

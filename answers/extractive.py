@@ -1,4 +1,4 @@
-"""Sentences of archive text, as offline answers copy them (see :mod:`tools.compose`).
+"""Sentences of archive text, as offline answers copy them (see :mod:`answers`).
 
 Nothing is generated offline: every sentence is copied from a retrieved passage and followed by
 that passage's ``[C:<chunk id>]`` marker, so the answer is as trustworthy as the retrieval.
