@@ -3,9 +3,9 @@ an attachment came with — in the source list, the payload and the model's cita
 
 from __future__ import annotations
 
-from tests.fakes.clients import passage
 from answers.citations import citation_of, lineage, render_answer
 from answers.layout import citation_header
+from tests.fakes.clients import passage
 
 SURVEY = passage(
     "a1b2c3d4e5f6",
