@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -30,8 +31,12 @@ def report_pdf(shared_data: Path) -> bytes:
 
 
 @pytest.fixture(autouse=True)
-def _ocr_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def _ocr_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """OCR as the environment has it by default, before and after each test (``enabled`` is
+    decided once per process)."""
     monkeypatch.delenv("BOSUN_OCR", raising=False)
+    ocr.enabled.cache_clear()
+    yield
     ocr.enabled.cache_clear()
 
 
