@@ -1,46 +1,50 @@
 """`bosun adapt`: fine-tune the local embedder on pairs mined from a collection, export it as int8
 ONNX next to the collection, re-embed the collection and record the model's hash in it.
 
-Mining, training and export are :mod:`tools.pair_mining` and :mod:`providers.finetune`; this module
-chooses the pairs, runs the steps in order and reports. ``--queries`` adds (query, relevant
-passage) pairs of a BEIR split for the evaluation collections, leaving out the queries of the
-``--hold-out`` fold so that ``bosun eval --fold`` scores queries the model never saw.
+Mining, training and export are :mod:`adapt.pair_mining` and :mod:`providers.finetune`; this module
+chooses the pairs, runs the steps in order and reports. Training queries (a BEIR split's, given
+to the CLI as ``--queries``) add (query, relevant passage) pairs for the evaluation collections,
+without the queries of the ``--hold-out`` fold so that ``bosun eval --fold`` scores queries the
+model never saw. The CLI (:mod:`agent.adapt_command`) parses the arguments and opens the
+collection; this module does the rest.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import logging
 import math
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.adapt_calibration import Calibrated, collect, fit_calibration, record_calibration
-from agent.adapt_head import (
+from adapt.calibration import Calibrated, collect, fit_calibration, record_calibration
+from adapt.head import (
     adapt_head,
     adapt_report,
     adapted_meta,
     install_model,
     start_from_stock,
 )
-from agent.adapt_queries import (
+from adapt.pair_mining import (
+    MinedChunk,
+    add_hard_negatives,
+    count_sources,
+    mine_chunks,
+    stored_chunks,
+)
+from adapt.queries import (
     QuerySource,
     cross_fit_plan,
     off_topic_questions,
     query_pairs,
     vocabulary_model,
 )
-from agent.adapt_reset import reset
-from agent.arguments import positive_int
-from agent.evaluation.beir import DatasetError, load_dataset
-from agent.evaluation.folds import parse_fold, split_queries
-from agent.settings import Settings
-from agent.wiring import Services, open_services
+from adapt.reset import reset
+from adapt.services import AdaptServices, Collection
 from archive.ingest.reembed import reembed_collection
 from archive.store.embedder import (
     CALIBRATION_KEYS,
@@ -51,114 +55,40 @@ from archive.store.locks import rewriting
 from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
 from providers.linear_head import head_file
 from providers.minilm import adapted_minilm
-from tools.pair_mining import (
-    MinedChunk,
-    add_hard_negatives,
-    count_sources,
-    mine_chunks,
-    stored_chunks,
-)
 
 logger = logging.getLogger(__name__)
 
 
-def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``adapt`` sub-command to the CLI's sub-parsers."""
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "adapt",
-        description="Mine (anchor, passage) pairs from what the collection holds (report "
-        "sections, mail threads, titles, sentences of a passage), add hard negatives from "
-        "Bosun's hybrid retrieval, fine-tune MiniLM (needs the [adapt] extra), export it as int8 "
-        "ONNX under BOSUN_HOME/models, re-embed the collection and record the model's sha256.",
-    )
-    parser.add_argument("--collection", help="collection to adapt (default: the archive)")
-    parser.add_argument(
-        "--steps",
-        type=positive_int,
-        default=TrainConfig.steps,
-        help=f"at most this many training steps (default {TrainConfig.steps})",
-    )
-    parser.add_argument(
-        "--epochs",
-        type=positive_int,
-        default=1,
-        help="at most this many passes over the mined pairs (default 1)",
-    )
-    parser.add_argument("--batch-size", type=positive_int, default=TrainConfig.batch_size)
-    parser.add_argument(
-        "--negatives",
-        type=int,
-        default=400,
-        metavar="N",
-        help="pairs given a hard negative by hybrid retrieval (default 400; 0: none)",
-    )
-    parser.add_argument(
-        "--queries",
-        type=Path,
-        metavar="DATASET_DIR",
-        help="a BEIR dataset whose split's queries add (query, relevant passage) pairs",
-    )
-    parser.add_argument("--split", help="split of --queries (default: the dataset's default)")
-    parser.add_argument(
-        "--hold-out",
-        type=parse_fold,
-        metavar="K/N",
-        help="leave fold K of N of the --queries out (bosun eval --fold K/N scores it)",
-    )
-    parser.add_argument(
-        "--mode",
-        choices=("head", "full"),
-        default="head",
-        help="head: fit a linear head on the stock model and map the stored vectors through it "
-        "(minutes); full: fine-tune the upper layers and re-embed every passage (2-3 s a step "
-        "and the passages' embedding on 2 cores; measured no better than the head)",
-    )
-    parser.add_argument(
-        "--reset",
-        action="store_true",
-        help="re-embed with the stock model and forget the adapted model and reranker",
-    )
-    parser.add_argument(
-        "--no-calibrate",
-        action="store_true",
-        help="keep the shipped reranker (an ablation; by default a head is fitted twice: first "
-        "without half the training queries, on which the reranker is fitted, then with all of "
-        "them)",
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
+@dataclass(frozen=True)
+class AdaptOptions:
+    """What `bosun adapt` was asked to do (the CLI's flags)."""
+
+    mode: str = "head"  # head: a linear head on the stock model; full: fine-tune the upper layers
+    steps: int = TrainConfig.steps  # training steps at most
+    epochs: int = 1  # passes over the mined pairs at most (full)
+    batch_size: int = TrainConfig.batch_size  # (full)
+    negatives: int = 400  # pairs given a hard negative by hybrid retrieval
+    calibrate: bool = True  # fit the reranker for the new model (False: keep the shipped one)
+    reset: bool = False  # back to the stock model and the shipped reranker instead
 
 
-async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
-    """Run ``bosun adapt``; returns the exit status."""
-    collection = args.collection or settings.collection
-    if settings.providers.embeddings != "local":
-        write_err("bosun: adapt fine-tunes the local embedder; set BOSUN_EMBEDDINGS=local")
-        return 2
-    if args.hold_out and not args.queries:
-        write_err("bosun: --hold-out needs --queries")
-        return 2
-    try:
-        query_source = _query_source(args)
-    except DatasetError as err:
-        write_err(f"bosun: {err}")
-        return 2
+async def adapt_collection(
+    target: Collection, options: AdaptOptions, query_source: QuerySource
+) -> dict[str, Any]:
+    """Run ``bosun adapt`` on ``target`` with the training queries ``query_source``, holding the
+    collection's write lock throughout; returns the report (``--json`` prints it)."""
+    collection = target.name
     waiting = f"waiting for the runs writing collection {collection!r} (ingest, delete, adapt)"
-    async with rewriting(settings.database_uri(), collection, on_wait=lambda: write_err(waiting)):
-        report = await _adapt_collection(settings, collection, args, query_source)
-    if args.json:
-        sys.stdout.write(json.dumps(report) + "\n")
-    else:
-        sys.stdout.write(_format(report) + "\n")
-    return 0
+    async with rewriting(target.database_uri, collection, on_wait=lambda: write_err(waiting)):
+        return await _adapt_collection(target, options, query_source)
 
 
 async def _adapt_collection(
-    settings: Settings, collection: str, args: argparse.Namespace, query_source: QuerySource
+    target: Collection, args: AdaptOptions, query_source: QuerySource
 ) -> dict[str, Any]:
-    """Adapt or reset ``collection`` (no other run writes it meanwhile); returns the report."""
+    """Adapt or reset the collection (no other run writes it meanwhile); returns the report."""
     if args.mode == "head" and not args.reset:
-        async with open_services(settings, collection=collection, calibrated=False) as services:
+        async with target.open() as services:
             undone = await start_from_stock(services)
         if undone:
             seconds = undone["seconds"]
@@ -166,70 +96,56 @@ async def _adapt_collection(
                 f"started from the stock model: the previous head was undone in {seconds:.0f} s"
             )
     if args.reset:
-        return await reset(settings, collection)
-    if not (args.no_calibrate or args.mode == "full"):
-        return await adapt_calibrated(settings, collection, args, query_source)
-    if args.mode == "full" and not args.no_calibrate:
+        return await reset(target)
+    if args.calibrate and args.mode != "full":
+        return await adapt_calibrated(target, args, query_source)
+    if args.mode == "full" and args.calibrate:
         logger.warning(
             "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds "
             "(applied to its own cosines: the stock vectors cannot be recovered)"
         )
-    async with open_services(settings, collection=collection, calibrated=False) as services:
+    async with target.open() as services:
         return await adapt(services, args, query_source)
 
 
 async def adapt_calibrated(
-    settings: Settings, collection: str, args: argparse.Namespace, query_source: QuerySource
+    target: Collection, args: AdaptOptions, query_source: QuerySource
 ) -> dict[str, Any]:
     """Cross-fit: for each half of the training queries, fit a head without it and collect that
     half's candidates and cosines; fit the reranker on both halves; then fit the head on every
     training query and record the reranker for it. Each step reopens the collection: queries
     are embedded by the model it holds at that point."""
     started = time.perf_counter()
-    async with open_services(settings, collection=collection, calibrated=False) as services:
+    async with target.open() as services:
         chunks = await stored_chunks(services.store)
     plan = cross_fit_plan(chunks, query_source)
     if not any(plan.halves):
         logger.warning("no training queries or question-like anchors: the shipped reranker stays")
-        async with open_services(settings, collection=collection, calibrated=False) as services:
+        async with target.open() as services:
             report = await adapt(services, args, query_source, chunks=chunks)
             report["calibration"] = await record_calibration(services, Calibrated(None))
         return report
     off_topic = off_topic_questions()
     collected = []
     for half, source, skip in zip(plan.halves, plan.head_sources, plan.skip_anchors, strict=True):
-        async with open_services(settings, collection=collection, calibrated=False) as services:
+        async with target.open() as services:
             fitted = await adapt(services, args, source, skip_anchors=skip, chunks=chunks)
         write_err(f"cross-fit head in {fitted['seconds']:.0f} s; collecting {len(half)} queries")
         vocabulary = await asyncio.to_thread(vocabulary_model, chunks, source, skip)
-        async with open_services(settings, collection=collection, calibrated=False) as services:
+        async with target.open() as services:
             collected.append(await collect(services, half, off_topic, vocabulary))
     vocabulary = await asyncio.to_thread(vocabulary_model, chunks, query_source, frozenset())
     calibrated = await asyncio.to_thread(fit_calibration, collected, plan.described, vocabulary)
-    async with open_services(settings, collection=collection, calibrated=False) as services:
+    async with target.open() as services:
         report = await adapt(services, args, query_source, chunks=chunks)
         report["calibration"] = await record_calibration(services, calibrated)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 
 
-def _query_source(args: argparse.Namespace) -> QuerySource:
-    """(query id → text, query id → relevant corpus ids, description) of the training queries."""
-    if not args.queries:
-        return {}, {}, ""
-    dataset = load_dataset(args.queries, args.split)
-    queries = dataset.queries
-    described = f"{dataset.name}/{dataset.split}"
-    if args.hold_out:
-        queries, _ = split_queries(queries, args.hold_out)
-        described += f" without fold {args.hold_out}"
-    relevant = {q: [d for d, g in dataset.qrels[q].items() if g > 0] for q in queries}
-    return queries, relevant, described
-
-
 async def adapt(
-    services: Services,
-    args: argparse.Namespace,
+    services: AdaptServices,
+    args: AdaptOptions,
     query_source: QuerySource,
     *,
     skip_anchors: frozenset[str] = frozenset(),
@@ -304,7 +220,8 @@ def _remove_old_models(folder: Path, *, keep: Path) -> None:
             logger.info("removed the previous adapted model %s", old)
 
 
-def _format(report: dict[str, Any]) -> str:
+def format_report(report: dict[str, Any]) -> str:
+    """The report as `bosun adapt` prints it without ``--json``."""
     lines = [_format_model(report)] if "reembed" in report else []
     if "calibration" in report:
         lines.append(_format_calibration(report["calibration"]))
@@ -354,4 +271,4 @@ def write_err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-__all__ = ["add_adapt_parser", "adapt", "choose_pairs", "run_adapt"]
+__all__ = ["AdaptOptions", "adapt", "adapt_collection", "choose_pairs", "format_report"]

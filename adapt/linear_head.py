@@ -12,7 +12,6 @@ edit needs only ``onnx``.
 
 from __future__ import annotations
 
-import io
 import logging
 import os
 import tempfile
@@ -113,12 +112,6 @@ def fit_head(
     return (eye + delta).detach().numpy().astype(np.float32), report
 
 
-def apply_head(weights: np.ndarray, vectors: np.ndarray) -> np.ndarray:
-    """``normalise(W v)`` for every row ``v`` (what the headed graph embeds)."""
-    out = np.asarray(vectors, dtype=np.float32) @ weights.T
-    return out / np.clip(np.linalg.norm(out, axis=1, keepdims=True), 1e-12, None)
-
-
 def export_head(weights: np.ndarray, stock: Path, target: Path) -> str:
     """Write the stock graph with the head appended to its output to ``target``; returns its
     sha256. The graph keeps its inputs and its output name."""
@@ -146,12 +139,6 @@ def export_head(weights: np.ndarray, stock: Path, target: Path) -> str:
     return digest
 
 
-def head_file(model: Path) -> Path:
-    """Where ``W`` of the headed graph ``model`` is saved beside it (read at query time without
-    ``onnx``, which only the ``[adapt]`` extra installs)."""
-    return model.with_suffix(".head.npy")
-
-
 def save_head(weights: np.ndarray, target: Path) -> str:
     """Write ``W`` to ``target`` (a ``.npy`` file, atomically); returns its sha256."""
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -159,17 +146,6 @@ def save_head(weights: np.ndarray, target: Path) -> str:
         np.save(tmp, np.asarray(weights, dtype=np.float32), allow_pickle=False)
     os.replace(tmp.name, target)
     return sha256_file(target)
-
-
-def load_head(data: bytes) -> np.ndarray:
-    """``W`` from the bytes :func:`save_head` wrote; ValueError unless it is a finite,
-    invertible square matrix."""
-    weights = np.load(io.BytesIO(data), allow_pickle=False)
-    if weights.ndim != 2 or weights.shape[0] != weights.shape[1]:
-        raise ValueError(f"a head must be a square matrix, not {weights.shape}")
-    if not np.isfinite(weights).all() or np.linalg.cond(weights.astype(np.float64)) > 1e6:
-        raise ValueError("a head must be finite and invertible")
-    return weights.astype(np.float32)
 
 
 def read_head(path: Path) -> np.ndarray | None:
@@ -184,30 +160,4 @@ def read_head(path: Path) -> np.ndarray | None:
     return None
 
 
-def stock_vectors(weights: np.ndarray | None, stored: np.ndarray) -> np.ndarray:
-    """The stock model's vectors back from vectors a head ``weights`` made (exact up to float
-    rounding: ``W`` is invertible, and both are unit vectors); ``stored`` when no head."""
-    if weights is None:
-        return np.asarray(stored, dtype=np.float32)
-    return apply_head(inverse_head(weights), stored)
-
-
-def inverse_head(weights: np.ndarray) -> np.ndarray:
-    """``W⁻¹`` (float32, inverted in float64): :func:`apply_head` with it maps a head's vectors
-    back to the stock model's."""
-    return np.linalg.inv(np.asarray(weights, dtype=np.float64)).astype(np.float32)
-
-
-__all__ = [
-    "HeadConfig",
-    "HeadReport",
-    "apply_head",
-    "export_head",
-    "fit_head",
-    "head_file",
-    "inverse_head",
-    "load_head",
-    "read_head",
-    "save_head",
-    "stock_vectors",
-]
+__all__ = ["HeadConfig", "HeadReport", "export_head", "fit_head", "read_head", "save_head"]

@@ -8,7 +8,7 @@ against both collections; their ``heldout`` split only measures the cutoff.
 
 Two models share the features: a pointwise logistic regression (off-topic questions included) whose
 best-candidate probability decides the cutoff, and a listwise ranker (softmax over each query's
-candidates: linear weights, then boosted trees; ``providers/rerankers/training.py``) that orders the
+candidates: linear weights, then boosted trees; ``adapt/reranker_training.py``) that orders the
 candidates. One model serves both datasets.
 
 The script first runs two-fold cross-validation over the queries of both datasets together and
@@ -17,8 +17,8 @@ prints nDCG@10 of the fused order, the pointwise model and the reranked order on
 calibrates the relevance cutoff and the passage floor, and with ``--write`` stores it all in
 ``providers/data/feature_reranker.json``.
 
-    BOSUN_HOME=... python benchmarks/train_feature_reranker.py   # collect (cached), fit, report
-    python benchmarks/train_feature_reranker.py --write           # ... and ship the model
+    BOSUN_HOME=... python -m adapt.shipped_reranker   # collect (cached), fit, report
+    python -m adapt.shipped_reranker --write           # ... and ship the model
 
 Retrieved candidates are cached per dataset in ``benchmarks/out/rerank_candidates_<name>.pkl``
 (``--refresh`` redoes).
@@ -27,28 +27,16 @@ Retrieved candidates are cached per dataset in ``benchmarks/out/rerank_candidate
 from __future__ import annotations
 
 import argparse
-import asyncio
 import datetime as dt
-import json
-import pickle
-import random
-import sys
 from collections import Counter
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from agent.evaluation.beir import load_dataset  # noqa: E402
-from agent.evaluation.metrics import aggregate_documents, ndcg_at_k, percentile  # noqa: E402
-from providers.rerankers import rerank_text  # noqa: E402
-from providers.rerankers.features import FEATURES  # noqa: E402
-from providers.rerankers.learned import FeatureReranker  # noqa: E402
-from providers.rerankers.training import (  # noqa: E402
+from adapt.reranker_training import (
     FIXED,
     Trained,
     TrainingQuery,
@@ -58,105 +46,17 @@ from providers.rerankers.training import (  # noqa: E402
     fit_reranker,
     weights_payload,
 )
-from providers.rerankers.trees import FeatureWeights  # noqa: E402
+from adapt.shipped_candidates import PARTIAL, Query, assign_folds, load_queries
+from agent.evaluation.metrics import aggregate_documents, ndcg_at_k, percentile
+from providers.rerankers import rerank_text
+from providers.rerankers.features import FEATURES
+from providers.rerankers.learned import FeatureReranker
+from providers.rerankers.trees import FeatureWeights
 
-DATA = ROOT.parent / "shared" / "data" / "beir"
+ROOT = Path(__file__).resolve().parents[1]
+
 SPLITS = (("scifact", "train"), ("ntsb_pc2narr", "dev"))
-OFF_TOPIC = ROOT / "benchmarks" / "questions" / "off_topic.jsonl"
-CACHE = ROOT / "benchmarks" / "out"  # rerank_candidates_<dataset>.pkl
 WEIGHTS = ROOT / "providers" / "data" / "feature_reranker.json"
-PARTIAL: dict[str, str] = {}  # dataset -> how much of its collection was stored (--partial runs)
-
-
-# --- candidates ---------------------------------------------------------------------------------
-
-
-def cached(passage: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a retrieved passage the reranker reads (a plain dict: any script unpickles
-    it)."""
-    keys = ("doc_id", "source_id", "title", "subject", "text", "bm25", "cosine", "score")
-    return {key: passage[key] for key in keys}
-
-
-@dataclass
-class Query:
-    dataset: str  # scifact | ntsb_pc2narr
-    qid: str
-    text: str
-    qrels: dict[str, int]  # empty for off-topic questions
-    off_topic: bool
-    heldout: bool
-    candidates: list[dict[str, Any]]  # cached() passages, best first
-
-
-async def collect(name: str, split: str, k: int, partial: bool = False) -> list[Query]:
-    """The top ``k`` candidates of every query and off-topic question from ``name``'s collection.
-
-    ``partial``: the collection may still be ingesting; only queries whose relevant documents are
-    all stored are kept (an interim measure, recorded in the weights file)."""
-    from agent.evaluation.collections import collection_name
-    from agent.settings import Settings
-    from agent.wiring import open_services
-    from archive.store.search_filters import SearchFilters
-    from archive.store.vessels import collection_counts
-    from tools.hybrid import RetrievalOptions, retrieve
-
-    settings = Settings.from_env()
-    off_topic = [json.loads(line) for line in OFF_TOPIC.read_text().splitlines() if line.strip()]
-    options = RetrievalOptions(k=k)
-    queries: list[Query] = []
-    dataset = load_dataset(DATA / name, split)
-    collection = collection_name(name)
-    async with open_services(settings, collection=collection) as services:
-        counts = await collection_counts(services.store)
-        stored: set[str] | None = None
-        if counts["documents"] < dataset.corpus_size:
-            if not partial:
-                raise SystemExit(
-                    f"collection {collection} holds {counts['documents']} of "
-                    f"{dataset.corpus_size} documents: run `bosun eval {DATA / name}` first"
-                )
-            async with services.store.pool.connection() as conn:
-                cur = await conn.execute("SELECT DISTINCT source_id FROM chunks")
-                stored = {row["source_id"] for row in await cur.fetchall()}
-            PARTIAL[name] = f"{len(stored)} of {dataset.corpus_size} documents"
-            print(f"  {name}: partial collection, {PARTIAL[name]}", file=sys.stderr)
-
-        store, embeddings = services.store, services.embeddings
-
-        async def search(text: str) -> list[dict[str, Any]]:
-            found = await retrieve(store, embeddings, text, SearchFilters(), options)
-            return [cached(c) for c in found.candidates]
-
-        for i, (qid, text) in enumerate(dataset.queries.items()):
-            if stored is not None and not set(dataset.qrels[qid]) <= stored:
-                continue
-            queries.append(
-                Query(name, qid, text, dataset.qrels[qid], False, False, await search(text))
-            )
-            if i % 200 == 0:
-                print(f"  {name}: {i}/{len(dataset.queries)}", file=sys.stderr)
-        for j, record in enumerate(off_topic):
-            queries.append(
-                Query(
-                    name,
-                    f"off{j}",
-                    record["question"],
-                    {},
-                    True,
-                    record.get("split") == "heldout",
-                    await search(record["question"]),
-                )
-            )
-    return queries
-
-
-def assign_folds(queries: list[Query], seed: int) -> None:
-    """Split each dataset's in-domain queries into two folds (``heldout`` marks fold 1), by a hash
-    of the query id so a query keeps its fold whatever else changes."""
-    for q in queries:
-        if not q.off_topic:
-            q.heldout = random.Random(f"{seed}:{q.dataset}:{q.qid}").random() < 0.5
 
 
 # --- fitting ------------------------------------------------------------------------------------
@@ -239,17 +139,13 @@ def train(
     )
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--k", type=int, default=40, help="candidates per query (default 40)")
     parser.add_argument("--seed", type=int, default=13, help="of the two-fold split")
     parser.add_argument("--l2", type=float, default=3.0, help="L2 penalty on the linear weights")
-    parser.add_argument(
-        "--trees",
-        type=int,
-        default=100,
-        help="boosted trees of the ranker (0: linear; -1: no ranker)",
-    )
+    trees = "boosted trees of the ranker (0: linear; -1: no ranker)"
+    parser.add_argument("--trees", type=int, default=100, help=trees)
     parser.add_argument("--depth", type=int, default=3, help="depth of each tree")
     parser.add_argument("--rate", type=float, default=0.1, help="learning rate of the trees")
     parser.add_argument(
@@ -278,11 +174,8 @@ def main() -> None:
         metavar="DATASET=FACTOR",
         help="extra weight of a dataset's queries (default ntsb_pc2narr=3: the archive's domain)",
     )
-    parser.add_argument(
-        "--partial",
-        action="store_true",
-        help="accept a collection still being ingested (interim; see collect)",
-    )
+    partial = "accept a collection still being ingested (interim; see collect)"
+    parser.add_argument("--partial", action="store_true", help=partial)
     parser.add_argument(
         "--datasets",
         nargs="+",
@@ -290,26 +183,13 @@ def main() -> None:
         help="train and report on these only (default: all)",
     )
     parser.add_argument("--write", action="store_true", help=f"write {WEIGHTS.relative_to(ROOT)}")
-    args = parser.parse_args()
+    return parser
 
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parser().parse_args(argv)
     splits = [(n, s) for n, s in SPLITS if n in args.datasets]
-    queries: list[Query] = []
-    for name, split in splits:
-        full = CACHE / f"rerank_candidates_{name}.pkl"
-        partial = CACHE / f"rerank_candidates_{name}_partial.pkl"
-        if full.exists() and not args.refresh:
-            part: list[Query] = pickle.loads(full.read_bytes())
-        elif args.partial and partial.exists() and not args.refresh:
-            part = pickle.loads(partial.read_bytes())
-            PARTIAL[name] = "partial collection (cached candidates)"
-        else:
-            part = asyncio.run(collect(name, split, args.k, args.partial))
-            target = partial if name in PARTIAL else full
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(pickle.dumps(part))
-        for q in part:
-            q.candidates = q.candidates[: args.k]
-        queries.extend(part)
+    queries = load_queries(splits, args.k, refresh=args.refresh, partial=args.partial)
     assign_folds(queries, args.seed)
     factor = {
         n: float(v) for n, v in (item.split("=", 1) for item in args.weight or ["ntsb_pc2narr=3"])
@@ -317,8 +197,58 @@ def main() -> None:
     probe = FeatureReranker(weights=FeatureWeights(np.zeros(len(FEATURES)), 0.0, 0.5, 0.5, {}))
     xs = design(probe, queries)
     off_train = [i for i, q in enumerate(queries) if q.off_topic and not q.heldout]
+    report = cross_validate(queries, xs, off_train, splits, args, factor)
 
-    # Two-fold cross-validation: every in-domain query is scored by a model that never saw it.
+    # The shipped model: every in-domain query and the off-topic training questions.
+    everything = [i for i, q in enumerate(queries) if not q.off_topic] + off_train
+    model = train(queries, xs, everything, args, factor)
+    scores = [
+        model.weights.scores(x, sources(q)) if len(x) else np.zeros(0)
+        for x, q in zip(xs, queries, strict=True)
+    ]
+    print(
+        f"\nshipped model: trained on {len(everything) - len(off_train)} in-domain queries + "
+        f"{len(off_train)} off-topic question runs\n"
+    )
+    report.update(in_sample(model, queries, scores, splits))
+    cutoff = choose_cutoff(model.train_best, model.off_best, args.max_stop)
+    floor = model.floor(cutoff, args.max_drop)
+    rates = stop_rates(model, queries, scores, splits, args)
+    if args.write:
+        info = {
+            "trained": dt.date.today().isoformat(),
+            "script": "python -m adapt.shipped_reranker",
+            "data": [f"beir/{n} {s}" for n, s in splits]
+            + ["benchmarks/questions/off_topic.jsonl train"],
+            "folds_seed": args.seed,
+            "l2": args.l2,
+            "trees": args.trees,
+            "depth": args.depth,
+            "rate": args.rate,
+            "off_topic_weight": args.off_topic_weight,
+            "max_stop": args.max_stop,
+            "max_drop": args.max_drop,
+            "fixed_weights": FIXED,
+            "dataset_weights": factor,
+            "partial_collections": PARTIAL,
+            "ndcg@10": report,
+            "stop_rates": rates,
+        }
+        payload = weights_payload(replace(model.weights, pool=args.k), cutoff, floor, info)
+        WEIGHTS.write_text(dump_weights(payload))
+        print(f"\nwrote {WEIGHTS.relative_to(ROOT)}")
+
+
+def cross_validate(
+    queries: list[Query],
+    xs: list[np.ndarray],
+    off_train: list[int],
+    splits: Sequence[tuple[str, str]],
+    args: argparse.Namespace,
+    factor: dict[str, float],
+) -> dict[str, dict[str, float]]:
+    """Two-fold cross-validation: every in-domain query is scored by a model that never saw it;
+    prints nDCG@10 per split and the off-topic stop rate, returns the figures."""
     held_scores: dict[int, np.ndarray] = {}
     held_pointwise: dict[int, np.ndarray] = {}
     held_stopped: dict[int, bool] = {}
@@ -370,18 +300,17 @@ def main() -> None:
         f"\noff-topic held-out questions stopped (cross-validated): "
         f"{100 * float(np.mean(off_stopped)):.1f}% of {len(off_stopped)} runs"
     )
+    return report
 
-    # The shipped model: every in-domain query and the off-topic training questions.
-    everything = [i for i, q in enumerate(queries) if not q.off_topic] + off_train
-    model = train(queries, xs, everything, args, factor)
-    scores = [
-        model.weights.scores(x, sources(q)) if len(x) else np.zeros(0)
-        for x, q in zip(xs, queries, strict=True)
-    ]
-    print(
-        f"\nshipped model: trained on {len(everything) - len(off_train)} in-domain queries + "
-        f"{len(off_train)} off-topic question runs\n"
-    )
+
+def in_sample(
+    model: Trained,
+    queries: list[Query],
+    scores: list[np.ndarray],
+    splits: Sequence[tuple[str, str]],
+) -> dict[str, dict[str, float]]:
+    """Prints the shipped model's weights and its in-sample nDCG@10 per split; returns those."""
+    report: dict[str, dict[str, float]] = {}
     print("| feature | pointwise weight | listwise weight |\n|---|---:|---:|")
     ranker = model.weights.ranker
     for j, name in enumerate(FEATURES):
@@ -402,6 +331,18 @@ def main() -> None:
             "ndcg@10_fused": round(fused, 4),
             "ndcg@10_reranked": round(ranked, 4),
         }
+    return report
+
+
+def stop_rates(
+    model: Trained,
+    queries: list[Query],
+    scores: list[np.ndarray],
+    splits: Sequence[tuple[str, str]],
+    args: argparse.Namespace,
+) -> dict[str, float]:
+    """Prints the cutoff and floor chosen and how many questions of each set they stop; returns
+    the stop rates."""
 
     def best(i: int) -> float:
         return float(scores[i].max()) if len(scores[i]) else 0.0
@@ -449,33 +390,7 @@ def main() -> None:
     for value, dataset, text in worst:
         print(f"  {value:.4f}  {dataset:13s}  {text}")
 
-    if args.write:
-        payload = weights_payload(
-            replace(model.weights, pool=args.k),
-            cutoff,
-            floor,
-            {
-                "trained": dt.date.today().isoformat(),
-                "script": "benchmarks/train_feature_reranker.py",
-                "data": [f"beir/{n} {s}" for n, s in splits]
-                + ["benchmarks/questions/off_topic.jsonl train"],
-                "folds_seed": args.seed,
-                "l2": args.l2,
-                "trees": args.trees,
-                "depth": args.depth,
-                "rate": args.rate,
-                "off_topic_weight": args.off_topic_weight,
-                "max_stop": args.max_stop,
-                "max_drop": args.max_drop,
-                "fixed_weights": FIXED,
-                "dataset_weights": factor,
-                "partial_collections": PARTIAL,
-                "ndcg@10": report,
-                "stop_rates": rates,
-            },
-        )
-        WEIGHTS.write_text(dump_weights(payload))
-        print(f"\nwrote {WEIGHTS.relative_to(ROOT)}")
+    return rates
 
 
 if __name__ == "__main__":

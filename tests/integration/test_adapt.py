@@ -15,10 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent import adapt_head
-from agent.adapt import add_adapt_parser, run_adapt
-from agent.adapt_calibration import POOL, collect, fit_calibration, record_calibration
-from agent.adapt_queries import LabelledQuery, off_topic_questions, vocabulary_model
+from adapt import head as adapt_head
+from adapt.calibration import POOL, collect, fit_calibration, record_calibration
+from adapt.linear_head import read_head
+from adapt.pair_mining import stored_chunks
+from adapt.queries import LabelledQuery, off_topic_questions, vocabulary_model
+from agent.adapt_command import adapt_target, add_adapt_parser, run_adapt
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, open_eval_services
 from agent.evaluation.command import add_eval_parser, run_eval
@@ -35,10 +37,9 @@ from archive.store.locks import ingest_stage
 from archive.store.passages import fetch_vectors
 from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
-from providers.linear_head import head_file, read_head
+from providers.linear_head import head_file
 from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
 from providers.rerankers.translation import TRANSLATION_FEATURES
-from tools.pair_mining import stored_chunks
 from tools.pipeline import Switches, run_pipeline
 
 pytestmark = pytest.mark.integration
@@ -200,7 +201,7 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
     assert await run_adapt(settings, _parse("adapt", [*argv, "--split", "dev", "--json"])) == 0
     capsys.readouterr()
     relevant = {q: [d for d, g in dataset.qrels[q].items() if g > 0] for q in dataset.queries}
-    async with open_services(settings, collection=collection, calibrated=False) as services:
+    async with adapt_target(settings, collection).open() as services:
         chunks = await stored_chunks(services.store)
         # Four queries are too few to cross-fit: collected on the one head, min_queries=1.
         every = [LabelledQuery(t, frozenset(relevant[q])) for q, t in dataset.queries.items()]

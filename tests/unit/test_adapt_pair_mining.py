@@ -8,11 +8,8 @@ import random
 
 import pytest
 
-from agent.adapt import choose_pairs
-from agent.adapt_queries import query_pairs
-from agent.evaluation.folds import Fold, parse_fold, split_queries
-from providers.finetune import Pair
-from tools.pair_mining import (
+from adapt.command import choose_pairs
+from adapt.pair_mining import (
     MinedChunk,
     cloze_pair,
     count_sources,
@@ -21,6 +18,9 @@ from tools.pair_mining import (
     thread_pairs,
     title_pairs,
 )
+from adapt.queries import query_pairs
+from agent.evaluation.folds import Fold, parse_fold, split_queries
+from providers.finetune import Pair
 
 NARRATIVE = (
     "The pilot reported that he entered instrument meteorological conditions shortly after "

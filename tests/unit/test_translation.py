@@ -8,15 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from providers.rerankers.features import FEATURES
-from providers.rerankers.learned import FeatureReranker
-from providers.rerankers.training import (
+from adapt.reranker_training import (
     TrainingQuery,
     TrainOptions,
     dump_weights,
     fit_reranker,
     weights_payload,
 )
+from providers.rerankers.features import FEATURES
+from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.translation import (
     TRANSLATION_FEATURES,
     TranslationModel,
