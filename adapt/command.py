@@ -1,19 +1,20 @@
-"""`bosun adapt`: fine-tune the local embedder on pairs mined from a collection, export it as int8
-ONNX next to the collection, re-embed the collection and record the model's hash in it.
+"""`bosun adapt`: fit a linear head on the local embedder from pairs mined from a collection, export
+it as int8 ONNX next to the collection, map the collection's vectors through it, fit the reranker
+for it and record the model's hash in the collection.
 
-Mining, training and export are :mod:`adapt.pair_mining` and :mod:`providers.finetune`; this module
-chooses the pairs, runs the steps in order and reports. Training queries (a BEIR split's, given
-to the CLI as ``--queries``) add (query, relevant passage) pairs for the evaluation collections,
-without the queries of the ``--hold-out`` fold so that ``bosun eval --fold`` scores queries the
-model never saw. The CLI (:mod:`agent.adapt_command`) parses the arguments and opens the
-collection; this module does the rest.
+Mining is :mod:`adapt.pair_mining`, the head :mod:`adapt.head`, the reranker
+:mod:`adapt.calibration`; this module chooses the pairs, runs the steps in order and reports.
+Training queries (a BEIR split's, given to the CLI as ``--queries``) add (query, relevant
+passage) pairs for the evaluation collections, without the queries of the ``--hold-out`` fold
+so that ``bosun eval --fold`` scores queries the model never saw. The CLI
+(:mod:`agent.adapt_command`) parses the arguments and opens the collection; this module does the
+rest.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import random
 import sys
 import time
@@ -22,20 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from adapt.calibration import Calibrated, collect, fit_calibration, record_calibration
-from adapt.head import (
-    adapt_head,
-    adapt_report,
-    adapted_meta,
-    install_model,
-    start_from_stock,
-)
-from adapt.pair_mining import (
-    MinedChunk,
-    add_hard_negatives,
-    count_sources,
-    mine_chunks,
-    stored_chunks,
-)
+from adapt.head import adapt_head, start_from_stock
+from adapt.linear_head import AdaptUnavailable
+from adapt.pair_mining import MinedChunk, Pair, mine_chunks, stored_chunks
 from adapt.queries import (
     QuerySource,
     cross_fit_plan,
@@ -45,16 +35,8 @@ from adapt.queries import (
 )
 from adapt.reset import reset
 from adapt.services import AdaptServices, Collection
-from archive.ingest.reembed import reembed_collection
-from archive.store.embedder import (
-    CALIBRATION_KEYS,
-    HEAD_SHA_KEY,
-    adapted_model_id,
-)
 from archive.store.locks import rewriting
-from providers.finetune import AdaptUnavailable, Pair, TrainConfig, export_int8, train
 from providers.linear_head import head_file
-from providers.minilm import adapted_minilm
 
 logger = logging.getLogger(__name__)
 
@@ -63,10 +45,7 @@ logger = logging.getLogger(__name__)
 class AdaptOptions:
     """What `bosun adapt` was asked to do (the CLI's flags)."""
 
-    mode: str = "head"  # head: a linear head on the stock model; full: fine-tune the upper layers
-    steps: int = TrainConfig.steps  # training steps at most
-    epochs: int = 1  # passes over the mined pairs at most (full)
-    batch_size: int = TrainConfig.batch_size  # (full)
+    steps: int = 300  # the head's training steps
     negatives: int = 400  # pairs given a hard negative by hybrid retrieval
     calibrate: bool = True  # fit the reranker for the new model (False: keep the shipped one)
     reset: bool = False  # back to the stock model and the shipped reranker instead
@@ -87,7 +66,7 @@ async def _adapt_collection(
     target: Collection, args: AdaptOptions, query_source: QuerySource
 ) -> dict[str, Any]:
     """Adapt or reset the collection (no other run writes it meanwhile); returns the report."""
-    if args.mode == "head" and not args.reset:
+    if not args.reset:
         async with target.open() as services:
             undone = await start_from_stock(services)
         if undone:
@@ -97,13 +76,8 @@ async def _adapt_collection(
             )
     if args.reset:
         return await reset(target)
-    if args.calibrate and args.mode != "full":
+    if args.calibrate:
         return await adapt_calibrated(target, args, query_source)
-    if args.mode == "full" and args.calibrate:
-        logger.warning(
-            "a full fine-tune keeps the shipped reranker and the stock cutoff thresholds "
-            "(applied to its own cosines: the stock vectors cannot be recovered)"
-        )
     async with target.open() as services:
         return await adapt(services, args, query_source)
 
@@ -151,10 +125,9 @@ async def adapt(
     skip_anchors: frozenset[str] = frozenset(),
     chunks: list[MinedChunk] | None = None,
 ) -> dict[str, Any]:
-    """Mine (leaving out ``skip_anchors``), train, export, re-embed, record; returns what each
-    step did. ``chunks`` are the collection's passages if already read (a head changes only
-    their vectors)."""
-    started = time.perf_counter()
+    """Mine (leaving out ``skip_anchors``), fit a head, export, map the vectors, record;
+    returns what each step did. ``chunks`` are the collection's passages if already read (a
+    head changes only their vectors)."""
     store = services.store
     chunks = await stored_chunks(store) if chunks is None else chunks
     pairs = [p for p in mine_chunks(chunks) if p.anchor not in skip_anchors]
@@ -162,44 +135,10 @@ async def adapt(
     pairs += query_pairs(chunks, queries, relevant)
     if not pairs:
         raise AdaptUnavailable(f"collection {store.schema!r} holds nothing to mine pairs from")
-    if args.mode == "head":
-        report = await adapt_head(
-            services, choose_pairs(pairs, len(pairs)), chunks, args, described
-        )
-        model = Path(report["model"])
-        _remove_old_models(model.parent, keep=model)
-        return report
-    passes = math.ceil(args.epochs * len(pairs) / args.batch_size)
-    config = TrainConfig(steps=min(args.steps, passes), batch_size=args.batch_size)
-    chosen = choose_pairs(pairs, config.steps * config.batch_size)
-    doc_of = {c.embedded: c.doc_id for c in chunks}
-    with_negatives = chosen[: max(0, args.negatives)]
-    with_negatives = await add_hard_negatives(store, services.embeddings, with_negatives, doc_of)
-    chosen = with_negatives + chosen[len(with_negatives) :]
-    mined_s = time.perf_counter() - started
-    write_err(f"mined {len(pairs)} pairs, training on {len(chosen)}: {count_sources(chosen)}")
-
-    def progress(step: int, loss: float) -> None:
-        if step % 10 == 0 or step == config.steps:
-            write_err(f"step {step}/{config.steps} loss {loss:.3f}")
-
-    model, trained = await asyncio.to_thread(train, chosen, config, on_step=progress)
-    target, sha = await install_model(services, lambda staging: export_int8(model, staging))
-    model_id = adapted_model_id(sha)
-    embeddings = adapted_minilm(target, sha, model_id.removeprefix("local:"))
-    training = {
-        "kind": "full",
-        "pairs": count_sources(chosen),
-        "queries": described or None,
-        "steps": config.steps,
-        "batch_size": config.batch_size,
-    }
-    meta = adapted_meta(services, "full", target, sha, training)
-    reembedded = await reembed_collection(
-        store, embeddings, meta, drop=(HEAD_SHA_KEY, *CALIBRATION_KEYS)
-    )
-    _remove_old_models(target.parent, keep=target)
-    return adapt_report(store, target, sha, pairs, training, mined_s, trained, reembedded, started)
+    report = await adapt_head(services, choose_pairs(pairs, len(pairs)), chunks, args, described)
+    model = Path(report["model"])
+    _remove_old_models(model.parent, keep=model)
+    return report
 
 
 def choose_pairs(pairs: list[Pair], budget: int, *, seed: int = 13) -> list[Pair]:

@@ -1,4 +1,4 @@
-"""`bosun adapt --mode head` (the default): fit a linear head on the stock MiniLM from mined pairs.
+"""`bosun adapt`: fit a linear head on the stock MiniLM from mined pairs.
 
 Anchors are embedded once by the stock model; positives and hard negatives are passages, whose
 stock vectors the collection already stores (or recovers exactly from a previous head's). The
@@ -18,8 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from adapt.linear_head import HeadConfig, export_head, fit_head, read_head, save_head
-from adapt.pair_mining import MinedChunk, add_hard_negatives, count_sources
+from adapt.linear_head import (
+    AdaptUnavailable,
+    HeadConfig,
+    export_head,
+    fit_head,
+    read_head,
+    save_head,
+)
+from adapt.pair_mining import MinedChunk, Pair, add_hard_negatives, count_sources
 from adapt.services import AdaptServices
 from archive.ingest.reembed import stored_vectors, transform_collection
 from archive.store.database import Store
@@ -35,7 +42,6 @@ from archive.store.embedder import (
     read_embedder,
 )
 from archive.store.schema import StoreError
-from providers.finetune import AdaptUnavailable, Pair
 from providers.linear_head import apply_head, head_file, stock_vectors
 from providers.minilm import BASE_MODEL_ID, default_minilm, stock_model_path
 
@@ -58,8 +64,9 @@ async def current_head(services: AdaptServices) -> np.ndarray | None:
     weights = await asyncio.to_thread(read_head, services.home / record.file)
     if weights is None:
         raise StoreError(
-            f"collection {services.store.schema!r} holds a fully fine-tuned model's vectors; "
-            "run `bosun adapt --reset` before fitting a head"
+            f"collection {services.store.schema!r} holds the vectors of a fully fine-tuned model "
+            "(an earlier `bosun adapt --mode full`); run `bosun adapt --reset` before fitting "
+            "a head"
         )
     return weights
 

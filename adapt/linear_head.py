@@ -5,9 +5,10 @@ pooling is linear, so the adapted vector of a text is ``normalise(W · stock vec
 needs only stock vectors (the collection's stored ones and the anchors', embedded once), and
 "re-embedding" a collection is a matrix product over its stored vectors, exact up to float
 rounding, with no text run through the model again. ``W`` starts at the identity and is fitted
-with the same MultipleNegativesRanking loss as the full fine-tune (:mod:`providers.finetune`),
-plus an L2 pull towards the identity. Training needs torch (the ``[adapt]`` extra); the graph
-edit needs only ``onnx``.
+with the MultipleNegativesRanking loss (each anchor against its positive, every other positive
+of the batch and every hard negative of the batch: scaled cosine, cross-entropy), plus an L2 pull
+towards the identity. Training needs torch (the ``[adapt]`` extra); the graph edit needs only
+``onnx``. Applying a fitted head at query time is :mod:`providers.linear_head`.
 """
 
 from __future__ import annotations
@@ -22,12 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
-from providers.finetune import AdaptUnavailable
 from providers.minilm import sha256_file
 
 logger = logging.getLogger(__name__)
 
 HIDDEN = "last_hidden_state"
+
+
+class AdaptUnavailable(RuntimeError):
+    """`bosun adapt` cannot run: the ``[adapt]`` extra is not installed, or the collection gives
+    nothing to learn from."""
 
 
 @dataclass(frozen=True)
@@ -160,4 +165,12 @@ def read_head(path: Path) -> np.ndarray | None:
     return None
 
 
-__all__ = ["HeadConfig", "HeadReport", "export_head", "fit_head", "read_head", "save_head"]
+__all__ = [
+    "AdaptUnavailable",
+    "HeadConfig",
+    "HeadReport",
+    "export_head",
+    "fit_head",
+    "read_head",
+    "save_head",
+]

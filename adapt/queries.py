@@ -15,8 +15,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
-from adapt.pair_mining import MinedChunk, mine_chunks
-from providers.finetune import Pair
+from adapt.pair_mining import MinedChunk, Pair, mine_chunks
 from providers.rerankers.translation import TranslationModel, fit_translation
 
 MAX_QUERIES = 1000  # in-domain queries the reranker is fitted on at most

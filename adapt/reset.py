@@ -1,11 +1,12 @@
 """`bosun adapt --reset`: back to the stock model and the shipped reranker.
 
 With the adapted model at hand, a head is undone through ``W⁻¹`` (a minute at most here) and a
-full fine-tune's passages are re-embedded by the stock model. With it lost (its file missing, or
-not the sha256 the collection records), the collection cannot be opened and a head cannot be
-inverted, so every passage is re-embedded from its text by the stock model: the one way back
-that needs nothing of the lost model (as long as the ingest's embedding took). Either way the
-vectors and the meta change in one transaction, and the adapted files are removed."""
+full fine-tune's passages (an earlier ``--mode full``) are re-embedded by the stock model. With
+it lost (its file missing, or not the sha256 the collection records), the collection cannot be
+opened and a head cannot be inverted, so every passage is re-embedded from its text by the stock
+model: the one way back that needs nothing of the lost model (as long as the ingest's embedding
+took). Either way the vectors and the meta change in one transaction, and the adapted files are
+removed."""
 
 from __future__ import annotations
 

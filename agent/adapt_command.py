@@ -30,8 +30,9 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         "adapt",
         description="Mine (anchor, passage) pairs from what the collection holds (report "
         "sections, mail threads, titles, sentences of a passage), add hard negatives from "
-        "Bosun's hybrid retrieval, fine-tune MiniLM (needs the [adapt] extra), export it as int8 "
-        "ONNX under BOSUN_HOME/models, re-embed the collection and record the model's sha256.",
+        "Bosun's hybrid retrieval, fit a linear head on MiniLM (needs the [adapt] extra), export "
+        "it as int8 ONNX under BOSUN_HOME/models, map the collection's vectors through it, fit "
+        "the reranker for it and record the model's sha256.",
     )
     parser.add_argument("--collection", help="collection to adapt (default: the archive)")
     parser.add_argument(
@@ -40,13 +41,6 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=AdaptOptions.steps,
         help=f"at most this many training steps (default {AdaptOptions.steps})",
     )
-    parser.add_argument(
-        "--epochs",
-        type=positive_int,
-        default=1,
-        help="at most this many passes over the mined pairs (default 1)",
-    )
-    parser.add_argument("--batch-size", type=positive_int, default=AdaptOptions.batch_size)
     parser.add_argument(
         "--negatives",
         type=int,
@@ -67,14 +61,6 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         type=parse_fold,
         metavar="K/N",
         help="leave fold K of N of the --queries out (bosun eval --fold K/N scores it)",
-    )
-    parser.add_argument(
-        "--mode",
-        choices=("head", "full"),
-        default="head",
-        help="head: fit a linear head on the stock model and map the stored vectors through it "
-        "(minutes); full: fine-tune the upper layers and re-embed every passage (2-3 s a step "
-        "and the passages' embedding on 2 cores; measured no better than the head)",
     )
     parser.add_argument(
         "--reset",
@@ -106,18 +92,19 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
         write_err(f"bosun: {err}")
         return 2
     target = adapt_target(settings, args.collection or settings.collection)
-    options = AdaptOptions(
-        mode=args.mode,
+    report = await adapt_collection(target, options_of(args), query_source)
+    sys.stdout.write((json.dumps(report) if args.json else format_report(report)) + "\n")
+    return 0
+
+
+def options_of(args: argparse.Namespace) -> AdaptOptions:
+    """What the flags ask of :func:`adapt.command.adapt_collection`."""
+    return AdaptOptions(
         steps=args.steps,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
         negatives=args.negatives,
         calibrate=not args.no_calibrate,
         reset=args.reset,
     )
-    report = await adapt_collection(target, options, query_source)
-    sys.stdout.write((json.dumps(report) if args.json else format_report(report)) + "\n")
-    return 0
 
 
 def _query_source(args: argparse.Namespace) -> QuerySource:
@@ -167,4 +154,4 @@ def write_err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-__all__ = ["adapt_target", "add_adapt_parser", "run_adapt"]
+__all__ = ["adapt_target", "add_adapt_parser", "options_of", "run_adapt"]

@@ -90,19 +90,17 @@ def _parse(command: str, argv: list[str]) -> argparse.Namespace:
     return parser.parse_args([command, *argv])
 
 
-@pytest.mark.parametrize("mode", ["head", "full"])
 async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     settings: Settings,
     tiny: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-    mode: str,
 ) -> None:
     dataset = load_dataset(tiny, "dev")
     collection = collection_name(tiny.name)
     async with open_eval_services(settings, dataset) as services:
         before = await fetch_vectors(services.store, await _chunk_ids(services.store))
-    adapt_args = ["--collection", collection, "--mode", mode, "--steps", "2", "--batch-size", "4"]
+    adapt_args = ["--collection", collection, "--steps", "2"]
     held_out = ["--queries", str(tiny), "--split", "dev", "--hold-out", "1/2"]
     root_level = logging.getLogger().level
     assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
@@ -113,27 +111,27 @@ async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     assert list(model.parent.glob("minilm-adapted-*.onnx")) == [model]  # earlier heads removed
     assert report["sha256"] == sha256_file(model) and report["model_bytes"] > 10_000_000
     assert report["reembed"]["chunks"] == len(CORPUS)
-    assert report["training"]["kind"] == mode
+    assert report["training"]["kind"] == "head"
     assert report["training"]["queries"] == f"{tiny.name}/dev without fold 1/2"
-    if mode == "head":  # a second run starts from the stock vectors: the same head again
-        first = read_head(model)
-        mined_on: list[object] = []
-        mine = adapt_head.add_hard_negatives
+    # A second run starts from the stock vectors: the same head again.
+    first = read_head(model)
+    mined_on: list[object] = []
+    mine = adapt_head.add_hard_negatives
 
-        async def spy(*args: object, **kwargs: object) -> object:
-            mined_on.append(await read_embedder(settings.database_uri(), collection))
-            return await mine(*args, **kwargs)  # type: ignore[arg-type]
+    async def spy(*args: object, **kwargs: object) -> object:
+        mined_on.append(await read_embedder(settings.database_uri(), collection))
+        return await mine(*args, **kwargs)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(adapt_head, "add_hard_negatives", spy)
-        assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
-        again = capsys.readouterr()
-        assert "previous head was undone" in again.err
-        assert mined_on[0] is None  # the first head's negatives: retrieved on stock vectors
-        second = read_head(Path(json.loads(again.out)["model"]))
-        assert first is not None and second is not None
-        assert np.abs(first - second).max() < 0.01  # W⁻¹'s rounding, amplified by the fit
-        report = json.loads(again.out)
-        model = Path(report["model"])
+    monkeypatch.setattr(adapt_head, "add_hard_negatives", spy)
+    assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
+    again = capsys.readouterr()
+    assert "previous head was undone" in again.err
+    assert mined_on[0] is None  # the first head's negatives: retrieved on stock vectors
+    second = read_head(Path(json.loads(again.out)["model"]))
+    assert first is not None and second is not None
+    assert np.abs(first - second).max() < 0.01  # W⁻¹'s rounding, amplified by the fit
+    report = json.loads(again.out)
+    model = Path(report["model"])
 
     record = await read_embedder(settings.database_uri(), collection)
     assert record is not None and record.sha256 == report["sha256"]

@@ -11,6 +11,7 @@ import pytest
 from adapt.command import choose_pairs
 from adapt.pair_mining import (
     MinedChunk,
+    Pair,
     cloze_pair,
     count_sources,
     mine_chunks,
@@ -20,7 +21,6 @@ from adapt.pair_mining import (
 )
 from adapt.queries import query_pairs
 from agent.evaluation.folds import Fold, parse_fold, split_queries
-from providers.finetune import Pair
 
 NARRATIVE = (
     "The pilot reported that he entered instrument meteorological conditions shortly after "
