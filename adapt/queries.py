@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 
 from adapt.pair_mining import MinedChunk, Pair, mine_chunks
-from providers.rerankers.translation import TranslationModel, fit_translation
+from adapt.translation import fit_translation
+from providers.rerankers.translation import TranslationModel
 
 MAX_QUERIES = 1000  # in-domain queries the reranker is fitted on at most
 QUESTION_RULES = ("sections", "thread")  # mined pairs whose anchor reads like a question

@@ -1,5 +1,6 @@
-"""The collection's vocabulary model (providers.rerankers.translation) and the reranker that
-reads it: what EM learns from (question, answering passage) pairs, the features, the file."""
+"""The collection's vocabulary model (providers.rerankers.translation, adapt.translation) and the
+reranker that reads it: what EM learns from (question, answering passage) pairs, the features,
+the file."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from adapt.reranker_training import (
     fit_reranker,
     weights_payload,
 )
+from adapt.translation import fit_translation
 from providers.rerankers.features import FEATURES
 from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.translation import (
     TRANSLATION_FEATURES,
     TranslationModel,
-    fit_translation,
     stems,
 )
 from providers.rerankers.trees import FeatureWeights
