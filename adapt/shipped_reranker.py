@@ -21,16 +21,21 @@ calibrates the relevance cutoff and the passage floor, and with ``--write`` stor
     python -m adapt.shipped_reranker --write           # ... and ship the model
 
 Retrieved candidates are cached per dataset in ``benchmarks/out/rerank_candidates_<name>.pkl``
-(``--refresh`` redoes).
+(``--refresh`` redoes). The report is :mod:`adapt.shipped_report`.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime as dt
+import json
+import pickle
+import random
+import sys
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +51,8 @@ from adapt.reranker_training import (
     fit_reranker,
     weights_payload,
 )
-from adapt.shipped_candidates import PARTIAL, Query, assign_folds, load_queries
-from agent.evaluation.metrics import aggregate_documents, ndcg_at_k, percentile
+from adapt.shipped_report import cross_validate, in_sample, sources, stop_rates
+from agent.evaluation.beir import load_dataset
 from providers.rerankers import rerank_text
 from providers.rerankers.features import FEATURES
 from providers.rerankers.learned import FeatureReranker
@@ -55,8 +60,103 @@ from providers.rerankers.trees import FeatureWeights
 
 ROOT = Path(__file__).resolve().parents[1]
 
+DATA = ROOT.parent / "shared" / "data" / "beir"
 SPLITS = (("scifact", "train"), ("ntsb_pc2narr", "dev"))
+OFF_TOPIC = ROOT / "benchmarks" / "questions" / "off_topic.jsonl"
+CACHE = ROOT / "benchmarks" / "out"  # rerank_candidates_<dataset>.pkl
 WEIGHTS = ROOT / "providers" / "data" / "feature_reranker.json"
+PARTIAL: dict[str, str] = {}  # dataset -> how much of its collection was stored (--partial runs)
+
+
+# --- candidates ---------------------------------------------------------------------------------
+
+
+def cached(passage: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a retrieved passage the reranker reads (a plain dict: any script unpickles
+    it)."""
+    keys = ("doc_id", "source_id", "title", "subject", "text", "bm25", "cosine", "score")
+    return {key: passage[key] for key in keys}
+
+
+@dataclass
+class Query:
+    dataset: str  # scifact | ntsb_pc2narr
+    qid: str
+    text: str
+    qrels: dict[str, int]  # empty for off-topic questions
+    off_topic: bool
+    heldout: bool
+    candidates: list[dict[str, Any]]  # cached() passages, best first
+
+
+async def collect(name: str, split: str, k: int, partial: bool = False) -> list[Query]:
+    """The top ``k`` candidates of every query and off-topic question from ``name``'s collection.
+
+    ``partial``: the collection may still be ingesting; only queries whose relevant documents are
+    all stored are kept (an interim measure, recorded in the weights file)."""
+    from agent.evaluation.collections import collection_name
+    from agent.settings import Settings
+    from agent.wiring import open_services
+    from archive.store.search_filters import SearchFilters
+    from archive.store.vessels import collection_counts
+    from tools.hybrid import RetrievalOptions, retrieve
+
+    settings = Settings.from_env()
+    off_topic = [json.loads(line) for line in OFF_TOPIC.read_text().splitlines() if line.strip()]
+    options = RetrievalOptions(k=k)
+    queries: list[Query] = []
+    dataset = load_dataset(DATA / name, split)
+    collection = collection_name(name)
+    async with open_services(settings, collection=collection) as services:
+        counts = await collection_counts(services.store)
+        stored: set[str] | None = None
+        if counts["documents"] < dataset.corpus_size:
+            if not partial:
+                raise SystemExit(
+                    f"collection {collection} holds {counts['documents']} of "
+                    f"{dataset.corpus_size} documents: run `bosun eval {DATA / name}` first"
+                )
+            async with services.store.pool.connection() as conn:
+                cur = await conn.execute("SELECT DISTINCT source_id FROM chunks")
+                stored = {row["source_id"] for row in await cur.fetchall()}
+            PARTIAL[name] = f"{len(stored)} of {dataset.corpus_size} documents"
+            print(f"  {name}: partial collection, {PARTIAL[name]}", file=sys.stderr)
+
+        store, embeddings = services.store, services.embeddings
+
+        async def search(text: str) -> list[dict[str, Any]]:
+            found = await retrieve(store, embeddings, text, SearchFilters(), options)
+            return [cached(c) for c in found.candidates]
+
+        for i, (qid, text) in enumerate(dataset.queries.items()):
+            if stored is not None and not set(dataset.qrels[qid]) <= stored:
+                continue
+            queries.append(
+                Query(name, qid, text, dataset.qrels[qid], False, False, await search(text))
+            )
+            if i % 200 == 0:
+                print(f"  {name}: {i}/{len(dataset.queries)}", file=sys.stderr)
+        for j, record in enumerate(off_topic):
+            queries.append(
+                Query(
+                    name,
+                    f"off{j}",
+                    record["question"],
+                    {},
+                    True,
+                    record.get("split") == "heldout",
+                    await search(record["question"]),
+                )
+            )
+    return queries
+
+
+def assign_folds(queries: list[Query], seed: int) -> None:
+    """Split each dataset's in-domain queries into two folds (``heldout`` marks fold 1), by a hash
+    of the query id so a query keeps its fold whatever else changes."""
+    for q in queries:
+        if not q.off_topic:
+            q.heldout = random.Random(f"{seed}:{q.dataset}:{q.qid}").random() < 0.5
 
 
 # --- fitting ------------------------------------------------------------------------------------
@@ -71,36 +171,8 @@ def design(reranker: FeatureReranker, queries: list[Query]) -> list[np.ndarray]:
     ]
 
 
-def sources(q: Query) -> list[str]:
-    return [c["source_id"] for c in q.candidates]
-
-
 def labels(q: Query) -> np.ndarray:
     return np.array([1.0 if q.qrels.get(c["source_id"], 0) > 0 else 0.0 for c in q.candidates])
-
-
-# --- reporting ----------------------------------------------------------------------------------
-
-
-def ndcg(q: Query, scores: np.ndarray | None) -> float:
-    """nDCG@10 over documents (each at its best chunk) in fused order, or by ``scores``."""
-    if scores is None:
-        pairs = [(c["source_id"], c["score"]) for c in q.candidates]
-    else:
-        pairs = [
-            (c["source_id"], float(s))
-            for c, s in zip(q.candidates, scores, strict=True)
-            if np.isfinite(s)
-        ]
-    return ndcg_at_k(aggregate_documents(pairs), q.qrels, 10)
-
-
-def floored(scores: np.ndarray, floor: float) -> np.ndarray:
-    """As the graph's rerank node leaves them: passages below ``floor`` dropped (scored -inf,
-    which :func:`ndcg` leaves out), the best always kept."""
-    kept = scores >= floor
-    kept[int(np.argmax(scores))] = True
-    return np.where(kept, scores, -np.inf)
 
 
 def train(
@@ -139,13 +211,17 @@ def train(
     )
 
 
-def parser() -> argparse.ArgumentParser:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--k", type=int, default=40, help="candidates per query (default 40)")
     parser.add_argument("--seed", type=int, default=13, help="of the two-fold split")
     parser.add_argument("--l2", type=float, default=3.0, help="L2 penalty on the linear weights")
-    trees = "boosted trees of the ranker (0: linear; -1: no ranker)"
-    parser.add_argument("--trees", type=int, default=100, help=trees)
+    parser.add_argument(
+        "--trees",
+        type=int,
+        default=100,
+        help="boosted trees of the ranker (0: linear; -1: no ranker)",
+    )
     parser.add_argument("--depth", type=int, default=3, help="depth of each tree")
     parser.add_argument("--rate", type=float, default=0.1, help="learning rate of the trees")
     parser.add_argument(
@@ -174,8 +250,11 @@ def parser() -> argparse.ArgumentParser:
         metavar="DATASET=FACTOR",
         help="extra weight of a dataset's queries (default ntsb_pc2narr=3: the archive's domain)",
     )
-    partial = "accept a collection still being ingested (interim; see collect)"
-    parser.add_argument("--partial", action="store_true", help=partial)
+    parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="accept a collection still being ingested (interim; see collect)",
+    )
     parser.add_argument(
         "--datasets",
         nargs="+",
@@ -183,13 +262,26 @@ def parser() -> argparse.ArgumentParser:
         help="train and report on these only (default: all)",
     )
     parser.add_argument("--write", action="store_true", help=f"write {WEIGHTS.relative_to(ROOT)}")
-    return parser
+    args = parser.parse_args(argv)
 
-
-def main(argv: Sequence[str] | None = None) -> None:
-    args = parser().parse_args(argv)
     splits = [(n, s) for n, s in SPLITS if n in args.datasets]
-    queries = load_queries(splits, args.k, refresh=args.refresh, partial=args.partial)
+    queries: list[Query] = []
+    for name, split in splits:
+        full = CACHE / f"rerank_candidates_{name}.pkl"
+        partial = CACHE / f"rerank_candidates_{name}_partial.pkl"
+        if full.exists() and not args.refresh:
+            part: list[Query] = pickle.loads(full.read_bytes())
+        elif args.partial and partial.exists() and not args.refresh:
+            part = pickle.loads(partial.read_bytes())
+            PARTIAL[name] = "partial collection (cached candidates)"
+        else:
+            part = asyncio.run(collect(name, split, args.k, args.partial))
+            target = partial if name in PARTIAL else full
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(pickle.dumps(part))
+        for q in part:
+            q.candidates = q.candidates[: args.k]
+        queries.extend(part)
     assign_folds(queries, args.seed)
     factor = {
         n: float(v) for n, v in (item.split("=", 1) for item in args.weight or ["ntsb_pc2narr=3"])
@@ -197,7 +289,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     probe = FeatureReranker(weights=FeatureWeights(np.zeros(len(FEATURES)), 0.0, 0.5, 0.5, {}))
     xs = design(probe, queries)
     off_train = [i for i, q in enumerate(queries) if q.off_topic and not q.heldout]
-    report = cross_validate(queries, xs, off_train, splits, args, factor)
+
+    report = cross_validate(
+        queries, xs, off_train, splits, args, lambda idx: train(queries, xs, idx, args, factor)
+    )
 
     # The shipped model: every in-domain query and the off-topic training questions.
     everything = [i for i, q in enumerate(queries) if not q.off_topic] + off_train
@@ -214,183 +309,34 @@ def main(argv: Sequence[str] | None = None) -> None:
     cutoff = choose_cutoff(model.train_best, model.off_best, args.max_stop)
     floor = model.floor(cutoff, args.max_drop)
     rates = stop_rates(model, queries, scores, splits, args)
+
     if args.write:
-        info = {
-            "trained": dt.date.today().isoformat(),
-            "script": "python -m adapt.shipped_reranker",
-            "data": [f"beir/{n} {s}" for n, s in splits]
-            + ["benchmarks/questions/off_topic.jsonl train"],
-            "folds_seed": args.seed,
-            "l2": args.l2,
-            "trees": args.trees,
-            "depth": args.depth,
-            "rate": args.rate,
-            "off_topic_weight": args.off_topic_weight,
-            "max_stop": args.max_stop,
-            "max_drop": args.max_drop,
-            "fixed_weights": FIXED,
-            "dataset_weights": factor,
-            "partial_collections": PARTIAL,
-            "ndcg@10": report,
-            "stop_rates": rates,
-        }
-        payload = weights_payload(replace(model.weights, pool=args.k), cutoff, floor, info)
+        payload = weights_payload(
+            replace(model.weights, pool=args.k),
+            cutoff,
+            floor,
+            {
+                "trained": dt.date.today().isoformat(),
+                "script": "python -m adapt.shipped_reranker",
+                "data": [f"beir/{n} {s}" for n, s in splits]
+                + ["benchmarks/questions/off_topic.jsonl train"],
+                "folds_seed": args.seed,
+                "l2": args.l2,
+                "trees": args.trees,
+                "depth": args.depth,
+                "rate": args.rate,
+                "off_topic_weight": args.off_topic_weight,
+                "max_stop": args.max_stop,
+                "max_drop": args.max_drop,
+                "fixed_weights": FIXED,
+                "dataset_weights": factor,
+                "partial_collections": PARTIAL,
+                "ndcg@10": report,
+                "stop_rates": rates,
+            },
+        )
         WEIGHTS.write_text(dump_weights(payload))
         print(f"\nwrote {WEIGHTS.relative_to(ROOT)}")
-
-
-def cross_validate(
-    queries: list[Query],
-    xs: list[np.ndarray],
-    off_train: list[int],
-    splits: Sequence[tuple[str, str]],
-    args: argparse.Namespace,
-    factor: dict[str, float],
-) -> dict[str, dict[str, float]]:
-    """Two-fold cross-validation: every in-domain query is scored by a model that never saw it;
-    prints nDCG@10 per split and the off-topic stop rate, returns the figures."""
-    held_scores: dict[int, np.ndarray] = {}
-    held_pointwise: dict[int, np.ndarray] = {}
-    held_stopped: dict[int, bool] = {}
-    held_floored: dict[int, np.ndarray] = {}
-    off_stopped: list[float] = []
-    for fold in (False, True):
-        train_idx = [i for i, q in enumerate(queries) if not q.off_topic and q.heldout != fold]
-        model = train(queries, xs, train_idx + off_train, args, factor)
-        cutoff = choose_cutoff(model.train_best, model.off_best, args.max_stop)
-        plain = replace(model.weights, ranker=None)
-        for i, q in enumerate(queries):
-            if q.off_topic and q.heldout and q.candidates:
-                off_stopped.append(float(plain.scores(xs[i], sources(queries[i])).max() < cutoff))
-            if q.off_topic or q.heldout != fold or not q.candidates:
-                continue
-            held_scores[i] = model.weights.scores(xs[i], sources(queries[i]))
-            held_floored[i] = floored(held_scores[i], model.floor(cutoff, args.max_drop))
-            held_pointwise[i] = plain.scores(xs[i], sources(queries[i]))
-            held_stopped[i] = float(held_scores[i].max()) < cutoff
-
-    print(
-        f"\ntwo-fold cross-validation over queries (seed {args.seed}), {args.k} candidates, "
-        f"{args.trees} trees of depth {args.depth}\n"
-    )
-    print("| split | queries | fused | pointwise logistic | reranked | delta | + floor | stopped |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    report: dict[str, dict[str, float]] = {}
-    for name, split in splits:
-        idx = [i for i, q in enumerate(queries) if q.dataset == name and not q.off_topic]
-        fused = float(np.mean([ndcg(queries[i], None) for i in idx]))
-        point = float(np.mean([ndcg(queries[i], held_pointwise.get(i)) for i in idx]))
-        ranked = float(np.mean([ndcg(queries[i], held_scores.get(i)) for i in idx]))
-        floor = float(np.mean([ndcg(queries[i], held_floored.get(i)) for i in idx]))
-        stopped = float(np.mean([held_stopped.get(i, False) for i in idx]))
-        print(
-            f"| {name}/{split} held-out | {len(idx)} | {fused:.4f} | {point:.4f} | "
-            f"{ranked:.4f} | {ranked - fused:+.4f} | {floor:.4f} | "
-            f"{100 * stopped:.1f}% |"
-        )
-        report[f"{name}/{split} held-out"] = {
-            "queries": len(idx),
-            "ndcg@10_fused": round(fused, 4),
-            "ndcg@10_pointwise": round(point, 4),
-            "ndcg@10_reranked": round(ranked, 4),
-            "ndcg@10_reranked_floor": round(floor, 4),
-            "stopped": round(stopped, 4),
-        }
-    print(
-        f"\noff-topic held-out questions stopped (cross-validated): "
-        f"{100 * float(np.mean(off_stopped)):.1f}% of {len(off_stopped)} runs"
-    )
-    return report
-
-
-def in_sample(
-    model: Trained,
-    queries: list[Query],
-    scores: list[np.ndarray],
-    splits: Sequence[tuple[str, str]],
-) -> dict[str, dict[str, float]]:
-    """Prints the shipped model's weights and its in-sample nDCG@10 per split; returns those."""
-    report: dict[str, dict[str, float]] = {}
-    print("| feature | pointwise weight | listwise weight |\n|---|---:|---:|")
-    ranker = model.weights.ranker
-    for j, name in enumerate(FEATURES):
-        listwise = f"{ranker.weights[j] / ranker.scale[j]:+.3f}" if ranker else "-"
-        print(f"| {name} | {model.weights.weights[j]:+.3f} | {listwise} |")
-    print(f"| (bias) | {model.weights.bias:+.3f} | |")
-    if ranker:
-        print(f"\nranker: {len(ranker.trees)} trees, slope {ranker.slope:.3f}")
-    print("\n| split | queries | nDCG@10 fused | nDCG@10 reranked (in-sample) |")
-    print("|---|---:|---:|---:|")
-    for name, split in splits:
-        idx = [i for i, q in enumerate(queries) if q.dataset == name and not q.off_topic]
-        fused = float(np.mean([ndcg(queries[i], None) for i in idx]))
-        ranked = float(np.mean([ndcg(queries[i], scores[i]) for i in idx]))
-        print(f"| {name}/{split} all | {len(idx)} | {fused:.4f} | {ranked:.4f} |")
-        report[f"{name}/{split} all (in-sample)"] = {
-            "queries": len(idx),
-            "ndcg@10_fused": round(fused, 4),
-            "ndcg@10_reranked": round(ranked, 4),
-        }
-    return report
-
-
-def stop_rates(
-    model: Trained,
-    queries: list[Query],
-    scores: list[np.ndarray],
-    splits: Sequence[tuple[str, str]],
-    args: argparse.Namespace,
-) -> dict[str, float]:
-    """Prints the cutoff and floor chosen and how many questions of each set they stop; returns
-    the stop rates."""
-
-    def best(i: int) -> float:
-        return float(scores[i].max()) if len(scores[i]) else 0.0
-
-    cutoff = choose_cutoff(model.train_best, model.off_best, args.max_stop)
-    floor = model.floor(cutoff, args.max_drop)
-    print(
-        f"\ncutoff {cutoff:.4f} (training: highest off-topic best {max(model.off_best):.4f}, "
-        f"in-domain {100 * args.max_stop:g}th percentile best "
-        f"{percentile(model.train_best, 100 * args.max_stop):.4f}); passage floor {floor:.5f} "
-        f"({100 * args.max_drop:g}th percentile of relevant passages)\n"
-    )
-    print("| question set | runs | best < cutoff (stopped) | best score p50 | min | max |")
-    print("|---|---:|---:|---:|---:|---:|")
-    rates: dict[str, float] = {}
-    sets: list[tuple[str, Any]] = []
-    for name, _ in splits:
-        sets += [
-            (
-                f"off-topic held-out vs {name}",
-                lambda q, n=name: q.off_topic and q.heldout and q.dataset == n,
-            ),
-            (
-                f"off-topic train vs {name}",
-                lambda q, n=name: q.off_topic and not q.heldout and q.dataset == n,
-            ),
-            (f"in-domain {name} (in-sample)", lambda q, n=name: not q.off_topic and q.dataset == n),
-        ]
-    sets += [("off-topic held-out (all)", lambda q: q.off_topic and q.heldout)]
-    for label, sel in sets:
-        bests = [best(i) for i, q in enumerate(queries) if sel(q)]
-        if not bests:
-            continue
-        stopped = sum(1 for s in bests if s < cutoff) / len(bests)
-        rates[label] = round(stopped, 4)
-        print(
-            f"| {label} | {len(bests)} | {100 * stopped:.1f}% | {percentile(bests, 50):.4f} | "
-            f"{min(bests):.4f} | {max(bests):.4f} |"
-        )
-    worst = sorted(
-        ((best(i), q.dataset, q.text) for i, q in enumerate(queries) if q.off_topic and q.heldout),
-        reverse=True,
-    )[:8]
-    print(f"\nhighest held-out off-topic best scores (cutoff {cutoff:.4f}):")
-    for value, dataset, text in worst:
-        print(f"  {value:.4f}  {dataset:13s}  {text}")
-
-    return rates
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from adapt import shipped_candidates, shipped_reranker
-from adapt.shipped_candidates import Query
+from adapt import shipped_reranker
+from adapt.shipped_reranker import Query
 from providers.rerankers.trees import FeatureWeights
 
 WORDS = [
@@ -85,7 +85,7 @@ def test_the_builder_cross_validates_fits_and_writes_weights_the_reranker_loads(
         pickle.dumps(_queries(random.Random(3)))
     )
     weights = tmp_path / "feature_reranker.json"
-    monkeypatch.setattr(shipped_candidates, "CACHE", tmp_path)
+    monkeypatch.setattr(shipped_reranker, "CACHE", tmp_path)
     monkeypatch.setattr(shipped_reranker, "ROOT", tmp_path)
     monkeypatch.setattr(shipped_reranker, "WEIGHTS", weights)
 
