@@ -38,7 +38,10 @@ logger = logging.getLogger("bosun")
 #: Each module has ``add_<name>_parser`` and ``run_<name>`` (``-`` read as ``_``).
 _LAZY = {
     "eval": ("agent.evaluation.command", "measure retrieval on a BEIR-layout dataset"),
-    "adapt": ("agent.adapt", "fine-tune the local embedder on pairs mined from the archive"),
+    "adapt": (
+        "agent.adapt_command",
+        "fine-tune the local embedder on pairs mined from the archive",
+    ),
     "eval-answers": (
         "agent.evaluation.answers_command",
         "answer-level evaluation through the agent graph",

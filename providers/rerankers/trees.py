@@ -1,6 +1,6 @@
 """The offline reranker's model file: a logistic model, a listwise linear part and boosted trees.
 
-Trained by ``benchmarks/train_feature_reranker.py`` into ``providers/data/feature_reranker.json``
+Trained by ``python -m adapt.shipped_reranker`` into ``providers/data/feature_reranker.json``
 (one tree per line), or by `bosun adapt` for one collection, then with the collection's vocabulary
 model (:mod:`providers.rerankers.translation`) inside; read with numpy only.
 """

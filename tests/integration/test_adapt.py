@@ -15,10 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent import adapt_head
-from agent.adapt import add_adapt_parser, run_adapt
-from agent.adapt_calibration import POOL, collect, fit_calibration, record_calibration
-from agent.adapt_queries import LabelledQuery, off_topic_questions, vocabulary_model
+from adapt import head as adapt_head
+from adapt.calibration import POOL, collect, fit_calibration, record_calibration
+from adapt.linear_head import read_head
+from adapt.pair_mining import stored_chunks
+from adapt.queries import LabelledQuery, off_topic_questions, vocabulary_model
+from agent.adapt_command import adapt_target, add_adapt_parser, run_adapt
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, open_eval_services
 from agent.evaluation.command import add_eval_parser, run_eval
@@ -35,10 +37,9 @@ from archive.store.locks import ingest_stage
 from archive.store.passages import fetch_vectors
 from archive.store.schema import StoreError
 from archive.store.search_filters import SearchFilters
-from providers.linear_head import head_file, read_head
+from providers.linear_head import head_file
 from providers.minilm import BASE_MODEL_ID, MiniLMEmbeddings, sha256_file
 from providers.rerankers.translation import TRANSLATION_FEATURES
-from tools.pair_mining import stored_chunks
 from tools.pipeline import run_pipeline
 from tools.retrieval_config import RetrievalConfig
 
@@ -90,19 +91,17 @@ def _parse(command: str, argv: list[str]) -> argparse.Namespace:
     return parser.parse_args([command, *argv])
 
 
-@pytest.mark.parametrize("mode", ["head", "full"])
 async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     settings: Settings,
     tiny: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-    mode: str,
 ) -> None:
     dataset = load_dataset(tiny, "dev")
     collection = collection_name(tiny.name)
     async with open_eval_services(settings, dataset) as services:
         before = await fetch_vectors(services.store, await _chunk_ids(services.store))
-    adapt_args = ["--collection", collection, "--mode", mode, "--steps", "2", "--batch-size", "4"]
+    adapt_args = ["--collection", collection, "--steps", "2"]
     held_out = ["--queries", str(tiny), "--split", "dev", "--hold-out", "1/2"]
     root_level = logging.getLogger().level
     assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
@@ -113,27 +112,27 @@ async def test_adapt_reembeds_the_collection_with_its_own_recorded_model(
     assert list(model.parent.glob("minilm-adapted-*.onnx")) == [model]  # earlier heads removed
     assert report["sha256"] == sha256_file(model) and report["model_bytes"] > 10_000_000
     assert report["reembed"]["chunks"] == len(CORPUS)
-    assert report["training"]["kind"] == mode
+    assert report["training"]["kind"] == "head"
     assert report["training"]["queries"] == f"{tiny.name}/dev without fold 1/2"
-    if mode == "head":  # a second run starts from the stock vectors: the same head again
-        first = read_head(model)
-        mined_on: list[object] = []
-        mine = adapt_head.add_hard_negatives
+    # A second run starts from the stock vectors: the same head again.
+    first = read_head(model)
+    mined_on: list[object] = []
+    mine = adapt_head.add_hard_negatives
 
-        async def spy(*args: object, **kwargs: object) -> object:
-            mined_on.append(await read_embedder(settings.database_uri(), collection))
-            return await mine(*args, **kwargs)  # type: ignore[arg-type]
+    async def spy(*args: object, **kwargs: object) -> object:
+        mined_on.append(await read_embedder(settings.database_uri(), collection))
+        return await mine(*args, **kwargs)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(adapt_head, "add_hard_negatives", spy)
-        assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
-        again = capsys.readouterr()
-        assert "previous head was undone" in again.err
-        assert mined_on[0] is None  # the first head's negatives: retrieved on stock vectors
-        second = read_head(Path(json.loads(again.out)["model"]))
-        assert first is not None and second is not None
-        assert np.abs(first - second).max() < 0.01  # W⁻¹'s rounding, amplified by the fit
-        report = json.loads(again.out)
-        model = Path(report["model"])
+    monkeypatch.setattr(adapt_head, "add_hard_negatives", spy)
+    assert await run_adapt(settings, _parse("adapt", [*adapt_args, *held_out, "--json"])) == 0
+    again = capsys.readouterr()
+    assert "previous head was undone" in again.err
+    assert mined_on[0] is None  # the first head's negatives: retrieved on stock vectors
+    second = read_head(Path(json.loads(again.out)["model"]))
+    assert first is not None and second is not None
+    assert np.abs(first - second).max() < 0.01  # W⁻¹'s rounding, amplified by the fit
+    report = json.loads(again.out)
+    model = Path(report["model"])
 
     record = await read_embedder(settings.database_uri(), collection)
     assert record is not None and record.sha256 == report["sha256"]
@@ -201,7 +200,7 @@ async def test_the_fitted_reranker_and_head_are_recorded_and_opened_with_the_col
     assert await run_adapt(settings, _parse("adapt", [*argv, "--split", "dev", "--json"])) == 0
     capsys.readouterr()
     relevant = {q: [d for d, g in dataset.qrels[q].items() if g > 0] for q in dataset.queries}
-    async with open_services(settings, collection=collection, calibrated=False) as services:
+    async with adapt_target(settings, collection).open() as services:
         chunks = await stored_chunks(services.store)
         # Four queries are too few to cross-fit: collected on the one head, min_queries=1.
         every = [LabelledQuery(t, frozenset(relevant[q])) for q, t in dataset.queries.items()]

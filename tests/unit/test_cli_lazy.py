@@ -10,7 +10,12 @@ import pytest
 
 from agent import cli
 
-HEAVY = ("agent.adapt", "agent.evaluation.command", "agent.evaluation.answers_command")
+HEAVY = (
+    "agent.adapt_command",
+    "adapt.command",
+    "agent.evaluation.command",
+    "agent.evaluation.answers_command",
+)
 
 
 def _imported_after(argv: list[str]) -> dict[str, bool]:
@@ -33,7 +38,7 @@ def test_ask_imports_no_training_or_evaluation_code() -> None:
 def test_a_lazy_command_gets_its_full_parser() -> None:
     loaded = _imported_after(["eval", "/data", "--split", "dev", "--ablation"])
     assert loaded["agent.evaluation.command"]
-    assert not loaded["agent.adapt"]
+    assert not loaded["agent.adapt_command"] and not loaded["adapt.command"]
 
 
 @pytest.mark.parametrize("command", sorted(cli._LAZY))

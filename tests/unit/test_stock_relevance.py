@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
+from adapt.linear_head import save_head
 from archive.store.search_filters import SearchFilters
-from providers.linear_head import apply_head, load_head, save_head
+from providers.linear_head import apply_head, load_head
 from providers.rerankers.base import POOL
 from tests.fakes.clients import FakeBackend, FakeReranker, passage
 from tools.pipeline import Pipeline, run_pipeline

@@ -1,5 +1,6 @@
-"""The collection's vocabulary model (providers.rerankers.translation) and the reranker that
-reads it: what EM learns from (question, answering passage) pairs, the features, the file."""
+"""The collection's vocabulary model (providers.rerankers.translation, adapt.translation) and the
+reranker that reads it: what EM learns from (question, answering passage) pairs, the features,
+the file."""
 
 from __future__ import annotations
 
@@ -8,19 +9,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from providers.rerankers.features import FEATURES
-from providers.rerankers.learned import FeatureReranker
-from providers.rerankers.training import (
+from adapt.reranker_training import (
     TrainingQuery,
     TrainOptions,
     dump_weights,
     fit_reranker,
     weights_payload,
 )
+from adapt.translation import fit_translation
+from providers.rerankers.features import FEATURES
+from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.translation import (
     TRANSLATION_FEATURES,
     TranslationModel,
-    fit_translation,
     stems,
 )
 from providers.rerankers.trees import FeatureWeights

@@ -32,7 +32,6 @@ from archive.ingest.reembed import stored_embedding_text
 from archive.ingest.writer import reads_as_text
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters
-from providers.finetune import Pair
 from tools.hybrid import retrieve
 from tools.retrieval_config import RetrievalConfig
 
@@ -44,6 +43,17 @@ _STATES = re.compile(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 MIN_WORDS = 6  # shorter anchors say too little to pair on
 MAX_ANCHOR_CHARS = 600
+
+
+@dataclass(frozen=True)
+class Pair:
+    """An anchor, a passage that answers it, and optionally a passage that looks close but does
+    not (a hard negative)."""
+
+    anchor: str
+    positive: str
+    negative: str | None = None
+    source: str = ""  # how it was mined: "sections", "thread", "title", "cloze", "query"
 
 
 @dataclass(frozen=True)

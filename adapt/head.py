@@ -1,9 +1,9 @@
-"""`bosun adapt --mode head` (the default): fit a linear head on the stock MiniLM from mined pairs.
+"""`bosun adapt`: fit a linear head on the stock MiniLM from mined pairs.
 
 Anchors are embedded once by the stock model; positives and hard negatives are passages, whose
 stock vectors the collection already stores (or recovers exactly from a previous head's). The
 head is exported as the stock graph plus one MatMul, and the collection's vectors are mapped
-through it in one transaction (see :mod:`providers.linear_head`): minutes, not hours, on 2 cores.
+through it in one transaction (see :mod:`adapt.linear_head`): minutes, not hours, on 2 cores.
 """
 
 from __future__ import annotations
@@ -14,11 +14,20 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agent.wiring import Services
+from adapt.linear_head import (
+    AdaptUnavailable,
+    HeadConfig,
+    export_head,
+    fit_head,
+    read_head,
+    save_head,
+)
+from adapt.pair_mining import MinedChunk, Pair, add_hard_negatives, count_sources
+from adapt.services import AdaptServices
 from archive.ingest.reembed import stored_vectors, transform_collection
 from archive.store.database import Store
 from archive.store.embedder import (
@@ -33,45 +42,41 @@ from archive.store.embedder import (
     read_embedder,
 )
 from archive.store.schema import StoreError
-from providers.finetune import AdaptUnavailable, Pair
-from providers.linear_head import (
-    HeadConfig,
-    apply_head,
-    export_head,
-    fit_head,
-    head_file,
-    read_head,
-    save_head,
-    stock_vectors,
-)
+from providers.linear_head import apply_head, head_file, stock_vectors
 from providers.minilm import BASE_MODEL_ID, default_minilm, stock_model_path
-from tools.pair_mining import MinedChunk, add_hard_negatives, count_sources
+
+if TYPE_CHECKING:
+    from adapt.command import AdaptOptions
 
 #: The meta an adapted model writes besides its model id (back to stock drops them all).
 ADAPTED_KEYS = (FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS)
 EMBEDDED_POSITIVES = 1500  # pairs fitted at most when positives must be embedded first
 
 
-async def current_head(services: Services) -> np.ndarray | None:
+async def current_head(services: AdaptServices) -> np.ndarray | None:
     """``W`` of the head the collection's vectors went through; ``None`` for stock vectors.
 
     Raises StoreError for a collection re-embedded by a full fine-tune (its stock vectors are
     gone: ``bosun adapt --reset`` first)."""
-    settings = services.settings
-    record = await read_embedder(settings.database_uri(), services.store.schema)
+    record = await read_embedder(services.database_uri, services.store.schema)
     if record is None:
         return None
-    weights = await asyncio.to_thread(read_head, settings.home / record.file)
+    weights = await asyncio.to_thread(read_head, services.home / record.file)
     if weights is None:
         raise StoreError(
-            f"collection {services.store.schema!r} holds a fully fine-tuned model's vectors; "
-            "run `bosun adapt --reset` before fitting a head"
+            f"collection {services.store.schema!r} holds the vectors of a fully fine-tuned model "
+            "(an earlier `bosun adapt --mode full`); run `bosun adapt --reset` before fitting "
+            "a head"
         )
     return weights
 
 
 async def adapt_head(
-    services: Services, pairs: list[Pair], chunks: list[MinedChunk], args: Any, described: str
+    services: AdaptServices,
+    pairs: list[Pair],
+    chunks: list[MinedChunk],
+    args: AdaptOptions,
+    described: str,
 ) -> dict[str, Any]:
     """Fit, export and apply a head; returns what each step did."""
     started = time.perf_counter()
@@ -128,10 +133,10 @@ async def adapt_head(
     return adapt_report(store, target, sha, pairs, training, mined_s, fitted, applied, started)
 
 
-async def install_model(services: Services, export: Callable[[Path], str]) -> tuple[Path, str]:
+async def install_model(services: AdaptServices, export: Callable[[Path], str]) -> tuple[Path, str]:
     """Export an adapted model (``export`` writes it and returns its sha256) next to the
     collection as ``minilm-adapted-<sha12>.onnx``; its path and sha256."""
-    folder = services.settings.home / "models" / services.store.schema
+    folder = services.home / "models" / services.store.schema
     staging = folder / "adapting.onnx"
     sha = await asyncio.to_thread(export, staging)
     target = folder / f"minilm-adapted-{sha[:12]}.onnx"
@@ -140,13 +145,13 @@ async def install_model(services: Services, export: Callable[[Path], str]) -> tu
 
 
 def adapted_meta(
-    services: Services, kind: str, target: Path, sha: str, training: dict[str, Any]
+    services: AdaptServices, kind: str, target: Path, sha: str, training: dict[str, Any]
 ) -> dict[str, str]:
     """The collection meta recording the adapted model a collection is embedded with."""
     return {
         KIND_KEY: kind,
         MODEL_KEY: adapted_model_id(sha),
-        FILE_KEY: str(target.relative_to(services.settings.home)),
+        FILE_KEY: str(target.relative_to(services.home)),
         SHA_KEY: sha,
         TRAINING_KEY: json.dumps(training, sort_keys=True),
     }
@@ -178,7 +183,7 @@ def adapt_report(
     }
 
 
-async def reset_head(services: Services, old: np.ndarray) -> dict[str, Any]:
+async def reset_head(services: AdaptServices, old: np.ndarray) -> dict[str, Any]:
     """Map a headed collection's vectors back to the stock model's and forget the head."""
     started = time.perf_counter()
     report = await transform_collection(
@@ -195,7 +200,7 @@ async def reset_head(services: Services, old: np.ndarray) -> dict[str, Any]:
     }
 
 
-async def start_from_stock(services: Services) -> dict[str, Any] | None:
+async def start_from_stock(services: AdaptServices) -> dict[str, Any] | None:
     """Map a previous head's vectors back to the stock model's before fitting a new one. Hard
     negatives are mined by the collection's own retrieval, so a new head would otherwise depend
     on the last, and in `bosun eval --fold` runs on a head fitted on the fold now held out (one
@@ -207,7 +212,7 @@ async def start_from_stock(services: Services) -> dict[str, Any] | None:
     return None if head is None else await reset_head(services, head)
 
 
-async def headed(services: Services) -> bool:
+async def headed(services: AdaptServices) -> bool:
     """Whether the collection's vectors went through a head (its meta says so)."""
     async with services.store.pool.connection() as conn:
         cur = await conn.execute("SELECT value FROM meta WHERE key = %s", (KIND_KEY,))

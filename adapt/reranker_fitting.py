@@ -1,6 +1,6 @@
 """Fitting the FeatureReranker's ranker: listwise (softmax over each query's candidates) linear
 weights, then boosted regression trees on the same loss; numpy only, used by
-:mod:`providers.rerankers.training` (``bosun adapt``, ``benchmarks/train_feature_reranker.py``).
+:mod:`adapt.reranker_training` (``bosun adapt``, ``python -m adapt.shipped_reranker``).
 Inference lives in :class:`providers.rerankers.trees.RankModel`.
 """
 

@@ -1,5 +1,5 @@
-"""Fitting the feature reranker per adapted collection (providers.rerankers.training), the
-queries `bosun adapt` fits it on (agent.adapt_calibration) and how a collection loads it."""
+"""Fitting the feature reranker per adapted collection (adapt.reranker_training), the
+queries `bosun adapt` fits it on (adapt.calibration) and how a collection loads it."""
 
 from __future__ import annotations
 
@@ -11,13 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent.adapt_queries import cross_fit_plan, off_topic_questions
-from agent.wiring import load_reranker
-from archive.store.schema import StoreError
-from providers.rerankers.base import POOL
-from providers.rerankers.features import FEATURES
-from providers.rerankers.learned import FeatureReranker
-from providers.rerankers.training import (
+from adapt.queries import cross_fit_plan, off_topic_questions
+from adapt.reranker_training import (
     TrainingQuery,
     TrainOptions,
     choose_cutoff,
@@ -25,6 +20,11 @@ from providers.rerankers.training import (
     fit_reranker,
     weights_payload,
 )
+from agent.wiring import load_reranker
+from archive.store.schema import StoreError
+from providers.rerankers.base import POOL
+from providers.rerankers.features import FEATURES
+from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.trees import FeatureWeights
 
 ROOT = Path(__file__).resolve().parents[2]

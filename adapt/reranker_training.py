@@ -3,7 +3,7 @@ model whose best-candidate probability decides the relevance cutoff, the listwis
 orders the candidates, the cutoff and the passage floor, and the weights file they are stored in.
 
 Used by ``bosun adapt`` (a reranker per adapted collection, fitted on its own cosines) and by
-``benchmarks/train_feature_reranker.py`` (the shipped ``providers/data/feature_reranker.json``).
+``python -m adapt.shipped_reranker`` (the shipped ``providers/data/feature_reranker.json``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from adapt.reranker_fitting import Group, fit_linear, fit_slope, fit_trees
 from providers.rerankers.features import FEATURES
-from providers.rerankers.fitting import Group, fit_linear, fit_slope, fit_trees
 from providers.rerankers.translation import TranslationModel
 from providers.rerankers.trees import FeatureWeights, RankModel, Tree, feature_names, sigmoid
 

@@ -1,11 +1,12 @@
 """`bosun adapt --reset`: back to the stock model and the shipped reranker.
 
 With the adapted model at hand, a head is undone through ``W⁻¹`` (a minute at most here) and a
-full fine-tune's passages are re-embedded by the stock model. With it lost (its file missing, or
-not the sha256 the collection records), the collection cannot be opened and a head cannot be
-inverted, so every passage is re-embedded from its text by the stock model: the one way back
-that needs nothing of the lost model (as long as the ingest's embedding took). Either way the
-vectors and the meta change in one transaction, and the adapted files are removed."""
+full fine-tune's passages (an earlier ``--mode full``) are re-embedded by the stock model. With
+it lost (its file missing, or not the sha256 the collection records), the collection cannot be
+opened and a head cannot be inverted, so every passage is re-embedded from its text by the stock
+model: the one way back that needs nothing of the lost model (as long as the ingest's embedding
+took). Either way the vectors and the meta change in one transaction, and the adapted files are
+removed."""
 
 from __future__ import annotations
 
@@ -16,9 +17,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from agent.adapt_head import ADAPTED_KEYS, start_from_stock
-from agent.settings import Settings
-from agent.wiring import Services, open_services
+from adapt.head import ADAPTED_KEYS, start_from_stock
+from adapt.services import AdaptServices, Collection
 from archive.ingest.reembed import reembed_collection
 from archive.store.database import EmbeddingIdentity
 from archive.store.embedder import MODEL_KEY, EmbedderRecord, read_embedder
@@ -27,25 +27,23 @@ from providers.minilm import BASE_MODEL_ID, default_minilm, sha256_file
 logger = logging.getLogger(__name__)
 
 
-async def reset(settings: Settings, collection: str) -> dict[str, Any]:
-    """Put ``collection`` back on the stock model; returns what was done."""
-    record = await read_embedder(settings.database_uri(), collection)
-    if record is not None and _lost(settings.home / record.file, record):
+async def reset(target: Collection) -> dict[str, Any]:
+    """Put the ``target`` collection back on the stock model; returns what was done."""
+    record = await read_embedder(target.database_uri, target.name)
+    if record is not None and _lost(target.home / record.file, record):
         sys.stderr.write(
-            f"the adapted model {settings.home / record.file} is missing or altered: "
+            f"the adapted model {target.home / record.file} is missing or altered: "
             "re-embedding every passage with the stock model\n"
         )
         stock = default_minilm()
         # Opened under the identity its vectors are recorded with; the re-embed replaces both.
         recorded = EmbeddingIdentity(record.model, stock.dimension)
-        async with open_services(
-            settings, collection=collection, embeddings=stock, identity=recorded, calibrated=False
-        ) as services:
+        async with target.open(embeddings=stock, identity=recorded) as services:
             report = await _reembed_stock(services)
     else:
-        async with open_services(settings, collection=collection, calibrated=False) as services:
+        async with target.open() as services:
             report = await start_from_stock(services) or await _reembed_stock(services)
-    folder = settings.home / "models" / collection
+    folder = target.home / "models" / target.name
     for stale in [*folder.glob("minilm-adapted-*"), *folder.glob("feature-reranker-*.json")]:
         stale.unlink()
         logger.info("removed %s", stale)
@@ -56,7 +54,7 @@ def _lost(path: Path, record: EmbedderRecord) -> bool:
     return not path.is_file() or sha256_file(path) != record.sha256
 
 
-async def _reembed_stock(services: Services) -> dict[str, Any]:
+async def _reembed_stock(services: AdaptServices) -> dict[str, Any]:
     store = services.store
     started = time.perf_counter()
     report = await reembed_collection(

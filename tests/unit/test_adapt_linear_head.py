@@ -12,12 +12,8 @@ from providers.minilm import MiniLMEmbeddings, sha256_file, stock_model_path
 
 pytest.importorskip("onnx", reason="the head's graph edit needs the optional [adapt] extra")
 
-from providers.linear_head import (  # noqa: E402
-    apply_head,
-    export_head,
-    read_head,
-    stock_vectors,
-)
+from adapt.linear_head import export_head, read_head  # noqa: E402
+from providers.linear_head import apply_head, stock_vectors  # noqa: E402
 
 TEXTS = [
     "The pilot became disoriented in the clouds and lost control.",
@@ -53,7 +49,7 @@ def test_stock_vectors_come_back_through_the_inverse() -> None:
 
 def test_fitting_moves_anchors_towards_their_own_positives() -> None:
     pytest.importorskip("torch", reason="fitting needs the optional [adapt] extra")
-    from providers.linear_head import HeadConfig, fit_head
+    from adapt.linear_head import HeadConfig, fit_head
 
     rng = np.random.default_rng(0)
     positives = rng.standard_normal((64, 384)).astype(np.float32)

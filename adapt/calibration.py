@@ -3,7 +3,7 @@ own cosines (the shipped ``providers/data/feature_reranker.json`` was fitted on 
 
 The reranker also reads the collection's vocabulary, a translation model fitted on the same
 training pairs as the head (:mod:`providers.rerankers.translation`), stored inside its weights.
-It is fitted on the training queries of :mod:`agent.adapt_queries` (each embedded by a head that
+It is fitted on the training queries of :mod:`adapt.queries` (each embedded by a head that
 never saw it), plus the bundled train split of the off-topic questions; it is stored next to the
 adapted model and recorded, with its sha256, in the collection's meta. It orders the passages and
 chooses those the answer reads; whether the archive holds an answer stays the stock model's call
@@ -20,8 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from agent.adapt_queries import LabelledQuery
-from agent.wiring import Services
+from adapt.queries import LabelledQuery
+from adapt.reranker_training import (
+    TrainingQuery,
+    TrainOptions,
+    dump_weights,
+    fit_reranker,
+    weights_payload,
+)
+from adapt.services import AdaptServices
 from archive.store.embedder import (
     CALIBRATION_KEYS,
     RERANKER_FILE_KEY,
@@ -33,13 +40,6 @@ from archive.store.search_filters import SearchFilters
 from providers.rerankers import rerank_text
 from providers.rerankers.base import document_of
 from providers.rerankers.learned import FeatureReranker
-from providers.rerankers.training import (
-    TrainingQuery,
-    TrainOptions,
-    dump_weights,
-    fit_reranker,
-    weights_payload,
-)
 from providers.rerankers.translation import TranslationModel
 from tools.hybrid import retrieve
 from tools.retrieval_config import RetrievalConfig
@@ -77,7 +77,7 @@ class Calibrated:
 
 
 async def collect(
-    services: Services,
+    services: AdaptServices,
     half: list[LabelledQuery],
     off: list[str],
     vocabulary: TranslationModel,
@@ -116,7 +116,7 @@ def fit_calibration(
     return Calibrated(_fit_reranker(collected, described, vocabulary, min_queries=min_queries))
 
 
-async def record_calibration(services: Services, calibrated: Calibrated) -> dict[str, Any]:
+async def record_calibration(services: AdaptServices, calibrated: Calibrated) -> dict[str, Any]:
     """Store the reranker next to the collection's model and record it in its meta
     (dropping what no longer applies); returns what was done."""
     meta: dict[str, str] = {}
@@ -172,7 +172,7 @@ def _fit_reranker(
     return weights_payload(fitted, cutoff, floor, {**info, **report}), report
 
 
-async def _candidates(services: Services, text: str) -> list[Passage]:
+async def _candidates(services: AdaptServices, text: str) -> list[Passage]:
     options = RetrievalConfig(k=POOL, cosines=True)
     found = await retrieve(services.store, services.embeddings, text, SearchFilters(), options)
     return found.candidates
@@ -194,10 +194,10 @@ def _training_query(
 
 
 async def _install_reranker(
-    services: Services, payload: dict[str, Any], report: dict[str, Any]
+    services: AdaptServices, payload: dict[str, Any], report: dict[str, Any]
 ) -> dict[str, str]:
     """Write the weights next to the adapted model; the meta that records them."""
-    home = services.settings.home
+    home = services.home
     folder = home / "models" / services.store.schema
     folder.mkdir(parents=True, exist_ok=True)
     data = dump_weights(payload).encode("utf-8")
@@ -213,15 +213,17 @@ async def _install_reranker(
     }
 
 
-def _remove_old_rerankers(services: Services, *, keep: str | None) -> None:
-    home = services.settings.home
+def _remove_old_rerankers(services: AdaptServices, *, keep: str | None) -> None:
+    home = services.home
     for old in (home / "models" / services.store.schema).glob("feature-reranker-*.json"):
         if str(old.relative_to(home)) != keep:
             old.unlink()
             logger.info("removed the previous fitted reranker %s", old)
 
 
-async def _write_meta(services: Services, meta: dict[str, str], *, drop: tuple[str, ...]) -> None:
+async def _write_meta(
+    services: AdaptServices, meta: dict[str, str], *, drop: tuple[str, ...]
+) -> None:
     async with services.store.pool.connection() as conn, conn.transaction():
         await conn.execute("DELETE FROM meta WHERE key = ANY(%s)", (list(drop),))
         for key, value in meta.items():

@@ -8,7 +8,7 @@ against both collections; their ``heldout`` split only measures the cutoff.
 
 Two models share the features: a pointwise logistic regression (off-topic questions included) whose
 best-candidate probability decides the cutoff, and a listwise ranker (softmax over each query's
-candidates: linear weights, then boosted trees; ``providers/rerankers/training.py``) that orders the
+candidates: linear weights, then boosted trees; ``adapt/reranker_training.py``) that orders the
 candidates. One model serves both datasets.
 
 The script first runs two-fold cross-validation over the queries of both datasets together and
@@ -17,11 +17,11 @@ prints nDCG@10 of the fused order, the pointwise model and the reranked order on
 calibrates the relevance cutoff and the passage floor, and with ``--write`` stores it all in
 ``providers/data/feature_reranker.json``.
 
-    BOSUN_HOME=... python benchmarks/train_feature_reranker.py   # collect (cached), fit, report
-    python benchmarks/train_feature_reranker.py --write           # ... and ship the model
+    BOSUN_HOME=... python -m adapt.shipped_reranker   # collect (cached), fit, report
+    python -m adapt.shipped_reranker --write           # ... and ship the model
 
 Retrieved candidates are cached per dataset in ``benchmarks/out/rerank_candidates_<name>.pkl``
-(``--refresh`` redoes).
+(``--refresh`` redoes). The report is :mod:`adapt.shipped_report`.
 """
 
 from __future__ import annotations
@@ -34,21 +34,14 @@ import pickle
 import random
 import sys
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from agent.evaluation.beir import load_dataset  # noqa: E402
-from agent.evaluation.metrics import aggregate_documents, ndcg_at_k, percentile  # noqa: E402
-from providers.rerankers import rerank_text  # noqa: E402
-from providers.rerankers.features import FEATURES  # noqa: E402
-from providers.rerankers.learned import FeatureReranker  # noqa: E402
-from providers.rerankers.training import (  # noqa: E402
+from adapt.reranker_training import (
     FIXED,
     Trained,
     TrainingQuery,
@@ -58,7 +51,14 @@ from providers.rerankers.training import (  # noqa: E402
     fit_reranker,
     weights_payload,
 )
-from providers.rerankers.trees import FeatureWeights  # noqa: E402
+from adapt.shipped_report import cross_validate, in_sample, sources, stop_rates
+from agent.evaluation.beir import load_dataset
+from providers.rerankers import rerank_text
+from providers.rerankers.features import FEATURES
+from providers.rerankers.learned import FeatureReranker
+from providers.rerankers.trees import FeatureWeights
+
+ROOT = Path(__file__).resolve().parents[1]
 
 DATA = ROOT.parent / "shared" / "data" / "beir"
 SPLITS = (("scifact", "train"), ("ntsb_pc2narr", "dev"))
@@ -71,7 +71,7 @@ PARTIAL: dict[str, str] = {}  # dataset -> how much of its collection was stored
 # --- candidates ---------------------------------------------------------------------------------
 
 
-def cached(passage: dict[str, Any]) -> dict[str, Any]:
+def cached(passage: Mapping[str, Any]) -> dict[str, Any]:
     """The fields of a retrieved passage the reranker reads (a plain dict: any script unpickles
     it)."""
     keys = ("doc_id", "source_id", "title", "subject", "text", "bm25", "cosine", "score")
@@ -172,36 +172,8 @@ def design(reranker: FeatureReranker, queries: list[Query]) -> list[np.ndarray]:
     ]
 
 
-def sources(q: Query) -> list[str]:
-    return [c["source_id"] for c in q.candidates]
-
-
 def labels(q: Query) -> np.ndarray:
     return np.array([1.0 if q.qrels.get(c["source_id"], 0) > 0 else 0.0 for c in q.candidates])
-
-
-# --- reporting ----------------------------------------------------------------------------------
-
-
-def ndcg(q: Query, scores: np.ndarray | None) -> float:
-    """nDCG@10 over documents (each at its best chunk) in fused order, or by ``scores``."""
-    if scores is None:
-        pairs = [(c["source_id"], c["score"]) for c in q.candidates]
-    else:
-        pairs = [
-            (c["source_id"], float(s))
-            for c, s in zip(q.candidates, scores, strict=True)
-            if np.isfinite(s)
-        ]
-    return ndcg_at_k(aggregate_documents(pairs), q.qrels, 10)
-
-
-def floored(scores: np.ndarray, floor: float) -> np.ndarray:
-    """As the graph's rerank node leaves them: passages below ``floor`` dropped (scored -inf,
-    which :func:`ndcg` leaves out), the best always kept."""
-    kept = scores >= floor
-    kept[int(np.argmax(scores))] = True
-    return np.where(kept, scores, -np.inf)
 
 
 def train(
@@ -240,7 +212,7 @@ def train(
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--k", type=int, default=40, help="candidates per query (default 40)")
     parser.add_argument("--seed", type=int, default=13, help="of the two-fold split")
@@ -291,7 +263,7 @@ def main() -> None:
         help="train and report on these only (default: all)",
     )
     parser.add_argument("--write", action="store_true", help=f"write {WEIGHTS.relative_to(ROOT)}")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     splits = [(n, s) for n, s in SPLITS if n in args.datasets]
     queries: list[Query] = []
@@ -319,57 +291,8 @@ def main() -> None:
     xs = design(probe, queries)
     off_train = [i for i, q in enumerate(queries) if q.off_topic and not q.heldout]
 
-    # Two-fold cross-validation: every in-domain query is scored by a model that never saw it.
-    held_scores: dict[int, np.ndarray] = {}
-    held_pointwise: dict[int, np.ndarray] = {}
-    held_stopped: dict[int, bool] = {}
-    held_floored: dict[int, np.ndarray] = {}
-    off_stopped: list[float] = []
-    for fold in (False, True):
-        train_idx = [i for i, q in enumerate(queries) if not q.off_topic and q.heldout != fold]
-        model = train(queries, xs, train_idx + off_train, args, factor)
-        cutoff = choose_cutoff(model.train_best, model.off_best, args.max_stop)
-        plain = replace(model.weights, ranker=None)
-        for i, q in enumerate(queries):
-            if q.off_topic and q.heldout and q.candidates:
-                off_stopped.append(float(plain.scores(xs[i], sources(queries[i])).max() < cutoff))
-            if q.off_topic or q.heldout != fold or not q.candidates:
-                continue
-            held_scores[i] = model.weights.scores(xs[i], sources(queries[i]))
-            held_floored[i] = floored(held_scores[i], model.floor(cutoff, args.max_drop))
-            held_pointwise[i] = plain.scores(xs[i], sources(queries[i]))
-            held_stopped[i] = float(held_scores[i].max()) < cutoff
-
-    print(
-        f"\ntwo-fold cross-validation over queries (seed {args.seed}), {args.k} candidates, "
-        f"{args.trees} trees of depth {args.depth}\n"
-    )
-    print("| split | queries | fused | pointwise logistic | reranked | delta | + floor | stopped |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    report: dict[str, dict[str, float]] = {}
-    for name, split in splits:
-        idx = [i for i, q in enumerate(queries) if q.dataset == name and not q.off_topic]
-        fused = float(np.mean([ndcg(queries[i], None) for i in idx]))
-        point = float(np.mean([ndcg(queries[i], held_pointwise.get(i)) for i in idx]))
-        ranked = float(np.mean([ndcg(queries[i], held_scores.get(i)) for i in idx]))
-        floor = float(np.mean([ndcg(queries[i], held_floored.get(i)) for i in idx]))
-        stopped = float(np.mean([held_stopped.get(i, False) for i in idx]))
-        print(
-            f"| {name}/{split} held-out | {len(idx)} | {fused:.4f} | {point:.4f} | "
-            f"{ranked:.4f} | {ranked - fused:+.4f} | {floor:.4f} | "
-            f"{100 * stopped:.1f}% |"
-        )
-        report[f"{name}/{split} held-out"] = {
-            "queries": len(idx),
-            "ndcg@10_fused": round(fused, 4),
-            "ndcg@10_pointwise": round(point, 4),
-            "ndcg@10_reranked": round(ranked, 4),
-            "ndcg@10_reranked_floor": round(floor, 4),
-            "stopped": round(stopped, 4),
-        }
-    print(
-        f"\noff-topic held-out questions stopped (cross-validated): "
-        f"{100 * float(np.mean(off_stopped)):.1f}% of {len(off_stopped)} runs"
+    report = cross_validate(
+        queries, xs, off_train, splits, args, lambda idx: train(queries, xs, idx, args, factor)
     )
 
     # The shipped model: every in-domain query and the off-topic training questions.
@@ -383,72 +306,10 @@ def main() -> None:
         f"\nshipped model: trained on {len(everything) - len(off_train)} in-domain queries + "
         f"{len(off_train)} off-topic question runs\n"
     )
-    print("| feature | pointwise weight | listwise weight |\n|---|---:|---:|")
-    ranker = model.weights.ranker
-    for j, name in enumerate(FEATURES):
-        listwise = f"{ranker.weights[j] / ranker.scale[j]:+.3f}" if ranker else "-"
-        print(f"| {name} | {model.weights.weights[j]:+.3f} | {listwise} |")
-    print(f"| (bias) | {model.weights.bias:+.3f} | |")
-    if ranker:
-        print(f"\nranker: {len(ranker.trees)} trees, slope {ranker.slope:.3f}")
-    print("\n| split | queries | nDCG@10 fused | nDCG@10 reranked (in-sample) |")
-    print("|---|---:|---:|---:|")
-    for name, split in splits:
-        idx = [i for i, q in enumerate(queries) if q.dataset == name and not q.off_topic]
-        fused = float(np.mean([ndcg(queries[i], None) for i in idx]))
-        ranked = float(np.mean([ndcg(queries[i], scores[i]) for i in idx]))
-        print(f"| {name}/{split} all | {len(idx)} | {fused:.4f} | {ranked:.4f} |")
-        report[f"{name}/{split} all (in-sample)"] = {
-            "queries": len(idx),
-            "ndcg@10_fused": round(fused, 4),
-            "ndcg@10_reranked": round(ranked, 4),
-        }
-
-    def best(i: int) -> float:
-        return float(scores[i].max()) if len(scores[i]) else 0.0
-
+    report.update(in_sample(model, queries, scores, splits))
     cutoff = choose_cutoff(model.train_best, model.off_best, args.max_stop)
     floor = model.floor(cutoff, args.max_drop)
-    print(
-        f"\ncutoff {cutoff:.4f} (training: highest off-topic best {max(model.off_best):.4f}, "
-        f"in-domain {100 * args.max_stop:g}th percentile best "
-        f"{percentile(model.train_best, 100 * args.max_stop):.4f}); passage floor {floor:.5f} "
-        f"({100 * args.max_drop:g}th percentile of relevant passages)\n"
-    )
-    print("| question set | runs | best < cutoff (stopped) | best score p50 | min | max |")
-    print("|---|---:|---:|---:|---:|---:|")
-    rates: dict[str, float] = {}
-    sets: list[tuple[str, Any]] = []
-    for name, _ in splits:
-        sets += [
-            (
-                f"off-topic held-out vs {name}",
-                lambda q, n=name: q.off_topic and q.heldout and q.dataset == n,
-            ),
-            (
-                f"off-topic train vs {name}",
-                lambda q, n=name: q.off_topic and not q.heldout and q.dataset == n,
-            ),
-            (f"in-domain {name} (in-sample)", lambda q, n=name: not q.off_topic and q.dataset == n),
-        ]
-    sets += [("off-topic held-out (all)", lambda q: q.off_topic and q.heldout)]
-    for label, sel in sets:
-        bests = [best(i) for i, q in enumerate(queries) if sel(q)]
-        if not bests:
-            continue
-        stopped = sum(1 for s in bests if s < cutoff) / len(bests)
-        rates[label] = round(stopped, 4)
-        print(
-            f"| {label} | {len(bests)} | {100 * stopped:.1f}% | {percentile(bests, 50):.4f} | "
-            f"{min(bests):.4f} | {max(bests):.4f} |"
-        )
-    worst = sorted(
-        ((best(i), q.dataset, q.text) for i, q in enumerate(queries) if q.off_topic and q.heldout),
-        reverse=True,
-    )[:8]
-    print(f"\nhighest held-out off-topic best scores (cutoff {cutoff:.4f}):")
-    for value, dataset, text in worst:
-        print(f"  {value:.4f}  {dataset:13s}  {text}")
+    rates = stop_rates(model, queries, scores, splits, args)
 
     if args.write:
         payload = weights_payload(
@@ -457,7 +318,7 @@ def main() -> None:
             floor,
             {
                 "trained": dt.date.today().isoformat(),
-                "script": "benchmarks/train_feature_reranker.py",
+                "script": "python -m adapt.shipped_reranker",
                 "data": [f"beir/{n} {s}" for n, s in splits]
                 + ["benchmarks/questions/off_topic.jsonl train"],
                 "folds_seed": args.seed,

@@ -15,9 +15,9 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
-from providers.finetune import Pair
-from providers.rerankers.translation import TranslationModel, fit_translation
-from tools.pair_mining import MinedChunk, mine_chunks
+from adapt.pair_mining import MinedChunk, Pair, mine_chunks
+from adapt.translation import fit_translation
+from providers.rerankers.translation import TranslationModel
 
 MAX_QUERIES = 1000  # in-domain queries the reranker is fitted on at most
 QUESTION_RULES = ("sections", "thread")  # mined pairs whose anchor reads like a question
@@ -149,7 +149,7 @@ def vocabulary_model(
 def off_topic_questions() -> list[str]:
     """The bundled off-topic questions (the train split of
     ``benchmarks/questions/off_topic.jsonl``; its held-out split is never fitted on)."""
-    text = resources.files("providers").joinpath("data/off_topic_train.jsonl").read_text("utf-8")
+    text = resources.files("adapt").joinpath("data/off_topic_train.jsonl").read_text("utf-8")
     return [json.loads(line)["question"] for line in text.splitlines() if line.strip()]
 
 

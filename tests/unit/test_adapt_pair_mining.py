@@ -8,12 +8,10 @@ import random
 
 import pytest
 
-from agent.adapt import choose_pairs
-from agent.adapt_queries import query_pairs
-from agent.evaluation.folds import Fold, parse_fold, split_queries
-from providers.finetune import Pair
-from tools.pair_mining import (
+from adapt.command import choose_pairs
+from adapt.pair_mining import (
     MinedChunk,
+    Pair,
     cloze_pair,
     count_sources,
     mine_chunks,
@@ -21,6 +19,8 @@ from tools.pair_mining import (
     thread_pairs,
     title_pairs,
 )
+from adapt.queries import query_pairs
+from agent.evaluation.folds import Fold, parse_fold, split_queries
 
 NARRATIVE = (
     "The pilot reported that he entered instrument meteorological conditions shortly after "
