@@ -270,10 +270,19 @@ def test_unreadable_entries_are_reported_one_escaped_line_each(
     (folder / "evil.bin\n  skipped forged.txt: looks fine").write_bytes(b"\x00")
     (folder / "dangling.txt").symlink_to(tmp_path / "nowhere")
     (folder / "loop" / "back").symlink_to(folder)
-    run = _cli(settings).run("ingest", str(folder), "--no-progress", timeout=300)
+    passwd = tmp_path / "passwd"  # stands in for /etc/passwd
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (folder / "passwd.txt").symlink_to(passwd)
+    cli = _cli(settings)
+    run = cli.run("ingest", str(folder), "--no-progress", timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     skipped = [line for line in run.stdout.splitlines() if line.startswith("  skipped")]
-    assert len(skipped) == 3, run.stdout
+    assert len(skipped) == 4, run.stdout
     assert not any(line.startswith("  skipped forged") for line in run.stdout.splitlines())
     assert any("evil.bin\\n  skipped forged.txt" in line for line in skipped), run.stdout
+    assert f"  skipped {folder / 'passwd.txt'}: a symbolic link to {passwd}, outside" in run.stdout
     assert run.stdout.startswith("ingested 1 new")
+    again = json.loads(cli.run("ingest", str(folder), "--json", timeout=300).stdout)
+    refused = f"a symbolic link to {passwd}, outside the folders being ingested: not followed"
+    assert again["unchanged"] == 1
+    assert {"path": str(folder / "passwd.txt"), "reason": refused} in again["errors"]

@@ -238,3 +238,27 @@ def test_an_undeclared_kind_gets_every_default() -> None:
         "text",
         "thread_digest",
     }
+
+
+def _boom(path: Path) -> Iterator[SourceDocument | LoadError]:
+    yield SourceDocument(
+        kind="text", source_id=path.name, title="first", sections=[], original=b"", archive_name="x"
+    )
+    raise RecursionError("maximum recursion depth exceeded")
+
+
+def test_a_loader_that_raises_is_one_line_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raising = _module(
+        monkeypatch, "raising", LOADERS=(Loader("boom", _boom, kinds=("text",), suffixes=(".b",)),)
+    )
+    (tmp_path / "a.b").write_text("x")
+    (tmp_path / "b.txt").write_text("Still read.\n")
+    REGISTRY.register(raising)
+    try:
+        results = list(load_paths([tmp_path]))
+    finally:
+        REGISTRY.unregister(raising)
+    assert _docs(results) == [("text", "a.b"), ("text", "b.txt")]
+    assert _errors(results) == {"a.b": "the boom loader failed: RecursionError"}

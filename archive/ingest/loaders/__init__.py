@@ -15,7 +15,10 @@ A module listed in :data:`BUILTIN` declares, at module level, any of::
     PAGE_READERS = (PageReader("ntsb_final_report", _is_final_report, _from_pages),)
 
 Adding a kind of document, or a format of a kind already known, is one new module here and one
-line in :data:`BUILTIN`; nothing else in ingest names kinds. A format of a known kind, such as
+line in :data:`BUILTIN` (or, from an application or a test, ``REGISTRY.register("pkg.module")``,
+which ``--workers`` processes follow); nothing else in ingest branches on a kind but mail
+threading (thread digests, attachments deleted with their message), which every mail format
+shares. A format of a known kind, such as
 Outlook ``.msg`` mail, declares only ``LOADERS`` with ``kinds=("email", "attachment")``; its
 documents are then summarised, tagged and threaded as every other email. A :class:`PageReader`
 recognises a document in paged text (a PDF's text layer now, OCR'd scans next), whichever

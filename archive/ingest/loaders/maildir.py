@@ -20,7 +20,11 @@ def load_maildir(path: Path) -> Iterator[SourceDocument | LoadError]:
     yield from unreadable
     inside = [os.path.realpath(path)]
     for file in files:
-        refusal = link_refusal(file, inside, within="the maildir")
+        try:
+            refusal = link_refusal(file, inside, within="the maildir")
+        except OSError as err:
+            yield LoadError(file, f"cannot read: {err.strerror or err}")
+            continue
         if refusal:
             yield LoadError(file, refusal)
         else:

@@ -213,7 +213,7 @@ class Registry:
                 if loader is None:
                     yield LoadError(path, "a folder no loader reads as a whole")
                 else:
-                    yield from loader.load(path)
+                    yield from _guarded(loader, path)
                 return
             probe = Probe.read(path)
         except OSError as err:
@@ -221,7 +221,7 @@ class Registry:
             return
         chosen = self.choose(probe)
         if isinstance(chosen, Loader):
-            yield from chosen.load(path)
+            yield from _guarded(chosen, path)
         elif not path.name.startswith("."):
             yield LoadError(path, chosen)
 
@@ -266,6 +266,18 @@ class Registry:
         self._page_readers = tuple(readers)
         self._loaders = tuple(loaders)
         logger.debug("loaders: %s", ", ".join(names))
+
+
+def _guarded(loader: Loader, path: Path) -> Iterator[Loaded]:
+    """``loader``'s documents of ``path``; should it raise (a bug, or input its parser chokes on,
+    such as a MIME tree nested past the recursion limit), what it yielded is kept, the rest of
+    the file is one LoadError naming the loader, and the run goes on."""
+    try:
+        yield from loader.load(path)
+    except Exception as err:  # the one boundary between any loader and the run
+        logger.warning("loader %s failed on %s: %s", loader.name, path, type(err).__name__)
+        logger.debug("loader %s failed on %s", loader.name, path, exc_info=True)
+        yield LoadError(path, f"the {loader.name} loader failed: {type(err).__name__}")
 
 
 def reason(err: OSError) -> str:
