@@ -42,6 +42,7 @@ _LAZY = {
         "agent.evaluation.answers_command",
         "answer-level evaluation through the agent graph",
     ),
+    "archive": ("agent.archive_command", "where originals are kept: `archive migrate --to s3://…`"),
 }
 
 
@@ -185,6 +186,8 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
             deleted = await delete_sources(services.store, args.source_ids)
     except UnknownSource as err:
         raise UsageError(f"{err}; nothing was deleted") from err
+    # After the commit: a failure here leaves unreferenced files, never a citation without one.
+    removed = await asyncio.to_thread(services.archive.delete, deleted.originals)
     from archive.ingest.pipeline import refresh_derived
 
     derived = await refresh_derived(
@@ -195,6 +198,7 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
         "chunks": deleted.chunks,
         "topics_dropped": deleted.topics,
         "vessels_dropped": deleted.vessels,
+        "originals_removed": removed,
         "thread_digests": derived.digests,
     }
     if args.json:
@@ -281,7 +285,7 @@ async def _status(services: Services, args: argparse.Namespace) -> int:
         "embedding_model": services.store.identity.model,
         "embedding_dim": services.store.identity.dim,
         "collection": services.store.schema,
-        "archive": str(services.archive.root),
+        "archive": services.archive.location,
     }
     if args.json:
         print(json.dumps(info, indent=2))

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import platformdirs
 
 from agent.errors import SettingsError
+from archive.originals import TIMEOUT_S, OriginalsConfigError, S3Location
 from archive.store.block_cache import CACHE_MB
 from archive.store.database import EF_SEARCH
 from archive.store.lexical import BM25_MODES
@@ -41,6 +42,10 @@ class Settings(ProviderConfig):
     hnsw_ef_search: int = EF_SEARCH  # BOSUN_HNSW_EF_SEARCH: HNSW candidate list, 1-1000
     bm25_cache_mb: int = CACHE_MB  # BOSUN_BM25_CACHE_MB: decoded BM25 blocks kept, 0-65536
     server_linger_s: float = 0.0  # the embedded server stays up this long after the last command
+    archive_url: str | None = None  # BOSUN_ARCHIVE_URL: s3://bucket/prefix; None: archive_dir
+    s3_endpoint_url: str | None = None  # AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL (MinIO, R2, ...)
+    s3_region: str | None = None  # AWS_REGION (else boto3's AWS_DEFAULT_REGION or the profile's)
+    archive_timeout_s: float = TIMEOUT_S  # BOSUN_ARCHIVE_TIMEOUT_S: one storage check, at most
 
     @property
     def archive_dir(self) -> Path:
@@ -75,6 +80,10 @@ class Settings(ProviderConfig):
             hnsw_ef_search=_whole(env, "BOSUN_HNSW_EF_SEARCH", EF_SEARCH, most=1000),
             bm25_cache_mb=_whole(env, "BOSUN_BM25_CACHE_MB", CACHE_MB, least=0, most=65536),
             server_linger_s=_seconds(env, "BOSUN_SERVER_LINGER_S", SERVER_LINGER_S, zero=True),
+            archive_url=_opt(env, "BOSUN_ARCHIVE_URL"),
+            s3_endpoint_url=_opt(env, "AWS_ENDPOINT_URL_S3") or _opt(env, "AWS_ENDPOINT_URL"),
+            s3_region=_opt(env, "AWS_REGION"),
+            archive_timeout_s=_seconds(env, "BOSUN_ARCHIVE_TIMEOUT_S", TIMEOUT_S),
             embeddings=(_opt(env, "BOSUN_EMBEDDINGS") or "local").lower(),
             google_api_key=_opt(env, "GOOGLE_API_KEY") or _opt(env, "GEMINI_API_KEY"),
             google_base_url=_opt(env, "BOSUN_GOOGLE_BASE_URL"),
@@ -112,6 +121,11 @@ class Settings(ProviderConfig):
             )
         if self.database_url:
             _check_database_url(self.database_url)
+        if self.archive_url:
+            try:
+                S3Location.parse(self.archive_url)
+            except OriginalsConfigError as err:
+                raise SettingsError(f"BOSUN_ARCHIVE_URL: {err}") from None
         return self
 
 
