@@ -140,8 +140,11 @@ class S3Originals:
     def download_url(self, relative: str, *, ttl_s: int) -> str:
         """A pre-signed GET (SigV4, no network call) that downloads under the file's name."""
         name = safe_name(relative.rsplit("/", 1)[-1])
-        url: str = self.client.generate_presigned_url(
-            "get_object",
+        url: str = self._call(
+            "presign",
+            relative,
+            self.client.generate_presigned_url,
+            ClientMethod="get_object",
             Params={
                 "Bucket": self.where.bucket,
                 "Key": self.where.key(relative),
