@@ -23,6 +23,7 @@ from archive.originals.s3 import S3Originals
 from graph.builder import Clients, build_graph
 from graph.context import Context
 from tests.fakes.clients import FakeBackend, FakeReranker, fleet_fixture
+from tests.fault_matrix import assert_told
 from tests.s3_server import CREDENTIALS, S3Server, s3_server
 
 pytestmark = pytest.mark.integration
@@ -131,7 +132,7 @@ async def test_delete_removes_the_object(server: S3Server) -> None:
 
 
 async def test_a_storage_outage_is_an_oserror_the_citation_check_degrades_on(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Server stopped: checks and uploads raise StorageUnavailable (an OSError); a turn's
     citations are removed and the answer flagged with the fault matrix's archive row."""
@@ -155,6 +156,7 @@ async def test_a_storage_outage_is_an_oserror_the_citation_check_degrades_on(
         notes = [n for n in state["degraded"] if n.startswith("archive storage failed")]
         assert len(notes) == 1 and "citations removed" in notes[0]
         assert state["messages"][-1].text  # still an answer, flagged
+        assert_told("archive.missing", state, caplog, None)  # the matrix row, logged once
         store.close()
 
 
