@@ -26,6 +26,8 @@ from archive.ingest.pipeline import ingest_documents
 from archive.originals import LocalOriginals, OriginalsConfigError
 from archive.originals.migrate import copy_one
 from archive.originals.s3 import S3Originals
+from archive.store.locks import ingest_stage
+from archive.store.schema import StoreError
 from tests.integration.test_conversation_postgres import fixture_documents
 from tests.s3_server import CREDENTIALS, S3Server, s3_server
 
@@ -101,11 +103,16 @@ async def test_migrate_copies_verifies_resumes_and_switches_only_when_complete(
         async with open_services(dataclasses.replace(local, archive_url=url)):
             pass
 
-    # Restored, and one copy in the storage damaged: the rerun copies those two only.
+    # Restored, and one copy in the storage damaged: the rerun copies those two only. An ingest
+    # that opened the collection before the switch may not write it afterwards.
     lost.write_bytes(kept_bytes)
     damaged = f"migrated/{paths[1]}"
     server.client().put_object(Bucket=server.bucket, Key=damaged, Body=b"not the original")
-    status, second = await migrate(local, url, capsys)
+    async with open_services(local) as stale:
+        status, second = await migrate(local, url, capsys)
+        with pytest.raises(StoreError, match=f"now keeps its originals in {url}"):
+            async with ingest_stage(stale.store, exclusive=False):
+                pass
     assert status == 0 and second["switched"] and second["missing"] == []
     assert (second["copied"], second["already_there"]) == (2, len(paths) - 2)
     for path in paths:
