@@ -208,3 +208,27 @@ async def turn(store: S3Originals, passages: Any, registry: Any, docs: Any) -> d
         120,
     )
     return state
+
+
+def test_credentials_and_region_come_from_a_named_profile(
+    server: S3Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AWS_PROFILE as boto3 reads it: the profile's keys sign the requests, its region the
+    links (no AWS_ACCESS_KEY_ID in the environment)."""
+    for name in CREDENTIALS:
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "credentials").write_text(
+        "[fleet]\naws_access_key_id = profile-key-id\naws_secret_access_key = profile-secret\n"
+    )
+    (tmp_path / "config").write_text("[profile fleet]\nregion = eu-north-1\n")
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "credentials"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "config"))
+    monkeypatch.setenv("AWS_PROFILE", "fleet")
+    store = store_on(server, "profile")
+    path = store.put("email", "f00000000007", "p.eml", b"through the profile")
+    credential = parse_qs(urlsplit(store.download_url(path, ttl_s=60)).query)["X-Amz-Credential"]
+    assert credential[0].startswith("profile-key-id/") and "/eu-north-1/s3/" in credential[0]
+    assert (
+        httpx.get(store.download_url(path, ttl_s=60), timeout=10).content == b"through the profile"
+    )
+    store.close()
