@@ -4,6 +4,9 @@ S3-compatible object storage (``BOSUN_ARCHIVE_URL=s3://bucket/prefix``)."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from archive.originals.base import (
@@ -26,8 +29,11 @@ __all__ = [
     "S3Location",
     "StorageUnavailable",
     "open_originals",
+    "release",
     "safe_name",
 ]
+
+logger = logging.getLogger(__name__)
 
 
 def open_originals(
@@ -56,3 +62,22 @@ def open_originals(
         endpoint_url=endpoint_url, region=region, timeout_s=timeout_s, pool=CONCURRENCY
     )
     return S3Originals(where, client, timeout_s=timeout_s, concurrency=CONCURRENCY)
+
+
+@dataclass(frozen=True)
+class Released:
+    """What :func:`release` removed, and what it had to leave (the storage failed)."""
+
+    removed: int
+    left: tuple[str, ...]
+
+
+def release(originals: Originals, paths: Sequence[str]) -> Released:
+    """Remove the originals no document cites any more (``bosun delete``, after its commit). A
+    storage failure leaves them (unreferenced, harmless) with a warning, never the command's
+    database work undone."""
+    try:
+        return Released(originals.delete(paths), ())
+    except StorageUnavailable as err:
+        logger.warning("%d originals left in %s: %s", len(paths), originals.location, err)
+        return Released(0, tuple(paths))

@@ -191,3 +191,23 @@ async def test_delete_removes_originals_no_document_cites_and_reingest_uploads_n
         left = server.keys("deletes/")
         assert shared_key not in left and not any(k.endswith("/kd-2.eml") for k in left)
         assert {k for k in stored if k != shared_key and not k.endswith("/kd-2.eml")} <= set(left)
+
+
+async def test_delete_while_the_storage_is_down_deletes_the_documents_and_says_what_is_left(
+    settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with s3_server(tmp_path / "moto.log") as down:
+        remote = machine(settings, down, down.url("outage"))
+        async with open_services(remote) as svc:
+            await ingest_documents(
+                fixture_documents(), svc.store, svc.embeddings, svc.archive, progress=False
+            )
+            down.stop()
+            capsys.readouterr()
+            status = await _delete(
+                svc, argparse.Namespace(source_ids=["<kd-2@kestrel.example>"], json=True)
+            )
+            summary = json.loads(capsys.readouterr().out)
+            assert status == 1 and summary["documents"] == 1  # the index no longer cites it
+            assert summary["originals_removed"] == 0 and len(summary["originals_left"]) == 1
+            assert summary["originals_left"][0].endswith("/kd-2.eml")
