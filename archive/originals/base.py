@@ -86,7 +86,8 @@ class Originals(Protocol):
         ...
 
     def delete(self, relatives: Sequence[str]) -> int:
-        """Remove these entries (missing ones are skipped); how many were removed."""
+        """Remove these entries (a missing one is no error); how many were removed (object
+        storage: how many were deleted, as S3 answers alike for a key that was not there)."""
         ...
 
     def download_url(self, relative: str, *, ttl_s: int) -> str | None:
