@@ -21,6 +21,7 @@ from agent.errors import UsageError, exit_code, one_line
 from agent.server.serve import add_serve_parser, run_serve
 from agent.settings import Settings
 from agent.wiring import Services, build_pipeline, open_services
+from archive.originals import release
 from archive.store.documents import UnknownSource, delete_sources
 from archive.store.locks import ingest_stage
 from archive.store.search_filters import SearchFilters
@@ -47,6 +48,7 @@ _LAZY = {
         "answer-level evaluation through the agent graph",
     ),
     "sync": ("agent.sync", "sync a live IMAP mailbox into the archive"),
+    "archive": ("agent.archive_command", "where originals are kept: `archive migrate --to s3://…`"),
 }
 
 
@@ -190,6 +192,7 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
             deleted = await delete_sources(services.store, args.source_ids)
     except UnknownSource as err:
         raise UsageError(f"{err}; nothing was deleted") from err
+    released = await asyncio.to_thread(release, services.archive, deleted.originals)
     from archive.ingest.pipeline import refresh_derived
 
     derived = await refresh_derived(
@@ -200,6 +203,8 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
         "chunks": deleted.chunks,
         "topics_dropped": deleted.topics,
         "vessels_dropped": deleted.vessels,
+        "originals_removed": released.removed,
+        "originals_left": list(released.left),  # the storage failed: unreferenced, harmless
         "thread_digests": derived.digests,
     }
     if args.json:
@@ -209,7 +214,7 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
             f"deleted {deleted.documents} documents ({deleted.chunks} chunks) for "
             f"{len(set(args.source_ids))} source ids; {derived.digests} thread digests redone"
         )
-    return 0
+    return 1 if released.left else 0
 
 
 async def _search(services: Services, args: argparse.Namespace) -> int:
@@ -286,7 +291,7 @@ async def _status(services: Services, args: argparse.Namespace) -> int:
         "embedding_model": services.store.identity.model,
         "embedding_dim": services.store.identity.dim,
         "collection": services.store.schema,
-        "archive": str(services.archive.root),
+        "archive": services.archive.location,
     }
     if args.json:
         print(json.dumps(info, indent=2))

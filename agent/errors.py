@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 import psycopg
 
+from archive.originals import OriginalsConfigError, StorageUnavailable
 from archive.store.schema import StoreError
 from providers.minilm import ModelIntegrityError
 from providers.scrub import dsn_parts, scrub_dsn, scrub_secrets
@@ -30,6 +31,8 @@ SECRET_VARIABLES = (
     "LANGFUSE_PUBLIC_KEY",
     "OPENAI_API_KEY",
     "DATABASE_URL",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
 )
 
 
@@ -45,7 +48,7 @@ def exit_code(err: BaseException) -> int:
     """The exit status for ``err`` (see the module docstring)."""
     if isinstance(err, KeyboardInterrupt):
         return 130
-    if isinstance(err, UsageError | StoreError):
+    if isinstance(err, UsageError | StoreError | OriginalsConfigError):
         return 2
     return 1
 
@@ -62,8 +65,10 @@ def one_line(err: BaseException, env: Mapping[str, str] | None = None) -> str:
 
 
 def _explain(err: BaseException) -> str:
-    if isinstance(err, UsageError | StoreError):
+    if isinstance(err, UsageError | StoreError | OriginalsConfigError):
         return str(err)
+    if isinstance(err, StorageUnavailable):
+        return f"{_first_line(err)} (check BOSUN_ARCHIVE_URL and the AWS_* settings)"
     if isinstance(err, psycopg.errors.InsufficientPrivilege) and "extension" in str(err):
         return (
             "the database role may not create the pgvector extension; connect as a superuser "

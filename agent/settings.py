@@ -22,6 +22,7 @@ from agent.environment import (
     whole,
 )
 from agent.errors import SettingsError
+from archive.originals import TIMEOUT_S, OriginalsConfigError, S3Location
 from archive.store.block_cache import CACHE_MB
 from archive.store.database import EF_SEARCH
 from archive.store.lexical import BM25_MODES
@@ -46,6 +47,10 @@ class Settings(ProviderConfig):
     hnsw_ef_search: int = EF_SEARCH  # BOSUN_HNSW_EF_SEARCH: HNSW candidate list, 1-1000
     bm25_cache_mb: int = CACHE_MB  # BOSUN_BM25_CACHE_MB: decoded BM25 blocks kept, 0-65536
     server_linger_s: float = 0.0  # the embedded server stays up this long after the last command
+    archive_url: str | None = None  # BOSUN_ARCHIVE_URL: s3://bucket/prefix; None: archive_dir
+    s3_endpoint_url: str | None = None  # AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL (MinIO, R2, ...)
+    s3_region: str | None = None  # AWS_REGION (else boto3's AWS_DEFAULT_REGION or the profile's)
+    archive_timeout_s: float = TIMEOUT_S  # BOSUN_ARCHIVE_TIMEOUT_S: one storage check, at most
 
     @property
     def archive_dir(self) -> Path:
@@ -90,6 +95,11 @@ class Settings(ProviderConfig):
                 _check_database_url(self.database_url)
             except ValueError as err:
                 raise SettingsError(f"DATABASE_URL {err}") from None
+        if self.archive_url:
+            try:
+                S3Location.parse(self.archive_url)
+            except OriginalsConfigError as err:
+                raise SettingsError(f"BOSUN_ARCHIVE_URL: {err}") from None
         return self
 
 
@@ -149,3 +159,9 @@ class _Environment(EnvironmentModel):
         "BOSUN_PROVIDER_TIMEOUT_S"
     )
     db_timeout_s: Annotated[float | None, BeforeValidator(seconds())] = _env("BOSUN_DB_TIMEOUT_S")
+    archive_url: str | None = _env("BOSUN_ARCHIVE_URL")
+    s3_endpoint_url: str | None = _env("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL")
+    s3_region: str | None = _env("AWS_REGION")
+    archive_timeout_s: Annotated[float | None, BeforeValidator(seconds())] = _env(
+        "BOSUN_ARCHIVE_TIMEOUT_S"
+    )

@@ -14,7 +14,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from agent.settings import Settings
-from archive.originals import Archive
+from archive.originals import Originals, open_originals
+from archive.originals.binding import bind_collection
 from archive.store.database import EmbeddingIdentity, Store
 from archive.store.embedder import read_calibration, read_embedder
 from archive.store.passages import fetch_vectors
@@ -51,7 +52,7 @@ class Services:
     settings: Settings
     store: Store
     embeddings: Embeddings
-    archive: Archive
+    archive: Originals  # where the originals are: the local folder or object storage
     calibration: Calibration = field(default_factory=Calibration)
 
 
@@ -72,11 +73,14 @@ async def open_services(
     identity: EmbeddingIdentity | None = None,
     statement_timeout_s: float | None = None,
     calibrated: bool = True,
+    originals: Originals | None = None,
 ) -> AsyncIterator[Services]:
     """Open the store for ``collection`` (default: the main archive) and close it afterwards;
     ``statement_timeout_s`` bounds each query (conversations; None for ingest); ``identity``:
     the model the collection's vectors are recorded with, when ``embeddings`` are about to
-    replace them all (default: the embeddings' own).
+    replace them all (default: the embeddings' own). The originals store is the configured one,
+    checked against the one the collection records (:func:`bind_collection`); ``originals``:
+    this store instead, unchecked (`bosun archive migrate`).
 
     With the local embedder, a collection re-embedded by `bosun adapt` is opened with its own
     adapted model (the file and sha256 its meta records) and, when ``calibrated``, the reranker
@@ -93,11 +97,28 @@ async def open_services(
         ef_search=settings.hnsw_ef_search,
         bm25_cache_mb=settings.bm25_cache_mb,
     )
+    archive = originals
     try:
+        if archive is None:
+            archive = originals_of(settings)
+            await bind_collection(store, archive.location if settings.archive_url else None)
         calibration = await collection_calibration(settings, store) if calibrated else Calibration()
-        yield Services(settings, store, embeddings, Archive(settings.archive_dir), calibration)
+        yield Services(settings, store, embeddings, archive, calibration)
     finally:
+        if archive is not None and originals is None:
+            archive.close()
         await store.close()
+
+
+def originals_of(settings: Settings, url: str | None = None) -> Originals:
+    """The originals store ``url`` names (default: BOSUN_ARCHIVE_URL), else the local folder."""
+    return open_originals(
+        url or settings.archive_url,
+        settings.archive_dir,
+        endpoint_url=settings.s3_endpoint_url,
+        region=settings.s3_region,
+        timeout_s=settings.archive_timeout_s,
+    )
 
 
 async def collection_embeddings(settings: Settings, collection: str) -> Embeddings:

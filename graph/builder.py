@@ -79,7 +79,7 @@ BosunGraph = CompiledStateGraph[State, Context, InputState, State]
 
 
 class ArchiveChecker(Protocol):
-    """Checks that archived originals exist (:class:`archive.originals.Archive`)."""
+    """Checks that archived originals exist (:class:`archive.originals.Originals`)."""
 
     def all_exist(self, relatives: list[str]) -> Awaitable[Sequence[bool]]: ...
 

@@ -72,7 +72,7 @@ async def chat(request: Request) -> EventSourceResponse:
             logger.exception("chat turn failed on thread %s", thread_id)
             yield _frame("error", {"message": _public_error(err, runtime), "status": 500})
             return
-        citations = with_links(turn.citation_payloads(), config, user)
+        citations = with_links(turn.citation_payloads(), config, user, runtime.services.archive)
         answer = turn.answer.text
         final = _final(turn, citations)
         if config.citations_delay_s:  # test-only: the page must fall back to `final`

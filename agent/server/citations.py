@@ -14,9 +14,11 @@ from starlette.responses import FileResponse, JSONResponse
 
 from agent.server import ratelimit
 from agent.server.auth import require_user
+from agent.server.config import ServerConfig
+from agent.server.payloads import download_link
 from agent.server.runtime import config_of, runtime_of
-from agent.server.signing import signed_url, verify
-from archive.originals import ArchivePathError
+from agent.server.signing import verify
+from archive.originals import ArchivePathError, LocalOriginals, Originals
 
 CHUNK_ID = re.compile(r"[0-9a-f]{12}")
 #: One archive path segment as the archive writes them (``archive.originals.safe_name``).
@@ -69,15 +71,17 @@ async def citation(request: Request) -> JSONResponse:
             "document": document,
             "original_text": text,
             "highlight": {"start": start, "end": end},
-            "download_url": signed_url(
-                config.secret, row["archive_path"], user=user, ttl_s=config.link_ttl_s
+            "download_url": download_link(
+                runtime.services.archive, config, row["archive_path"], user
             ),
-            "parent": parent and _message_of(parent, config, user),
+            "parent": parent and _message_of(parent, runtime.services.archive, config, user),
         }
     )
 
 
-def _message_of(parent: dict[str, Any], config: Any, user: str) -> dict[str, Any]:
+def _message_of(
+    parent: dict[str, Any], originals: Originals, config: ServerConfig, user: str
+) -> dict[str, Any]:
     """The message an attachment came with: what the panel shows, and its own download."""
     return {
         "source_id": parent["source_id"],
@@ -85,9 +89,7 @@ def _message_of(parent: dict[str, Any], config: Any, user: str) -> dict[str, Any
         "subject": parent["subject"] or parent["title"],
         "sender": parent["sender"],
         "date": parent["date"].isoformat() if parent["date"] else None,
-        "download_url": signed_url(
-            config.secret, parent["archive_path"], user=user, ttl_s=config.link_ttl_s
-        ),
+        "download_url": download_link(originals, config, parent["archive_path"], user),
     }
 
 
@@ -135,8 +137,11 @@ async def download(request: Request) -> FileResponse:
         raise HTTPException(403, "this download link is expired or invalid")
     runtime = await runtime_of(request)
     await ratelimit.hit(runtime.pool, user, "citations", config.citations_per_minute)
+    originals = runtime.services.archive
+    if not isinstance(originals, LocalOriginals):  # object storage serves its own links
+        raise HTTPException(404, "originals are downloaded from object storage")
     try:  # symlinks out of the archive refused; file system calls kept off the event loop
-        file = await asyncio.to_thread(runtime.services.archive.resolve, path)
+        file = await asyncio.to_thread(originals.resolve, path)
     except ArchivePathError:
         raise HTTPException(403, "not an archive path") from None
     if not await asyncio.to_thread(file.is_file):

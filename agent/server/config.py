@@ -17,6 +17,10 @@ from agent.errors import UsageError
 from agent.settings import Settings
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+#: Lifetime of a download link: the app's signed one, or object storage's pre-signed GET.
+LINK_TTL_S = 300
+#: Longest link lifetime (a SigV4 pre-signed URL is valid for at most 7 days).
+MOST_LINK_TTL_S = 7 * 24 * 3600
 
 
 class ServerConfigError(UsageError):
@@ -29,7 +33,7 @@ class ServerConfig:
 
     api_keys: dict[str, str] = field(default_factory=dict, repr=False)  # key -> user id
     secret: bytes = field(default=b"", repr=False)  # HMAC key of download links
-    link_ttl_s: int = 300  # lifetime of a signed download link
+    link_ttl_s: int = LINK_TTL_S  # BOSUN_LINK_TTL_S: lifetime of a download link (both stores)
     chat_per_minute: int = 30  # chat and search requests per user
     citations_per_minute: int = 100  # citation detail and download requests per user
     # Test-only: delay the `citations` SSE frame (the page's 3 s fallback is tested with it).
@@ -44,7 +48,8 @@ class ServerConfig:
     def from_env(cls, settings: Settings, env: dict[str, str] | None = None) -> ServerConfig:
         """``BOSUN_API_KEYS="key1:alice,key2:bob"``, ``BOSUN_SERVER_SECRET`` (else a secret
         generated once under BOSUN_HOME), ``BOSUN_RATE_CHAT`` / ``BOSUN_RATE_CITATIONS`` per
-        minute, ``BOSUN_TEST_CITATIONS_DELAY_S`` (tests only)."""
+        minute, ``BOSUN_LINK_TTL_S`` (download links, 300 s by default),
+        ``BOSUN_TEST_CITATIONS_DELAY_S`` (tests only)."""
         read = read_environment(_ServerEnvironment, os.environ if env is None else env)
         limits = read.model_dump(exclude_unset=True, exclude={"api_keys", "secret"})
         return cls(
@@ -78,6 +83,9 @@ class _ServerEnvironment(EnvironmentModel):
     )
     citations_delay_s: Annotated[float | None, BeforeValidator(seconds(zero=True))] = Field(
         default=None, validation_alias="BOSUN_TEST_CITATIONS_DELAY_S"
+    )
+    link_ttl_s: Annotated[int | None, BeforeValidator(whole(1, MOST_LINK_TTL_S))] = Field(
+        default=None, validation_alias="BOSUN_LINK_TTL_S"
     )
 
 

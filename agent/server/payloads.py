@@ -9,19 +9,27 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from agent.server.config import ServerConfig
 from agent.server.signing import signed_url
 from agent.turns import citation_payloads
+from archive.originals import Originals
+
+
+def download_link(originals: Originals, config: ServerConfig, path: str, user: str) -> str:
+    """A link to the original at ``path``, valid BOSUN_LINK_TTL_S seconds: the storage's own
+    pre-signed GET where it serves files (S3), else the app's HMAC-signed ``/api/files`` link.
+    Callers issue it only after their ownership and id checks."""
+    ttl_s = config.link_ttl_s
+    presigned = originals.download_url(path, ttl_s=ttl_s)
+    return presigned or signed_url(config.secret, path, user=user, ttl_s=ttl_s)
 
 
 def with_links(
-    payloads: list[dict[str, Any]], config: ServerConfig, user: str
+    payloads: list[dict[str, Any]], config: ServerConfig, user: str, originals: Originals
 ) -> list[dict[str, Any]]:
     """Each payload with ``download_url`` signed now (links expire; the stored payload has none)
     and the archive path left out (the link is the only way to the file)."""
     out = []
     for payload in payloads:
         item = {k: v for k, v in payload.items() if k != "archive_path"}
-        item["download_url"] = signed_url(
-            config.secret, payload["archive_path"], user=user, ttl_s=config.link_ttl_s
-        )
+        item["download_url"] = download_link(originals, config, payload["archive_path"], user)
         out.append(item)
     return out
 
@@ -36,6 +44,7 @@ def history(
     turns: dict[str, dict[str, Any]],
     config: ServerConfig,
     user: str,
+    originals: Originals,
 ) -> list[dict[str, Any]]:
     """User questions and assistant answers (tool calls and tool results left out)."""
     out: list[dict[str, Any]] = []
@@ -58,7 +67,7 @@ def history(
                     "id": message.id,
                     "role": "assistant",
                     "content": message.text,
-                    "citations": with_links(payloads, config, user),
+                    "citations": with_links(payloads, config, user, originals),
                     "meta": row["meta"] if row else None,
                 }
             )

@@ -110,6 +110,7 @@ async def get_thread(request: Request) -> JSONResponse:
                 {t["message_id"]: t for t in turns},
                 config_of(request),
                 row["user_id"],
+                runtime.services.archive,
             ),
         }
     )

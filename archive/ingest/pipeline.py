@@ -21,7 +21,7 @@ from archive.ingest.topics import build_topics
 from archive.ingest.vessel_tagging import tag_vessel_mentions
 from archive.ingest.workers import Embedder, WorkerPool
 from archive.ingest.writer import WriteReport, write_documents
-from archive.originals import Archive
+from archive.originals import Originals
 from archive.store.database import Store
 from archive.store.lexical_blocks import compact_if_stale
 from archive.store.locks import ingest_stage
@@ -48,7 +48,7 @@ async def ingest_documents(
     documents: Iterable[SourceDocument | LoadError],
     store: Store,
     embeddings: Embeddings,
-    archive: Archive,
+    archive: Originals,
     *,
     batch_chunks: int = 64,
     progress: bool = True,
@@ -93,7 +93,7 @@ async def ingest_paths(
     paths: Iterable[Path],
     store: Store,
     embeddings: Embeddings,
-    archive: Archive,
+    archive: Originals,
     *,
     progress: bool = True,
     embed: Embedder | None = None,
@@ -130,7 +130,7 @@ async def _ingest_all(
     paths: list[Path],
     store: Store,
     embeddings: Embeddings,
-    archive: Archive,
+    archive: Originals,
     report: IngestReport,
     *,
     progress: bool,
@@ -167,7 +167,7 @@ async def _ingest_all(
 async def refresh_derived(
     store: Store,
     embeddings: Embeddings,
-    archive: Archive,
+    archive: Originals,
     *,
     progress: bool = False,
     embed: Embedder | None = None,
@@ -186,7 +186,7 @@ async def refresh_derived(
 async def _derive(
     store: Store,
     embeddings: Embeddings,
-    archive: Archive,
+    archive: Originals,
     report: IngestReport,
     *,
     progress: bool,

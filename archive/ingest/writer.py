@@ -23,7 +23,7 @@ from langchain_core.embeddings import Embeddings
 from archive.ingest.chunking import chunk_document
 from archive.ingest.model import Chunk, LoadError, SourceDocument
 from archive.ingest.workers import Embedder, in_process
-from archive.originals import Archive
+from archive.originals import Originals
 from archive.store.database import Store
 from archive.store.documents import stored_hashes, write_document
 from archive.store.locks import Claims, claims
@@ -78,7 +78,7 @@ async def write_documents(
     documents: Iterable[SourceDocument | LoadError],
     store: Store,
     embeddings: Embeddings,
-    archive: Archive,
+    archive: Originals,
     *,
     text_of: TextOf = embedding_text,
     chunker: Chunker = chunk_document,
@@ -130,7 +130,7 @@ class _Writer:
     def __init__(
         self,
         store: Store,
-        archive: Archive,
+        archive: Originals,
         embed: Embedder,
         text_of: TextOf,
         chunker: Chunker,
@@ -217,7 +217,9 @@ class _Writer:
             for doc, chunks in batch.todo:
                 doc_vectors = vectors[offset : offset + len(chunks)]
                 offset += len(chunks)
-                path = self.archive.put(doc.kind, doc.doc_id, doc.archive_name, doc.original)
+                path = await asyncio.to_thread(  # object storage is a network call
+                    self.archive.put, doc.kind, doc.doc_id, doc.archive_name, doc.original
+                )
                 changed = doc.doc_id in batch.known
                 await _finished(
                     _store_one(self.store, doc, chunks, doc_vectors, path, changed, self.report)

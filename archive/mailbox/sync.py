@@ -26,7 +26,7 @@ from archive.ingest.progress import stage_bar
 from archive.mailbox import state
 from archive.mailbox.address import Mailbox, MailboxError
 from archive.mailbox.session import CONNECTION_ERRORS, DELETED, Session
-from archive.originals import Archive
+from archive.originals import Originals, release
 from archive.store.database import Store
 from archive.store.documents import delete_sources
 from archive.store.locks import ingest_stage
@@ -46,7 +46,7 @@ class _Target:
     mailbox: str
     store: Store
     embeddings: Embeddings
-    archive: Archive
+    archive: Originals
     batch: int
     progress: bool
     on_batch: Callable[[str, int], None] | None
@@ -81,7 +81,7 @@ async def sync_mailbox(
     connect: Connect,
     store: Store,
     embeddings: Embeddings,
-    archive: Archive,
+    archive: Originals,
     *,
     batch: int = BATCH,
     progress: bool = False,
@@ -241,7 +241,8 @@ async def _settle(target: _Target, report: SyncReport) -> None:
 
     async def delete(source_ids: list[str]) -> None:
         async with ingest_stage(target.store, exclusive=False):
-            await delete_sources(target.store, source_ids)
+            deleted = await delete_sources(target.store, source_ids)
+        await asyncio.to_thread(release, target.archive, deleted.originals)
 
     settled = await state.settle(target.store, delete)
     report.deleted, report.kept_moved = len(settled.deleted), settled.kept

@@ -93,6 +93,9 @@ class Store:
         self.block_cache = BlockCache(bm25_cache_mb * 2**20)  # decoded BM25 blocks
         self.schema = schema
         self.identity = identity
+        # Where the collection's originals are (None: the local folder), once checked against
+        # its meta (archive.originals.binding); writers check it again under the ingest lock.
+        self.originals_url: str | None = None
         self._uri = uri
         self._embeddings = embeddings
         self._vectors: AsyncPGVectorStore | None = None

@@ -165,6 +165,7 @@ class Deleted:
     chunks: int  # their passages, with postings and vectors
     topics: int  # topic names no chunk is linked to any more
     vessels: int  # registry entries no document names any more
+    originals: tuple[str, ...] = ()  # archive paths no document of the collection cites any more
 
 
 class UnknownSource(LookupError):
@@ -180,14 +181,15 @@ async def delete_sources(store: Store, source_ids: Sequence[str]) -> Deleted:
     chunk triggers, topic links by cascade (topic names left with no chunk are dropped), the
     thread of a deleted email is marked for its digest to be redone (see
     :func:`archive.ingest.digests.build_thread_digests`); vessels no document names any more
-    leave the registry.
+    leave the registry. The originals no remaining document cites are listed in
+    :attr:`Deleted.originals` for the caller to remove from the store once this commits.
     """
     ids = sorted(set(source_ids))
     async with store.pool.connection() as conn, conn.transaction():
         await conn.execute(*write_lock_sql(store))
         cur = await conn.execute(
-            "SELECT doc_id, source_id FROM documents WHERE source_id = ANY(%s)"
-            " UNION SELECT doc_id, parent_id FROM documents"
+            "SELECT doc_id, source_id, archive_path FROM documents WHERE source_id = ANY(%s)"
+            " UNION SELECT doc_id, parent_id, archive_path FROM documents"
             " WHERE kind = 'attachment' AND parent_id = ANY(%s)",
             (ids, ids),
         )
@@ -219,4 +221,11 @@ async def delete_sources(store: Store, source_ids: Sequence[str]) -> Deleted:
             " WHERE dv.vessel_key = v.vessel_key)",
             (vessel_keys,),
         )
-        return Deleted(len(doc_ids), chunks, topics, cur.rowcount)
+        vessels = cur.rowcount
+        paths = sorted({r["archive_path"] for r in rows})
+        cur = await conn.execute(
+            "SELECT DISTINCT archive_path FROM documents WHERE archive_path = ANY(%s)", (paths,)
+        )
+        still_cited = {r["archive_path"] for r in await cur.fetchall()}
+        orphans = tuple(p for p in paths if p not in still_cited)
+        return Deleted(len(doc_ids), chunks, topics, vessels, orphans)

@@ -22,6 +22,8 @@ from archive.store.schema import StoreError, check_collection_name
 logger = logging.getLogger(__name__)
 
 _KEY = "hashtextextended(%s || %s, 0)"
+#: The meta key recording the collection's object storage (absent: the local folder).
+ORIGINALS_KEY = "originals_url"
 
 
 def write_lock_sql(store: Store) -> tuple[str, tuple[str, str]]:
@@ -105,13 +107,23 @@ def _ingest_key(schema: str) -> tuple[str, str]:
 
 async def _check_model(conn: AsyncConnection[DictRow], store: Store) -> None:
     """Raise StoreError when the collection's vectors are no longer the model this run embeds
-    with: `bosun adapt` re-embedded it while the run waited for the lock."""
-    cur = await conn.execute("SELECT value FROM meta WHERE key = 'embedding_model'")
-    row = await cur.fetchone()
-    if row is not None and row["value"] != store.identity.model:
+    with (`bosun adapt` re-embedded it while the run waited for the lock), or its originals
+    moved to object storage (`bosun archive migrate`)."""
+    cur = await conn.execute(
+        "SELECT key, value FROM meta WHERE key IN ('embedding_model', %s)", (ORIGINALS_KEY,)
+    )
+    meta = {row["key"]: row["value"] for row in await cur.fetchall()}
+    model = meta.get("embedding_model")
+    if model is not None and model != store.identity.model:
         raise StoreError(
-            f"collection {store.schema!r} was re-embedded by {row['value']} (bosun adapt) while "
+            f"collection {store.schema!r} was re-embedded by {model} (bosun adapt) while "
             f"this run waited to write it with {store.identity.model}; run it again"
+        )
+    if meta.get(ORIGINALS_KEY) != store.originals_url:
+        where = meta.get(ORIGINALS_KEY) or "the local folder"
+        raise StoreError(
+            f"collection {store.schema!r} now keeps its originals in {where} (bosun archive "
+            "migrate) while this run waited; set BOSUN_ARCHIVE_URL accordingly and run it again"
         )
 
 

@@ -17,7 +17,7 @@ from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 
-#: Checks that archive entries exist, concurrently (``Archive.all_exist``).
+#: Checks that archive entries exist, concurrently (``Originals.all_exist``).
 AllExist = Callable[[list[str]], Awaitable[Sequence[bool]]]
 
 

@@ -39,6 +39,7 @@ ONLINE_KEYS = (
     "LANGFUSE_BASE_URL",
     "LANGSMITH_API_KEY",
     "LANGCHAIN_API_KEY",
+    "BOSUN_ARCHIVE_URL",  # object storage: a test that wants it sets it
 )
 
 

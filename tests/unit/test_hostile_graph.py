@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
 
-from archive.originals import Archive
+from archive.originals import LocalOriginals
 from graph import Clients, Context, build_graph, prompts
 from tests.fakes.chat import ScriptedChatModel
 from tests.fakes.clients import FakeBackend, FakeReranker, fleet_fixture
@@ -38,7 +38,7 @@ class SearchingModel(ScriptedChatModel):
         return super()._generate(messages, stop, run_manager, **kwargs)
 
 
-class RecordingArchive(Archive):
+class RecordingArchive(LocalOriginals):
     """The real archive class over a temporary folder, recording every path it is asked about."""
 
     def __init__(self, root: Path) -> None:

@@ -1,31 +1,27 @@
-"""The archive: copies of ingested originals, the files citations resolve to."""
+"""The default originals store: a folder under BOSUN_HOME, paths ``<kind>/<doc_id>/<name>``;
+the web app serves its files behind HMAC-signed links."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-import re
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+from archive.originals.base import ArchivePathError, safe_name
 
 
-class ArchivePathError(ValueError):
-    """A path that would leave the archive folder."""
-
-
-def safe_name(name: str) -> str:
-    """A file name with no directory parts or unusual characters."""
-    cleaned = _UNSAFE.sub("_", Path(name).name).strip("._")
-    return cleaned[:120] or "original"
-
-
-class Archive:
+class LocalOriginals:
     """A folder of originals addressed by relative paths ``<kind>/<doc_id>/<name>``."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
+
+    @property
+    def location(self) -> str:
+        return str(self.root)
 
     def put(self, kind: str, doc_id: str, name: str, data: bytes) -> str:
         """Store ``data`` (atomically) and return its archive path."""
@@ -59,3 +55,30 @@ class Archive:
     async def all_exist(self, relatives: list[str]) -> list[bool]:
         """Check many entries concurrently (storage may be slow or remote)."""
         return list(await asyncio.gather(*(asyncio.to_thread(self.exists, r) for r in relatives)))
+
+    def delete(self, relatives: Sequence[str]) -> int:
+        """Remove these files and the folders they leave empty."""
+        removed = 0
+        for relative in relatives:
+            try:
+                path = self.resolve(relative)
+            except ArchivePathError:
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                removed += 1
+            root = self.root.resolve()
+            for parent in path.parents:
+                if parent == root or not parent.is_relative_to(root):
+                    break
+                try:
+                    parent.rmdir()
+                except OSError:  # not empty (or gone): the folder stays
+                    break
+        return removed
+
+    def download_url(self, relative: str, *, ttl_s: int) -> str | None:
+        return None  # the web app serves the folder (agent.server.signing)
+
+    def close(self) -> None:
+        return None
