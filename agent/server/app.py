@@ -1,7 +1,8 @@
 """The ASGI app: the JSON/SSE API under ``/api`` and the chat page at ``/``.
 
 ``build_app(settings)`` for ``bosun serve`` and tests; :mod:`agent.langgraph_app` mounts the same
-app into the LangGraph server. Errors reach clients as ``{"detail": "..."}``, never a traceback.
+app into the LangGraph server (where its guard, :mod:`agent.server.guard`, covers every route).
+Errors reach clients as ``{"detail": "..."}``, never a traceback.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -24,6 +26,7 @@ from agent.server.chat import chat
 from agent.server.citations import citation, download
 from agent.server.config import ServerConfig
 from agent.server.feedback import feedback
+from agent.server.guard import CrossSiteGuard, HostGuard
 from agent.server.runtime import RuntimeHolder
 from agent.server.threads import (
     delete_thread,
@@ -93,6 +96,7 @@ def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlet
     app = Starlette(
         routes=routes(),
         lifespan=lifespan,
+        middleware=[Middleware(HostGuard), Middleware(CrossSiteGuard)],
         exception_handlers={HTTPException: http_error, Exception: server_error},
     )
     app.state.config = config  # None: read from the environment at start-up

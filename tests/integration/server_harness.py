@@ -39,7 +39,7 @@ async def serve(settings: Settings, **config: Any) -> AsyncIterator[httpx.AsyncC
     app = build_app(settings, ServerConfig(secret=SECRET, **config))
     transport = httpx.ASGITransport(app=app)
     try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://bosun") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             yield client
     finally:
         await app.state.runtime.close()
