@@ -38,6 +38,7 @@ from graph.context import Context
 from graph.state import InputState
 from providers.resilience import degrade
 from providers.tracing import new_trace_id, trace_metadata, tracing_callbacks
+from text.storable import displayable
 from tools.filters import FilterRequest, Filters, describe
 
 logger = logging.getLogger(__name__)
@@ -282,7 +283,7 @@ async def claim_thread(conn: Connection, thread_id: str, user: str, title: str) 
            ON CONFLICT (thread_id) DO UPDATE SET updated_at = now()
                WHERE bosun_threads.user_id = EXCLUDED.user_id
            RETURNING user_id""",
-        (thread_id, user, " ".join(title.split())[:80] or "New conversation"),
+        (thread_id, user, " ".join(displayable(title).split())[:80] or "New conversation"),
     )
     if await cur.fetchone() is None:
         raise ThreadNotFound(thread_id)

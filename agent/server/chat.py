@@ -26,6 +26,7 @@ from agent.server.runtime import Runtime, config_of, runtime_of
 from agent.turns import ThreadNotFound, Turn, new_thread_id
 from providers.scrub import scrub_secrets
 from providers.tracing import new_trace_id
+from text.storable import storable
 
 logger = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ def filter_request(value: object) -> dict[str, str]:
         raise HTTPException(400, 'filters may hold only "vessel" and "report"')
     if not all(isinstance(v, str) and len(v) <= 200 for v in value.values()):
         raise HTTPException(400, "filter values must be strings of at most 200 characters")
-    return {k: v for k, v in value.items() if v.strip()}
+    return {k: storable(v) for k, v in value.items() if storable(v).strip()}
 
 
 async def check_owner(runtime: Runtime, thread_id: str, user: str) -> None:

@@ -14,6 +14,7 @@ from starlette.responses import FileResponse, JSONResponse
 
 from agent.server import ratelimit
 from agent.server.auth import require_user
+from agent.server.payloads import for_display
 from agent.server.runtime import config_of, runtime_of
 from agent.server.signing import signed_url, verify
 from archive.originals import ArchivePathError
@@ -48,11 +49,13 @@ async def citation(request: Request) -> JSONResponse:
             await (await conn.execute(_DOCUMENT_CHUNKS, (row["doc_id"],))).fetchall(),
         )
     text, start, end = document_text([(p["chunk_id"], p["content"]) for p in parts], chunk_id)
-    document = {
-        k: (v.isoformat() if hasattr(v, "isoformat") else v)
-        for k, v in row.items()
-        if k not in ("content", "chunk_id", "archive_path")
-    }
+    document = for_display(
+        {
+            k: (v.isoformat() if hasattr(v, "isoformat") else v)
+            for k, v in row.items()
+            if k not in ("content", "chunk_id", "archive_path")
+        }
+    )
     return JSONResponse(
         {
             "chunk_id": chunk_id,

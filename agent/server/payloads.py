@@ -8,6 +8,19 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from agent.server.config import ServerConfig
 from agent.server.signing import signed_url
+from text.storable import displayable
+
+#: Fields the preview and the panel show as a line of their own: no bidi controls there.
+DISPLAY_FIELDS = ("title", "subject", "sender", "section")
+
+
+def for_display(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with each display field made :func:`~text.storable.displayable` (bidi
+    controls would reorder what the reader sees, e.g. ``exe.pdf`` shown for ``fdp.exe``)."""
+    return {
+        k: displayable(v) if k in DISPLAY_FIELDS and isinstance(v, str) else v
+        for k, v in fields.items()
+    }
 
 
 def with_links(
@@ -17,7 +30,7 @@ def with_links(
     and the archive path left out (the link is the only way to the file)."""
     out = []
     for payload in payloads:
-        item = {k: v for k, v in payload.items() if k != "archive_path"}
+        item = for_display({k: v for k, v in payload.items() if k != "archive_path"})
         item["download_url"] = signed_url(
             config.secret, payload["archive_path"], user=user, ttl_s=config.link_ttl_s
         )
