@@ -37,7 +37,9 @@ async def chat(request: Request) -> EventSourceResponse:
     user = require_user(request)
     config = config_of(request)
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "chat", config.chat_per_minute)
+    await ratelimit.hit(
+        runtime.pool, ratelimit.client_key(request, user), "chat", config.chat_per_minute
+    )
     body = await json_object(request)
     message = text_field(body, "message", max_chars=MAX_MESSAGE_CHARS)
     thread_id = thread_id_of(body["thread_id"]) if body.get("thread_id") else new_thread_id()

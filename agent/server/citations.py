@@ -37,7 +37,12 @@ async def citation(request: Request) -> JSONResponse:
         raise HTTPException(400, "a chunk id is exactly 12 lowercase hex characters")
     config = config_of(request)
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "citations", config.citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "citations",
+        config.citations_per_minute,
+    )
     async with runtime.services.store.pool.connection() as conn:
         row = cast(
             dict[str, Any] | None, await (await conn.execute(_CHUNK, (chunk_id,))).fetchone()
@@ -113,7 +118,12 @@ async def download(request: Request) -> FileResponse:
     if not verify(config.secret, path, query.get("exp", ""), user, query.get("sig", "")):
         raise HTTPException(403, "this download link is expired or invalid")
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "citations", config.citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "citations",
+        config.citations_per_minute,
+    )
     try:  # symlinks out of the archive refused; file system calls kept off the event loop
         file = await asyncio.to_thread(runtime.services.archive.resolve, path)
     except ArchivePathError:

@@ -31,7 +31,12 @@ async def feedback(request: Request) -> JSONResponse:
         raise HTTPException(400, "score must be 1 (thumbs up) or -1 (thumbs down)")
     comment = text_field(body, "comment", max_chars=2000, required=False) or None
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "api",
+        config_of(request).citations_per_minute,
+    )
     async with runtime.pool.connection() as conn:
         turn = await (
             await conn.execute(

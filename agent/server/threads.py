@@ -36,7 +36,12 @@ REMOVABLE = {
 async def list_threads(request: Request) -> JSONResponse:
     user = require_user(request)
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "api",
+        config_of(request).citations_per_minute,
+    )
     async with runtime.pool.connection() as conn:
         rows = await (
             await conn.execute(
@@ -58,7 +63,12 @@ async def owned(request: Request) -> tuple[Runtime, str, dict[str, Any]]:
     user = require_user(request)
     thread_id = thread_id_of(request.path_params["thread_id"])
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "api",
+        config_of(request).citations_per_minute,
+    )
     async with runtime.pool.connection() as conn:
         row = await (
             await conn.execute(
