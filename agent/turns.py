@@ -32,6 +32,7 @@ from psycopg_pool import AsyncConnectionPool
 from agent.server import db
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
+from archive.store.database import RECONNECT_S
 from checkpoints.postgres import open_checkpointer
 from graph.builder import TURN_DURABILITY, BosunGraph, build_graph
 from graph.context import Context
@@ -346,6 +347,7 @@ async def open_pool(settings: Settings, *, max_size: int = 4) -> Pool:
         open=False,
         check=AsyncConnectionPool.check_connection,
         timeout=settings.db_timeout_s,  # a database down mid-session: one line after this
+        reconnect_timeout=RECONNECT_S,  # a restarted server: reconnect soon, not minutes later
         kwargs={"autocommit": True, "row_factory": dict_row},
     )
     await pool.open(wait=True)

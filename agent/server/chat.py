@@ -14,12 +14,14 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+import psycopg
 from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from agent.server import ratelimit
 from agent.server.auth import require_user
+from agent.server.health import SLOW, UNAVAILABLE, database_failed
 from agent.server.payloads import with_links
 from agent.server.requests import MAX_MESSAGE_CHARS, json_object, text_field, thread_id_of
 from agent.server.runtime import Runtime, config_of, runtime_of
@@ -70,6 +72,11 @@ async def chat(request: Request) -> EventSourceResponse:
             turn = task.result()
         except ThreadNotFound:
             yield _frame("error", {"message": "thread not found", "status": 404})
+            return
+        except psycopg.OperationalError as err:  # the database went away mid-turn
+            logger.warning("chat turn on thread %s: %s", thread_id, err)
+            slow = database_failed(request.app.state.runtime.health, err)
+            yield _frame("error", {"message": SLOW if slow else UNAVAILABLE, "status": 503})
             return
         except Exception as err:  # the user-facing boundary: one scrubbed line, details logged
             logger.exception("chat turn failed on thread %s", thread_id)
