@@ -18,6 +18,7 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
+from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
@@ -105,10 +106,9 @@ def same_origin(origin: str, host: str | None) -> bool:
     return netloc == host.strip().lower().removesuffix(default)
 
 
-def has_body(headers: object) -> bool:
-    get = headers.get  # type: ignore[attr-defined]
-    length = (get("content-length") or "").strip()
-    return bool(get("transfer-encoding")) or (length not in ("", "0"))
+def has_body(headers: Headers) -> bool:
+    length = (headers.get("content-length") or "").strip()
+    return bool(headers.get("transfer-encoding")) or length not in ("", "0")
 
 
 def is_json(content_type: str | None) -> bool:
