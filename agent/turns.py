@@ -32,12 +32,14 @@ from psycopg_pool import AsyncConnectionPool
 from agent.server import db
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
+from archive.store.database import RECONNECT_S
 from checkpoints.postgres import open_checkpointer
 from graph.builder import TURN_DURABILITY, BosunGraph, build_graph
 from graph.context import Context
 from graph.state import Diagnostics, InputState, diagnostics_of, record
 from providers.resilience import degrade
 from providers.tracing import new_trace_id, trace_metadata, tracing_callbacks
+from text.storable import displayable
 from tools.filters import FilterRequest, Filters, describe
 
 logger = logging.getLogger(__name__)
@@ -289,7 +291,7 @@ async def claim_thread(conn: Connection, thread_id: str, user: str, title: str) 
            ON CONFLICT (thread_id) DO UPDATE SET updated_at = now()
                WHERE bosun_threads.user_id = EXCLUDED.user_id
            RETURNING user_id""",
-        (thread_id, user, " ".join(title.split())[:80] or "New conversation"),
+        (thread_id, user, " ".join(displayable(title).split())[:80] or "New conversation"),
     )
     if await cur.fetchone() is None:
         raise ThreadNotFound(thread_id)
@@ -352,6 +354,7 @@ async def open_pool(settings: Settings, *, max_size: int = 4) -> Pool:
         open=False,
         check=AsyncConnectionPool.check_connection,
         timeout=settings.db_timeout_s,  # a database down mid-session: one line after this
+        reconnect_timeout=RECONNECT_S,  # a restarted server: reconnect soon, not minutes later
         kwargs={"autocommit": True, "row_factory": dict_row},
     )
     await pool.open(wait=True)

@@ -16,6 +16,8 @@ from psycopg import AsyncConnection
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from archive.store.database import RECONNECT_S
+
 _TRY_LOCK = "SELECT pg_try_advisory_lock(hashtext('bosun:checkpoints')) AS locked"
 _ready: set[str] = set()  # databases whose checkpoint tables this process has set up
 
@@ -39,6 +41,7 @@ async def open_checkpointer(
         open=False,
         check=AsyncConnectionPool.check_connection,
         timeout=statement_timeout_s or 30.0,
+        reconnect_timeout=RECONNECT_S,  # a restarted server: reconnect soon, not minutes later
         kwargs=kwargs,
     )
     await pool.open(wait=True)

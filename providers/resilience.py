@@ -179,6 +179,45 @@ MATRIX: tuple[Fault, ...] = (
         "that citation removed, the answer flagged when most were; download answers 404; "
         "`degraded: archive storage ...`",
     ),
+    # The web server (agent/server/): what a request meets, never a turn's degraded answer.
+    Fault(
+        "server.database_down",
+        "web server",
+        "the database stops or restarts while `bosun serve` or `langgraph dev` runs",
+        "message",
+        "HTTP 503 `the database is unavailable; retry in a few seconds` with `Retry-After` "
+        "(at once while it is known down); the next request after it is back works",
+        noted=False,
+    ),
+    Fault(
+        "server.rate_limited",
+        "web server",
+        "a client sends more than its limit in any 60 s (sliding window shared by every "
+        "worker; per client address without API keys)",
+        "message",
+        "HTTP 429 `rate limit: N ... requests per minute; retry in S s` with `Retry-After`",
+        noted=False,
+    ),
+    Fault(
+        "server.cross_site",
+        "web server",
+        "a request naming another `Host` (DNS rebinding), a state-changing one from another "
+        "origin or not sent as JSON, or local mode reached on a non-loopback interface",
+        "message",
+        "HTTP 400 `Invalid host header`, 403 `cross-origin request refused` or 415; nothing "
+        "runs or is stored",
+        noted=False,
+    ),
+    Fault(
+        "server.malformed",
+        "web server",
+        "a body too large or nested too deeply, a field of the wrong type or too long, NUL "
+        "or a lone surrogate in a text field",
+        "message",
+        "HTTP 400 or 413 naming the field; NUL and lone surrogates removed from stored text, "
+        "bidi controls from titles; never a 500",
+        noted=False,
+    ),
 )
 
 FAULTS: dict[str, Fault] = {fault.key: fault for fault in MATRIX}

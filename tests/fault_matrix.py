@@ -38,6 +38,14 @@ DATABASE_ROWS = (
     "database.refusing",
     "database.slow",
 )
+#: Rows run by tests/integration/test_fault_matrix_server.py (the web app in-process on the
+#: database rows' PostgreSQL).
+SERVER_ROWS = (
+    "server.database_down",
+    "server.rate_limited",
+    "server.cross_site",
+    "server.malformed",
+)
 
 
 class TraceEvents(BaseCallbackHandler):

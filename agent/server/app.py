@@ -1,7 +1,8 @@
 """The ASGI app: the JSON/SSE API under ``/api`` and the chat page at ``/``.
 
 ``build_app(settings)`` for ``bosun serve`` and tests; :mod:`agent.langgraph_app` mounts the same
-app into the LangGraph server. Errors reach clients as ``{"detail": "..."}``, never a traceback.
+app into the LangGraph server (where its guard, :mod:`agent.server.guard`, covers every route).
+Errors reach clients as ``{"detail": "..."}``, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
 
+import psycopg
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -25,6 +28,8 @@ from agent.server.chat import chat
 from agent.server.citations import citation, download
 from agent.server.config import ServerConfig
 from agent.server.feedback import feedback
+from agent.server.guard import CrossSiteGuard, HostGuard
+from agent.server.health import SLOW, UNAVAILABLE, database_failed
 from agent.server.runtime import RuntimeHolder
 from agent.server.threads import (
     delete_thread,
@@ -52,6 +57,17 @@ async def page(request: Request) -> FileResponse:
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def database_error(request: Request, exc: Exception) -> Response:
+    """503 for a database that cannot be reached (known down from now on) or did not answer in
+    time; the client is told when to retry."""
+    assert isinstance(exc, psycopg.OperationalError)
+    logger.warning("request %s %s: %s", request.method, request.url.path, exc)
+    slow = database_failed(request.app.state.runtime.health, exc)
+    return JSONResponse(
+        {"detail": SLOW if slow else UNAVAILABLE}, status_code=503, headers={"Retry-After": "2"}
+    )
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
@@ -111,7 +127,12 @@ def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlet
     app = Starlette(
         routes=routes(),
         lifespan=lifespan,
-        exception_handlers={HTTPException: http_error, Exception: server_error},
+        middleware=[Middleware(HostGuard), Middleware(CrossSiteGuard)],
+        exception_handlers={
+            HTTPException: http_error,
+            psycopg.OperationalError: database_error,
+            Exception: server_error,
+        },
     )
     app.state.config = config  # None: read from the environment at start-up
     app.state.settings = settings

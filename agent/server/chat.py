@@ -14,18 +14,21 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+import psycopg
 from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from agent.server import ratelimit
 from agent.server.auth import require_user
+from agent.server.health import SLOW, UNAVAILABLE, database_failed
 from agent.server.payloads import with_links
 from agent.server.requests import MAX_MESSAGE_CHARS, json_object, text_field, thread_id_of
 from agent.server.runtime import Runtime, config_of, runtime_of
 from agent.turns import ThreadNotFound, Turn, new_thread_id
 from providers.scrub import scrub_secrets
 from providers.tracing import new_trace_id
+from text.storable import storable
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +39,9 @@ async def chat(request: Request) -> EventSourceResponse:
     user = require_user(request)
     config = config_of(request)
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "chat", config.chat_per_minute)
+    await ratelimit.hit(
+        runtime.pool, ratelimit.client_key(request, user), "chat", config.chat_per_minute
+    )
     body = await json_object(request)
     message = text_field(body, "message", max_chars=MAX_MESSAGE_CHARS)
     thread_id = thread_id_of(body["thread_id"]) if body.get("thread_id") else new_thread_id()
@@ -67,6 +72,11 @@ async def chat(request: Request) -> EventSourceResponse:
             turn = task.result()
         except ThreadNotFound:
             yield _frame("error", {"message": "thread not found", "status": 404})
+            return
+        except psycopg.OperationalError as err:  # the database went away mid-turn
+            logger.warning("chat turn on thread %s: %s", thread_id, err)
+            slow = database_failed(request.app.state.runtime.health, err)
+            yield _frame("error", {"message": SLOW if slow else UNAVAILABLE, "status": 503})
             return
         except Exception as err:  # the user-facing boundary: one scrubbed line, details logged
             logger.exception("chat turn failed on thread %s", thread_id)
@@ -116,7 +126,7 @@ def filter_request(value: object) -> dict[str, str]:
         raise HTTPException(400, 'filters may hold only "vessel" and "report"')
     if not all(isinstance(v, str) and len(v) <= 200 for v in value.values()):
         raise HTTPException(400, "filter values must be strings of at most 200 characters")
-    return {k: v for k, v in value.items() if v.strip()}
+    return {k: storable(v) for k, v in value.items() if storable(v).strip()}
 
 
 async def check_owner(runtime: Runtime, thread_id: str, user: str) -> None:

@@ -15,7 +15,7 @@ from starlette.responses import FileResponse, JSONResponse
 from agent.server import ratelimit
 from agent.server.auth import require_user
 from agent.server.config import ServerConfig
-from agent.server.payloads import download_link
+from agent.server.payloads import download_link, for_display
 from agent.server.runtime import config_of, runtime_of
 from agent.server.signing import verify
 from archive.originals import ArchivePathError, LocalOriginals, Originals
@@ -43,7 +43,12 @@ async def citation(request: Request) -> JSONResponse:
         raise HTTPException(400, "a chunk id is exactly 12 lowercase hex characters")
     config = config_of(request)
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "citations", config.citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "citations",
+        config.citations_per_minute,
+    )
     async with runtime.services.store.pool.connection() as conn:
         row = cast(
             dict[str, Any] | None, await (await conn.execute(_CHUNK, (chunk_id,))).fetchone()
@@ -59,11 +64,13 @@ async def citation(request: Request) -> JSONResponse:
             found = await conn.execute(_PARENT, (row["parent_id"],))
             parent = cast(dict[str, Any] | None, await found.fetchone())
     text, start, end = document_text([(p["chunk_id"], p["content"]) for p in parts], chunk_id)
-    document = {
-        k: (v.isoformat() if hasattr(v, "isoformat") else v)
-        for k, v in row.items()
-        if k not in ("content", "chunk_id", "archive_path")
-    }
+    document = for_display(
+        {
+            k: (v.isoformat() if hasattr(v, "isoformat") else v)
+            for k, v in row.items()
+            if k not in ("content", "chunk_id", "archive_path")
+        }
+    )
     return JSONResponse(
         {
             "chunk_id": chunk_id,
@@ -83,7 +90,7 @@ def _message_of(
     parent: dict[str, Any], originals: Originals, config: ServerConfig, user: str
 ) -> dict[str, Any]:
     """The message an attachment came with: what the panel shows, and its own download."""
-    return {
+    shown = {
         "source_id": parent["source_id"],
         "chunk_id": parent["chunk_id"],
         "subject": parent["subject"] or parent["title"],
@@ -91,6 +98,7 @@ def _message_of(
         "date": parent["date"].isoformat() if parent["date"] else None,
         "download_url": download_link(originals, config, parent["archive_path"], user),
     }
+    return for_display(shown)
 
 
 def document_text(parts: list[tuple[str, str]], chunk_id: str) -> tuple[str, int, int]:
@@ -136,7 +144,12 @@ async def download(request: Request) -> FileResponse:
     if not verify(config.secret, path, query.get("exp", ""), user, query.get("sig", "")):
         raise HTTPException(403, "this download link is expired or invalid")
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "citations", config.citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "citations",
+        config.citations_per_minute,
+    )
     originals = runtime.services.archive
     if not isinstance(originals, LocalOriginals):  # object storage serves its own links
         raise HTTPException(404, "originals are downloaded from object storage")

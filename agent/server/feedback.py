@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse
 
 from agent.server import ratelimit
 from agent.server.auth import require_user
-from agent.server.requests import json_object, text_field, thread_id_of
+from agent.server.requests import json_object, message_id_of, text_field, thread_id_of
 from agent.server.runtime import config_of, runtime_of
 from providers.tracing import score_trace
 
@@ -25,13 +25,18 @@ async def feedback(request: Request) -> JSONResponse:
     user = require_user(request)
     body = await json_object(request)
     thread_id = thread_id_of(body.get("thread_id"))
-    message_id = text_field(body, "message_id", max_chars=100)
+    message_id = message_id_of(body.get("message_id"))
     score = body.get("score")
     if score not in (1, -1) or isinstance(score, bool):
         raise HTTPException(400, "score must be 1 (thumbs up) or -1 (thumbs down)")
     comment = text_field(body, "comment", max_chars=2000, required=False) or None
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "api",
+        config_of(request).citations_per_minute,
+    )
     async with runtime.pool.connection() as conn:
         turn = await (
             await conn.execute(

@@ -10,6 +10,7 @@ from agent.server.config import ServerConfig
 from agent.server.signing import signed_url
 from agent.turns import citation_payloads
 from archive.originals import Originals
+from text.storable import displayable
 
 
 def download_link(originals: Originals, config: ServerConfig, path: str, user: str) -> str:
@@ -21,6 +22,19 @@ def download_link(originals: Originals, config: ServerConfig, path: str, user: s
     return presigned or signed_url(config.secret, path, user=user, ttl_s=ttl_s)
 
 
+#: Fields the preview and the panel show as a line of their own: no bidi controls there.
+DISPLAY_FIELDS = ("title", "subject", "sender", "section", "lineage")
+
+
+def for_display(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with each display field made :func:`~text.storable.displayable` (bidi
+    controls would reorder what the reader sees, e.g. ``exe.pdf`` shown for ``fdp.exe``)."""
+    return {
+        k: displayable(v) if k in DISPLAY_FIELDS and isinstance(v, str) else v
+        for k, v in fields.items()
+    }
+
+
 def with_links(
     payloads: list[dict[str, Any]], config: ServerConfig, user: str, originals: Originals
 ) -> list[dict[str, Any]]:
@@ -28,7 +42,7 @@ def with_links(
     and the archive path left out (the link is the only way to the file)."""
     out = []
     for payload in payloads:
-        item = {k: v for k, v in payload.items() if k != "archive_path"}
+        item = for_display({k: v for k, v in payload.items() if k != "archive_path"})
         item["download_url"] = download_link(originals, config, payload["archive_path"], user)
         out.append(item)
     return out

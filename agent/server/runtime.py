@@ -6,10 +6,13 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
+from psycopg_pool import AsyncConnectionPool
 from starlette.requests import HTTPConnection
 
 from agent.server.config import ServerConfig
+from agent.server.health import DatabaseHealth
 from agent.settings import Settings
 from agent.turns import Pool, TurnRunner, open_pool
 from agent.wiring import Services, build_clients, open_services
@@ -39,14 +42,26 @@ class RuntimeHolder:
     _stack: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
     _runtime: Runtime | None = None
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    health: DatabaseHealth = field(default_factory=DatabaseHealth)
 
     async def get(self) -> Runtime:
+        """The runtime, opened on first use; 503 at once while the database is known down."""
         async with self._lock:
             if self._runtime is None:
                 self._runtime = await self._open()
-            return self._runtime
+            runtime = self._runtime
+        await self.health.admit(str(runtime.pool.conninfo), pools(runtime))
+        return runtime
 
     async def _open(self) -> Runtime:
+        try:
+            return await self._enter()
+        except BaseException:  # a database down at the first request: the next one starts over
+            await self._stack.aclose()
+            self._stack = contextlib.AsyncExitStack()
+            raise
+
+    async def _enter(self) -> Runtime:
         timeout = self.settings.db_timeout_s
         services = await self._stack.enter_async_context(
             open_services(self.settings, statement_timeout_s=timeout)
@@ -69,6 +84,16 @@ class RuntimeHolder:
         async with self._lock:
             self._runtime = None
             await self._stack.aclose()
+
+
+def pools(runtime: Runtime) -> list[Any]:
+    """Every connection pool a request may use: the app's, the store's, the checkpointer's."""
+    found: list[Any] = [runtime.pool, runtime.services.store.pool]
+    saver = runtime.runner.graph.checkpointer
+    conn = getattr(saver, "conn", None)
+    if isinstance(conn, AsyncConnectionPool):
+        found.append(conn)
+    return found
 
 
 async def runtime_of(request: HTTPConnection) -> Runtime:

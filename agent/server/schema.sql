@@ -22,13 +22,16 @@ CREATE TABLE IF NOT EXISTS bosun_turns (
 );
 CREATE INDEX IF NOT EXISTS bosun_turns_thread ON bosun_turns (thread_id);
 
--- Fixed one-minute windows per user and route group, shared by every worker and machine.
-CREATE TABLE IF NOT EXISTS bosun_rate_limits (
-    user_id      text NOT NULL,
-    bucket       text NOT NULL,
-    window_start timestamptz NOT NULL,
-    hits         integer NOT NULL,
-    PRIMARY KEY (user_id, bucket, window_start)
+-- A sliding one-minute window per client (user, or local user at an address) and route group,
+-- shared by every worker and machine: the epoch seconds of the requests accepted in the last
+-- minute (agent/server/ratelimit.py). It replaces fixed windows, which let twice the limit
+-- through across a window edge; their counters are only ever a minute old, so they go.
+DROP TABLE IF EXISTS bosun_rate_limits;
+CREATE TABLE IF NOT EXISTS bosun_rate_windows (
+    client text NOT NULL,
+    bucket text NOT NULL,
+    hits   float8[] NOT NULL DEFAULT '{}',
+    PRIMARY KEY (client, bucket)
 );
 
 CREATE TABLE IF NOT EXISTS bosun_feedback (

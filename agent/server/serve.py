@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from agent.server.config import ServerConfig
+from agent.server.config import LOCAL_HOSTS, WILDCARD_BINDS, ServerConfig
 from agent.settings import Settings
 
 #: The factory uvicorn imports in each worker (settings come from the environment).
@@ -26,7 +26,8 @@ def app_from_env():  # type: ignore[no-untyped-def]  # uvicorn's factory protoco
 
 
 def run_serve(settings: Settings, args: argparse.Namespace) -> int:
-    """Refuse a non-loopback interface without API keys, then serve until interrupted."""
+    """Refuse a non-loopback interface without API keys (and every interface without a public
+    host name), then serve until interrupted. A single address bound is a host clients may name."""
     import uvicorn
 
     ServerConfig.from_env(settings).check_bind(args.host)
@@ -34,6 +35,9 @@ def run_serve(settings: Settings, args: argparse.Namespace) -> int:
 
     scheduled(os.environ)  # a bad mailbox setting stops the start, not a later sync
     os.environ.setdefault("BOSUN_HOME", str(settings.home))
+    if args.host not in LOCAL_HOSTS | WILDCARD_BINDS:
+        named = os.environ.get("BOSUN_PUBLIC_HOST", "")
+        os.environ["BOSUN_PUBLIC_HOST"] = ",".join(h for h in (named, args.host) if h)
     uvicorn.run(
         APP_FACTORY,
         factory=True,

@@ -16,6 +16,7 @@ from agent.server.payloads import history
 from agent.server.requests import json_object, text_field, thread_id_of
 from agent.server.runtime import Runtime, config_of, runtime_of
 from agent.turns import LOCAL_USER, claim_thread
+from text.storable import displayable
 from tools.filters import Filters
 
 #: What a filter chip names → the state's filter keys it clears.
@@ -35,7 +36,12 @@ REMOVABLE = {
 async def list_threads(request: Request) -> JSONResponse:
     user = require_user(request)
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "api",
+        config_of(request).citations_per_minute,
+    )
     async with runtime.pool.connection() as conn:
         rows = await (
             await conn.execute(
@@ -45,7 +51,10 @@ async def list_threads(request: Request) -> JSONResponse:
             )
         ).fetchall()
     return JSONResponse(
-        [{**r, "updated_at": r["updated_at"].isoformat()} for r in rows],
+        [
+            {**r, "title": displayable(r["title"]), "updated_at": r["updated_at"].isoformat()}
+            for r in rows
+        ],
     )
 
 
@@ -54,7 +63,12 @@ async def owned(request: Request) -> tuple[Runtime, str, dict[str, Any]]:
     user = require_user(request)
     thread_id = thread_id_of(request.path_params["thread_id"])
     runtime = await runtime_of(request)
-    await ratelimit.hit(runtime.pool, user, "api", config_of(request).citations_per_minute)
+    await ratelimit.hit(
+        runtime.pool,
+        ratelimit.client_key(request, user),
+        "api",
+        config_of(request).citations_per_minute,
+    )
     async with runtime.pool.connection() as conn:
         row = await (
             await conn.execute(
@@ -80,7 +94,7 @@ async def _adopt(runtime: Runtime, thread_id: str) -> dict[str, Any] | None:
         await claim_thread(conn, thread_id, LOCAL_USER, humans[0].text)
     return {
         "thread_id": thread_id,
-        "title": " ".join(humans[0].text.split())[:80],
+        "title": " ".join(displayable(humans[0].text).split())[:80],
         "user_id": LOCAL_USER,
     }
 
@@ -103,7 +117,7 @@ async def get_thread(request: Request) -> JSONResponse:
     return JSONResponse(
         {
             "thread_id": thread_id,
-            "title": row["title"],
+            "title": displayable(row["title"]),
             "filters": values.get("filters") or {},
             "messages": history(
                 values.get("messages") or [],
@@ -118,7 +132,11 @@ async def get_thread(request: Request) -> JSONResponse:
 
 async def rename_thread(request: Request) -> JSONResponse:
     runtime, thread_id, _ = await owned(request)
-    title = " ".join(text_field(await json_object(request), "title", max_chars=200).split())
+    title = " ".join(
+        displayable(text_field(await json_object(request), "title", max_chars=200)).split()
+    )
+    if not title:
+        raise HTTPException(400, "title must hold visible characters")
     async with runtime.pool.connection() as conn:
         await conn.execute(
             "UPDATE bosun_threads SET title = %s, updated_at = now() WHERE thread_id = %s",
@@ -141,7 +159,9 @@ async def delete_thread(request: Request) -> Response:
 async def remove_filters(request: Request) -> JSONResponse:
     runtime, thread_id, _ = await owned(request)
     remove = (await json_object(request)).get("remove")
-    if not isinstance(remove, list) or not all(k in REMOVABLE for k in remove):
+    if not isinstance(remove, list) or not all(
+        isinstance(k, str) and k in REMOVABLE for k in remove
+    ):
         raise HTTPException(400, f"remove must list filter names among {sorted(REMOVABLE)}")
     graph = runtime.runner.graph
     snapshot = await graph.aget_state(_config(thread_id))

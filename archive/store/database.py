@@ -52,6 +52,10 @@ CHUNK_COLUMNS = [
 
 #: Seconds a caller waits for a pooled connection when no statement timeout is set.
 POOL_WAIT_S = 30.0
+#: Seconds a pool retries a lost connection (1 s, then 2 s apart) before giving the slot up; the
+#: next caller then connects at once. psycopg_pool's default (300 s, backing off to minutes
+#: apart) kept a restarted database out of reach of the web app for 20-40 s.
+RECONNECT_S = 3.0
 #: Pooled connections return rows as dicts.
 DictPool = AsyncConnectionPool[AsyncConnection[DictRow]]
 
@@ -153,6 +157,7 @@ class Store:
             configure=configure,
             check=AsyncConnectionPool.check_connection,
             timeout=statement_timeout_s or POOL_WAIT_S,
+            reconnect_timeout=RECONNECT_S,
             kwargs={
                 "autocommit": True,
                 "row_factory": dict_row,

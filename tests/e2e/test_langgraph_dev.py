@@ -7,6 +7,7 @@ same Postgres checkpointer.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from collections.abc import Iterator
@@ -185,3 +186,31 @@ async def test_langgraph_dev_serialises_runs_on_one_thread_or_says_busy(server: 
         )
     assert "already running" in str(refused.value)
     await client.runs.join(thread_id, busy["run_id"])
+
+
+def test_langgraph_dev_refuses_the_cross_site_on_every_route(server: str) -> None:
+    """The app's guard is the outer layer under `langgraph dev`: LangGraph Server's own routes
+    (threads, runs) are covered as well as the page's API."""
+    before = httpx.post(f"{server}/threads/search", json={"limit": 100}, timeout=30).json()
+    for path in ("/api/threads", "/api/health", "/ok"):
+        rebound = httpx.get(f"{server}{path}", headers={"Host": "rebound.evil.example"}, timeout=10)
+        assert rebound.status_code == 400, (path, rebound.text)
+    searched = httpx.post(
+        f"{server}/threads/search", json={}, headers={"Host": "evil.example"}, timeout=10
+    )
+    assert searched.status_code == 400
+    evil = {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}
+    attempts = [
+        ("/api/chat", {"Content-Type": "text/plain"}, json.dumps({"message": ERA})),
+        ("/api/chat", evil, json.dumps({"message": ERA})),
+        ("/threads", {"Content-Type": "text/plain"}, "{}"),
+        ("/threads", {**evil, "Content-Type": "application/json"}, "{}"),
+    ]
+    for path, headers, body in attempts:
+        refused = httpx.post(f"{server}{path}", content=body, headers=headers, timeout=30)
+        assert refused.status_code in (403, 415), (path, headers, refused.text)
+    after = httpx.post(f"{server}/threads/search", json={"limit": 100}, timeout=30).json()
+    assert len(after) == len(before)  # no thread was created
+    own = {"Origin": server, "Sec-Fetch-Site": "same-origin"}
+    created = httpx.post(f"{server}/threads", json={}, headers=own, timeout=30)
+    assert created.status_code == 200, created.text

@@ -32,14 +32,17 @@ def frames(body: str) -> list[tuple[str, dict[str, Any]]]:
 
 
 @asynccontextmanager
-async def serve(settings: Settings, **config: Any) -> AsyncIterator[httpx.AsyncClient]:
-    """An HTTP client on the app built over ``settings`` (closed with its services after).
-    Limits are raised unless given: these tests share one user; the limits have their own test."""
+async def serve(
+    settings: Settings, *, client: tuple[str, int] = ("127.0.0.1", 123), **config: Any
+) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client (from address ``client``) on the app built over ``settings`` (closed with
+    its services after). Limits are raised unless given: these tests share one user; the limits
+    have their own test."""
     config = {"chat_per_minute": 10_000, "citations_per_minute": 10_000, **config}
     app = build_app(settings, ServerConfig(secret=SECRET, **config))
-    transport = httpx.ASGITransport(app=app)
+    transport = httpx.ASGITransport(app=app, client=client)
     try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://bosun") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             yield client
     finally:
         await app.state.runtime.close()

@@ -257,7 +257,8 @@ async def test_a_cli_thread_opens_in_the_page(ingested: Services, settings: Sett
 
 async def test_bad_requests_get_one_clear_line(client: httpx.AsyncClient) -> None:
     for body in (b"not json", b"[]", b'{"message": ""}', b'{"message": "x", "filters": {"a": 1}}'):
-        response = await client.post("/api/chat", content=body)
+        json_type = {"Content-Type": "application/json"}  # without it: 415 (the guard's test)
+        response = await client.post("/api/chat", content=body, headers=json_type)
         assert response.status_code == 400 and "Traceback" not in response.text
         assert isinstance(response.json()["detail"], str)
     assert (await client.get("/api/health")).json() == {"ok": True}

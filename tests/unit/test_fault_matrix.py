@@ -26,7 +26,13 @@ from providers.tracing import flush_tracing, shutdown_tracing
 from tests.fakes.clients import FakeArchive, FakeBackend, FakeReranker, fleet_fixture
 from tests.fakes.http_providers import FakeProviderServer, fake_provider_server
 from tests.fakes.openai_server import CHAT_PATH, ChatCompletions, add_chat_completions
-from tests.fault_matrix import DATABASE_ROWS, UNIT_ROWS, TraceEvents, assert_told
+from tests.fault_matrix import (
+    DATABASE_ROWS,
+    SERVER_ROWS,
+    UNIT_ROWS,
+    TraceEvents,
+    assert_told,
+)
 
 QUESTION = "How was the cylinder liner crack on Nordic Star resolved?"
 CRACK = "a00000000001"
@@ -126,8 +132,9 @@ def scenario(*keys: str) -> Callable[[Scenario], Scenario]:
 
 
 def test_every_row_of_the_matrix_is_run_by_one_tier() -> None:
-    assert sorted(UNIT_ROWS + DATABASE_ROWS) == sorted(FAULTS)
-    assert len(set(UNIT_ROWS + DATABASE_ROWS)) == len(MATRIX)
+    tiers = UNIT_ROWS + DATABASE_ROWS + SERVER_ROWS
+    assert sorted(tiers) == sorted(FAULTS)
+    assert len(set(tiers)) == len(MATRIX)
     assert sorted(SCENARIOS) == sorted(UNIT_ROWS)
 
 

@@ -78,7 +78,8 @@ def test_api_keys_map_to_users_and_local_mode_needs_loopback() -> None:
     assert user_for_key(config, None) is None
     assert user_for_key(ServerConfig(), None) == "local"
     ServerConfig().check_bind("127.0.0.1")
-    config.check_bind("0.0.0.0")
+    config.check_bind("10.0.0.5")  # one address: its own name is the Host clients send
+    ServerConfig(api_keys=keys, public_hosts=("bosun.example.org",)).check_bind("0.0.0.0")
     with pytest.raises(ServerConfigError, match="BOSUN_API_KEYS"):
         ServerConfig().check_bind("0.0.0.0")
     assert key_of({"authorization": "Bearer k1"}) == "k1"
