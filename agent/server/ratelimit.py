@@ -29,6 +29,9 @@ _LOCK = """SELECT hits, coalesce(%(now)s, extract(epoch FROM clock_timestamp()))
 FROM bosun_rate_windows WHERE client = %(client)s AND bucket = %(bucket)s FOR UPDATE"""
 _SAVE = """UPDATE bosun_rate_windows SET hits = %(hits)s::float8[]
 WHERE client = %(client)s AND bucket = %(bucket)s"""
+# Rows whose newest request left the window (times are kept in ascending order).
+_PRUNE = """DELETE FROM bosun_rate_windows
+WHERE coalesce(hits[cardinality(hits)], 0) < %(since)s AND NOT (client = %(client)s)"""
 
 
 def client_key(request: HTTPConnection, user: str) -> str:
@@ -54,6 +57,8 @@ async def hit(
         live = sorted(h for h in row["hits"] if h > clock - WINDOW_S)
         accepted = len(live) < limit
         await conn.execute(_SAVE, {**key, "hits": [*live, clock] if accepted else live})
+        if not live:  # this client's first request in a minute: drop clients gone quiet
+            await conn.execute(_PRUNE, {**key, "since": clock - WINDOW_S})
     if not accepted:
         retry = max(1, math.ceil(live[-limit] + WINDOW_S - clock)) if limit > 0 else 60
         raise HTTPException(

@@ -86,9 +86,9 @@ class RuntimeHolder:
             await self._stack.aclose()
 
 
-def pools(runtime: Runtime) -> list[Any]:
+def pools(runtime: Runtime) -> list[AsyncConnectionPool[Any]]:
     """Every connection pool a request may use: the app's, the store's, the checkpointer's."""
-    found: list[Any] = [runtime.pool, runtime.services.store.pool]
+    found: list[AsyncConnectionPool[Any]] = [runtime.pool, runtime.services.store.pool]
     saver = runtime.runner.graph.checkpointer
     conn = getattr(saver, "conn", None)
     if isinstance(conn, AsyncConnectionPool):

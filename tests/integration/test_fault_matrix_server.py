@@ -106,6 +106,11 @@ async def test_the_limit_holds_in_every_60_s_and_per_client_address_without_keys
         with pytest.raises(HTTPException):
             await ratelimit.hit(pool, "edge-user", "chat", 30, now=start + 59.02)
         await ratelimit.hit(pool, "other-user", "chat", 30, now=start + 59.02)
+        # A client's first request in a minute drops the rows of clients gone quiet.
+        await ratelimit.hit(pool, "newcomer", "chat", 30, now=start + 200)
+        async with pool.connection() as conn:
+            rows = await (await conn.execute("SELECT client FROM bosun_rate_windows")).fetchall()
+        assert [r["client"] for r in rows] == ["newcomer"]
     finally:
         await pool.close()
 
