@@ -1,5 +1,5 @@
-"""The `bosun` command line: ingest, delete, search, status, eval, adapt, eval-answers, ask,
-chat, serve."""
+"""The `bosun` command line: ingest, delete, search, status, stop, eval, adapt, eval-answers,
+ask, chat, serve."""
 
 from __future__ import annotations
 
@@ -13,28 +13,24 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
-from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
-from agent.errors import UsageError, exit_code, one_line
-from agent.server.serve import add_serve_parser, run_serve
-from agent.settings import Settings
-from agent.wiring import Services, build_pipeline, open_services
-from archive.store.documents import UnknownSource, delete_sources
-from archive.store.locks import ingest_stage
-from archive.store.search_filters import SearchFilters
-from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
-from providers.embeddings import embeddings_factory
-from tools.pipeline import Switches, run_pipeline
-from tools.vessels import UnknownVessel, resolve_vessel
+
+if TYPE_CHECKING:
+    from agent.settings import Settings
+    from agent.wiring import Services
+    from archive.store.search_filters import SearchFilters
 
 logger = logging.getLogger("bosun")
 
+# `bosun --help`, `bosun status` and `bosun stop` import neither the graph nor the models
+# (tests/unit/test_cli_lazy.py): this module imports only the argument checks at the top, and
+# each command imports what it runs.
 
-#: Sub-commands whose modules (training, evaluation) are imported only to run them, so `bosun
-#: ask` does not pay for them at start-up (~0.2 s of CPU): name -> (module, help in `bosun -h`).
-#: Each module has ``add_<name>_parser`` and ``run_<name>`` (``-`` read as ``_``).
+#: Sub-commands whose modules are imported only to run them (or to print their own help), so a
+#: command pays only for itself at start-up: name -> (module, help in `bosun -h`). Each module
+#: has ``add_<name>_parser`` and ``run_<name>`` (``-`` read as ``_``).
 _LAZY = {
     "eval": ("agent.evaluation.command", "measure retrieval on a BEIR-layout dataset"),
     "adapt": ("agent.adapt", "fine-tune the local embedder on pairs mined from the archive"),
@@ -42,6 +38,9 @@ _LAZY = {
         "agent.evaluation.answers_command",
         "answer-level evaluation through the agent graph",
     ),
+    "ask": ("agent.conversation", "ask a question; answers cite the archive"),
+    "chat": ("agent.conversation", "an interactive conversation on a persisted thread"),
+    "serve": ("agent.server.serve", "the web app: chat page and HTTP API"),
 }
 
 
@@ -51,8 +50,14 @@ def _lazy(command: str, attribute: str) -> Any:
     return getattr(importlib.import_module(module), attribute.format(command.replace("-", "_")))
 
 
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The sub-command ``argv`` names: its first argument that is not an option."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
+
+
 def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     """The CLI's parser; a lazy sub-command gets its full parser only when ``argv`` names it."""
+    named = _command_of(argv)
     parser = BosunParser(prog="bosun", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -69,14 +74,17 @@ def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     )
 
     search = sub.add_parser("search", help="hybrid BM25 + vector search")
-    search.add_argument("query")
-    _add_filter_args(search)
-    arms = search.add_mutually_exclusive_group()
-    arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
-    arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
-    search.add_argument("-k", type=positive_int, default=10)
-    add_layer_args(search)
-    search.add_argument("--json", action="store_true")
+    if named == "search":  # its layer switches come with the conversation commands
+        from agent.conversation import add_layer_args
+
+        search.add_argument("query")
+        _add_filter_args(search)
+        arms = search.add_mutually_exclusive_group()
+        arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
+        arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
+        search.add_argument("-k", type=positive_int, default=10)
+        add_layer_args(search)
+        search.add_argument("--json", action="store_true")
 
     delete = sub.add_parser(
         "delete", help="delete documents by source id (NTSB number, Message-ID, file name)"
@@ -87,13 +95,16 @@ def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     status = sub.add_parser("status", help="what the archive holds")
     status.add_argument("--json", action="store_true")
 
+    stop = sub.add_parser(
+        "stop", help="stop the embedded PostgreSQL server of this BOSUN_HOME and its helper"
+    )
+    stop.add_argument("--json", action="store_true")
+
     for command, (_, summary) in _LAZY.items():
-        if command in argv:
+        if command == named:
             _lazy(command, "add_{}_parser")(sub)
         else:
             sub.add_parser(command, help=summary)
-    add_conversation_parsers(sub)
-    add_serve_parser(sub)
     return parser
 
 
@@ -106,6 +117,11 @@ def _add_filter_args(parser: argparse.ArgumentParser) -> None:
 
 async def build_filters(services: Services, args: argparse.Namespace) -> SearchFilters:
     """Turn filter flags into SQL filters, resolving vessels visibly or rejecting them."""
+    from agent.errors import UsageError
+    from archive.store.search_filters import SearchFilters
+    from archive.store.vessels import registered_vessels, vessel_documents
+    from tools.vessels import UnknownVessel, resolve_vessel
+
     doc_ids: tuple[str, ...] | None = None
     wanted = [v for v in (args.vessel, args.imo and f"IMO {args.imo}") if v]
     if wanted:
@@ -127,6 +143,9 @@ async def build_filters(services: Services, args: argparse.Namespace) -> SearchF
 
 
 async def _ingest(services: Services, args: argparse.Namespace) -> int:
+    from agent.errors import UsageError
+    from providers.embeddings import embeddings_factory
+
     missing = [str(p) for p in args.paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
@@ -180,6 +199,10 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
 
 
 async def _delete(services: Services, args: argparse.Namespace) -> int:
+    from agent.errors import UsageError
+    from archive.store.documents import UnknownSource, delete_sources
+    from archive.store.locks import ingest_stage
+
     try:
         async with ingest_stage(services.store, exclusive=False):
             deleted = await delete_sources(services.store, args.source_ids)
@@ -208,6 +231,9 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
 
 
 async def _search(services: Services, args: argparse.Namespace) -> int:
+    from agent.wiring import build_pipeline
+    from tools.pipeline import Switches, run_pipeline
+
     filters = await build_filters(services, args)
     pipeline = build_pipeline(services, expand=args.expand)
     switches = Switches(
@@ -274,21 +300,51 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _status(services: Services, args: argparse.Namespace) -> int:
-    counts = await collection_counts(services.store)
+async def _status(settings: Settings, args: argparse.Namespace) -> int:
+    """What the collection holds, read in SQL: no model is loaded and nothing is created (a
+    collection never ingested reads as empty)."""
+    from archive.store.vessels import collection_status
+
     info: dict[str, Any] = {
-        **counts,
-        "embedding_model": services.store.identity.model,
-        "embedding_dim": services.store.identity.dim,
-        "collection": services.store.schema,
-        "archive": str(services.archive.root),
+        **await collection_status(settings.database_uri(), settings.collection),
+        "collection": settings.collection,
+        "archive": str(settings.archive_dir),
     }
     if args.json:
         print(json.dumps(info, indent=2))
     else:
         for key, value in info.items():
-            print(f"{key:>16}: {value}")
+            print(f"{key:>16}: {'-' if value is None else value}")
     return 0
+
+
+async def _stop(settings: Settings, args: argparse.Namespace) -> int:
+    """Stop this home's embedded server and its linger process (nothing to do with a server
+    that DATABASE_URL names: Bosun never started that one)."""
+    from archive.store.linger import stop
+
+    stopped = await asyncio.to_thread(stop, settings.pgdata_dir)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "helper_stopped": stopped.helper,
+                    "server_stopped": stopped.server,
+                    "held_by": list(stopped.holders),
+                },
+                indent=2,
+            )
+        )
+    elif stopped.holders:
+        pids = ", ".join(str(pid) for pid in stopped.holders)
+        print(f"the embedded server is still in use by process {pids}; stop those first")
+    elif stopped.server:
+        print(f"stopped the embedded PostgreSQL server in {settings.pgdata_dir}")
+    else:
+        print(f"no embedded server was running in {settings.pgdata_dir}")
+    if settings.database_url:
+        print("(DATABASE_URL is set: that server is not Bosun's to stop)", file=sys.stderr)
+    return 1 if stopped.holders else 0
 
 
 def _snippet(text: str, width: int = 160) -> str:
@@ -305,20 +361,23 @@ _ARCHIVE_COMMANDS = {
     "ingest": _ingest,
     "delete": _delete,
     "search": _search,
-    "status": _status,
 }
 _SETTINGS_COMMANDS = {
-    "ask": run_ask,
-    "chat": run_chat,
+    "status": _status,
+    "stop": _stop,
 }
 
 
 async def _run(args: argparse.Namespace) -> int:
+    from agent.settings import Settings
+
     settings = Settings.from_env()
     if args.command in _LAZY:
         return int(await _lazy(args.command, "run_{}")(settings, args))
     if args.command in _SETTINGS_COMMANDS:
         return await _SETTINGS_COMMANDS[args.command](settings, args)
+    from agent.wiring import open_services
+
     async with open_services(settings) as services:
         return await _ARCHIVE_COMMANDS[args.command](services, args)
 
@@ -344,7 +403,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("pgserver").setLevel(logging.ERROR)
     try:
         if args.command == "serve":  # uvicorn runs its own event loop
-            return run_serve(Settings.from_env(), args)
+            from agent.settings import Settings
+
+            return int(_lazy("serve", "run_{}")(Settings.from_env(), args))
         return asyncio.run(_run(args))
     except KeyboardInterrupt:
         return 130
@@ -353,6 +414,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
+        from agent.errors import exit_code, one_line
+
         logger.debug("%s failed", args.command, exc_info=True)
         print(one_line(err), file=sys.stderr)
         return exit_code(err)

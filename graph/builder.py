@@ -38,7 +38,7 @@ from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
 from graph.nodes.prune_orphans import prune_orphans
 from graph.nodes.repair_citations import repair_citations
-from graph.nodes.reply import reply
+from graph.nodes.reply import GreetingExamples, reply
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
 from graph.nodes.search import search
@@ -124,7 +124,8 @@ def build_graph(
         ),
         error_handler=classify_failed,
     )
-    builder.add_node("reply", reply)
+    examples = GreetingExamples(clients.backend.examples, ttl_s=registry_ttl_s)
+    builder.add_node("reply", partial(reply, examples=examples))
     builder.add_node(
         "resolve_filters",
         partial(resolve_filters, registry=registry, backend=clients.backend),
