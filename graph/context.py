@@ -12,7 +12,7 @@ class Context:
     user_id: str | None = None  # for traces and per-user limits
     hybrid: bool = True  # BM25 + vector; False = vector only
     rerank: bool = True  # cross-encoder / feature reranker over the fused candidates
-    # Off by default: measured harmful (benchmarks/layers_eval.py; `bosun eval --ablation`).
+    # Off by default: measured harmful (`bosun eval --ablation`; docs/retrieval.md).
     expand: bool = False  # query expansion, when the graph was built with an expander
     topics: bool = False  # topic filter (strict -> loosened -> dropped; structural filters kept)
     dedup: bool = True  # best chunk per document (always off in single-report mode)
