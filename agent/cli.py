@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 
 if TYPE_CHECKING:
-    from agent.settings import Settings
     from agent.wiring import Services
     from archive.store.search_filters import SearchFilters
 
@@ -41,6 +40,8 @@ _LAZY = {
     "ask": ("agent.conversation", "ask a question; answers cite the archive"),
     "chat": ("agent.conversation", "an interactive conversation on a persisted thread"),
     "serve": ("agent.server.serve", "the web app: chat page and HTTP API"),
+    "status": ("agent.status", "what the archive holds"),
+    "stop": ("agent.status", "stop this BOSUN_HOME's embedded PostgreSQL server and its helper"),
 }
 
 
@@ -91,14 +92,6 @@ def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     )
     delete.add_argument("source_ids", nargs="+", metavar="SOURCE_ID")
     delete.add_argument("--json", action="store_true")
-
-    status = sub.add_parser("status", help="what the archive holds")
-    status.add_argument("--json", action="store_true")
-
-    stop = sub.add_parser(
-        "stop", help="stop the embedded PostgreSQL server of this BOSUN_HOME and its helper"
-    )
-    stop.add_argument("--json", action="store_true")
 
     for command, (_, summary) in _LAZY.items():
         if command == named:
@@ -300,53 +293,6 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _status(settings: Settings, args: argparse.Namespace) -> int:
-    """What the collection holds, read in SQL: no model is loaded and nothing is created (a
-    collection never ingested reads as empty)."""
-    from archive.store.vessels import collection_status
-
-    info: dict[str, Any] = {
-        **await collection_status(settings.database_uri(), settings.collection),
-        "collection": settings.collection,
-        "archive": str(settings.archive_dir),
-    }
-    if args.json:
-        print(json.dumps(info, indent=2))
-    else:
-        for key, value in info.items():
-            print(f"{key:>16}: {'-' if value is None else value}")
-    return 0
-
-
-async def _stop(settings: Settings, args: argparse.Namespace) -> int:
-    """Stop this home's embedded server and its linger process (nothing to do with a server
-    that DATABASE_URL names: Bosun never started that one)."""
-    from archive.store.linger import stop
-
-    stopped = await asyncio.to_thread(stop, settings.pgdata_dir)
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "helper_stopped": stopped.helper,
-                    "server_stopped": stopped.server,
-                    "held_by": list(stopped.holders),
-                },
-                indent=2,
-            )
-        )
-    elif stopped.holders:
-        pids = ", ".join(str(pid) for pid in stopped.holders)
-        print(f"the embedded server is still in use by process {pids}; stop those first")
-    elif stopped.server:
-        print(f"stopped the embedded PostgreSQL server in {settings.pgdata_dir}")
-    else:
-        print(f"no embedded server was running in {settings.pgdata_dir}")
-    if settings.database_url:
-        print("(DATABASE_URL is set: that server is not Bosun's to stop)", file=sys.stderr)
-    return 1 if stopped.holders else 0
-
-
 def _snippet(text: str, width: int = 160) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
@@ -362,10 +308,6 @@ _ARCHIVE_COMMANDS = {
     "delete": _delete,
     "search": _search,
 }
-_SETTINGS_COMMANDS = {
-    "status": _status,
-    "stop": _stop,
-}
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -374,8 +316,6 @@ async def _run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.command in _LAZY:
         return int(await _lazy(args.command, "run_{}")(settings, args))
-    if args.command in _SETTINGS_COMMANDS:
-        return await _SETTINGS_COMMANDS[args.command](settings, args)
     from agent.wiring import open_services
 
     async with open_services(settings) as services:
