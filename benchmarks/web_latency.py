@@ -153,6 +153,7 @@ def main() -> None:
             cwd=ROOT,
             env=env,
             check=True,
+            stdout=sys.stderr,  # stdout is the benchmark's table or JSON
         )
         (HOME / "ingested").write_text("examples/archive\n")
     asked = asyncio.run(questions(settings, args.questions))
