@@ -38,7 +38,7 @@ from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
 from graph.nodes.prune_orphans import prune_orphans
 from graph.nodes.repair_citations import repair_citations
-from graph.nodes.reply import GreetingExamples, reply
+from graph.nodes.reply import reply
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
 from graph.nodes.search import search
@@ -49,7 +49,7 @@ from graph.state import InputState, State
 from providers.chat import ChatModel
 from providers.rerankers import Reranker
 from tools.backend import SearchBackend
-from tools.filters import VesselRegistry
+from tools.filters import Refreshed, VesselRegistry
 from tools.pipeline import Expander, Pipeline
 from tools.search import make_search_tool
 from tools.stock_relevance import StockJudge
@@ -124,7 +124,8 @@ def build_graph(
         ),
         error_handler=classify_failed,
     )
-    examples = GreetingExamples(clients.backend.examples, ttl_s=registry_ttl_s)
+    # The greeting's examples, read on the first greeting (then kept like the registry).
+    examples = Refreshed(clients.backend.examples, ttl_s=registry_ttl_s)
     builder.add_node("reply", partial(reply, examples=examples))
     builder.add_node(
         "resolve_filters",

@@ -3,38 +3,12 @@ filters that matched nothing."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Awaitable, Callable
-
 from langchain_core.messages import AIMessage
 
 from archive.store.vessels import ArchiveExamples
 from graph import prompts
 from graph.state import State
-from tools.filters import describe
-
-
-class GreetingExamples:
-    """The archive's examples for the greeting, loaded through ``load`` on the first greeting
-    and kept ``ttl_s`` seconds (one per graph): greetings cost no query after the first."""
-
-    def __init__(
-        self, load: Callable[[], Awaitable[ArchiveExamples]], *, ttl_s: float = 60.0
-    ) -> None:
-        self._load = load
-        self._ttl_s = ttl_s
-        self._examples: ArchiveExamples | None = None
-        self._loaded_at = 0.0
-        self._lock = asyncio.Lock()
-
-    async def get(self) -> ArchiveExamples:
-        async with self._lock:
-            now = time.monotonic()
-            if self._examples is None or now - self._loaded_at > self._ttl_s:
-                self._examples = await self._load()
-                self._loaded_at = now
-            return self._examples
+from tools.filters import Refreshed, describe
 
 
 def greeting(examples: ArchiveExamples) -> str:
@@ -64,7 +38,7 @@ def canned_reply(state: State) -> str | None:
     return prompts.GENERAL_REPLY.format(filters=describe(state.get("filters", {})))
 
 
-async def reply(state: State, *, examples: GreetingExamples) -> State:
+async def reply(state: State, *, examples: Refreshed[ArchiveExamples]) -> State:
     """A templated reply; no embedding, search, rerank or model call (a greeting reads the
     archive's examples, cached per graph)."""
     text = canned_reply(state)

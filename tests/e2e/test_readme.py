@@ -14,11 +14,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import tomllib
 from collections.abc import Callable, Iterator
@@ -27,8 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from archive.store.linger import stop
-from tests.e2e.harness import ONLINE_KEYS, free_port
+from tests.e2e.harness import ONLINE_KEYS, free_port, fresh_home
 
 pytestmark = pytest.mark.e2e
 
@@ -112,12 +109,8 @@ bosun eval d \\\n    --split dev
 
 @pytest.fixture
 def home() -> Iterator[Path]:
-    """A fresh, world-traversable home (pgserver runs PostgreSQL as its own user under root)."""
-    home = Path(tempfile.mkdtemp(prefix="bosun-readme-"))
-    home.chmod(0o755)
-    yield home
-    stop(home / "pgdata")  # whatever a failed run left up
-    shutil.rmtree(home, ignore_errors=True)
+    with fresh_home("bosun-readme-") as home:
+        yield home
 
 
 def _env(home: Path) -> dict[str, str]:

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from archive.store.linger import STATE_FILE, stop
+from archive.store.linger import STATE_FILE, running_postmaster
+from tests.e2e.harness import fresh_home
 
 pytestmark = pytest.mark.e2e
 
@@ -26,12 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def home() -> Iterator[Path]:
-    """A world-traversable home of its own (pgserver runs PostgreSQL as its own user)."""
-    home = Path(tempfile.mkdtemp(prefix="bosun-stop-"))
-    home.chmod(0o755)
-    yield home
-    stop(home / "pgdata")  # whatever a failed test left running
-    shutil.rmtree(home, ignore_errors=True)
+    with fresh_home("bosun-stop-") as home:
+        yield home
 
 
 def _env(home: Path) -> dict[str, str]:
@@ -51,14 +46,6 @@ def _bosun(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _postmaster(pgdata: Path) -> int | None:
-    pid_file = pgdata / "postmaster.pid"
-    if not pid_file.exists():
-        return None
-    pid = int(pid_file.read_text().split()[0])
-    return pid if psutil.pid_exists(pid) else None
-
-
 def _gone(pid: int, seconds: float = 20.0) -> bool:
     deadline = time.monotonic() + seconds
     while psutil.pid_exists(pid) and time.monotonic() < deadline:
@@ -70,7 +57,7 @@ def _started(home: Path) -> tuple[int, int]:
     """Run `bosun status` (the server then lingers); the server's and the linger's ids."""
     done = _bosun(home, "status")
     assert done.returncode == 0, done.stderr[-2000:]
-    postmaster = _postmaster(home / "pgdata")
+    postmaster = running_postmaster(home / "pgdata")
     assert postmaster is not None, "the server did not outlive the command"
     linger = int(json.loads((home / "pgdata" / STATE_FILE).read_text())["pid"])
     assert psutil.pid_exists(linger)
@@ -84,7 +71,7 @@ def test_bosun_stop_stops_the_server_and_its_helper(home: Path) -> None:
     report = json.loads(done.stdout)
     assert report == {"helper_stopped": linger, "server_stopped": True, "held_by": []}
     assert _gone(postmaster) and _gone(linger)
-    assert _postmaster(home / "pgdata") is None
+    assert running_postmaster(home / "pgdata") is None
 
     again = _bosun(home, "stop")  # nothing left: said so, not an error
     assert again.returncode == 0 and "no embedded server was running" in again.stdout
@@ -102,7 +89,7 @@ def test_after_a_sigkilled_linger_bosun_stop_stops_the_orphaned_server(home: Pat
     os.kill(linger, signal.SIGKILL)
     assert _gone(linger)
     time.sleep(1)
-    assert _postmaster(home / "pgdata") == postmaster  # nothing could stop it
+    assert running_postmaster(home / "pgdata") == postmaster  # nothing could stop it
     done = _bosun(home, "stop")
     assert done.returncode == 0, done.stderr[-2000:]
     assert "stopped the embedded PostgreSQL server" in done.stdout
@@ -126,7 +113,7 @@ def test_a_server_in_use_is_left_to_its_user(home: Path) -> None:
         done = _bosun(home, "stop")
         assert done.returncode == 1
         assert f"still in use by process {chat.pid}" in done.stdout
-        assert _postmaster(home / "pgdata") == postmaster
+        assert running_postmaster(home / "pgdata") == postmaster
     finally:
         chat.kill()
         chat.wait(20)
