@@ -1,5 +1,5 @@
-"""The `bosun` command line: ingest, sync, delete, search, status, eval, adapt, eval-answers,
-ask, chat, serve."""
+"""The `bosun` command line: ingest, sync, delete, search, status, stop, eval, adapt,
+eval-answers, archive, ask, chat, serve."""
 
 from __future__ import annotations
 
@@ -13,30 +13,23 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
-from agent.conversation import add_conversation_parsers, add_layer_args, run_ask, run_chat
-from agent.errors import UsageError, exit_code, one_line
-from agent.server.serve import add_serve_parser, run_serve
-from agent.settings import Settings
-from agent.wiring import Services, build_pipeline, open_services
-from archive.originals import release
-from archive.store.documents import UnknownSource, delete_sources
-from archive.store.locks import ingest_stage
-from archive.store.search_filters import SearchFilters
-from archive.store.vessels import collection_counts, registered_vessels, vessel_documents
-from providers.embeddings import embeddings_factory
-from tools.pipeline import run_pipeline
-from tools.retrieval_config import RetrievalConfig
-from tools.vessels import UnknownVessel, resolve_vessel
+
+if TYPE_CHECKING:
+    from agent.wiring import Services
+    from archive.store.search_filters import SearchFilters
 
 logger = logging.getLogger("bosun")
 
+# `bosun --help`, `bosun status` and `bosun stop` import neither the graph nor the models
+# (tests/unit/test_cli_lazy.py): this module imports only the argument checks at the top, and
+# each command imports what it runs.
 
-#: Sub-commands whose modules (training, evaluation) are imported only to run them, so `bosun
-#: ask` does not pay for them at start-up (~0.2 s of CPU): name -> (module, help in `bosun -h`).
-#: Each module has ``add_<name>_parser`` and ``run_<name>`` (``-`` read as ``_``).
+#: Sub-commands whose modules are imported only to run them (or to print their own help), so a
+#: command pays only for itself at start-up: name -> (module, help in `bosun -h`). Each module
+#: has ``add_<name>_parser`` and ``run_<name>`` (``-`` read as ``_``).
 _LAZY = {
     "eval": ("agent.evaluation.command", "measure retrieval on a BEIR-layout dataset"),
     "adapt": (
@@ -47,6 +40,11 @@ _LAZY = {
         "agent.evaluation.answers_command",
         "answer-level evaluation through the agent graph",
     ),
+    "ask": ("agent.conversation", "ask a question; answers cite the archive"),
+    "chat": ("agent.conversation", "an interactive conversation on a persisted thread"),
+    "serve": ("agent.server.serve", "the web app: chat page and HTTP API"),
+    "status": ("agent.status", "what the archive holds"),
+    "stop": ("agent.status", "stop this BOSUN_HOME's embedded PostgreSQL server and its helper"),
     "sync": ("agent.sync", "sync a live IMAP mailbox into the archive"),
     "archive": ("agent.archive_command", "where originals are kept: `archive migrate --to s3://…`"),
 }
@@ -58,8 +56,14 @@ def _lazy(command: str, attribute: str) -> Any:
     return getattr(importlib.import_module(module), attribute.format(command.replace("-", "_")))
 
 
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The sub-command ``argv`` names: its first argument that is not an option."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
+
+
 def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     """The CLI's parser; a lazy sub-command gets its full parser only when ``argv`` names it."""
+    named = _command_of(argv)
     parser = BosunParser(prog="bosun", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -76,14 +80,17 @@ def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     )
 
     search = sub.add_parser("search", help="hybrid BM25 + vector search")
-    search.add_argument("query")
-    _add_filter_args(search)
-    arms = search.add_mutually_exclusive_group()
-    arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
-    arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
-    search.add_argument("-k", type=positive_int, default=10)
-    add_layer_args(search)
-    search.add_argument("--json", action="store_true")
+    if named == "search":  # its layer switches come with the conversation commands
+        from agent.conversation import add_layer_args
+
+        search.add_argument("query")
+        _add_filter_args(search)
+        arms = search.add_mutually_exclusive_group()
+        arms.add_argument("--no-hybrid", action="store_true", help="vector search only")
+        arms.add_argument("--lexical-only", action="store_true", help="BM25 only")
+        search.add_argument("-k", type=positive_int, default=10)
+        add_layer_args(search)
+        search.add_argument("--json", action="store_true")
 
     delete = sub.add_parser(
         "delete", help="delete documents by source id (NTSB number, Message-ID, file name)"
@@ -91,16 +98,11 @@ def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     delete.add_argument("source_ids", nargs="+", metavar="SOURCE_ID")
     delete.add_argument("--json", action="store_true")
 
-    status = sub.add_parser("status", help="what the archive holds")
-    status.add_argument("--json", action="store_true")
-
     for command, (_, summary) in _LAZY.items():
-        if command in argv:
+        if command == named:
             _lazy(command, "add_{}_parser")(sub)
         else:
             sub.add_parser(command, help=summary)
-    add_conversation_parsers(sub)
-    add_serve_parser(sub)
     return parser
 
 
@@ -113,6 +115,11 @@ def _add_filter_args(parser: argparse.ArgumentParser) -> None:
 
 async def build_filters(services: Services, args: argparse.Namespace) -> SearchFilters:
     """Turn filter flags into SQL filters, resolving vessels visibly or rejecting them."""
+    from agent.errors import UsageError
+    from archive.store.search_filters import SearchFilters
+    from archive.store.vessels import registered_vessels, vessel_documents
+    from tools.vessels import UnknownVessel, resolve_vessel
+
     doc_ids: tuple[str, ...] | None = None
     wanted = [v for v in (args.vessel, args.imo and f"IMO {args.imo}") if v]
     if wanted:
@@ -134,6 +141,9 @@ async def build_filters(services: Services, args: argparse.Namespace) -> SearchF
 
 
 async def _ingest(services: Services, args: argparse.Namespace) -> int:
+    from agent.errors import UsageError
+    from providers.embeddings import embeddings_factory
+
     missing = [str(p) for p in args.paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
@@ -187,6 +197,11 @@ async def _ingest(services: Services, args: argparse.Namespace) -> int:
 
 
 async def _delete(services: Services, args: argparse.Namespace) -> int:
+    from agent.errors import UsageError
+    from archive.originals import release
+    from archive.store.documents import UnknownSource, delete_sources
+    from archive.store.locks import ingest_stage
+
     try:
         async with ingest_stage(services.store, exclusive=False):
             deleted = await delete_sources(services.store, args.source_ids)
@@ -218,6 +233,10 @@ async def _delete(services: Services, args: argparse.Namespace) -> int:
 
 
 async def _search(services: Services, args: argparse.Namespace) -> int:
+    from agent.wiring import build_pipeline
+    from tools.pipeline import run_pipeline
+    from tools.retrieval_config import RetrievalConfig
+
     filters = await build_filters(services, args)
     pipeline = build_pipeline(services, expand=args.expand)
     config = RetrievalConfig(
@@ -284,23 +303,6 @@ async def _search(services: Services, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _status(services: Services, args: argparse.Namespace) -> int:
-    counts = await collection_counts(services.store)
-    info: dict[str, Any] = {
-        **counts,
-        "embedding_model": services.store.identity.model,
-        "embedding_dim": services.store.identity.dim,
-        "collection": services.store.schema,
-        "archive": services.archive.location,
-    }
-    if args.json:
-        print(json.dumps(info, indent=2))
-    else:
-        for key, value in info.items():
-            print(f"{key:>16}: {value}")
-    return 0
-
-
 def _snippet(text: str, width: int = 160) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
@@ -315,20 +317,17 @@ _ARCHIVE_COMMANDS = {
     "ingest": _ingest,
     "delete": _delete,
     "search": _search,
-    "status": _status,
-}
-_SETTINGS_COMMANDS = {
-    "ask": run_ask,
-    "chat": run_chat,
 }
 
 
 async def _run(args: argparse.Namespace) -> int:
+    from agent.settings import Settings
+
     settings = Settings.from_env()
     if args.command in _LAZY:
         return int(await _lazy(args.command, "run_{}")(settings, args))
-    if args.command in _SETTINGS_COMMANDS:
-        return await _SETTINGS_COMMANDS[args.command](settings, args)
+    from agent.wiring import open_services
+
     async with open_services(settings) as services:
         return await _ARCHIVE_COMMANDS[args.command](services, args)
 
@@ -354,7 +353,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("pgserver").setLevel(logging.ERROR)
     try:
         if args.command == "serve":  # uvicorn runs its own event loop
-            return run_serve(Settings.from_env(), args)
+            from agent.settings import Settings
+
+            return int(_lazy("serve", "run_{}")(Settings.from_env(), args))
         return asyncio.run(_run(args))
     except KeyboardInterrupt:
         return 130
@@ -363,6 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
+        from agent.errors import exit_code, one_line
+
         logger.debug("%s failed", args.command, exc_info=True)
         print(one_line(err), file=sys.stderr)
         return exit_code(err)

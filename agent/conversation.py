@@ -34,12 +34,19 @@ QUIT = {"exit", "quit", ":q", "/quit", "/exit"}
 
 def add_conversation_parsers(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``ask`` and ``chat`` to the ``bosun`` command line."""
+    add_ask_parser(subparsers)
+    add_chat_parser(subparsers)
+
+
+def add_ask_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ask = subparsers.add_parser("ask", help="ask a question; answers cite the archive")
     ask.add_argument("question")
     ask.add_argument("--thread", help="conversation id to continue (default: a new one)")
     _add_turn_args(ask)
     ask.add_argument("--json", action="store_true", help="print one JSON object")
 
+
+def add_chat_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     chat = subparsers.add_parser("chat", help="an interactive conversation on a persisted thread")
     chat.add_argument("--thread", help="conversation id to continue (default: a new one)")
     _add_turn_args(chat)

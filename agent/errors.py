@@ -9,13 +9,13 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
 from collections.abc import Mapping
 
 import psycopg
 
 from archive.originals import OriginalsConfigError, StorageUnavailable
 from archive.store.schema import StoreError
-from providers.minilm import ModelIntegrityError
 from providers.scrub import dsn_parts, scrub_dsn, scrub_secrets
 
 logger = logging.getLogger(__name__)
@@ -85,7 +85,10 @@ def _explain(err: BaseException) -> str:
         return f"cannot reach the database: {_first_line(err)} (check DATABASE_URL)"
     if isinstance(err, psycopg.Error):
         return f"database error: {type(err).__name__}: {_first_line(err)}"
-    if isinstance(err, ModelIntegrityError):
+    # Read from sys.modules: an error of the model module can only come once it is loaded, and
+    # commands without a model (`bosun status`, `--help`) do not import it.
+    minilm = sys.modules.get("providers.minilm")
+    if minilm is not None and isinstance(err, minilm.ModelIntegrityError):
         return f"a model file is corrupt: {_first_line(err)}"
     if type(err).__module__.startswith("onnxruntime"):
         return f"a model file cannot be loaded ({type(err).__name__}): {_first_line(err)}"

@@ -21,6 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from render import Table, emit  # noqa: E402
+
 from agent.settings import Settings  # noqa: E402
 from agent.wiring import collection_embeddings  # noqa: E402
 from providers.minilm import MiniLMEmbeddings  # noqa: E402
@@ -61,21 +63,31 @@ def main() -> None:
     parser.add_argument("--collection", required=True)
     parser.add_argument("--passages", type=int, default=200)
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     with (DATA / "corpus.jsonl").open(encoding="utf-8") as fh:
         passages = [json.loads(line)["text"] for line in islice(fh, args.passages)]
     with (DATA / "queries.dev.jsonl").open(encoding="utf-8") as fh:
         queries = [json.loads(line)["text"] for line in islice(fh, args.queries)]
     models = {"stock": MiniLMEmbeddings(), "adapted": asyncio.run(adapted(args.collection))}
-    print(f"{len(passages)} NTSB narratives, {len(queries)} probable causes; {args.collection}")
-    print("| model | load s | passages/s | query p50 ms | query p95 ms |")
-    print("|---|---|---|---|---|")
+    rows = []
     for name, model in models.items():
         m = measure(model, passages, queries)
-        print(
-            f"| {name} ({model.model_id}) | {m['load_s']:.2f} | {m['passages_per_s']:.1f} | "
-            f"{m['query_p50_ms']:.1f} | {m['query_p95_ms']:.1f} |"
+        rows.append(
+            [
+                f"{name} ({model.model_id})",
+                round(m["load_s"], 2),
+                round(m["passages_per_s"], 1),
+                round(m["query_p50_ms"], 1),
+                round(m["query_p95_ms"], 1),
+            ]
         )
+    columns = ["model", "load s", "passages/s", "query p50 ms", "query p95 ms"]
+    command = (
+        f"python benchmarks/adapted_embedder.py --collection {args.collection} "
+        f"--passages {args.passages} --queries {args.queries} --json"
+    )
+    emit(command, [Table("models", columns, rows)], as_json=args.json)
 
 
 if __name__ == "__main__":

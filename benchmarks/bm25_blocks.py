@@ -15,6 +15,7 @@ import asyncio
 import sys
 import time
 
+from render import Table, emit
 from scale import queries
 
 from agent.evaluation.metrics import percentile
@@ -28,10 +29,10 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("collection")
     parser.add_argument("--queries", type=int, default=40, help="questions per set")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     long, short = queries(args.queries)
-    print("| questions | exact p50 ms | blocks p50 ms | blocks p95 ms | rankings that differ |")
-    print("|---|---:|---:|---:|---:|")
+    rows = []
     async with open_services(Settings.from_env(), collection=args.collection) as services:
         store = services.store
         for label, qs in (("24 words", long), ("6 words", short)):
@@ -49,11 +50,24 @@ async def main() -> int:
                     abs(a[1] - b[1]) <= 1e-9 for a, b in zip(exact, blocks, strict=True)
                 )
                 differ += not same
-            print(
-                f"| {label} ({len(qs)}) | {percentile(ms['exact'], 50):.1f}"
-                f" | {percentile(ms['blocks'], 50):.1f} | {percentile(ms['blocks'], 95):.1f}"
-                f" | {differ} |"
+            rows.append(
+                [
+                    f"{label} ({len(qs)})",
+                    round(percentile(ms["exact"], 50), 1),
+                    round(percentile(ms["blocks"], 50), 1),
+                    round(percentile(ms["blocks"], 95), 1),
+                    differ,
+                ]
             )
+    columns = [
+        "questions",
+        "exact p50 ms",
+        "blocks p50 ms",
+        "blocks p95 ms",
+        "rankings that differ",
+    ]
+    command = f"python benchmarks/bm25_blocks.py {args.collection} --queries {args.queries} --json"
+    emit(command, [Table("blocks", columns, rows)], as_json=args.json)
     return 0
 
 

@@ -7,18 +7,18 @@ channel blob. Prints, per turn, the checkpoints written, the bytes added, and th
 channels (what to slim)::
 
     bosun ingest examples/archive
-    python benchmarks/checkpoint_size.py --turns 8
+    python benchmarks/checkpoint_size.py --turns 8 [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 from collections import Counter
 
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
+from render import Table, emit
 
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
@@ -57,7 +57,7 @@ def stored_bytes(saver: InMemorySaver, thread: str) -> tuple[int, int, Counter[s
     return checkpoints, total + sum(per_channel.values()), per_channel
 
 
-async def run(turns: int) -> None:
+async def run(turns: int, as_json: bool = False) -> None:
     settings = Settings.from_env()
     saver = InMemorySaver()
     async with open_services(settings) as services:
@@ -76,18 +76,22 @@ async def run(turns: int) -> None:
             top = ", ".join(f"{c} {b // 1024} KB" for c, b in channels.most_common(3))
             rows.append((n, count - before_n, size - before_bytes, size, top))
             before_n, before_bytes = count, size
-    out = sys.stdout
-    out.write(f"{'turn':>4} {'checkpoints':>11} {'bytes added':>12} {'total':>10}  largest\n")
-    for n, new, added, size, top in rows:
-        out.write(f"{n:>4} {new:>11} {added:>12,} {size:>10,}  {top}\n")
-    out.write(f"mean bytes per turn: {rows[-1][3] // len(rows):,}\n")
+    table = Table(
+        "turns",
+        ["turn", "checkpoints", "bytes added", "total bytes", "largest channels"],
+        [list(row) for row in rows],
+    )
+    mean = Table("mean", ["turns", "mean bytes per turn"], [[len(rows), rows[-1][3] // len(rows)]])
+    command = f"python benchmarks/checkpoint_size.py --turns {turns} --json"
+    emit(command, [table, mean], as_json=as_json, archive="examples/archive, offline")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=8)
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    asyncio.run(run(args.turns))
+    asyncio.run(run(args.turns, args.json))
 
 
 if __name__ == "__main__":

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import time
 
 from psycopg import AsyncConnection, sql
+from render import Table, emit
 from scale import NONE, queries
 
 from agent.evaluation.metrics import percentile
@@ -28,6 +28,7 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("collection")
     parser.add_argument("--block", type=int, default=BLOCK_SIZE)
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     settings = Settings.from_env()
     long, _ = queries(200)
@@ -60,9 +61,10 @@ async def main() -> int:
                 i += 1
 
         seconds, _ = await asyncio.gather(rebuild(), ask())
-    print("| compaction s | questions during it | p50 ms | longest ms |\n|---:|---:|---:|---:|")
-    print(f"| {seconds:.1f} | {len(ms)} | {percentile(ms, 50):.1f} | {max(ms):.1f} |")
-    print(f"\nload average {os.getloadavg()[0]:.2f}")
+    columns = ["compaction s", "questions during it", "p50 ms", "longest ms"]
+    row = [round(seconds, 1), len(ms), round(percentile(ms, 50), 1), round(max(ms), 1)]
+    command = f"python benchmarks/compaction_live.py {args.collection} --block {args.block} --json"
+    emit(command, [Table("compaction", columns, [row])], as_json=args.json)
     return 0
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-import sys
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -181,29 +180,32 @@ async def vessel_docs(runner: TurnRunner, keys: list[str]) -> set[str]:
         return {row["doc_id"] for row in await cur.fetchall()}
 
 
-def table(report: Report, wall: float) -> str:
-    ok = [o for o in report.outcomes if not o.error]
-    lines = [
-        "| turns | errors | lost | filter leaks | citation leaks | p50 s | p95 s | max s "
-        "| wall s |",
-        "|---|---|---|---|---|---|---|---|---|",
-        f"| {len(report.outcomes)} | {report.errors} | {report.lost} | {report.filter_leaks} "
-        f"| {report.citation_leaks} | {report.percentile(50):.2f} | {report.percentile(95):.2f} "
-        f"| {max((o.seconds for o in ok), default=math.nan):.2f} | {wall:.1f} |",
-    ]
-    return "\n".join(lines)
+async def main_async(same_thread: int, separate: int, as_json: bool = False) -> Report:
+    from render import Table, emit  # benchmarks/render.py (this script's folder)
 
-
-async def main_async(same_thread: int, separate: int) -> Report:
     settings = Settings.from_env()
     async with open_runner(settings) as runner:
         start = time.perf_counter()
         report = await run_concurrently(runner, plan(same_thread, separate))
         wall = time.perf_counter() - start
-    out = sys.stdout
-    out.write(table(report, wall) + "\n")
-    for problem in report.problems[:20]:
-        out.write(f"  {problem}\n")
+    ok = [o for o in report.outcomes if not o.error]
+    columns = ["turns", "errors", "lost", "filter leaks", "citation leaks", "p50 s", "p95 s"]
+    row = [
+        len(report.outcomes),
+        report.errors,
+        report.lost,
+        report.filter_leaks,
+        report.citation_leaks,
+        round(report.percentile(50), 2),
+        round(report.percentile(95), 2),
+    ]
+    columns += ["max s", "wall s"]
+    row += [round(max((o.seconds for o in ok), default=math.nan), 2), round(wall, 1)]
+    command = (
+        f"python benchmarks/concurrent_turns.py --same-thread {same_thread} "
+        f"--separate {separate} --json"
+    )
+    emit(command, [Table("turns", columns, [row])], as_json=as_json, problems=report.problems)
     return report
 
 
@@ -211,8 +213,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--same-thread", type=int, default=25)
     parser.add_argument("--separate", type=int, default=25)
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    asyncio.run(main_async(args.same_thread, args.separate))
+    asyncio.run(main_async(args.same_thread, args.separate, args.json))
 
 
 if __name__ == "__main__":

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
-import os
 import re
 import sys
 import time
@@ -25,6 +23,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from render import Table, emit  # noqa: E402
 
 from archive.ingest import ocr  # noqa: E402
 from archive.ingest.loaders.pdf import pdf_pages, pdf_text  # noqa: E402
@@ -66,6 +66,40 @@ def measure(path: Path) -> dict[str, Any]:
     }
 
 
+def tables(rows: list[dict[str, Any]]) -> list[Table]:
+    """A row per report and the totals, as ``docs/`` renders them."""
+    pages = sum(r["pages"] for r in rows)
+    seconds = sum(r["seconds"] for r in rows)
+    words = sum(r["words"] for r in rows)
+    matched = sum(r["word_accuracy"] * r["words"] for r in rows)
+    per_report = Table(
+        "reports",
+        ["report", "pages", "pages OCR could not read", "words", "word accuracy", "OCR s"],
+        [
+            [
+                r[key]
+                for key in ("report", "pages", "unread_pages", "words", "word_accuracy", "seconds")
+            ]
+            for r in rows
+        ],
+    )
+    total = Table(
+        "total",
+        ["reports", "pages", "unread pages", "word accuracy", "pages per second", "scan dpi"],
+        [
+            [
+                len(rows),
+                pages,
+                sum(r["unread_pages"] for r in rows),
+                round(matched / max(1, words), 4),
+                round(pages / seconds, 3) if seconds else 0.0,
+                DPI,
+            ]
+        ],
+    )
+    return [per_report, total]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reports", type=int, default=0, help="only the first N reports")
@@ -76,34 +110,11 @@ def main() -> int:
     paths = sorted(REPORTS.glob("*.pdf"))[: args.reports or None]
     if not paths:
         raise SystemExit(f"no PDFs under {REPORTS} (the shared data folder is needed)")
-    rows = [measure(path) for path in paths]
-    pages = sum(r["pages"] for r in rows)
-    seconds = sum(r["seconds"] for r in rows)
-    matched = sum(r["word_accuracy"] * r["words"] for r in rows)
-    total = {
-        "reports": len(rows),
-        "pages": pages,
-        "unread_pages": sum(r["unread_pages"] for r in rows),
-        "word_accuracy": round(matched / max(1, sum(r["words"] for r in rows)), 4),
-        "pages_per_second": round(pages / seconds, 3) if seconds else 0.0,
-        "scan_dpi": DPI,
-        "ocr_dpi": ocr.DPI,
-        "cpus": os.cpu_count(),
-    }
-    if args.json:
-        print(json.dumps({"benchmark": "ocr_accuracy", "rows": rows, "total": total}, indent=2))
-        return 0
-    print(f"{'report':<12} {'pages':>5} {'unread':>6} {'words':>6} {'accuracy':>8} {'s':>7}")
-    for r in rows:
-        print(
-            f"{r['report']:<12} {r['pages']:>5} {r['unread_pages']:>6} {r['words']:>6} "
-            f"{r['word_accuracy']:>8.4f} {r['seconds']:>7.1f}"
-        )
-    print(
-        f"{'all':<12} {pages:>5} {total['unread_pages']:>6} "
-        f"{sum(r['words'] for r in rows):>6} {total['word_accuracy']:>8.4f} {seconds:>7.1f}"
-        f"   ({total['pages_per_second']} pages/s on {total['cpus']} cores)"
+    command = "python benchmarks/ocr_accuracy.py" + (
+        f" --reports {args.reports}" if args.reports else ""
     )
+    rows = [measure(path) for path in paths]
+    emit(command + " --json", tables(rows), as_json=args.json, ocr_dpi=ocr.DPI)
     return 0
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
 import sys
@@ -25,6 +24,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from render import Table, emit  # noqa: E402
 
 from agent.settings import Settings  # noqa: E402
 from providers.rerankers import rerank_text  # noqa: E402
@@ -86,6 +87,7 @@ def main() -> None:
         help="queries for the slow path that embeds every document",
     )
     parser.add_argument("--no-embeddings", action="store_true", help="skip the MiniLM row")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
 
     runs = load(args.queries, args.k, seed=7)
@@ -128,16 +130,26 @@ def main() -> None:
                 )
             )
 
-    print("\n| reranker path | candidates | calls | p50 ms | p95 ms | CPU ms p50 |")
-    print("|---|---:|---:|---:|---:|---:|")
+    table_rows = []
     for name, k, (wall, cpu) in rows:
         ordered = sorted(wall)
         p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-        print(
-            f"| {name} | {k} | {len(wall)} | {statistics.median(wall):.1f} | {p95:.1f} | "
-            f"{statistics.median(cpu):.1f} |"
+        table_rows.append(
+            [
+                name,
+                k,
+                len(wall),
+                round(statistics.median(wall), 1),
+                round(p95, 1),
+                round(statistics.median(cpu), 1),
+            ]
         )
-    print(f"\n(load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    columns = ["reranker path", "candidates", "calls", "p50 ms", "p95 ms", "CPU ms p50"]
+    flags = " --no-embeddings" if args.no_embeddings else ""
+    command = (
+        f"python benchmarks/rerank_speed.py --queries {args.queries} --k {args.k}{flags} --json"
+    )
+    emit(command, [Table("speed", columns, table_rows)], as_json=args.json)
 
 
 if __name__ == "__main__":

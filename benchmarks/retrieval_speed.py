@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import json
 import logging
-import os
 import re
 import sys
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 from rank_bm25 import BM25Okapi
+from render import Table, emit
 
 from agent.evaluation.beir import load_queries
 from agent.evaluation.collections import document_count
@@ -47,15 +47,12 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
-def stats(values: list[float]) -> str:
-    return f"{percentile(values, 50):>9.2f}{percentile(values, 95):>9.2f}{np.mean(values):>9.2f}"
-
-
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reports", type=Path, default=DATA / "ntsb" / "reports_2010_2016.jsonl")
     parser.add_argument("--queries", type=int, default=300, help="queries per set")
     parser.add_argument("--candidates", type=int, default=100)
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     if not args.reports.is_file():
@@ -127,38 +124,35 @@ async def main() -> int:
             top[np.argsort(-scores[top])]
             seed[name].append((time.perf_counter() - start) * 1000.0)
 
-    terms_long = np.mean([len(tokenize(q)) for q in long_queries])
-    print(
-        f"NTSB reports: {len(reports)} documents, {len(chunks)} chunks in {COLLECTION}; "
-        f"{len(long_queries)} long queries ({terms_long:.0f} words avg) and their "
-        f"first 6 words; {args.candidates} candidates per arm\n"
-    )
-    if ingest_log.is_file():
-        log = json.loads(ingest_log.read_text())
-        print("ingest (product pipeline: chunk, embed locally, store, BM25 postings by trigger)")
-        print(
-            f"  {log['documents']} documents, {log['chunks']} chunks in {log['seconds']:.0f} s:"
-            f" {log['chunks'] / log['seconds']:.1f} chunks/s\n"
-        )
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(
-        f"{'query latency, ms':<28}{'p50':>9}{'p95':>9}{'mean':>9}"
-        f"   (load average {load} on {os.cpu_count()} cores)"
-    )
+    def row(label: str, values: list[float]) -> list[object]:
+        return [
+            label,
+            round(percentile(values, 50), 1),
+            round(percentile(values, 95), 1),
+            round(float(np.mean(values)), 1),
+        ]
+
+    rows = []
     for key, stages in timings.items():
-        print(f"{key + ' (excl. embed)':<28}{stats(stages['retrieve'])}")
-        for stage in ("bm25", "vector"):
-            if stages.get(stage):
-                print(f"{'  ' + stage + ' arm':<28}{stats(stages[stage])}")
+        rows.append(row(f"{key} (excl. embed)", stages["retrieve"]))
+        rows += [row(f"{key}: {s} arm", stages[s]) for s in ("bm25", "vector") if stages.get(s)]
         if stages.get("embed"):
-            print(f"{'  query embedding':<28}{stats(stages['embed'])}")
-    print(
-        f"\nrank_bm25.BM25Okapi in memory over the same {len(chunks)} chunks"
-        f" (lowercase \\w+ tokens)"
+            rows.append(row(f"{key}: query embedding", stages["embed"]))
+    rows += [row(f"rank_bm25 in memory, {name} query", values) for name, values in seed.items()]
+    notes: dict[str, object] = {
+        "documents": len(reports),
+        "chunks": len(chunks),
+        "long_query_words": round(float(np.mean([len(tokenize(q)) for q in long_queries]))),
+        "rank_bm25_build_s": round(build_s, 2),
+    }
+    if ingest_log.is_file():
+        notes["ingest"] = json.loads(ingest_log.read_text())
+    command = (
+        f"python benchmarks/retrieval_speed.py --queries {args.queries} "
+        f"--candidates {args.candidates} --json"
     )
-    print(f"  build {build_s:.2f} s")
-    for name, values in seed.items():
-        print(f"{'  query / ' + name:<28}{stats(values)}")
+    table = Table("latency", ["query latency", "p50 ms", "p95 ms", "mean ms"], rows)
+    emit(command, [table], as_json=args.json, **notes)
     return 0
 
 

@@ -1,14 +1,15 @@
-"""Start-up and warm-turn cost of `bosun ask`, stage by stage, on the archive under BOSUN_HOME.
+"""Start-up cost of `bosun` commands, and of `bosun ask` stage by stage, on BOSUN_HOME's archive.
 
-    BOSUN_HOME=... python benchmarks/startup.py [--runs 5] [--turns 20]
+    BOSUN_HOME=... python benchmarks/startup.py [--runs 5] [--turns 20] [--json]
 
 Needs an archive (``bosun ingest examples/archive``) and no chat model (the offline path is
 measured; ``BOSUN_CHAT_MODEL`` is cleared for the children). Three tables:
 
-1. cold `bosun ask --json` wall time, ``--runs`` fresh processes each, with the embedded
+1. cold commands, ``--runs`` fresh processes each, wall and CPU time: ``python -c pass`` (the
+   interpreter alone), `bosun --help`, `bosun status` and `bosun ask --json` with the embedded
    PostgreSQL server already running (a repeat command: the previous one's linger process
-   holds it, :mod:`archive.store.linger`) and not running (``BOSUN_SERVER_LINGER_S=0``: each
-   process starts the server and stops it on exit);
+   holds it, :mod:`archive.store.linger`), and `bosun ask --json` with it not running
+   (``BOSUN_SERVER_LINGER_S=0``: each process starts the server and stops it on exit);
 2. one cold process's start-up split into stages, the median over ``--runs`` processes:
    imports, settings, server start (or reuse), store open, model load, intent centroids,
    pools and checkpointer, graph compile, vessel registry, and the first turn's own stages;
@@ -30,6 +31,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from render import Table, emit
 
 QUESTIONS = [
     "How was the cylinder liner crack on Nordic Star resolved?",
@@ -56,24 +59,34 @@ def _bosun() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "agent.cli"]
 
 
-def cold_asks(runs: int, linger_s: str) -> list[list[float]]:
+def cold_runs(runs: int, argv: list[str], linger_s: str = "300") -> list[list[float]]:
     """Wall and CPU seconds (user + system, the process alone: not the server's) of ``runs``
-    fresh `bosun ask --json` processes."""
+    fresh processes of ``argv`` (``bosun`` is the installed command)."""
     seconds = []
     for i in range(runs):
+        command = [*_bosun(), *argv[1:]] if argv[0] == "bosun" else argv
+        if command[-1] == "{question}":
+            command = [*command[:-1], QUESTIONS[i % 2]]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(
-            [*_bosun(), "ask", "--json", QUESTIONS[i % 2]],
-            env=_env(BOSUN_SERVER_LINGER_S=linger_s),
-            check=True,
-            capture_output=True,
+            command, env=_env(BOSUN_SERVER_LINGER_S=linger_s), check=True, capture_output=True
         )
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
         seconds.append([wall, cpu])
     return seconds
+
+
+#: The cold commands measured, in order: label -> argv (``{question}``: one of QUESTIONS).
+COLD = {
+    "`python -c pass` (the interpreter alone)": [sys.executable, "-c", "pass"],
+    "`bosun --help`": ["bosun", "--help"],
+    "`bosun status`, server running": ["bosun", "status"],
+    "`bosun ask --json`, server running": ["bosun", "ask", "--json", "{question}"],
+}
+NOT_RUNNING = "`bosun ask --json`, server not running (started and stopped)"
 
 
 def child_stages(runs: int, turns: int) -> list[dict[str, Any]]:
@@ -179,59 +192,56 @@ def _p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def report_cold(held: list[list[float]], fresh: list[list[float]]) -> str:
-    """Wall and CPU seconds of the cold asks (``[wall, cpu]`` per process)."""
-    lines = [
-        "| cold `bosun ask --json` | wall median s | wall min s | CPU median s | CPU min s |",
-        "|---|---|---|---|---|",
-    ]
-    for label, runs in (("server already running", held), ("server not running", fresh)):
-        if not runs:
-            continue
+def report_cold(cold: dict[str, list[list[float]]]) -> Table:
+    """Wall and CPU seconds of the cold commands (``[wall, cpu]`` per process)."""
+    rows = []
+    for label, runs in cold.items():
         wall, cpu = [r[0] for r in runs], [r[1] for r in runs]
-        lines.append(
-            f"| {label} | {statistics.median(wall):.2f} | {min(wall):.2f} |"
-            f" {statistics.median(cpu):.2f} | {min(cpu):.2f} |"
+        rows.append(
+            [
+                label,
+                len(runs),
+                round(statistics.median(wall), 2),
+                round(min(wall), 2),
+                round(statistics.median(cpu), 2),
+            ]
         )
-    return "\n".join(lines)
+    columns = ["cold command", "runs", "wall median s", "wall min s", "CPU median s"]
+    return Table("cold", columns, rows)
 
 
-def report_stages(children: list[dict[str, Any]]) -> str:
+def report_stages(children: list[dict[str, Any]]) -> Table:
     keys = [k for k, v in children[0].items() if isinstance(v, int | float)]
-    lines = ["| start-up stage (one process) | wall median ms | CPU median ms |", "|---|---|---|"]
+    rows: list[list[Any]] = []
     for key in keys:
         wall = statistics.median(c[key] for c in children)
         cpu = statistics.median(c["cpu"].get(key, 0.0) for c in children)
-        lines.append(f"| {key} | {wall:.0f} | {cpu:.0f} |")
-    stages = children[0]["first turn stages"].keys()
-    for stage in stages:
+        rows.append([key, round(wall), round(cpu)])
+    for stage in children[0]["first turn stages"]:
         values = [c["first turn stages"].get(stage, 0.0) for c in children]
-        lines.append(f"| first turn: {stage} | {statistics.median(values):.0f} | |")
-    return "\n".join(lines)
+        rows.append([f"first turn: {stage}", round(statistics.median(values)), None])
+    columns = [f"start-up stage (one process, median of {len(children)})", "wall ms", "CPU ms"]
+    return Table("stages", columns, rows)
 
 
-def report_warm(warm: list[dict[str, float]]) -> str:
+def report_warm(warm: list[dict[str, float]]) -> Table:
     keys: list[str] = []
     for turn in warm:
         keys += [k for k in turn if k not in keys]
-    lines = [f"| warm turn stage ({len(warm)} turns) | p50 ms | p95 ms |", "|---|---|---|"]
+    rows: list[list[Any]] = []
     for key in keys:
         values = [t.get(key, 0.0) for t in warm]
-        lines.append(f"| {key} | {_p(values, 0.5):.0f} | {_p(values, 0.95):.0f} |")
-    return "\n".join(lines)
+        rows.append([key, round(_p(values, 0.5)), round(_p(values, 0.95))])
+    return Table("warm", [f"warm turn stage ({len(warm)} turns)", "p50 ms", "p95 ms"], rows)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="cold processes per measurement")
     parser.add_argument("--turns", type=int, default=20, help="warm turns in one process")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--stages", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--raw", type=Path, help="print the tables of a run's raw figures (stderr)")
     args = parser.parse_args()
-    if args.raw:
-        raw = json.loads(args.raw.read_text().strip().splitlines()[-1])
-        _print_tables(raw["held"], raw["fresh"], raw["children"])
-        return
     if args.stages:
         import asyncio
 
@@ -239,32 +249,23 @@ def main() -> None:
         return
 
     from agent.settings import Settings
-    from archive.store.linger import release
+    from archive.store.linger import stop
 
     pgdata = Settings.from_env().pgdata_dir
-    if release(pgdata):  # an earlier command's linger: let the server stop first
-        time.sleep(3)
-    fresh: list[list[float]] = []
+    stop(pgdata)  # an earlier command's linger: the server stops first
+    cold: dict[str, list[list[float]]] = {}
     if (pgdata / "postmaster.pid").exists():
         print("server not running: not measured, another process holds it", file=sys.stderr)  # noqa: T201
-    else:
-        fresh = cold_asks(args.runs, "0")  # nothing holds the server: each starts and stops it
-    cold_asks(1, "300")  # starts the server and leaves it to a linger process
-    held = cold_asks(args.runs, "300")
+    else:  # nothing holds the server: each starts and stops it
+        cold[NOT_RUNNING] = cold_runs(args.runs, COLD["`bosun ask --json`, server running"], "0")
+    cold_runs(1, ["bosun", "status"])  # starts the server and leaves it to a linger process
+    for label, argv in COLD.items():
+        cold[label] = cold_runs(args.runs, argv)
+    cold = {label: cold[label] for label in [*COLD, NOT_RUNNING] if label in cold}
     children = child_stages(args.runs, args.turns)
-    raw = {"held": held, "fresh": fresh, "children": children}
-    print(json.dumps(raw), file=sys.stderr)  # noqa: T201 - the raw figures, for the record
-    _print_tables(held, fresh, children)
-
-
-def _print_tables(
-    held: list[list[float]], fresh: list[list[float]], children: list[dict[str, Any]]
-) -> None:
-    print(report_cold(held, fresh))  # noqa: T201 - a benchmark prints its tables
-    print()  # noqa: T201
-    print(report_stages(children))  # noqa: T201
-    print()  # noqa: T201
-    print(report_warm(children[0]["warm"]))  # noqa: T201
+    tables = [report_cold(cold), report_stages(children), report_warm(children[0]["warm"])]
+    command = f"python benchmarks/startup.py --runs {args.runs} --turns {args.turns} --json"
+    emit(command, tables, as_json=args.json, archive="examples/archive, offline")
 
 
 if __name__ == "__main__":

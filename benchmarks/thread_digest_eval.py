@@ -30,6 +30,8 @@ import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from render import Table, emit
+
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.digests import build_thread_digests
@@ -144,6 +146,7 @@ async def main() -> None:
     parser.add_argument("--digest-mode", choices=("full", "full-title", "summary"), default=None)
     parser.add_argument("--topics", action="store_true", help="through the topic filter")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     questions = [json.loads(line) for line in args.questions.read_text().splitlines() if line]
@@ -163,17 +166,26 @@ async def main() -> None:
                         f"{q['question'][:70]}"
                     )
     n = len(questions)
-    how = " under the topic filter" if args.topics else ""
-    print(f"\n{n} questions, top {TOP} passages, hybrid retrieval (BM25 + vectors){how}\n")
-    print(f"| run | digest@{TOP} | digest MRR@10 | thread@{TOP} | arc@{TOP} |")
-    print("|---|---|---|---|---|")
+    table = []
     for name, outcomes in rows.items():
         digest = sum(o.digest for o in outcomes) / n
+        mrr = sum(o.digest_rr for o in outcomes) / n
+        shown = [round(digest, 2), round(mrr, 2)] if name == "with digests" else [None, None]
         thread = sum(o.thread for o in outcomes) / n
         arc = sum(o.arc for o in outcomes) / n
-        mrr = sum(o.digest_rr for o in outcomes) / n
-        shown = f"{digest:.2f} | {mrr:.2f}" if name == "with digests" else "- | -"
-        print(f"| {name} | {shown} | {thread:.2f} | {arc:.2f} |")
+        table.append([name, *shown, round(thread, 2), round(arc, 2)])
+    columns = ["run", f"digest@{TOP}", "digest MRR@10", f"thread@{TOP}", f"arc@{TOP}"]
+    command = (
+        f"python benchmarks/thread_digest_eval.py --mail {args.mail} --collection "
+        f"{args.collection}{' --topics' if args.topics else ''} --json"
+    )
+    emit(
+        command,
+        [Table("digests", columns, table)],
+        as_json=args.json,
+        questions=n,
+        retrieval="hybrid" + (", under the topic filter" if args.topics else ""),
+    )
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from render import Table, emit
 
 from agent.evaluation.metrics import percentile
 from agent.settings import Settings
@@ -129,11 +130,11 @@ def _healthy(url: str) -> bool:
         return False
 
 
-def _row(name: str, values: list[float]) -> str:
+def _row(name: str, values: list[float]) -> list[object]:
     if not values:
-        return f"| {name} | – | – | – |"
+        return [name, None, None, None]
     p50, p95 = percentile(values, 50), percentile(values, 95)
-    return f"| {name} | {p50:.2f} | {p95:.2f} | {max(values):.2f} |"
+    return [name, round(p50, 2), round(p95, 2), round(max(values), 2)]
 
 
 def main() -> None:
@@ -141,6 +142,7 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=50)
     parser.add_argument("--concurrency", type=int, default=20)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     env = _env()
     HOME.mkdir(parents=True, exist_ok=True)
@@ -151,6 +153,7 @@ def main() -> None:
             cwd=ROOT,
             env=env,
             check=True,
+            stdout=sys.stderr,  # stdout is the benchmark's table or JSON
         )
         (HOME / "ingested").write_text("examples/archive\n")
     asked = asyncio.run(questions(settings, args.questions))
@@ -182,17 +185,32 @@ def main() -> None:
 
     ok = [r for r in results if r.error is None]
     errors = [r.error for r in results if r.error]
-    print(
-        f"\n{len(results)} questions, {args.concurrency} concurrent streams, "
-        f"{args.workers} worker(s), offline, {wall:.1f} s wall, {len(errors)} errors"
-        + (f" ({sorted(set(errors))})" if errors else "")
+    rows = [
+        _row("first token", [r.first_token_s for r in ok if r.first_token_s is not None]),
+        _row("citations frame", [r.citations_s for r in ok if r.citations_s is not None]),
+        _row("final frame", [r.final_s for r in ok if r.final_s is not None]),
+    ]
+    summary = [
+        len(results),
+        args.concurrency,
+        args.workers,
+        len(errors),
+        sum(1 for r in ok if r.citations),
+        round(wall, 1),
+    ]
+    tables = [
+        Table("streams", ["seconds", "p50", "p95", "max"], rows),
+        Table(
+            "run",
+            ["questions", "concurrent", "workers", "errors", "answers with citations", "wall s"],
+            [summary],
+        ),
+    ]
+    command = (
+        f"python benchmarks/web_latency.py --questions {args.questions} "
+        f"--concurrency {args.concurrency} --workers {args.workers} --json"
     )
-    print("\n| seconds | p50 | p95 | max |\n|---|---|---|---|")
-    print(_row("first token", [r.first_token_s for r in ok if r.first_token_s is not None]))
-    print(_row("citations frame", [r.citations_s for r in ok if r.citations_s is not None]))
-    print(_row("final frame", [r.final_s for r in ok if r.final_s is not None]))
-    cited = sum(1 for r in ok if r.citations)
-    print(f"\nanswers with citations: {cited}/{len(ok)}")
+    emit(command, tables, as_json=args.json, errors=sorted(set(errors)))
 
 
 if __name__ == "__main__":

@@ -27,12 +27,16 @@ async def main(question: str) -> None:
             "metadata": trace_metadata(thread, user),
         }
         state = await graph.ainvoke({"messages": [("user", question)]}, config)
-        print(state["messages"][-1].content)  # noqa: T201
-        print(state["rendered"].split("Sources:", 1)[-1])  # noqa: T201  numbered sources
+        # The answer with numbered citations and its source list, as `bosun ask` prints it.
+        print(state["rendered"])  # noqa: T201
         for citation in state["citations"]:
             print(f"[C:{citation['id']}] {citation['title']} -> {citation['archive_path']}")  # noqa: T201
     flush_tracing()
 
 
+#: Asked when no question is given: the example archive (`bosun ingest examples/archive`)
+#: answers it from the fleet mailbox.
+QUESTION = "How was the cylinder liner crack on Nordic Star resolved?"
+
 if __name__ == "__main__":
-    asyncio.run(main(" ".join(sys.argv[1:]) or "What happened?"))
+    asyncio.run(main(" ".join(sys.argv[1:]) or QUESTION))

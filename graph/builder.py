@@ -50,7 +50,7 @@ from graph.state import InputState, State
 from providers.chat import ChatModel
 from providers.rerankers import Reranker
 from tools.backend import SearchBackend
-from tools.filters import VesselRegistry
+from tools.filters import Refreshed, VesselRegistry
 from tools.pipeline import Expander, Pipeline
 from tools.search import make_search_tool
 from tools.stock_relevance import StockJudge
@@ -125,7 +125,9 @@ def build_graph(
         ),
         error_handler=classify_failed,
     )
-    builder.add_node("reply", reply)
+    # The greeting's examples, read on the first greeting (then kept like the registry).
+    examples = Refreshed(clients.backend.examples, ttl_s=registry_ttl_s)
+    builder.add_node("reply", partial(reply, examples=examples))
     builder.add_node(
         "resolve_filters",
         partial(resolve_filters, registry=registry, backend=clients.backend),

@@ -69,7 +69,14 @@ Label:"""
 #: Canned replies for turns that need no search.
 GREETING_REPLY = (
     "Hello! I answer questions about the document archive and cite the original documents. "
-    "Ask about a vessel, an incident, a report number (e.g. ERA22LA175) or a period."
+    "Ask about {topics}."
+)
+#: The greeting's suggestions, each filled only with an example the archive holds.
+GREETING_VESSEL = "a vessel (e.g. {vessel})"
+GREETING_REPORT = "a report number (e.g. {report_no})"
+GREETING_EMPTY = (
+    "Hello! I answer questions about the document archive and cite the original documents. "
+    "The archive is empty so far: add documents with `bosun ingest PATH`."
 )
 
 ACKNOWLEDGEMENT_REPLY = "You're welcome. Ask me anything else about the archive."

@@ -4,7 +4,7 @@
 path, or a clear one-line message — and what the user sees. The code that takes a fallback calls
 :func:`degrade`, which logs one warning, emits a ``degraded`` trace event (a LangChain custom
 event: ``astream_events`` and every callback handler see it) and returns the note that goes into
-the turn's ``degraded`` list (``ask --json``, the web payload). The README's table is
+the turn's ``degraded`` list (``ask --json``, the web payload). The table in docs/operations.md is
 :func:`markdown_table` (a test compares them), and the matrix test runs every row.
 """
 
@@ -265,7 +265,7 @@ def _trace_event(data: dict[str, str]) -> None:
 
 
 def markdown_table() -> str:
-    """The matrix as the README shows it."""
+    """The matrix as docs/operations.md shows it."""
     rows = [
         "| stage | failure | behaviour | what the user sees | `degraded` note |",
         "|---|---|---|---|---|",

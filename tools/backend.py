@@ -10,7 +10,13 @@ from psycopg import sql
 
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters
-from archive.store.vessels import RegisteredVessel, registered_vessels, vessel_documents
+from archive.store.vessels import (
+    ArchiveExamples,
+    RegisteredVessel,
+    archive_examples,
+    registered_vessels,
+    vessel_documents,
+)
 from tools.hybrid import Retrieval, retrieve
 from tools.retrieval_config import RetrievalConfig
 from tools.topics import TopicFilterConfig, TopicRetrieval, retrieve_with_topics
@@ -35,6 +41,10 @@ class SearchBackend(Protocol):
 
     async def count(self, filters: SearchFilters) -> int:
         """How many passages ``filters`` admit."""
+        ...
+
+    async def examples(self) -> ArchiveExamples:
+        """A report number and a vessel the archive holds, for the greeting."""
         ...
 
 
@@ -65,6 +75,9 @@ class StoreBackend:
 
     async def vessel_documents(self, keys: Sequence[str]) -> list[str]:
         return await vessel_documents(self.store, keys)
+
+    async def examples(self) -> ArchiveExamples:
+        return await archive_examples(self.store)
 
     async def count(self, filters: SearchFilters) -> int:
         where, params = filters.where("c")

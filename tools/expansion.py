@@ -80,7 +80,7 @@ class _Callable:
 
 @dataclass(frozen=True)
 class PRFConfig:
-    """Pseudo-relevance feedback settings (see benchmarks/layers_eval.py for measurements)."""
+    """Pseudo-relevance feedback settings (docs/retrieval.md, "Studies", for measurements)."""
 
     feedback: int = 10  # top BM25 passages taken as relevant
     terms: int = 5  # terms appended
@@ -269,7 +269,7 @@ def build_expander(
 
     No offline expander is on by default: pseudo-relevance feedback lowered nDCG@10 on both dev
     splits (hybrid, 10 passages, 3 terms: scifact train 0.7325 -> 0.7096, ntsb_pc2narr dev
-    0.4271 -> 0.4012; benchmarks/layers_eval.py --layers expand).
+    0.4271 -> 0.4012; docs/retrieval.md, "Studies").
     """
     if chat_model is not None:
         return LLMExpander(chat_model)

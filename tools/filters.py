@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Generic, TypeVar
 
 from rapidfuzz import fuzz, process
 from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
@@ -24,6 +25,8 @@ from archive.vessel_types import class_society, families_in, society_in, vessel_
 from tools import prompts
 from tools.dates import date_range, year_in_passing
 from tools.vessels import UnknownVessel, VesselMatch, resolve_vessel
+
+T = TypeVar("T")
 
 
 class VesselRef(TypedDict):
@@ -93,25 +96,30 @@ class Resolution:
     ranked_year: int | None = None  # a year mentioned in passing: ranks, does not filter
 
 
-class VesselRegistry:
-    """The registry, loaded through ``load`` and kept ``ttl_s`` seconds (one per graph)."""
+class Refreshed(Generic[T]):
+    """A value loaded through ``load`` and kept ``ttl_s`` seconds (one per graph)."""
 
-    def __init__(
-        self, load: Callable[[], Awaitable[list[RegisteredVessel]]], *, ttl_s: float = 60.0
-    ) -> None:
+    def __init__(self, load: Callable[[], Awaitable[T]], *, ttl_s: float = 60.0) -> None:
         self._load = load
         self._ttl_s = ttl_s
-        self._vessels: list[RegisteredVessel] | None = None
+        self._value: T | None = None
         self._loaded_at = 0.0
         self._lock = asyncio.Lock()
 
-    async def vessels(self) -> list[RegisteredVessel]:
+    async def get(self) -> T:
         async with self._lock:
             now = time.monotonic()
-            if self._vessels is None or now - self._loaded_at > self._ttl_s:
-                self._vessels = await self._load()
+            if self._value is None or now - self._loaded_at > self._ttl_s:
+                self._value = await self._load()
                 self._loaded_at = now
-            return self._vessels
+            return self._value
+
+
+class VesselRegistry(Refreshed[list[RegisteredVessel]]):
+    """The registry, loaded through ``load`` and kept ``ttl_s`` seconds (one per graph)."""
+
+    async def vessels(self) -> list[RegisteredVessel]:
+        return await self.get()
 
 
 def clear(filters: Filters, text: str) -> tuple[Filters, list[str]]:

@@ -60,7 +60,7 @@ class TopicDecision(TypedDict):
 class TopicFilterConfig:
     """Thresholds of the topic filter.
 
-    Measured (benchmarks/layers_eval.py, benchmarks/thread_digest_eval.py --topics) the filter
+    Measured (docs/retrieval.md, benchmarks/thread_digest_eval.py --topics) the filter
     lowers retrieval quality with these and every other setting tried, so the search pipeline
     should run it only when asked (a per-call switch), not by default.
     """

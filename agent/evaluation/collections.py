@@ -27,7 +27,7 @@ from archive.store.schema import StoreError
 
 logger = logging.getLogger(__name__)
 
-#: Chunk size of eval collections (see benchmarks/eval_fusion_sweep.py for the measurements).
+#: Chunk size of eval collections (docs/retrieval.md, "Studies", for the measurements).
 DEFAULT_CHUNK_CHARS = 1000
 DEFAULT_OVERLAP = 150
 

@@ -15,7 +15,7 @@ Embedding modes (see DESIGN.md, "build context"):
 
 The summary is context for the answering model. Prefixed to the passage's embedding text it
 lowered retrieval on ntsb_pc2narr dev (nDCG@10 dense 0.2281 -> 0.2202, hybrid 0.4271 -> 0.4242;
-benchmarks/layers_eval.py --layers enrich) and on the thread digests (MRR 0.63 -> 0.54), so a
+docs/retrieval.md, "Studies") and on the thread digests (MRR 0.63 -> 0.54), so a
 ``full`` passage is embedded under its title alone, or bare when the title is only a metadata
 line (see :func:`archive.ingest.writer.embedding_text`).
 """

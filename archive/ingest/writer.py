@@ -47,7 +47,7 @@ def embedding_text(doc: SourceDocument, chunk: Chunk) -> str:
     # "full" passages are embedded under their title: prefixing the context summary measured
     # worse on NTSB (nDCG@10 0.4242 vs 0.4271 hybrid); the summary is shown in the LLM context.
     # A title that is only a metadata line (report number, date, place, make) is left out: it is
-    # noise to a sentence embedder (see benchmarks/layers_eval.py --layers titles) and BM25 and
+    # noise to a sentence embedder (docs/retrieval.md, "Studies") and BM25 and
     # the structural filters still see it.
     if not reads_as_text(doc.title):
         return chunk.text

@@ -7,7 +7,6 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from langchain_core.embeddings import Embeddings
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection, sql
 from psycopg.rows import DictRow, dict_row
@@ -17,7 +16,8 @@ from archive.store.block_cache import CACHE_MB, BlockCache
 from archive.store.schema import StoreError, check_collection_name, migrate
 from archive.store.server import sqlalchemy_uri
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: `bosun status` opens no model and loads no LangChain
+    from langchain_core.embeddings import Embeddings
     from langchain_postgres import PGEngine
     from langchain_postgres.v2.async_vectorstore import AsyncPGVectorStore
 

@@ -7,6 +7,11 @@ archive.store.linger PGDATA``) that holds the server for ``linger_s`` more secon
 stopping it as the last holder. A later command inside that window extends it, so one linger
 process serves a session of commands; ``BOSUN_SERVER_LINGER_S=0`` stops the server at exit as
 before. The hand-over is recorded in ``PGDATA/bosun-linger.json`` (``pid``, ``until``).
+
+:func:`stop` (`bosun stop`) ends the linger process now and stops the server once no other
+process holds it. A linger process that is sent SIGTERM or SIGINT exits as if its time were up,
+stopping the server; one killed with SIGKILL cannot, and :func:`stop` (or the next command,
+which forgets dead holders) takes over.
 """
 
 from __future__ import annotations
@@ -14,15 +19,19 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 logger = logging.getLogger(__name__)
 
 STATE_FILE = "bosun-linger.json"
 _POLL_S = 1.0  # how often the linger process rereads its deadline
+HOLDERS_FILE = ".handle_pids.json"  # pgserver's list of the processes holding the server
 
 
 def _read(pgdata: Path) -> dict[str, float]:
@@ -91,6 +100,10 @@ def linger(pgdata: Path) -> None:
     import pgserver
     from pgserver.postgres_server import PostgresServer
 
+    # SIGTERM (kill, a service manager) ends the hold like a deadline: SystemExit unwinds and
+    # pgserver's exit handler stops the server if this was its last holder. Without it the
+    # process died at once and left PostgreSQL running with no one to stop it.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     pgserver.get_server(pgdata, cleanup_mode="stop")
     while True:
         time.sleep(max(0.0, min(_left(pgdata), _POLL_S)))
@@ -101,6 +114,89 @@ def linger(pgdata: Path) -> None:
                 if int(_read(pgdata).get("pid", 0)) == os.getpid():
                     (pgdata / STATE_FILE).unlink(missing_ok=True)
                 return
+
+
+def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """What :func:`stop` did."""
+
+    helper: int | None  # the linger process it ended (None: none was running)
+    server: bool  # the embedded server was running and is stopped now
+    holders: tuple[int, ...]  # other live processes holding the server (then left running)
+
+
+def running_postmaster(pgdata: Path) -> int | None:
+    """The process id of the PostgreSQL server running on ``pgdata``, or None."""
+    from pgserver.utils import PostmasterInfo, process_is_running
+
+    try:
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+    except (OSError, ValueError, AssertionError):  # half-written while it starts or stops
+        return None
+    if info is None or not process_is_running(info.pid):
+        return None
+    return info.pid
+
+
+def stop(pgdata: Path, *, wait_s: float = 15.0) -> Stopped:
+    """Stop the embedded server of ``pgdata`` and its linger process (`bosun stop`).
+
+    The linger process is released and given ``wait_s`` to exit (then sent SIGTERM, which it
+    handles the same way). The server is then stopped unless another live process (a `bosun
+    chat`, `bosun serve`) still holds it: those are returned and the server is left to them.
+    A server nobody holds any more (its linger process was killed with SIGKILL) is stopped."""
+    from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # made at import
+    from pgserver.postgres_server import PostgresServer
+    from pgserver.utils import DiskList, process_is_running
+
+    if not pgdata.is_dir():
+        return Stopped(None, False, ())
+    running = running_postmaster(pgdata)
+    helper = release(pgdata)
+    if helper is not None and not _is_linger(helper):
+        helper = None  # the recorded process is gone (its id may belong to another by now)
+    if helper is not None and not _exited(helper, wait_s):
+        logger.warning("linger process %d did not exit; sending SIGTERM", helper)
+        os.kill(helper, signal.SIGTERM)
+        _exited(helper, wait_s)
+    with PostgresServer._lock:
+        holders = DiskList(pgdata / HOLDERS_FILE)
+        alive = tuple(pid for pid in holders.get() if process_is_running(pid))
+        holders.put(list(alive))  # forget the dead, as every command does
+        pid = running_postmaster(pgdata)
+        if pid is not None and not alive:  # nobody holds it: not even its linger process
+            # As pgserver runs it: as its own system user when this process is root.
+            user = "pgserver" if hasattr(os, "geteuid") and os.geteuid() == 0 else None
+            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user)
+            logger.info("stopped the embedded server (process %d)", pid)
+    stopped = running is not None and running_postmaster(pgdata) is None
+    return Stopped(helper, stopped, alive)
+
+
+def _is_linger(pid: int) -> bool:
+    """Whether ``pid`` is a running linger process (not another that reused its id)."""
+    import psutil
+
+    try:
+        return "archive.store.linger" in psutil.Process(pid).cmdline()
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return False
+
+
+def _exited(pid: int, wait_s: float) -> bool:
+    """Whether process ``pid`` is gone within ``wait_s`` seconds."""
+    from pgserver.utils import process_is_running
+
+    deadline = time.monotonic() + wait_s
+    while process_is_running(pid):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def _left(pgdata: Path) -> float:

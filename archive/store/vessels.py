@@ -6,7 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from psycopg import AsyncConnection, sql
+from psycopg.rows import dict_row
+
 from archive.store.database import Store
+from archive.store.schema import check_collection_name
 from archive.vessel_types import class_society, vessel_family
 
 
@@ -71,17 +75,80 @@ async def vessel_documents(store: Store, keys: Sequence[str]) -> list[str]:
         return [r["doc_id"] for r in await cur.fetchall()]
 
 
-async def collection_counts(store: Store) -> dict[str, int]:
-    """Documents, chunks, threads, vessels and ontology topics held by the collection."""
+@dataclass(frozen=True)
+class ArchiveExamples:
+    """What a greeting can suggest asking about: things the archive really holds."""
+
+    documents: int  # 0: nothing ingested yet
+    report_no: str | None = None  # the report with the most passages
+    vessel: str | None = None  # the vessel the most documents name
+
+
+async def archive_examples(store: Store) -> ArchiveExamples:
+    """:class:`ArchiveExamples` of the collection, in one indexed statement."""
     async with store.pool.connection() as conn:
         cur = await conn.execute(
             """SELECT (SELECT count(*) FROM documents) AS documents,
+                      (SELECT report_no FROM documents WHERE report_no IS NOT NULL
+                        ORDER BY chunk_count DESC, report_no LIMIT 1) AS report_no,
+                      (SELECT v.name FROM document_vessels dv JOIN vessels v USING (vessel_key)
+                        GROUP BY v.vessel_key, v.name ORDER BY count(*) DESC, v.name
+                        LIMIT 1) AS vessel"""
+        )
+        row = cast(dict[str, Any] | None, await cur.fetchone())
+    if row is None:
+        return ArchiveExamples(0)
+    return ArchiveExamples(int(row["documents"]), row["report_no"], row["vessel"])
+
+
+_COUNTS = """SELECT (SELECT count(*) FROM documents) AS documents,
                       (SELECT count(*) FROM chunks) AS chunks,
                       (SELECT count(DISTINCT thread_id) FROM documents
                         WHERE kind = 'email' AND thread_id IS NOT NULL) AS threads,
                       (SELECT count(*) FROM vessels) AS vessels,
                       (SELECT count(*) FROM topics) AS topics"""
-        )
+
+
+async def collection_counts(store: Store) -> dict[str, int]:
+    """Documents, chunks, threads, vessels and ontology topics held by the collection."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(_COUNTS)
         row = await cur.fetchone()
         assert row is not None
         return {key: int(value) for key, value in row.items()}
+
+
+async def collection_status(uri: str, collection: str) -> dict[str, Any]:
+    """:func:`collection_counts` and the embedding model of ``collection``, read without
+    opening a :class:`Store` (no model, no migration: `bosun status`); a collection that does
+    not exist yet reads as empty, its model as None."""
+    schema = check_collection_name(collection)
+    async with await AsyncConnection.connect(uri, autocommit=True, row_factory=dict_row) as conn:
+        cur = await conn.execute(
+            "SELECT to_regclass(%s) IS NOT NULL AS documents, to_regclass(%s) IS NOT NULL AS meta",
+            (f"{schema}.documents", f"{schema}.meta"),
+        )
+        found = await cur.fetchone()
+        if found is None or not (found["documents"] and found["meta"]):
+            empty: dict[str, Any] = dict.fromkeys(("documents", "chunks", "threads"), 0)
+            return {
+                **empty,
+                "vessels": 0,
+                "topics": 0,
+                "embedding_model": None,
+                "embedding_dim": None,
+            }
+        await conn.execute(sql.SQL("SET search_path = {}, public").format(sql.Identifier(schema)))
+        cur = await conn.execute(_COUNTS)
+        counts = await cur.fetchone()
+        assert counts is not None
+        cur = await conn.execute(
+            "SELECT key, value FROM meta WHERE key IN ('embedding_model', 'embedding_dim')"
+        )
+        meta = {row["key"]: row["value"] for row in await cur.fetchall()}
+    dim = meta.get("embedding_dim")
+    return {
+        **{key: int(value) for key, value in counts.items()},
+        "embedding_model": meta.get("embedding_model"),
+        "embedding_dim": int(dim) if dim else None,
+    }

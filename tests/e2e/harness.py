@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -115,6 +117,21 @@ def offline_env(settings: Settings) -> dict[str, str]:
         BOSUN_SERVER_LINGER_S="0",  # no embedded server outlives a test
     )
     return env
+
+
+@contextmanager
+def fresh_home(prefix: str) -> Iterator[Path]:
+    """A fresh, world-traversable BOSUN_HOME (pgserver runs PostgreSQL as its own user under
+    root); its embedded server, if a test left one up, is stopped and the folder removed."""
+    from archive.store.linger import stop
+
+    home = Path(tempfile.mkdtemp(prefix=prefix))
+    home.chmod(0o755)
+    try:
+        yield home
+    finally:
+        stop(home / "pgdata")
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def free_port() -> int:

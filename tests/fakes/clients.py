@@ -14,7 +14,7 @@ from langchain_core.embeddings import Embeddings
 
 from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
-from archive.store.vessels import RegisteredVessel
+from archive.store.vessels import ArchiveExamples, RegisteredVessel
 from providers.rerankers import RerankError
 from tools.hybrid import Retrieval
 from tools.retrieval_config import RetrievalConfig
@@ -187,6 +187,22 @@ class FakeBackend:
     async def count(self, filters: SearchFilters) -> int:
         self.calls.append("count")
         return sum(self._admits(p, filters) for p in self.passages)
+
+    async def examples(self) -> ArchiveExamples:
+        """As the store picks them: the report with the most passages, the vessel the most
+        documents name."""
+        self.calls.append("examples")
+        reports: dict[str, int] = {}
+        for p in self.passages:
+            if p["report_no"]:
+                reports[p["report_no"]] = reports.get(p["report_no"], 0) + 1
+        named = {v.key: len(self.vessel_docs.get(v.key, [])) for v in self.registry}
+        vessels = sorted(self.registry, key=lambda v: (-named[v.key], v.name))
+        return ArchiveExamples(
+            documents=len({p["doc_id"] for p in self.passages}),
+            report_no=min(reports, key=lambda r: (-reports[r], r)) if reports else None,
+            vessel=vessels[0].name if vessels and named[vessels[0].key] else None,
+        )
 
 
 class CountingEmbeddings(Embeddings):

@@ -1,10 +1,13 @@
-"""The CLI imports training and evaluation code only for the commands that run it."""
+"""The CLI imports training, evaluation, graph and model code only for the commands that run
+it: `bosun --help`, `bosun status` and `bosun stop` load none of the graph or model stack."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +59,67 @@ def test_top_level_help_lists_lazy_commands_without_importing_them(
     for command, (_, summary) in cli._LAZY.items():
         assert command in out
         assert summary.split()[0] in out
+
+
+#: The graph and model stack: what `bosun --help`, `bosun status` and `bosun stop` never load.
+STACK = (
+    "langgraph",
+    "langsmith",
+    "langchain_core.language_models",
+    "onnxruntime",
+    "tokenizers",
+    "graph.builder",
+    "graph.state",
+    "tools",
+    "providers.minilm",
+    "providers.embeddings",
+    "providers.rerankers",
+    "providers.chat",
+    "agent.wiring",
+    "agent.turns",
+    "agent.conversation",
+)
+
+
+def _stack_after(argv: list[str], env: dict[str, str]) -> list[str]:
+    """The modules of :data:`STACK` (or below them) a fresh `bosun` process holds after ``argv``."""
+    code = (
+        "import json, sys\nfrom agent.cli import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        f"stack = {STACK!r}\n"
+        "print(json.dumps(sorted(m for m in sys.modules"
+        " if any(m == s or m.startswith(s + '.') for s in stack))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env={**os.environ, **env},
+    )
+    return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_help_imports_nothing_of_the_graph_or_models() -> None:
+    assert _stack_after(["--help"], {}) == []
+    assert _stack_after(["ask", "--help"], {}) != []  # the probe sees what a command loads
+
+
+def test_help_does_not_even_import_the_database_driver() -> None:
+    code = (
+        "import sys\nfrom agent.cli import main\ntry:\n    main(['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print('psycopg' in sys.modules, 'agent.settings' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip().splitlines()[-1] == "False False"
+
+
+def test_status_and_stop_import_nothing_of_the_graph_or_models(tmp_path: Path) -> None:
+    # No database here: status fails to connect (one line, exit 1) after all its imports ran.
+    refusing = {"DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none", "BOSUN_HOME": str(tmp_path)}
+    assert _stack_after(["status"], refusing) == []
+    assert _stack_after(["stop"], {"BOSUN_HOME": str(tmp_path)}) == []

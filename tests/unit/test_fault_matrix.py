@@ -138,8 +138,8 @@ def test_every_row_of_the_matrix_is_run_by_one_tier() -> None:
     assert sorted(SCENARIOS) == sorted(UNIT_ROWS)
 
 
-def test_the_readme_shows_the_matrix_as_it_is() -> None:
-    assert markdown_table() in (ROOT / "README.md").read_text()
+def test_the_operations_page_shows_the_matrix_as_it_is() -> None:
+    assert markdown_table() in (ROOT / "docs" / "operations.md").read_text()
 
 
 @pytest.mark.parametrize("key", UNIT_ROWS)

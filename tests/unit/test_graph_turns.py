@@ -77,16 +77,30 @@ async def test_a_message_that_only_clears_filters_is_confirmed_without_search() 
     assert backend.calls.count("retrieve") == searches
 
 
-async def test_greeting_makes_no_store_or_embedding_call() -> None:
+async def test_greeting_makes_no_search_or_embedding_call() -> None:
     embeddings = CountingEmbeddings()
     reranker = FakeReranker()
     graph, backend, _ = setup(embeddings=embeddings, reranker=reranker)
-    for text in ("Hello there!", "thanks a lot"):
+    for text in ("Hello there!", "thanks a lot", "hi"):
         out = await ask(graph, text)
         assert out["intent"] in {"greeting", "acknowledgement"}
         assert out["messages"][-1].content
         assert out["citations"] == []
-    assert backend.calls == [] and embeddings.calls == 0 and reranker.calls == 0
+    # The greeting's examples are read once per graph (then cached); nothing else is asked.
+    assert backend.calls == ["examples"] and embeddings.calls == 0 and reranker.calls == 0
+
+
+async def test_the_greeting_suggests_only_what_the_archive_holds() -> None:
+    graph, backend, _ = setup()
+    text = (await ask(graph, "Hello there!"))["messages"][-1].content
+    examples = await backend.examples()
+    assert examples.vessel and examples.report_no
+    assert examples.vessel in text and examples.report_no in text
+    assert "ERA22LA175" not in text  # the old fixed example, held by no archive here
+
+    empty, _, _ = setup(backend=FakeBackend())
+    text = (await ask(empty, "hello"))["messages"][-1].content
+    assert "archive is empty" in text and "e.g." not in text
 
 
 async def test_orphaned_tool_call_is_pruned_before_the_model_runs() -> None:
