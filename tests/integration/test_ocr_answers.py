@@ -44,4 +44,4 @@ async def test_a_scanned_report_answers_its_probable_cause_with_the_page(
     assert "maintain" in answer.lower(), answer  # "The failure to maintain ... control"
     pages = {c["page"] for c in state["citations"] if c["source_id"] == REPORT}
     assert 2 in pages, state["citations"]
-    assert state["citation_check"]["invalid"] == 0
+    assert state["diagnostics"]["citation_check"]["invalid"] == 0

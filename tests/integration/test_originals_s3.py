@@ -142,8 +142,8 @@ async def test_a_storage_outage_is_an_oserror_the_citation_check_degrades_on(
         for p in passages:  # every original the fixture's passages cite, really stored
             store.upload(p["archive_path"], f"original of {p['chunk_id']}".encode())
         up = await turn(store, passages, registry, docs)
-        assert up["citations"] and not up["citation_check"]["flagged"]
-        assert not any(n.startswith("archive storage") for n in up["degraded"])
+        assert up["citations"] and not up["diagnostics"]["citation_check"]["flagged"]
+        assert not any(n.startswith("archive storage") for n in up["diagnostics"]["degraded"])
 
         down.stop()
         with pytest.raises(StorageUnavailable) as raised:
@@ -152,8 +152,10 @@ async def test_a_storage_outage_is_an_oserror_the_citation_check_degrades_on(
         with pytest.raises(StorageUnavailable):
             store.put("email", "e00000000006", "new.eml", b"while the storage is down")
         state = await turn(store, passages, registry, docs)
-        assert state["citations"] == [] and state["citation_check"]["flagged"]
-        notes = [n for n in state["degraded"] if n.startswith("archive storage failed")]
+        assert state["citations"] == [] and state["diagnostics"]["citation_check"]["flagged"]
+        notes = [
+            n for n in state["diagnostics"]["degraded"] if n.startswith("archive storage failed")
+        ]
         assert len(notes) == 1 and "citations removed" in notes[0]
         assert state["messages"][-1].text  # still an answer, flagged
         assert_told("archive.missing", state, caplog, None)  # the matrix row, logged once

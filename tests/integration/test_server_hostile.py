@@ -192,23 +192,31 @@ async def test_bidi_controls_in_document_titles_never_reach_the_preview_or_panel
     cited = answered["citations"][0]
     (doc,) = await _rows(
         settings,
-        f"SELECT doc_id FROM {settings.collection}.chunks WHERE chunk_id = %s",
+        f"SELECT c.doc_id, d.title, d.subject, d.sender FROM {settings.collection}.chunks c"
+        f" JOIN {settings.collection}.documents d USING (doc_id) WHERE c.chunk_id = %s",
         cited["chunk_id"],
+    )
+    update = (
+        f"UPDATE {settings.collection}.documents SET title = %s, subject = %s, sender = %s"
+        " WHERE doc_id = %s RETURNING doc_id"
     )
     await _rows(
         settings,
-        f"UPDATE {settings.collection}.documents SET title = %s, subject = %s, sender = %s"
-        " WHERE doc_id = %s RETURNING doc_id",
+        update,
         f"Invoice {RLO}fdp.exe",
         f"Re: {RLO}gnp.scr",
         f"{RLO}moc.evil@chief",
         doc["doc_id"],
     )
-    detail = (await client.get(f"/api/citations/{cited['chunk_id']}")).json()
-    document = detail["document"]
-    assert document["title"] == "Invoice fdp.exe" and document["subject"] == "Re: gnp.scr"
-    assert document["sender"] == "moc.evil@chief"
-    again = await ask(client, QUESTION)
-    shown = [c for c in again[-1][1]["citations"] if c["chunk_id"] == cited["chunk_id"]]
-    assert shown and shown[0]["subject"] == "Re: gnp.scr"
-    assert not any(RLO in json.dumps(c, ensure_ascii=False) for c in again[-1][1]["citations"])
+    try:
+        detail = (await client.get(f"/api/citations/{cited['chunk_id']}")).json()
+        document = detail["document"]
+        assert document["title"] == "Invoice fdp.exe" and document["subject"] == "Re: gnp.scr"
+        assert document["sender"] == "moc.evil@chief"
+        again = await ask(client, QUESTION)
+        shown = [c for c in again[-1][1]["citations"] if c["chunk_id"] == cited["chunk_id"]]
+        assert shown and shown[0]["subject"] == "Re: gnp.scr"
+        citations = again[-1][1]["citations"]
+        assert not any(RLO in json.dumps(c, ensure_ascii=False) for c in citations)
+    finally:  # the session's collection is shared with the other server tests
+        await _rows(settings, update, doc["title"], doc["subject"], doc["sender"], doc["doc_id"])
