@@ -49,11 +49,18 @@ def load_units(paths: Iterable[Path]) -> Iterator[Path | LoadError]:
 
 
 def load_unit(unit: Path) -> Iterator[Loaded]:
-    """The documents of one unit of :func:`load_units`: a maildir folder or a file."""
-    if unit.is_dir():
-        yield from email.load_maildir(unit)
-    else:
-        yield from load_file(unit)
+    """The documents of one unit of :func:`load_units`: a maildir folder or a file, each naming
+    the file it came from. A loader that fails in a way it did not foresee (a bug, a structure
+    nested past the interpreter's stack) ends that unit with one LoadError, logged with its
+    traceback; the run goes on with the next unit."""
+    try:
+        for item in email.load_maildir(unit) if unit.is_dir() else load_file(unit):
+            if isinstance(item, SourceDocument) and not item.origin:
+                item.origin = str(unit)
+            yield item
+    except Exception as err:  # the per-file boundary: one line in the report, never the run's end
+        logger.warning("%s could not be read", unit, exc_info=True)
+        yield LoadError(unit, f"could not be read: {type(err).__name__}: {str(err)[:200]}")
 
 
 def _walk(folder: Path, visited: set[str]) -> Iterator[Path | LoadError]:

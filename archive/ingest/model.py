@@ -67,6 +67,7 @@ class SourceDocument:
     embedding_mode: EmbeddingMode = "full"
     summary: str = ""  # context summary prepended in "full" mode
     metadata: dict[str, str] = field(default_factory=dict)  # anything else worth showing
+    origin: str = ""  # the file (or "file#n" of a mailbox) it came from, for the run's report
 
     @property
     def doc_id(self) -> str:
@@ -93,6 +94,7 @@ class Chunk:
     section: str
     text: str
     page: int | None = None
+    instructions: tuple[str, ...] = ()  # planted instructions found in it (detector pattern names)
 
 
 class LoadError(Exception):

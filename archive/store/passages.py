@@ -8,7 +8,7 @@ are made from it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NotRequired
 
 import numpy as np
 from typing_extensions import TypedDict
@@ -18,7 +18,7 @@ from archive.store.database import Store
 #: The chunk and document columns a :class:`Passage` is built from (``c`` chunks, ``d`` documents).
 PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
        c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo, c.report_no,
-       d.archive_path, d.embedding_mode, d.summary"""
+       d.archive_path, d.embedding_mode, d.summary, c.instructions"""
 
 
 class Passage(TypedDict):
@@ -46,6 +46,10 @@ class Passage(TypedDict):
     cosine: float  # cosine of query and passage vectors (0 when not scored)
     score: float  # fused retrieval score (the active arm's score when only one is on)
     rerank: float | None  # reranker relevance in [0, 1]; None when not reranked
+    # Planted instructions ingest found in the passage (text.injection pattern names): shown to
+    # a model only as marked, quoted data, never copied into an answer. Absent in passages
+    # stored by a graph state or a fake from before the mark existed: read it with .get().
+    instructions: NotRequired[list[str]]
 
 
 def passage_of(
@@ -76,6 +80,7 @@ def passage_of(
         cosine=cosine,
         score=score,
         rerank=None,
+        instructions=list(row.get("instructions") or ()),
     )
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from archive.store.passages import Passage
 from providers.rerankers.features import STOP_WORDS
 from tools.compose.units import CAUSE_SECTIONS, Unit, units_of
+from tools.context import shown_field
 from tools.extractive import ended
 
 #: Documents listed in a pattern answer.
@@ -30,7 +31,7 @@ _NOT_NAMES = frozenset(
 def record_label(record: Passage) -> str:
     """The document in one line: its title (NTSB: report, date, place, aircraft), the date
     when the title lacks it, the vessel."""
-    title = record["title"].removeprefix("Thread digest: ")
+    title = shown_field(record["title"].removeprefix("Thread digest: "))
     parts = [title]
     date = record.get("date")
     if date and date not in title:
