@@ -304,12 +304,16 @@ def repeated_instructions(
     ordinary = _words(question) | _COMMON
     for text in unmarked:
         ordinary |= _words(text)
-    spans = [span for text in marked for span in instruction_spans(text)]
+    spans: list[str] = []
     for text in marked:
-        rest = readable(text)
-        for span in instruction_spans(text):
-            rest = rest.replace(span, " ")
-        ordinary |= _words(rest)
+        clean = readable(text)
+        inside = [False] * len(clean)
+        for start, end, _ in find_injections(clean):
+            spans.append(clean[start:end])
+            inside[start:end] = [True] * (end - start)
+        ordinary |= _words(
+            "".join(" " if hidden else ch for ch, hidden in zip(clean, inside, strict=True))
+        )
     for span in spans:
         echoed = sorted((_words(span) - ordinary) & said)
         if echoed:

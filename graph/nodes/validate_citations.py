@@ -46,7 +46,11 @@ def _echoed_instructions(state: State, answer: str) -> list[str]:
     """What the answer repeats or obeys of the planted instructions in this turn's marked
     passages (see :func:`text.injection.repeated_instructions`); [] when none was marked."""
     ranked = state.get("ranked", [])
-    marked = [r["text"] for r in ranked if r.get("instructions")]
+    marked = [
+        "\n".join(filter(None, (r["title"], r.get("subject"), r.get("summary"), r["text"])))
+        for r in ranked
+        if r.get("instructions")
+    ]
     if not marked:
         return []
     unmarked = [r["text"] for r in ranked if not r.get("instructions")]
