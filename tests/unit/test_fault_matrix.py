@@ -5,6 +5,7 @@ log line and trace event by :func:`tests.fault_matrix.assert_told`."""
 
 from __future__ import annotations
 
+import importlib
 import socket
 import sys
 import time
@@ -26,7 +27,7 @@ from providers.tracing import flush_tracing, shutdown_tracing
 from tests.fakes.clients import FakeArchive, FakeBackend, FakeReranker, fleet_fixture
 from tests.fakes.http_providers import FakeProviderServer, fake_provider_server
 from tests.fakes.openai_server import CHAT_PATH, ChatCompletions, add_chat_completions
-from tests.fault_matrix import DATABASE_ROWS, UNIT_ROWS, TraceEvents, assert_told
+from tests.fault_matrix import DATABASE_ROWS, INGEST_ROWS, UNIT_ROWS, TraceEvents, assert_told
 
 QUESTION = "How was the cylinder liner crack on Nordic Star resolved?"
 CRACK = "a00000000001"
@@ -126,9 +127,15 @@ def scenario(*keys: str) -> Callable[[Scenario], Scenario]:
 
 
 def test_every_row_of_the_matrix_is_run_by_one_tier() -> None:
-    assert sorted(UNIT_ROWS + DATABASE_ROWS) == sorted(FAULTS)
-    assert len(set(UNIT_ROWS + DATABASE_ROWS)) == len(MATRIX)
+    assert sorted(UNIT_ROWS + DATABASE_ROWS + tuple(INGEST_ROWS)) == sorted(FAULTS)
+    assert len(set(UNIT_ROWS + DATABASE_ROWS + tuple(INGEST_ROWS))) == len(MATRIX)
     assert sorted(SCENARIOS) == sorted(UNIT_ROWS)
+
+
+@pytest.mark.parametrize("key", sorted(INGEST_ROWS))
+def test_each_ingest_row_names_the_test_that_runs_it(key: str) -> None:
+    module, name = INGEST_ROWS[key]
+    assert callable(getattr(importlib.import_module(module), name)), (key, module, name)
 
 
 def test_the_readme_shows_the_matrix_as_it_is() -> None:
