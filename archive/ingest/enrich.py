@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from langchain_core.language_models import BaseChatModel
@@ -162,7 +162,12 @@ def embedding_mode(doc: SourceDocument, summary: str | None = None) -> Embedding
 def informative_sentences(text: str) -> list[str]:
     """Sentences of ``text`` that carry content: no greetings, thanks, sign-offs or bare names,
     nothing after an Outlook-style quote header ("From: ... Sent: ...")."""
-    out = []
+    return list(_informative(text))
+
+
+def _informative(text: str) -> Iterator[str]:
+    """:func:`informative_sentences` one at a time: a summary reads only as many as it holds
+    (a 30 MB text file is not split into sentences to fill 300 characters)."""
     for paragraph in re.split(r"\n\s*\n", strip_quoted(text)):
         flat = " ".join(paragraph.split())
         if not flat or flat.startswith(("--", "__", ">")):
@@ -173,8 +178,7 @@ def informative_sentences(text: str) -> list[str]:
                 continue
             if sum(ch.isalpha() or ch.isspace() for ch in sentence) < 0.6 * len(sentence):
                 continue  # code, logs, tables
-            out.append(sentence)
-    return out
+            yield sentence
 
 
 def strip_quoted(text: str) -> str:
@@ -229,11 +233,11 @@ def _header(doc: SourceDocument) -> str:
     return doc.title.rstrip(".") + "."
 
 
-def _body(doc: SourceDocument) -> list[str]:
-    return informative_sentences("\n\n".join(s.text for s in doc.sections))
+def _body(doc: SourceDocument) -> Iterator[str]:
+    return _informative("\n\n".join(s.text for s in doc.sections))
 
 
-def _fill(head: str, sentences: list[str]) -> str:
+def _fill(head: str, sentences: Iterable[str]) -> str:
     """``head`` followed by as many whole sentences as fit (the first one cut if it must)."""
     out = clip(head, SUMMARY_CHARS)
     for n, sentence in enumerate(sentences):

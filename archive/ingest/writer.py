@@ -151,9 +151,22 @@ class _Batch:
     vectors: asyncio.Future[Sequence[Sequence[float]]] | None = None
 
     def start(self, embed: Embedder) -> None:
+        """Read the parts for planted instructions and embed them, off the event loop (the
+        detector costs a few milliseconds a passage: on a large file, minutes)."""
         if self.texts:
-            self.vectors = asyncio.ensure_future(embed(self.texts))
+            self.vectors = asyncio.ensure_future(self._marked_then_embedded(embed))
 
+    async def _marked_then_embedded(self, embed: Embedder) -> Sequence[Sequence[float]]:
+        await asyncio.to_thread(self._mark)
+        return await embed(self.texts)
+
+    def _mark(self) -> None:
+        for part in self.parts:
+            part.chunks = marked(part.doc, part.chunks)
+
+
+#: A document this long is chunked in a thread (a 30 MB text takes seconds to cut).
+_LARGE_CHARS = 1_000_000
 
 #: What storing one document can fail on because of what it holds (not because the database or
 #: the disk is gone): the document is one line in the report and the run goes on.
@@ -187,16 +200,30 @@ class _Writer:
     ) -> list[SourceDocument]:
         """Write ``documents``; returns those held by another run (or twice in the input)."""
         deferred: list[SourceDocument] = []
-        queue: deque[_Batch] = deque()
+        queue: deque[_Batch] = deque()  # embedding or embedded, written in this order
+        backlog: deque[_Batch] = deque()  # further slices of large documents, not started
+        groups = self._batches(documents, batch_chunks)
+        reading, turn = True, False
         try:
-            for docs in self._batches(documents, batch_chunks):
-                for batch in await self._prepare(docs, deferred, batch_chunks):
-                    batch.start(self.embed)  # at most ``depth`` batches embed at once
-                    queue.append(batch)
-                    while len(queue) >= depth:
-                        await self._write(queue.popleft())
-                if on_batch:
-                    on_batch(len(docs))
+            while reading or backlog:
+                # A large document's slices take turns with the documents read after it, so
+                # one file never holds the others back; at most two such files are read ahead.
+                turn = not turn
+                if reading and (not backlog or turn) and _large_documents(backlog) <= 1:
+                    docs = next(groups, None)
+                    if docs is None:
+                        reading = False
+                        continue
+                    first, *rest = await self._prepare(docs, deferred, batch_chunks)
+                    backlog.extend(rest)
+                    if on_batch:
+                        on_batch(len(docs))
+                else:
+                    first = backlog.popleft()
+                first.start(self.embed)  # at most ``depth`` batches embed at once
+                queue.append(first)
+                while len(queue) >= depth:
+                    await self._write(queue.popleft())
             while queue:
                 await self._write(queue.popleft())
         finally:
@@ -239,12 +266,17 @@ class _Writer:
         self.in_flight -= {d.doc_id for d in fresh if d.doc_id not in held}
         known = await stored_hashes(self.store, sorted(held))
         batches = [_Batch([], [])]
+        cut: list[tuple[SourceDocument, list[Chunk], list[Chunk], bool, bool]] = []
         for doc in (d for d in fresh if d.doc_id in held):
             stored = known.get(doc.doc_id)
             if stored == doc.content_hash:
                 self.report.unchanged += 1
                 continue
-            chunks = marked(doc, self.chunker(doc))
+            chunks = (
+                await asyncio.to_thread(self.chunker, doc)  # seconds: the loop stays responsive
+                if sum(len(section.text) for section in doc.sections) > _LARGE_CHARS
+                else self.chunker(doc)
+            )
             if not chunks:
                 self.report.errors.append(LoadError(_where(doc), "no text to index"))
                 continue
@@ -257,6 +289,10 @@ class _Writer:
                     "%s: continuing, %d of %d passages stored", _where(doc), len(done), len(chunks)
                 )
             changed = stored is not None and not resumed
+            cut.append((doc, chunks, todo, resumed, changed))
+        # Documents that fit a batch first, so a large one's slices never hold them back.
+        cut.sort(key=lambda item: len(item[2]) > batch_chunks)
+        for doc, chunks, todo, resumed, changed in cut:
             first = True
             while True:
                 batch = batches[-1]
@@ -314,6 +350,11 @@ class _Writer:
                 self.report.updated += 1
             else:
                 self.report.added += 1
+
+
+def _large_documents(backlog: deque[_Batch]) -> int:
+    """How many documents have slices waiting in ``backlog``."""
+    return len({part.doc.doc_id for batch in backlog for part in batch.parts})
 
 
 def _where(doc: SourceDocument) -> str:

@@ -88,26 +88,27 @@ async def test_a_large_document_commits_slice_by_slice_and_a_rerun_continues_it(
     svc: Services,
 ) -> None:
     dim = len(svc.embeddings.embed_query("x"))
-    small, big = _doc("small.txt", 2), _doc("big.txt", 600)
+    small, big, after = _doc("small.txt", 2), _doc("big.txt", 600), _doc("after.txt", 2)
     embed = Embedder(dim, hold_at=4)
-    run = asyncio.ensure_future(_write(svc, [small, big], embed))
+    run = asyncio.ensure_future(_write(svc, [small, big, after], embed))
     await asyncio.wait_for(embed.holding.wait(), timeout=300)
     await asyncio.sleep(0.2)  # the batches before the held one are committed by now
     run.cancel()
     with pytest.raises(asyncio.CancelledError):
         await run
-    assert (await _stored(svc, "small.txt"))["content_hash"] == small.content_hash
+    for doc in (small, after):  # the documents beside the large one are not held back
+        assert (await _stored(svc, doc.source_id))["content_hash"] == doc.content_hash
     partial = await _stored(svc, "big.txt")
     assert partial["content_hash"] == PARTIAL + big.content_hash
     assert 0 < partial["chunks"] < partial["chunk_count"]
 
     rest = Embedder(dim)
-    report = await _write(svc, [small, big], rest)
+    report = await _write(svc, [small, big, after], rest)
     done = await _stored(svc, "big.txt")
     assert done["content_hash"] == big.content_hash
     assert done["chunks"] == done["distinct_chunks"] == done["chunk_count"]
     assert rest.texts == done["chunk_count"] - partial["chunks"]  # only what was missing
-    assert (report.added, report.unchanged, report.errors) == (1, 1, [])
+    assert (report.added, report.unchanged, report.errors) == (1, 2, [])
     assert max(rest.calls, 1) >= (rest.texts + SLICE - 1) // SLICE
 
 
