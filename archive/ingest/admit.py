@@ -54,9 +54,19 @@ def marked(doc: SourceDocument, chunks: list[Chunk]) -> list[Chunk]:
     """``chunks`` with the planted instructions each one holds named (:mod:`text.injection`):
     in its own text, or in what is shown beside it (the document's title, subject and context
     summary)."""
-    beside = instructions_in("\n".join(filter(None, (doc.title, doc.subject, doc.summary))))
+    beside = shown_beside(doc.title, doc.subject, doc.summary)
     out = []
     for chunk in chunks:
-        found = tuple(dict.fromkeys((*instructions_in(chunk.text), *beside)))
+        found = instructions_of(chunk.text, beside)
         out.append(replace(chunk, instructions=found) if found else chunk)
     return out
+
+
+def shown_beside(title: str, subject: str | None, summary: str | None) -> tuple[str, ...]:
+    """The planted instructions in what is shown beside each passage of a document."""
+    return instructions_in("\n".join(filter(None, (title, subject, summary))))
+
+
+def instructions_of(text: str, beside: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """A passage's mark: the instructions in its text and in what is shown beside it."""
+    return tuple(dict.fromkeys((*instructions_in(text), *beside)))

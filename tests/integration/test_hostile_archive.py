@@ -138,3 +138,16 @@ async def test_an_answer_repeating_a_planted_instruction_is_flagged(hostile: Any
     for state in flagged:
         assert state["citation_check"]["flagged"] is True
         assert "planted as an instruction" in str(state["messages"][-1].content)
+
+
+async def test_passages_stored_before_the_marks_existed_are_read_by_the_next_ingest(
+    hostile: Any,
+) -> None:
+    svc, _, folder = hostile
+    query = "SELECT chunk_id, instructions FROM chunks ORDER BY chunk_id"
+    marks = {r["chunk_id"]: r["instructions"] for r in await _rows(svc, query)}
+    async with svc.store.pool.connection() as conn:  # as migration 012 leaves older passages
+        await conn.execute("UPDATE chunks SET instructions = NULL")
+    report = await ingest_paths([folder], svc.store, svc.embeddings, svc.archive, progress=False)
+    assert report.read["instruction_chunks"] == len(marks) and report.chunks_added == 0
+    assert {r["chunk_id"]: r["instructions"] for r in await _rows(svc, query)} == marks
