@@ -30,8 +30,11 @@ WITHHELD = "(withheld: planted instruction)"
 _FORGED_MARKER = re.compile(r"<{3,}|>{3,}")
 
 
-def shown_field(text: str) -> str:
-    """A header field as shown: :data:`WITHHELD` when it holds a planted instruction."""
+def shown_field(text: str, record: Passage | None = None) -> str:
+    """A header field as shown: :data:`WITHHELD` when it holds a planted instruction (read
+    only in a passage ingest marked, when ``record`` is given: its fields were read then)."""
+    if record is not None and not record.get("instructions"):
+        return text
     return WITHHELD if instructions_in(text) else text
 
 
@@ -46,14 +49,14 @@ def citation_header(record: Passage) -> str:
 
     The chunk id is the only identifier shown; title and subject are capped at 50 and 40.
     """
-    title = shown_field(record["title"])
+    title = shown_field(record["title"], record)
     parts = [f"CITE:{record['chunk_id']}", f'title:"{clip(title, TITLE_MAX)}"']
     if record.get("subject"):
-        parts.append(f'subject:"{clip(shown_field(record["subject"] or ""), SUBJECT_MAX)}"')
+        parts.append(f'subject:"{clip(shown_field(record["subject"] or "", record), SUBJECT_MAX)}"')
     if record.get("date"):
         parts.append(f"date:{record['date']}")
     if record.get("sender"):
-        parts.append(f"from:{clip(shown_field(record['sender'] or ''), SENDER_MAX)}")
+        parts.append(f"from:{clip(shown_field(record['sender'] or '', record), SENDER_MAX)}")
     if record.get("page"):
         parts.append(f"page:{record['page']}")
     return "[" + " | ".join(parts) + "]"
@@ -113,8 +116,8 @@ def _root_subject(records: Sequence[Passage]) -> str:
     for record in dated:
         subject = record.get("subject") or ""
         if subject:
-            return clip(shown_field(_REPLY_PREFIX.sub("", subject)), SUBJECT_MAX * 2)
-    return clip(shown_field(dated[0]["title"]), TITLE_MAX)
+            return clip(shown_field(_REPLY_PREFIX.sub("", subject), record), SUBJECT_MAX * 2)
+    return clip(shown_field(dated[0]["title"], dated[0]), TITLE_MAX)
 
 
 def build_context(records: Sequence[Passage]) -> str:

@@ -31,7 +31,7 @@ _NOT_NAMES = frozenset(
 def record_label(record: Passage) -> str:
     """The document in one line: its title (NTSB: report, date, place, aircraft), the date
     when the title lacks it, the vessel."""
-    title = shown_field(record["title"].removeprefix("Thread digest: "))
+    title = shown_field(record["title"].removeprefix("Thread digest: "), record)
     parts = [title]
     date = record.get("date")
     if date and date not in title:
