@@ -50,11 +50,14 @@ def admitted(doc: SourceDocument) -> SourceDocument:
     )
 
 
-def marked(doc: SourceDocument, chunks: list[Chunk]) -> list[Chunk]:
+def marked(
+    doc: SourceDocument, chunks: list[Chunk], beside: tuple[str, ...] | None = None
+) -> list[Chunk]:
     """``chunks`` with the planted instructions each one holds named (:mod:`text.injection`):
     in its own text, or in what is shown beside it (the document's title, subject and context
-    summary)."""
-    beside = shown_beside(doc.title, doc.subject, doc.summary)
+    summary; ``beside``: those already read)."""
+    if beside is None:
+        beside = shown_beside(doc.title, doc.subject, doc.summary)
     out = []
     for chunk in chunks:
         found = instructions_of(chunk.text, beside)

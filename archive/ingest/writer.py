@@ -27,10 +27,10 @@ import psycopg
 import psycopg.errors
 from langchain_core.embeddings import Embeddings
 
-from archive.ingest.admit import admitted, marked
+from archive.ingest.admit import admitted, marked, shown_beside
 from archive.ingest.chunking import chunk_document
 from archive.ingest.model import Chunk, LoadError, SourceDocument
-from archive.ingest.workers import Embedder, in_process
+from archive.ingest.workers import EMBED_SLICE, Embedder, in_process
 from archive.originals import Archive
 from archive.store.database import Store
 from archive.store.documents import (
@@ -157,12 +157,19 @@ class _Batch:
             self.vectors = asyncio.ensure_future(self._marked_then_embedded(embed))
 
     async def _marked_then_embedded(self, embed: Embedder) -> Sequence[Sequence[float]]:
-        await asyncio.to_thread(self._mark)
+        await self._mark()
         return await embed(self.texts)
 
-    def _mark(self) -> None:
+    async def _mark(self) -> None:
+        """Each part's passages read for planted instructions, a few per thread call (so a
+        cancelled run waits for no more than that)."""
         for part in self.parts:
-            part.chunks = marked(part.doc, part.chunks)
+            doc, chunks = part.doc, part.chunks
+            beside = await asyncio.to_thread(shown_beside, doc.title, doc.subject, doc.summary)
+            part.chunks = []
+            for i in range(0, len(chunks), EMBED_SLICE):
+                piece = chunks[i : i + EMBED_SLICE]
+                part.chunks += await asyncio.to_thread(marked, doc, piece, beside)
 
 
 #: A document this long is chunked in a thread (a 30 MB text takes seconds to cut).
