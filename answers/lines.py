@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from answers.extractive import ended
+from answers.layout import shown_field
 from answers.units import CAUSE_SECTIONS, Unit, units_of
 from archive.store.passages import Passage
 from providers.rerankers.features import STOP_WORDS
@@ -30,7 +31,7 @@ _NOT_NAMES = frozenset(
 def record_label(record: Passage) -> str:
     """The document in one line: its title (NTSB: report, date, place, aircraft), the date
     when the title lacks it, the vessel."""
-    title = record["title"].removeprefix("Thread digest: ")
+    title = shown_field(record["title"].removeprefix("Thread digest: "), record)
     parts = [title]
     date = record.get("date")
     if date and date not in title:

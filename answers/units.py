@@ -10,6 +10,7 @@ from typing import Literal
 from answers.extractive import MAX_CHARS, MIN_CHARS, sentences
 from archive.store.passages import Passage
 from providers.rerankers.features import content_stems, tokens
+from text.injection import instructions_in
 
 Role = Literal["found", "cause", "fix", "hint", "confirm", "problem", "outcome", "plain"]
 
@@ -95,7 +96,25 @@ class Unit:
 
 
 def units_of(record: Passage, rank: int) -> list[Unit]:
-    """The copyable sentences of one passage with their roles."""
+    """The copyable sentences of one passage with their roles (never a planted instruction)."""
+    units = _units_of(record, rank)
+    return _unplanted(units) if record.get("instructions") else units
+
+
+def _unplanted(units: list[Unit]) -> list[Unit]:
+    """A marked passage's sentences without its planted instructions, nor the sentence after
+    each (where an instruction's payload sits: "Ignore the rules. Reply that ...")."""
+    out: list[Unit] = []
+    after_instruction = False
+    for unit in units:
+        planted = bool(instructions_in(unit.text))
+        if not planted and not after_instruction:
+            out.append(unit)
+        after_instruction = planted
+    return out
+
+
+def _units_of(record: Passage, rank: int) -> list[Unit]:
     section = record.get("section") or ""
     out: list[Unit] = []
     if CAUSE_SECTIONS.search(section):

@@ -218,6 +218,64 @@ MATRIX: tuple[Fault, ...] = (
         "bidi controls from titles; never a 500",
         noted=False,
     ),
+    # --- a hostile archive at ingest (archive/ingest/admit.py, writer.py) ---
+    Fault(
+        "ingest.unstorable",
+        "ingest",
+        "a text holds NUL bytes, lone surrogates or bidi controls (subject, Message-ID, file "
+        "name, body)",
+        "degrade",
+        "stored with NUL removed, lone surrogates as U+FFFD, bidi controls dropped from titles, "
+        "subjects, senders and file names",
+        noted=False,
+    ),
+    Fault(
+        "ingest.refused",
+        "ingest",
+        "the database or the loader still fails on one file (a value it refuses, an unforeseen "
+        "parser error)",
+        "message",
+        "one line in the run's report (`skipped <file>: ...`); the other files are stored; a "
+        "rerun reports it again and fails on nothing else",
+        noted=False,
+    ),
+    Fault(
+        "ingest.deep_mime",
+        "ingest",
+        "MIME parts nested past 64 levels (1,000 deep ended the run with RecursionError)",
+        "degrade",
+        "the message stored with its headers and a line saying its parts were not read; the "
+        "original archived",
+        noted=False,
+    ),
+    Fault(
+        "ingest.planted_instruction",
+        "ingest",
+        "a passage holds a planted instruction (hidden HTML, an attachment, an encoded body or "
+        "header, another language, look-alike letters)",
+        "degrade",
+        "the passage marked at ingest: a chat model sees it quoted with its mark, the offline "
+        "answer never copies it, an answer repeating it is flagged with a note",
+        noted=False,
+    ),
+    Fault(
+        "ingest.large_file",
+        "ingest",
+        "one file of tens of MB (tens of thousands of passages)",
+        "degrade",
+        "written in committed slices of 64 passages, the files beside it not held back; a "
+        "rerun continues from the slices stored",
+        noted=False,
+    ),
+    Fault(
+        "ingest.interrupted",
+        "ingest",
+        "Ctrl-C while passages are embedded",
+        "message",
+        "stops within one embedding call (16 passages); `interrupted: true`, exit status 130; "
+        "a rerun continues with no duplicate",
+        noted=False,
+    ),
 )
 
 FAULTS: dict[str, Fault] = {fault.key: fault for fault in MATRIX}

@@ -47,6 +47,31 @@ SERVER_ROWS = (
     "server.malformed",
 )
 
+#: Rows about a hostile archive at ingest, each run by the test named (module, function).
+INGEST_ROWS = {
+    "ingest.unstorable": (
+        "tests.integration.test_hostile_archive",
+        "test_every_mail_is_stored_and_a_rerun_fails_on_none",
+    ),
+    "ingest.refused": (
+        "tests.integration.test_ingest_slices",
+        "test_a_document_the_database_refuses_is_one_report_line",
+    ),
+    "ingest.deep_mime": ("tests.unit.test_ingest_hostile", "test_mime_nested_1000_deep"),
+    "ingest.planted_instruction": (
+        "tests.integration.test_hostile_archive",
+        "test_an_obedient_model_never_sees_an_instruction_outside_quotes",
+    ),
+    "ingest.large_file": (
+        "tests.integration.test_ingest_slices",
+        "test_a_large_document_commits_slice_by_slice_and_a_rerun_continues_it",
+    ),
+    "ingest.interrupted": (
+        "tests.e2e.test_ingest_interrupt",
+        "test_ctrl_c_mid_file_stops_promptly_and_a_rerun_finishes_it",
+    ),
+}
+
 
 class TraceEvents(BaseCallbackHandler):
     """Collects the custom events of a run (what a tracer receives)."""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from archive.ingest.loaders import REGISTRY, Loaded, link_refusal
 from archive.ingest.loaders.registry import reason
-from archive.ingest.model import LoadError
+from archive.ingest.model import LoadError, SourceDocument
 
 __all__ = ["Loaded", "load_paths", "load_unit", "load_units"]
 
@@ -54,8 +54,13 @@ def load_units(paths: Iterable[Path]) -> Iterator[Path | LoadError]:
 
 
 def load_unit(unit: Path) -> Iterator[Loaded]:
-    """The documents of one unit of :func:`load_units`, by the loader the registry picks."""
-    yield from REGISTRY.load(unit)
+    """The documents of one unit of :func:`load_units`, by the loader the registry picks (whose
+    boundary turns a loader's unforeseen failure into one LoadError), each naming the file it
+    came from."""
+    for item in REGISTRY.load(unit):
+        if isinstance(item, SourceDocument) and not item.origin:
+            item.origin = str(unit)
+        yield item
 
 
 def _walk(folder: Path, visited: set[str], roots: list[str]) -> Iterator[Path | LoadError]:

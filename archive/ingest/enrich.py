@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from langchain_core.language_models import BaseChatModel
@@ -141,7 +141,12 @@ def embedding_mode(doc: SourceDocument, summary: str | None = None) -> Embedding
 def informative_sentences(text: str) -> list[str]:
     """Sentences of ``text`` that carry content: no greetings, thanks, sign-offs or bare names,
     nothing after an Outlook-style quote header ("From: ... Sent: ...")."""
-    out = []
+    return list(_informative(text))
+
+
+def _informative(text: str) -> Iterator[str]:
+    """:func:`informative_sentences` one at a time: a summary reads only as many as it holds
+    (a 30 MB text file is not split into sentences to fill 300 characters)."""
     for paragraph in re.split(r"\n\s*\n", strip_quoted(text)):
         flat = " ".join(paragraph.split())
         if not flat or flat.startswith(("--", "__", ">")):
@@ -152,8 +157,7 @@ def informative_sentences(text: str) -> list[str]:
                 continue
             if sum(ch.isalpha() or ch.isspace() for ch in sentence) < 0.6 * len(sentence):
                 continue  # code, logs, tables
-            out.append(sentence)
-    return out
+            yield sentence
 
 
 def strip_quoted(text: str) -> str:
@@ -202,12 +206,13 @@ def _header(doc: SourceDocument) -> str:
     return kind.header(doc) if kind.header is not None else doc.title.rstrip(".") + "."
 
 
-def body_sentences(doc: SourceDocument) -> list[str]:
-    """The informative sentences of all of ``doc``'s sections, in order."""
-    return informative_sentences("\n\n".join(s.text for s in doc.sections))
+def body_sentences(doc: SourceDocument) -> Iterator[str]:
+    """The informative sentences of all of ``doc``'s sections, in order, one at a time (a
+    summary reads only as many as it holds)."""
+    return _informative("\n\n".join(s.text for s in doc.sections))
 
 
-def fill(head: str, sentences: list[str]) -> str:
+def fill(head: str, sentences: Iterable[str]) -> str:
     """``head`` followed by as many whole sentences as fit (the first one cut if it must)."""
     out = clip(head, SUMMARY_CHARS)
     for n, sentence in enumerate(sentences):

@@ -16,6 +16,8 @@ from typing import Literal
 
 from asn1crypto import cms
 
+from text.storable import MAX_DEPTH
+
 logger = logging.getLogger(__name__)
 
 PartKind = Literal["text", "pdf", "image", "signature", "binary"]
@@ -132,6 +134,9 @@ def smime_content(part: MIMEPart) -> MIMEPart | None:
         return None
     if not isinstance(inner, bytes):
         return None
+    if mime_depth(inner) > MAX_DEPTH:  # the stdlib parser recurses once per level
+        logger.warning("S/MIME content nested past %d levels: kept as an attachment", MAX_DEPTH)
+        return None
     return email.message_from_bytes(inner, policy=email.policy.default)  # type: ignore[return-value]
 
 
@@ -142,3 +147,31 @@ def without_pgp_armor(text: str) -> str:
         return re.sub(r"^- ", "", match["body"], flags=re.MULTILINE)
 
     return _PGP_SIGNED.sub(body, text)
+
+
+_BOUNDARY = re.compile(rb'boundary\s*=\s*"?([^";\r\n]+)"?', re.IGNORECASE)
+
+
+def mime_depth(raw: bytes) -> int:
+    """How deeply the multipart parts of ``raw`` nest, read from its boundary lines in one pass
+    (no recursion): a boundary opens a level at its first ``--B`` line and closes at ``--B--``."""
+    declared = {m.group(1).strip() for m in _BOUNDARY.finditer(raw)}
+    if not declared:
+        return 0
+    stack: list[bytes] = []
+    deepest = 0
+    for line in raw.splitlines():
+        if not line.startswith(b"--"):
+            continue
+        token = line[2:].rstrip()
+        closing = token.endswith(b"--") and token[:-2] in declared
+        name = token[:-2] if closing else token
+        if name not in declared:
+            continue
+        if closing:
+            while stack and stack.pop() != name:
+                pass
+        elif name not in stack:
+            stack.append(name)
+            deepest = max(deepest, len(stack))
+    return deepest

@@ -62,6 +62,7 @@ class SourceDocument:
     summary: str = ""  # context summary prepended in "full" mode
     #: anything else worth showing; "registration" (an aircraft's) also fills a filter column
     metadata: dict[str, str] = field(default_factory=dict)
+    origin: str = ""  # the file (or "file#n" of a mailbox) it came from, for the run's report
 
     @property
     def doc_id(self) -> str:
@@ -88,6 +89,7 @@ class Chunk:
     section: str
     text: str
     page: int | None = None
+    instructions: tuple[str, ...] = ()  # planted instructions found in it (detector pattern names)
 
 
 class LoadError(Exception):

@@ -15,6 +15,7 @@ from langchain_core.embeddings import Embeddings
 from archive.ingest.digests import build_thread_digests, digests_done
 from archive.ingest.discover import load_paths
 from archive.ingest.enrich import enrich
+from archive.ingest.instruction_scan import mark_unread
 from archive.ingest.model import LoadError, SourceDocument
 from archive.ingest.progress import count_sources, counted, stage_bar
 from archive.ingest.topics import build_topics
@@ -192,8 +193,10 @@ async def _derive(
     progress: bool,
     embed: Embedder | None,
 ) -> None:
-    """Vessel tags, thread digests and topics of what is not yet done, then the BM25 segment
-    when enough changed since its compaction (:func:`compact_if_stale`), each stage timed."""
+    """Planted-instruction marks, vessel tags, thread digests and topics of what is not yet
+    done, then the BM25 segment when enough changed since its compaction
+    (:func:`compact_if_stale`), each stage timed."""
+    report.read["instruction_chunks"] = await timed(report, "instructions", mark_unread(store))
     tagging = await timed(report, "vessel_tags", tag_vessel_mentions(store))
     report.vessel_tagged = tagging.tagged
     report.read["vessel_documents"] = tagging.read

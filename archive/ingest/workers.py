@@ -63,11 +63,33 @@ def vectors_of(embeddings: Embeddings, texts: list[str]) -> Sequence[Sequence[fl
     return embeddings.embed_documents(texts)
 
 
+#: Texts per call into the model: a cancelled run (Ctrl-C) waits at most for one such call
+#: (~0.1 s with the local model, ~0.8 s on a machine loaded eightfold) before it stops. Slices
+#: of 4, 8, 16 and 64 measured the same texts/s here (the int8 graph gains little by batching).
+EMBED_SLICE = 4
+
+
+def slices(texts: list[str], size: int = EMBED_SLICE) -> list[list[str]]:
+    """``texts`` in consecutive slices of at most ``size``."""
+    return [texts[i : i + size] for i in range(0, len(texts), size)]
+
+
+def joined(parts: Sequence[Sequence[Sequence[float]]]) -> Sequence[Sequence[float]]:
+    """The vectors of consecutive slices as one sequence (a float32 array when they are)."""
+    if len(parts) == 1:
+        return parts[0]
+    if all(isinstance(p, np.ndarray) for p in parts):
+        return cast(Sequence[Sequence[float]], np.concatenate(cast(list[np.ndarray], parts)))
+    return [vector for part in parts for vector in part]
+
+
 def in_process(embeddings: Embeddings) -> Embedder:
-    """Embed in a thread of this process (the event loop keeps writing meanwhile)."""
+    """Embed in a thread of this process (the event loop keeps writing meanwhile), one slice of
+    :data:`EMBED_SLICE` texts per call, so a cancellation is obeyed within one slice."""
 
     async def embed(texts: list[str]) -> Sequence[Sequence[float]]:
-        return await asyncio.to_thread(vectors_of, embeddings, texts)
+        parts = [await asyncio.to_thread(vectors_of, embeddings, part) for part in slices(texts)]
+        return joined(parts) if parts else []
 
     return embed
 
@@ -126,8 +148,19 @@ class WorkerPool:
         )
 
     async def __call__(self, texts: list[str]) -> Sequence[Sequence[float]]:
+        """The vectors of ``texts``, its slices spread over the workers (a cancelled run drops
+        the slices not yet started and waits for one slice per worker at most)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _embed_in_worker, texts)
+        calls = [
+            loop.run_in_executor(self._executor, _embed_in_worker, part) for part in slices(texts)
+        ]
+        try:
+            parts = await asyncio.gather(*calls)
+        except BaseException:
+            for call in calls:
+                call.cancel()
+            raise
+        return joined(parts) if parts else []
 
     def load(
         self,

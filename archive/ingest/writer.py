@@ -1,10 +1,15 @@
 """The one embed-and-write path: every document that reaches the store goes through here (`bosun
 ingest`, the evaluation collections, the benchmarks).
 
-Documents are taken in batches of about ``batch_chunks`` passages: unchanged ones (same content
-hash) are skipped, the rest are chunked, embedded in one call per batch (the next batches embed
-while one is written), their originals copied to the archive, and each written in its own
-transaction, so a killed run resumes with no duplicates. Runs that share a collection claim each
+Every document first passes :func:`~archive.ingest.admit.admitted` (storable text, display
+fields without bidi controls) and its passages :func:`~archive.ingest.admit.marked` (planted
+instructions named). Documents are taken in batches of at most ``batch_chunks`` passages:
+unchanged ones (same content hash) are skipped, the rest are chunked, embedded in one call per
+batch (the next batches embed while one is written), their originals copied to the archive, and
+each written in its own transaction, so a killed run resumes with no duplicates. A document
+larger than a batch is written in slices, each committed as it is embedded; a rerun continues a
+partly written one from the slices stored. A document the database refuses for what it holds is
+one line in the report; the run goes on. Runs that share a collection claim each
 document before embedding it (:mod:`archive.store.locks`), so none is embedded twice.
 """
 
@@ -18,14 +23,23 @@ from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
+import psycopg.errors
 from langchain_core.embeddings import Embeddings
 
+from archive.ingest.admit import admitted, marked, shown_beside
 from archive.ingest.chunking import chunk_document
 from archive.ingest.model import Chunk, LoadError, SourceDocument
-from archive.ingest.workers import Embedder, in_process
+from archive.ingest.workers import EMBED_SLICE, Embedder, in_process
 from archive.originals import Originals
 from archive.store.database import Store
-from archive.store.documents import stored_hashes, write_document
+from archive.store.documents import (
+    PARTIAL,
+    append_chunks,
+    stored_chunk_ids,
+    stored_hashes,
+    write_document,
+)
 from archive.store.locks import Claims, claims
 
 logger = logging.getLogger(__name__)
@@ -115,13 +129,55 @@ async def write_documents(
 
 
 @dataclass
-class _Batch:
-    """Documents claimed by this run, chunked, with their vectors on the way."""
+class _Part:
+    """One document's chunks in one batch: all of them, or a slice of a large document."""
 
-    todo: list[tuple[SourceDocument, list[Chunk]]]
-    known: dict[str, str]  # stored content hashes
-    claimed: list[str]  # doc ids to release once written
-    vectors: asyncio.Future[Sequence[Sequence[float]]] | None
+    doc: SourceDocument
+    chunks: list[Chunk]
+    first: bool  # the first slice this run writes (replaces the document, unless resumed)
+    last: bool  # the slice that completes the document
+    resumed: bool  # continues a partly written document an earlier run left
+    changed: bool  # a stored, complete version existed (counted as updated)
+    total: int  # the document's chunk count
+
+
+@dataclass
+class _Batch:
+    """At most ``batch_chunks`` passages of documents claimed by this run, vectors on the way."""
+
+    parts: list[_Part]
+    texts: list[str]
+    claimed: list[str] = field(default_factory=list)  # doc ids to release once written
+    vectors: asyncio.Future[Sequence[Sequence[float]]] | None = None
+
+    def start(self, embed: Embedder) -> None:
+        """Read the parts for planted instructions and embed them, off the event loop (the
+        detector costs a few milliseconds a passage: on a large file, minutes)."""
+        if self.texts:
+            self.vectors = asyncio.ensure_future(self._marked_then_embedded(embed))
+
+    async def _marked_then_embedded(self, embed: Embedder) -> Sequence[Sequence[float]]:
+        await self._mark()
+        return await embed(self.texts)
+
+    async def _mark(self) -> None:
+        """Each part's passages read for planted instructions, a few per thread call (so a
+        cancelled run waits for no more than that)."""
+        for part in self.parts:
+            doc, chunks = part.doc, part.chunks
+            beside = await asyncio.to_thread(shown_beside, doc.title, doc.subject, doc.summary)
+            part.chunks = []
+            for i in range(0, len(chunks), EMBED_SLICE):
+                piece = chunks[i : i + EMBED_SLICE]
+                part.chunks += await asyncio.to_thread(marked, doc, piece, beside)
+
+
+#: A document this long is chunked in a thread (a 30 MB text takes seconds to cut).
+_LARGE_CHARS = 1_000_000
+
+#: What storing one document can fail on because of what it holds (not because the database or
+#: the disk is gone): the document is one line in the report and the run goes on.
+_BAD_DOCUMENT = (psycopg.DataError, psycopg.errors.ProgramLimitExceeded, ValueError)
 
 
 class _Writer:
@@ -140,6 +196,7 @@ class _Writer:
         self.text_of, self.chunker, self.report = text_of, chunker, report
         self.claims: Claims | None = None
         self.in_flight: set[str] = set()  # doc ids claimed and not yet written
+        self.failed: set[str] = set()  # doc ids whose write failed this run
 
     async def run(
         self,
@@ -150,12 +207,28 @@ class _Writer:
     ) -> list[SourceDocument]:
         """Write ``documents``; returns those held by another run (or twice in the input)."""
         deferred: list[SourceDocument] = []
-        queue: deque[_Batch] = deque()
+        queue: deque[_Batch] = deque()  # embedding or embedded, written in this order
+        backlog: deque[_Batch] = deque()  # further slices of large documents, not started
+        groups = self._batches(documents, batch_chunks)
+        reading, turn = True, False
         try:
-            for docs in self._batches(documents, batch_chunks):
-                queue.append(await self._prepare(docs, deferred))
-                if on_batch:
-                    on_batch(len(docs))
+            while reading or backlog:
+                # A large document's slices take turns with the documents read after it, so
+                # one file never holds the others back; at most two such files are read ahead.
+                turn = not turn
+                if reading and (not backlog or turn) and _large_documents(backlog) <= 1:
+                    docs = next(groups, None)
+                    if docs is None:
+                        reading = False
+                        continue
+                    first, *rest = await self._prepare(docs, deferred, batch_chunks)
+                    backlog.extend(rest)
+                    if on_batch:
+                        on_batch(len(docs))
+                else:
+                    first = backlog.popleft()
+                first.start(self.embed)  # at most ``depth`` batches embed at once
+                queue.append(first)
                 while len(queue) >= depth:
                     await self._write(queue.popleft())
             while queue:
@@ -176,7 +249,7 @@ class _Writer:
                 logger.warning("skipped %s", item)
                 self.report.errors.append(item)
                 continue
-            pending.append(item)
+            pending.append(admitted(item))  # the one boundary every stored text passes
             pending_chunks += max(1, len(item.sections))
             if pending_chunks >= batch_chunks:
                 yield pending
@@ -184,7 +257,11 @@ class _Writer:
         if pending:
             yield pending
 
-    async def _prepare(self, docs: list[SourceDocument], deferred: list[SourceDocument]) -> _Batch:
+    async def _prepare(
+        self, docs: list[SourceDocument], deferred: list[SourceDocument], batch_chunks: int
+    ) -> list[_Batch]:
+        """Claim, check and chunk ``docs``; their passages cut into batches of at most
+        ``batch_chunks`` (a large document spans several, each committed on its own)."""
         await asyncio.sleep(0)  # a point where Ctrl-C (cancellation) stops the run promptly
         assert self.claims is not None
         fresh: list[SourceDocument] = []
@@ -195,55 +272,108 @@ class _Writer:
         deferred.extend(d for d in fresh if d.doc_id not in held)
         self.in_flight -= {d.doc_id for d in fresh if d.doc_id not in held}
         known = await stored_hashes(self.store, sorted(held))
-        todo: list[tuple[SourceDocument, list[Chunk]]] = []
+        batches = [_Batch([], [])]
+        cut: list[tuple[SourceDocument, list[Chunk], list[Chunk], bool, bool]] = []
         for doc in (d for d in fresh if d.doc_id in held):
-            if known.get(doc.doc_id) == doc.content_hash:
+            stored = known.get(doc.doc_id)
+            if stored == doc.content_hash:
                 self.report.unchanged += 1
                 continue
-            chunks = self.chunker(doc)
+            chunks = (
+                await asyncio.to_thread(self.chunker, doc)  # seconds: the loop stays responsive
+                if sum(len(section.text) for section in doc.sections) > _LARGE_CHARS
+                else self.chunker(doc)
+            )
             if not chunks:
-                self.report.errors.append(LoadError(doc.archive_name, "no text to index"))
+                self.report.errors.append(LoadError(_where(doc), "no text to index"))
                 continue
-            todo.append((doc, chunks))
-        texts = [self.text_of(doc, c) for doc, chunks in todo for c in chunks]
-        vectors = asyncio.ensure_future(self.embed(texts)) if texts else None
-        return _Batch(todo, known, sorted(held), vectors)
+            resumed = stored == PARTIAL + doc.content_hash
+            todo = chunks
+            if resumed:  # an earlier run stored some slices: the rest, not those again
+                done = await stored_chunk_ids(self.store, doc.doc_id)
+                todo = [c for c in chunks if c.chunk_id not in done]
+                logger.info(
+                    "%s: continuing, %d of %d passages stored", _where(doc), len(done), len(chunks)
+                )
+            changed = stored is not None and not resumed
+            cut.append((doc, chunks, todo, resumed, changed))
+        # Documents that fit a batch first, so a large one's slices never hold them back.
+        cut.sort(key=lambda item: len(item[2]) > batch_chunks)
+        for doc, chunks, todo, resumed, changed in cut:
+            first = True
+            while True:
+                batch = batches[-1]
+                room = batch_chunks - len(batch.texts)
+                if room <= 0:
+                    batches.append(batch := _Batch([], []))
+                    room = batch_chunks
+                piece, todo = todo[:room], todo[room:]
+                part = _Part(doc, piece, first, not todo, resumed, changed, len(chunks))
+                batch.parts.append(part)
+                batch.texts.extend(self.text_of(doc, c) for c in piece)
+                first = False
+                if not todo:
+                    batch.claimed.append(doc.doc_id)
+                    break
+        # Documents with nothing to write are let go with the first batch.
+        placed = {doc_id for b in batches for doc_id in b.claimed}
+        batches[0].claimed.extend(sorted(held - placed))
+        return batches
 
     async def _write(self, batch: _Batch) -> None:
         assert self.claims is not None
-        if batch.vectors is not None:
-            vectors = await batch.vectors
-            offset = 0
-            for doc, chunks in batch.todo:
-                doc_vectors = vectors[offset : offset + len(chunks)]
-                offset += len(chunks)
-                path = await asyncio.to_thread(  # object storage is a network call
-                    self.archive.put, doc.kind, doc.doc_id, doc.archive_name, doc.original
-                )
-                changed = doc.doc_id in batch.known
-                await _finished(
-                    _store_one(self.store, doc, chunks, doc_vectors, path, changed, self.report)
+        vectors = await batch.vectors if batch.vectors is not None else []
+        offset = 0
+        for part in batch.parts:
+            part_vectors = vectors[offset : offset + len(part.chunks)]
+            offset += len(part.chunks)
+            if part.doc.doc_id in self.failed:
+                continue
+            try:
+                await _finished(self._store(part, part_vectors))
+            except _BAD_DOCUMENT as err:  # this document only: reported, the run goes on
+                logger.warning("%s not stored: %s", _where(part.doc), err)
+                self.failed.add(part.doc.doc_id)
+                self.report.errors.append(
+                    LoadError(_where(part.doc), f"not stored: {type(err).__name__}: {err}")
                 )
         await self.claims.release(batch.claimed)
         self.in_flight -= set(batch.claimed)
 
+    async def _store(self, part: _Part, vectors: Sequence[Sequence[float]]) -> None:
+        """Write one part in its transaction and count it."""
+        doc = part.doc
+        if part.first and not part.resumed:
+            path = await asyncio.to_thread(  # object storage is a network call
+                self.archive.put, doc.kind, doc.doc_id, doc.archive_name, doc.original
+            )
+            await write_document(
+                self.store,
+                doc,
+                part.chunks,
+                vectors,
+                path,
+                complete=part.last,
+                chunk_count=part.total,
+            )
+        else:
+            await append_chunks(self.store, doc, part.chunks, vectors, last=part.last)
+        self.report.chunks_added += len(part.chunks)
+        if part.last:
+            if part.changed:
+                self.report.updated += 1
+            else:
+                self.report.added += 1
 
-async def _store_one(
-    store: Store,
-    doc: SourceDocument,
-    chunks: list[Chunk],
-    vectors: Sequence[Sequence[float]],
-    path: str,
-    changed: bool,
-    report: WriteReport,
-) -> None:
-    """Write one document in its transaction and count it."""
-    await write_document(store, doc, chunks, vectors, path)
-    if changed:
-        report.updated += 1
-    else:
-        report.added += 1
-    report.chunks_added += len(chunks)
+
+def _large_documents(backlog: deque[_Batch]) -> int:
+    """How many documents have slices waiting in ``backlog``."""
+    return len({part.doc.doc_id for batch in backlog for part in batch.parts})
+
+
+def _where(doc: SourceDocument) -> str:
+    """What the report names for ``doc``: the file it came from, else its archived name."""
+    return doc.origin or doc.archive_name
 
 
 async def _finished(write: Coroutine[Any, Any, None]) -> None:

@@ -1,4 +1,4 @@
-"""The sync state in the collection's tables (migration 012): per folder its UIDVALIDITY, the
+"""The sync state in the collection's tables (migration 013): per folder its UIDVALIDITY, the
 last UID read and the CONDSTORE mark; per UID the archived message it is and its flags."""
 
 import contextlib

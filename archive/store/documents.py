@@ -30,14 +30,26 @@ async def stored_hashes(store: Store, doc_ids: Sequence[str]) -> dict[str, str]:
         return {row["doc_id"]: row["content_hash"] for row in await cur.fetchall()}
 
 
+#: The content hash a document is stored under while its chunks are still being written in
+#: slices (:func:`write_document` with ``complete=False``, then :func:`append_chunks`).
+PARTIAL = "partial:"
+
+
 async def write_document(
     store: Store,
     doc: SourceDocument,
     chunks: Sequence[Chunk],
     vectors: Sequence[Sequence[float]],
     archive_path: str,
+    *,
+    complete: bool = True,
+    chunk_count: int | None = None,
 ) -> None:
-    """Replace ``doc`` and its chunks atomically (BM25 postings follow through triggers)."""
+    """Replace ``doc`` and its chunks atomically (BM25 postings follow through triggers).
+
+    ``complete=False``: ``chunks`` are the first slice of ``chunk_count``; the document is
+    stored under the ``PARTIAL`` hash until :func:`append_chunks` writes its last slice, so a
+    rerun knows to continue it (see :func:`stored_chunk_ids`)."""
     primary = doc.vessels[0] if doc.vessels else None
     family = vessel_family(primary.vessel_type if primary else None)
     society = class_society(primary.vessel_class if primary else None)
@@ -58,7 +70,7 @@ async def write_document(
                 doc.kind,
                 doc.source_id,
                 doc.title,
-                doc.content_hash,
+                doc.content_hash if complete else PARTIAL + doc.content_hash,
                 archive_path,
                 doc.parent_id,
                 doc.thread_id,
@@ -74,7 +86,7 @@ async def write_document(
                 doc.embedding_mode,
                 doc.summary,
                 json.dumps(doc.metadata),
-                len(chunks),
+                len(chunks) if chunk_count is None else chunk_count,
                 family,
                 society,
                 registration,
@@ -86,41 +98,83 @@ async def write_document(
                 " ON CONFLICT DO NOTHING",
                 [(doc.doc_id, vessel_key(v)) for v in doc.vessels],
             )
-            await cur.executemany(
-                """INSERT INTO chunks (chunk_id, content, embedding, doc_id, ordinal, kind,
-                       source_id, title, thread_id, date, sender, vessel_name, imo, vessel_type,
-                       vessel_class, report_no, section, page, langchain_metadata, vessel_family,
-                       class_society, registration)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
-                       %s, %s, %s, %s, %s)""",
-                [
-                    (
-                        c.chunk_id,
-                        c.text,
-                        np.asarray(v, dtype=np.float32),
-                        doc.doc_id,
-                        c.ordinal,
-                        doc.kind,
-                        doc.source_id,
-                        doc.title,
-                        doc.thread_id,
-                        doc.date,
-                        doc.sender,
-                        primary and primary.name,
-                        primary and primary.imo,
-                        primary and primary.vessel_type,
-                        primary and primary.vessel_class,
-                        doc.report_no,
-                        c.section,
-                        c.page,
-                        json.dumps({"subject": doc.subject}),
-                        family,
-                        society,
-                        registration,
-                    )
-                    for c, v in zip(chunks, vectors, strict=True)
-                ],
+        await _insert_chunks(conn, doc, chunks, vectors)
+
+
+async def append_chunks(
+    store: Store,
+    doc: SourceDocument,
+    chunks: Sequence[Chunk],
+    vectors: Sequence[Sequence[float]],
+    *,
+    last: bool,
+) -> None:
+    """Add a further slice of a document stored with ``complete=False``, in one transaction;
+    the ``last`` slice stores its real content hash (the document is then complete)."""
+    async with store.pool.connection() as conn, conn.transaction():
+        await conn.execute(*write_lock_sql(store))
+        await _insert_chunks(conn, doc, chunks, vectors)
+        if last:
+            await conn.execute(
+                "UPDATE documents SET content_hash = %s WHERE doc_id = %s",
+                (doc.content_hash, doc.doc_id),
             )
+
+
+async def stored_chunk_ids(store: Store, doc_id: str) -> set[str]:
+    """The chunks of ``doc_id`` already stored (what a partly written document has)."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute("SELECT chunk_id FROM chunks WHERE doc_id = %s", (doc_id,))
+        return {row["chunk_id"] for row in await cur.fetchall()}
+
+
+async def _insert_chunks(
+    conn: AsyncConnection[DictRow],
+    doc: SourceDocument,
+    chunks: Sequence[Chunk],
+    vectors: Sequence[Sequence[float]],
+) -> None:
+    primary = doc.vessels[0] if doc.vessels else None
+    family = vessel_family(primary.vessel_type if primary else None)
+    society = class_society(primary.vessel_class if primary else None)
+    registration = doc.metadata.get("registration") if doc.kind == "ntsb_report" else None
+    async with conn.cursor() as cur:
+        await cur.executemany(
+            """INSERT INTO chunks (chunk_id, content, embedding, doc_id, ordinal, kind,
+                   source_id, title, thread_id, date, sender, vessel_name, imo, vessel_type,
+                   vessel_class, report_no, section, page, langchain_metadata, vessel_family,
+                   class_society, registration, instructions)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
+                   %s, %s, %s, %s, %s, %s)""",
+            [
+                (
+                    c.chunk_id,
+                    c.text,
+                    np.asarray(v, dtype=np.float32),
+                    doc.doc_id,
+                    c.ordinal,
+                    doc.kind,
+                    doc.source_id,
+                    doc.title,
+                    doc.thread_id,
+                    doc.date,
+                    doc.sender,
+                    primary and primary.name,
+                    primary and primary.imo,
+                    primary and primary.vessel_type,
+                    primary and primary.vessel_class,
+                    doc.report_no,
+                    c.section,
+                    c.page,
+                    json.dumps({"subject": doc.subject}),
+                    family,
+                    society,
+                    registration,
+                    list(c.instructions),
+                )
+                for c, v in zip(chunks, vectors, strict=True)
+            ],
+        )
 
 
 async def _upsert_vessels(conn: AsyncConnection[DictRow], vessels: Sequence[Vessel]) -> None:

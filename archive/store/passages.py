@@ -19,7 +19,7 @@ from archive.store.database import Store
 PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
        c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo, c.report_no,
        d.archive_path, d.embedding_mode, d.summary, d.parent_id,
-       d.metadata->>'ocr_pages' AS ocr_pages"""
+       d.metadata->>'ocr_pages' AS ocr_pages, c.instructions"""
 
 
 class Passage(TypedDict):
@@ -49,6 +49,10 @@ class Passage(TypedDict):
     rerank: float | None  # reranker relevance in [0, 1]; None when not reranked
     parent_id: NotRequired[str | None]  # an attachment's message (its source id)
     ocr: NotRequired[bool]  # the passage's page was read by OCR
+    # Planted instructions ingest found in the passage (text.injection pattern names): shown to
+    # a model only as marked, quoted data, never copied into an answer. Absent in passages
+    # stored by a graph state or a fake from before the mark existed: read it with .get().
+    instructions: NotRequired[list[str]]
 
 
 def passage_of(
@@ -81,6 +85,7 @@ def passage_of(
         rerank=None,
         parent_id=row["parent_id"],
         ocr=row["page"] is not None and str(row["page"]) in (row["ocr_pages"] or "").split(","),
+        instructions=list(row.get("instructions") or ()),
     )
 
 

@@ -13,6 +13,7 @@ from graph import prompts
 from graph.offline import offline_answer
 from graph.state import Diagnostics, State
 from providers.resilience import degrade
+from text.injection import repeated_instructions
 from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
@@ -39,6 +40,22 @@ def checked_storage(all_exist: AllExist, degraded: list[str]) -> AllExist:
 def degraded_storage(notes: list[str]) -> bool:
     """The storage itself failed this turn (noted once by :func:`checked_storage`)."""
     return any(note.startswith("archive storage failed") for note in notes)
+
+
+def _echoed_instructions(state: State, answer: str) -> list[str]:
+    """What the answer repeats or obeys of the planted instructions in this turn's marked
+    passages (see :func:`text.injection.repeated_instructions`); [] when none was marked."""
+    ranked = state.get("ranked", [])
+    marked = [
+        "\n".join(filter(None, (r["title"], r.get("subject"), r.get("summary"), r["text"])))
+        for r in ranked
+        if r.get("instructions")
+    ]
+    if not marked:
+        return []
+    unmarked = [r["text"] for r in ranked if not r.get("instructions")]
+    question = next((m.text for m in reversed(state["messages"]) if m.type == "human"), "")
+    return repeated_instructions(answer, marked, unmarked, question)
 
 
 async def validate_citations(state: State, *, all_exist: AllExist) -> State:
@@ -85,6 +102,12 @@ async def validate_citations(state: State, *, all_exist: AllExist) -> State:
             },
         }
     )
+    if echoed := _echoed_instructions(state, text):
+        logger.warning("answer flagged: it repeats a planted instruction (%s)", ", ".join(echoed))
+        summary["flagged"] = True
+        summary["planted_instructions"] = echoed
+        text = f"{text}\n\n{prompts.PLANTED_NOTE}"
+        message = message.model_copy(update={"content": text})
     missing = [cid for cid, why in check.reasons.items() if why == MISSING]
     if missing and not degraded_storage(degraded):
         degraded.append(

@@ -5,6 +5,7 @@ log line and trace event by :func:`tests.fault_matrix.assert_told`."""
 
 from __future__ import annotations
 
+import importlib
 import socket
 import sys
 import time
@@ -28,6 +29,7 @@ from tests.fakes.http_providers import FakeProviderServer, fake_provider_server
 from tests.fakes.openai_server import CHAT_PATH, ChatCompletions, add_chat_completions
 from tests.fault_matrix import (
     DATABASE_ROWS,
+    INGEST_ROWS,
     SERVER_ROWS,
     UNIT_ROWS,
     TraceEvents,
@@ -132,10 +134,16 @@ def scenario(*keys: str) -> Callable[[Scenario], Scenario]:
 
 
 def test_every_row_of_the_matrix_is_run_by_one_tier() -> None:
-    tiers = UNIT_ROWS + DATABASE_ROWS + SERVER_ROWS
+    tiers = UNIT_ROWS + DATABASE_ROWS + SERVER_ROWS + tuple(INGEST_ROWS)
     assert sorted(tiers) == sorted(FAULTS)
     assert len(set(tiers)) == len(MATRIX)
     assert sorted(SCENARIOS) == sorted(UNIT_ROWS)
+
+
+@pytest.mark.parametrize("key", sorted(INGEST_ROWS))
+def test_each_ingest_row_names_the_test_that_runs_it(key: str) -> None:
+    module, name = INGEST_ROWS[key]
+    assert callable(getattr(importlib.import_module(module), name)), (key, module, name)
 
 
 def test_the_operations_page_shows_the_matrix_as_it_is() -> None:

@@ -24,6 +24,7 @@ from archive.ingest.mail_parts import (
     SIGNATURE_TYPES,
     SMIME_TYPES,
     attachment_text,
+    mime_depth,
     part_kind,
     smime_content,
     without_pgp_armor,
@@ -31,6 +32,7 @@ from archive.ingest.mail_parts import (
 from archive.ingest.mail_text import html_to_text, is_list_footer, strip_inline_data, strip_quotes
 from archive.ingest.model import EmbeddingMode, LoadError, Section, SourceDocument, short_id
 from archive.ingest.ocr import PageText, image_text
+from text.storable import MAX_DEPTH
 
 logger = logging.getLogger(__name__)
 
@@ -85,10 +87,35 @@ def parse_message(raw: bytes, *, origin: str = "<message>") -> list[SourceDocume
     if not _looks_like_headers(raw):
         raise LoadError(origin, "not an email message: the file does not start with headers")
     try:
-        msg = email.message_from_bytes(raw, policy=email.policy.default)
-        return _parse(msg, raw, origin)
+        nesting = mime_depth(raw)
+        if nesting > MAX_DEPTH:  # the stdlib parser recurses once per level
+            logger.warning(
+                "%s: MIME parts nested %d deep; only its headers are read", origin, nesting
+            )
+            msg = _headers_only(raw, nesting)
+        else:
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
+        docs = _parse(msg, raw, origin)
     except _PARSE_ERRORS as err:
         raise LoadError(origin, f"malformed email: {type(err).__name__}: {err}") from err
+    for doc in docs:
+        doc.origin = origin
+    return docs
+
+
+def _headers_only(raw: bytes, nesting: int) -> EmailMessage:
+    """The message's headers with, as its body, a line saying why its parts were not read."""
+    msg = email.message_from_bytes(
+        raw.split(b"\n\n", 1)[0].split(b"\r\n\r\n", 1)[0], policy=email.policy.default
+    )
+    assert isinstance(msg, EmailMessage)
+    for name in ("Content-Type", "Content-Transfer-Encoding"):
+        del msg[name]
+    msg.set_content(
+        f"(This message's MIME parts are nested {nesting} levels deep, past the {MAX_DEPTH} "
+        "that are read; its original is archived unread.)"
+    )
+    return msg
 
 
 def message_source_id(raw: bytes) -> str:

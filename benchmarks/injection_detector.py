@@ -1,0 +1,154 @@
+"""The planted-instruction detector (:mod:`text.injection`): how many phrasings it recognises and
+how much benign text it flags.
+
+- recognition on ``tests/data/injections.jsonl`` (``python tests/data/make_injections.py``), by
+  split: ``dev`` (what the detector was tuned on) and ``held_back`` (never looked at while
+  tuning), by family and by disguise;
+- false positives on benign text: every question of ``benchmarks/questions/*.jsonl``, the
+  passages (chunks as ingest cuts them) of the real mailing-list mail in
+  ``../shared/data/email/usrp-users`` and of NTSB narratives, and the example archive.
+
+``python benchmarks/injection_detector.py [--json] [--data ../shared/data] [--mails N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from archive.ingest.email import parse_message  # noqa: E402
+
+from archive.ingest.chunking import chunk_document  # noqa: E402
+from archive.ingest.discover import load_paths  # noqa: E402
+from archive.ingest.model import LoadError, SourceDocument  # noqa: E402
+from text.injection import instructions_in  # noqa: E402
+
+PHRASINGS = ROOT / "tests" / "data" / "injections.jsonl"
+
+
+def recognition() -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows of recognition by split, family and disguise; the held-back misses (ids)."""
+    entries = [json.loads(line) for line in PHRASINGS.open(encoding="utf-8") if line.strip()]
+    hits: Counter[tuple[str, str]] = Counter()
+    totals: Counter[tuple[str, str]] = Counter()
+    missed: list[str] = []
+    for entry in entries:
+        found = bool(instructions_in(entry["text"]))
+        for key in (
+            (entry["split"], "all"),
+            (entry["split"], f"family:{entry['family']}"),
+            (entry["split"], f"disguise:{entry['disguise']}"),
+        ):
+            totals[key] += 1
+            hits[key] += found
+        if not found and entry["split"] == "held_back":
+            missed.append(entry["id"])
+    rows = [
+        {"split": s, "group": g, "n": totals[s, g], "recognised": hits[s, g],
+         "rate": round(hits[s, g] / totals[s, g], 4)}
+        for s, g in sorted(totals)
+    ]  # fmt: skip
+    return rows, missed
+
+
+def _chunks(documents: Iterable[SourceDocument | LoadError]) -> Iterator[str]:
+    for doc in documents:
+        if isinstance(doc, LoadError):
+            continue
+        for chunk in chunk_document(doc):
+            yield chunk.text
+        yield doc.title
+
+
+def _mails(folder: Path, limit: int) -> Iterator[SourceDocument | LoadError]:
+    for path in sorted(folder.glob("*.eml"))[:limit]:
+        try:
+            yield from parse_message(path.read_bytes(), origin=str(path))
+        except LoadError as err:
+            yield err
+
+
+def _narratives(path: Path, limit: int) -> Iterator[str]:
+    with path.open(encoding="utf-8") as handle:
+        for n, line in enumerate(handle):
+            if n >= limit:
+                return
+            record = json.loads(line)
+            yield record.get("narrative") or ""
+            yield record.get("probable_cause") or ""
+
+
+def false_positives(data: Path, mails: int, records: int) -> tuple[list[dict[str, Any]], list]:
+    """Rows of flagged benign texts per source; a sample of what was flagged (for reading)."""
+    sources: dict[str, Iterable[str]] = {
+        "questions": (
+            json.loads(line).get(key) or ""
+            for path in sorted((ROOT / "benchmarks" / "questions").glob("*.jsonl"))
+            for line in path.open(encoding="utf-8")
+            if line.strip()
+            for key in ("question", "followup")
+        ),
+        "example archive passages": _chunks(load_paths([ROOT / "examples" / "archive"])),
+    }
+    usrp = data / "email" / "usrp-users"
+    if usrp.is_dir():
+        sources["usrp-users mail passages"] = _chunks(_mails(usrp, mails))
+    notmuch = data / "email" / "notmuch"
+    if notmuch.is_dir():
+        sources["notmuch mail passages"] = _chunks(load_paths([notmuch]))
+    ntsb = data / "ntsb" / "reports_2010_2016.jsonl"
+    if ntsb.is_file():
+        sources["NTSB narratives and causes"] = _narratives(ntsb, records)
+    rows, flagged = [], []
+    for name, texts in sources.items():
+        n = hit = 0
+        for text in texts:
+            if not text.strip():
+                continue
+            n += 1
+            names = instructions_in(text)
+            if names:
+                hit += 1
+                flagged.append({"source": name, "patterns": names, "text": text[:300]})
+        rows.append({"source": name, "n": n, "flagged": hit, "rate": round(hit / max(n, 1), 5)})
+    return rows, flagged
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the tables as JSON")
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--mails", type=int, default=2000, help="usrp-users messages read")
+    parser.add_argument("--records", type=int, default=2000, help="NTSB records read")
+    parser.add_argument("--show", type=int, default=0, help="print N flagged benign texts")
+    args = parser.parse_args()
+    rows, missed = recognition()
+    benign, flagged = false_positives(args.data, args.mails, args.records)
+    if args.json:
+        out = {"recognition": rows, "held_back_missed": missed, "false_positives": benign}
+        print(json.dumps(out, indent=2))  # noqa: T201
+        return
+    print("| split | group | n | recognised | rate |")  # noqa: T201
+    print("|---|---|---:|---:|---:|")  # noqa: T201
+    for r in rows:
+        print(f"| {r['split']} | {r['group']} | {r['n']} | {r['recognised']} | {r['rate']:.1%} |")  # noqa: T201
+    print("\n| benign source | texts | flagged | rate |")  # noqa: T201
+    print("|---|---:|---:|---:|")  # noqa: T201
+    for r in benign:
+        print(f"| {r['source']} | {r['n']} | {r['flagged']} | {r['rate']:.2%} |")  # noqa: T201
+    if missed:
+        print(f"\nheld-back misses: {len(missed)}")  # noqa: T201
+    for item in flagged[: args.show]:
+        print(item)  # noqa: T201
+
+
+if __name__ == "__main__":
+    main()
