@@ -24,10 +24,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from archive.ingest.email import parse_message  # noqa: E402
-
 from archive.ingest.chunking import chunk_document  # noqa: E402
 from archive.ingest.discover import load_paths  # noqa: E402
+from archive.ingest.loaders.email import parse_message  # noqa: E402
 from archive.ingest.model import LoadError, SourceDocument  # noqa: E402
 from text.injection import instructions_in  # noqa: E402
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from archive.ingest.text import text_document
 
 from agent.settings import Settings
 from agent.wiring import Services, open_services
+from archive.ingest.loaders.text import text_document
 from archive.ingest.model import SourceDocument
 from archive.ingest.writer import WriteReport, write_documents
 from archive.store.documents import PARTIAL

@@ -4,18 +4,13 @@ chat model and the offline composer see them."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from archive.ingest.email import parse_message
-from tools.compose.units import units_of
-from tools.context import QUOTE_CLOSE, WITHHELD, format_passage
-
-from archive.ingest import discover
+from answers.layout import QUOTE_CLOSE, WITHHELD, format_passage
+from answers.units import units_of
 from archive.ingest.admit import admitted, marked
 from archive.ingest.chunking import chunk_document
+from archive.ingest.loaders.email import parse_message
 from archive.ingest.mail_parts import mime_depth
-from archive.ingest.model import LoadError, SourceDocument
+from archive.ingest.model import SourceDocument
 from archive.store.passages import Passage
 from tests.hostile_mail import broken_mails
 
@@ -54,25 +49,6 @@ def test_nul_bytes_and_bidi_controls_leave_no_trace_in_what_is_stored() -> None:
     mail, attachment = _docs("nul_attachment_name.eml")
     assert "\x00" not in attachment.title + attachment.archive_name + attachment.source_id
     assert attachment.parent_id == mail.source_id
-
-
-def test_a_loader_failing_unforeseen_is_one_line_and_the_walk_goes_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    (tmp_path / "a.eml").write_bytes(b"From: a@b\nMessage-ID: <a@b>\n\nfirst\n")
-    (tmp_path / "b.eml").write_bytes(b"From: a@b\nMessage-ID: <b@b>\n\nsecond\n")
-    real = discover.email.load_eml
-
-    def crashing(path: Path):  # type: ignore[no-untyped-def]
-        if path.name == "a.eml":
-            raise RuntimeError("parser bug")
-        return real(path)
-
-    monkeypatch.setattr(discover.email, "load_eml", crashing)
-    monkeypatch.setitem(discover._LOADERS, ".eml", crashing)
-    items = list(discover.load_paths([tmp_path]))
-    assert isinstance(items[0], LoadError) and "RuntimeError: parser bug" in items[0].reason
-    assert isinstance(items[1], SourceDocument) and items[1].origin == str(tmp_path / "b.eml")
 
 
 PLANTED = (
