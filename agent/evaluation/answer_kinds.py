@@ -32,7 +32,7 @@ from agent.evaluation.answers import QuestionsError
 from agent.evaluation.metrics import percentile
 from graph.builder import BosunGraph
 from graph.context import Context
-from tools.extractive import sentences
+from text.sentences import sentences
 from tools.timing import elapsed_ms
 
 KINDS = ("cause", "fix", "pattern", "followup")

@@ -11,6 +11,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from archive.ingest.model import LoadError, Section, SourceDocument, Vessel
+from text.words import STOP_WORDS
 
 logger = logging.getLogger(__name__)
 
@@ -216,24 +217,7 @@ _VESSEL = re.compile(
     r"launch|taxi|catamaran)|M\.V\.|MV)\s*,?\s+(?:the\s+)?(?:MV\s+|MT\s+|FV\s+)?"
     r"([A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+)?[A-Z0-9][\w'’.-]*){0,3})"
 )
-_STOPWORDS = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "of",
-        "on",
-        "board",
-        "and",
-        "between",
-        "from",
-        "to",
-        "with",
-        "for",
-        "in",
-        "at",
-    }
-)
+_NOT_QUALIFIERS = STOP_WORDS | {"board"}  # words before a vessel type that do not qualify it
 
 
 def is_taic_report(path: Path, text: str) -> bool:
@@ -352,7 +336,7 @@ def _vessel_type(title: str, match: re.Match[str]) -> str:
         return "Motor vessel"
     kind = match[1]
     for word in reversed(title[: match.start(1)].replace(",", " ").split()[-2:]):
-        if word.lower() in _STOPWORDS or not word.replace("-", "").isalpha():
+        if word.lower() in _NOT_QUALIFIERS or not word.replace("-", "").isalpha():
             break
         kind = f"{word}{kind}" if word.endswith("-") else f"{word} {kind}"
     return kind[:1].upper() + kind[1:]

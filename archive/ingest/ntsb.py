@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from archive.ingest.model import LoadError, Section, SourceDocument
+from text.sentences import unglue
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +58,6 @@ _FIELDS = re.compile(
     r"Aircraft|Defining Event|Injuries|Flight Conducted Under):"
 )
 _BOILERPLATE = "The National Transportation Safety Board (NTSB) is an independent federal agency"
-_GLUED_SENTENCE = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")  # "report.The pilot"
 
 
 # --- JSONL records ------------------------------------------------------------------------
@@ -99,7 +99,7 @@ def record_document(record: Any) -> SourceDocument:
     if not isinstance(record, dict):
         raise ValueError("record is not a JSON object")
     number = _text(record.get("ntsb_no"))
-    narrative = _GLUED_SENTENCE.sub(". ", _text(record.get("narrative")))
+    narrative = unglue(_text(record.get("narrative")))
     cause = _text(record.get("probable_cause"))
     if not number:
         raise ValueError("record has no ntsb_no")

@@ -11,9 +11,9 @@ import pytest
 
 from archive.store.passages import Passage
 from tests.fakes.clients import passage
+from text.sentences import sentences
 from tools import prompts
 from tools.compose import AnswerRequest, compose_answer, question_kind, subject_of
-from tools.extractive import sentences
 
 
 def record(chunk_id: str, text: str, **fields: Any) -> Passage:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from archive.store.passages import Passage
-from providers.rerankers.features import STOP_WORDS
+from text.words import STOP_WORDS
 from tools.compose.units import CAUSE_SECTIONS, Unit, units_of
 from tools.extractive import ended
 

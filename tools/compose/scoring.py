@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from providers.rerankers.features import content_stems, is_identifier, tokens
+from text.words import content_stems, is_identifier, tokens
 from tools.compose.kinds import Kind
 from tools.compose.units import Unit
 
