@@ -33,13 +33,14 @@ BEFORE_NUMBER = frozenset(
 #: Dotted initialisms that end a sentence when a capitalised word follows ("at 10 a.m. The").
 TIMES = frozenset({"a.m.", "p.m."})
 
-_END = re.compile(r"([.!?]+)[\"'”’)\]]*(\s+)(?=\S)")
+_END = re.compile(r"(?<![.!?])([.!?]++)[\"'”’)\]]*+(\s++)(?=\S)")  # possessive: linear time
 _STARTS = re.compile(r"[\"'“‘(\[]?[A-Z0-9]")  # what a sentence after a full stop starts with
-_BREAK = re.compile(r"\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*•]|\d{1,2}[.)])\s)")
+_BREAK = re.compile(r"\n[ \t]*+\n\s*+|\n(?=[ \t]*+(?:[-*•]|\d{1,2}[.)])\s)")
 _WORD_BEFORE = re.compile(r"(\S+)\.$")
 _INITIALISM = re.compile(r"(?:[A-Za-z]\.){2,}")
 _ENUMERATOR = re.compile(r"\(?(?:\d{1,2}|[A-Za-z]|[ivxIVX]{1,4})[.)]")
 _CAPITALISED = re.compile(r"[\"'“‘(\[]?[A-Z][a-z]")
+_TAIL = 80  # characters before a mark that decide whether it ends a sentence
 _GLUED = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")  # "report.The pilot"
 
 
@@ -80,24 +81,28 @@ def unglue(text: str) -> str:
 
 
 def _ends(text: str, start: int, stop: int) -> list[int]:
-    """Sentence ends between ``start`` and ``stop`` (a block without blank lines)."""
+    """Sentence ends between ``start`` and ``stop`` (a block without blank lines). Each decision
+    reads a bounded window around the mark, so a long text is split in linear time."""
     ends: list[int] = []
     for match in _END.finditer(text, start, stop):
-        end = match.start(2)
-        if _ends_sentence(text[start:end], match.group(1), text[match.end() : stop]):
+        end, after = match.start(2), match.end()
+        tail = text[max(start, end - _TAIL) : end]
+        alone = end - start <= _TAIL and len(tail.split()) == 1
+        if _ends_sentence(tail, alone, match.group(1), text[after : min(stop, after + 4)]):
             ends.append(end)
-            start = match.end()
+            start = after
     return ends
 
 
-def _ends_sentence(sentence: str, mark: str, following: str) -> bool:
-    """Whether ``sentence`` (ending in ``mark`` and perhaps closers) ends before ``following``."""
+def _ends_sentence(tail: str, alone: bool, mark: str, following: str) -> bool:
+    """Whether a sentence ending in ``tail`` (its last characters, the ``mark`` and perhaps
+    closers; ``alone``: it is one word) ends before ``following`` (the next characters)."""
     if "?" in mark or "!" in mark:
         return True  # "Why? because ...", "Done! then"
     if not _STARTS.match(following):
         return False  # "approx. five", "e.g. the", "etc. and"
-    words = sentence.split()
-    if _ENUMERATOR.fullmatch(words[-1]) and (len(words) == 1 or words[-2].endswith(":")):
+    words = tail.split()
+    if _ENUMERATOR.fullmatch(words[-1]) and (alone or (len(words) > 1 and words[-2].endswith(":"))):
         return False  # "1." alone or after a colon: its item follows
     last = words[-1]
     word = _WORD_BEFORE.search(last)
