@@ -29,7 +29,7 @@ import numpy as np
 
 from agent.evaluation.beir import BeirDataset, load_dataset
 from providers.minilm import default_minilm
-from providers.rerankers.features import content_stems, tokens
+from text.words import content_stems, tokens
 
 OUT = Path(__file__).parent / "out"
 WEIGHTS = (0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
