@@ -32,6 +32,7 @@ from archive.ingest.reembed import stored_embedding_text
 from archive.ingest.writer import reads_as_text
 from archive.store.database import Store
 from archive.store.search_filters import SearchFilters
+from text.sentences import sentences as split_sentences
 from tools.hybrid import retrieve
 from tools.retrieval_config import RetrievalConfig
 
@@ -40,7 +41,6 @@ logger = logging.getLogger(__name__)
 _STATES = re.compile(
     r"probable cause|finding|conclusion|summary|synopsis|abstract|overview|cause", re.I
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 MIN_WORDS = 6  # shorter anchors say too little to pair on
 MAX_ANCHOR_CHARS = 600
 
@@ -143,7 +143,7 @@ def thread_pairs(messages: Sequence[MinedChunk]) -> list[Pair]:
 
 def cloze_pair(chunk: MinedChunk, rng: random.Random) -> Pair | None:
     """One sentence of the passage ↔ the passage without it (the inverse cloze task)."""
-    sentences = [s for s in _SENTENCE.split(chunk.content) if s.strip()]
+    sentences = split_sentences(chunk.content)
     choices = [i for i, s in enumerate(sentences) if _words(s) >= MIN_WORDS]
     if len(sentences) < 3 or not choices:
         return None

@@ -20,6 +20,7 @@ from adapt.reranker_fitting import Group, fit_linear, fit_slope, fit_trees
 from providers.rerankers.features import FEATURES
 from providers.rerankers.translation import TranslationModel
 from providers.rerankers.trees import FeatureWeights, RankModel, Tree, feature_names, sigmoid
+from text.words import STEMMER
 
 #: Weights set, not learnt: neither training split asks about identifiers (claims and
 #: probable-cause sentences name no report or IMO number), yet an exact ERA22LA175 match is the
@@ -186,6 +187,7 @@ def weights_payload(
     names = model.features
     payload: dict[str, Any] = {
         "features": list(names),
+        "stems": STEMMER,  # the features' word stems (FeatureWeights.load refuses others)
         "weights": {n: round(float(v), 6) for n, v in zip(names, model.weights, strict=True)},
         "bias": round(model.bias, 6),
         "cutoff": round(cutoff, 4),

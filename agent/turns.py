@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -39,6 +38,7 @@ from graph.context import Context
 from graph.state import Diagnostics, InputState, diagnostics_of, record
 from providers.resilience import degrade
 from providers.tracing import new_trace_id, trace_metadata, tracing_callbacks
+from text.sentences import sentence_pieces
 from text.storable import displayable
 from tools.filters import FilterRequest, Filters, describe
 
@@ -50,7 +50,6 @@ Connection = AsyncConnection[DictRow]
 
 #: Nodes whose AI messages are not new text for the reader (the validated copy of the answer).
 _SILENT_NODES = {"validate_citations"}
-_SENTENCE = re.compile(r".+?(?:[.!?](?=\s|$)\S*\s*|$)", re.DOTALL)
 LOCAL_USER = "local"  # the single user of a deployment with no API keys (and of the CLI)
 
 
@@ -157,11 +156,6 @@ def citation_payloads(state: dict[str, Any]) -> list[dict[str, Any]]:
         }
         for c in state.get("citations") or []
     ]
-
-
-def sentences(text: str) -> list[str]:
-    """``text`` cut after each sentence, whitespace kept, so the pieces join back to ``text``."""
-    return [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0)]
 
 
 @dataclass
@@ -280,7 +274,7 @@ def _new_text(message: BaseMessage, node: str) -> list[str]:
     text = message.text
     if not text:
         return []
-    return [text] if isinstance(message, AIMessageChunk) else sentences(text)
+    return [text] if isinstance(message, AIMessageChunk) else sentence_pieces(text)
 
 
 async def claim_thread(conn: Connection, thread_id: str, user: str, title: str) -> None:

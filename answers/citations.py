@@ -10,6 +10,7 @@ from typing import NotRequired
 from typing_extensions import TypedDict  # pydantic (Studio schemas) needs it on 3.11
 
 from archive.store.passages import Passage
+from text.sentences import sentences
 
 #: A citation marker, tolerating whitespace and case: ``[C:3f9a1c0b7e21]``, ``[ c : 3F9A... ]``.
 MARKER = re.compile(r"\[\s*C\s*:\s*([^\[\]\n]{0,64}?)\s*\]", re.IGNORECASE)
@@ -76,7 +77,6 @@ class CitationCheck:
         }
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _LEADING_MARKERS = re.compile(r"^(?:\s*\[\s*C\s*:[^\[\]\n]{0,64}\])+", re.IGNORECASE)
 #: A statement has at least this many words (shorter lines are headings or connectives).
 STATEMENT_WORDS = 4
@@ -86,18 +86,18 @@ def uncited_statements(text: str) -> list[str]:
     """The statements of ``text`` that carry no marker: sentences of at least
     :data:`STATEMENT_WORDS` words that are not a question or a heading (ending in ":"). Markers
     placed after the full stop ("... replaced. [C:…]") count for the sentence before them."""
-    pieces = [p.strip() for p in _SENTENCE_END.split(text) if p and p.strip()]
-    sentences: list[str] = []
+    pieces = [s for line in text.splitlines() for s in sentences(line)]
+    statements: list[str] = []
     for piece in pieces:
         lead = _LEADING_MARKERS.match(piece)
-        if lead and sentences:
-            sentences[-1] += " " + lead.group(0)
+        if lead and statements:
+            statements[-1] += " " + lead.group(0)
             piece = piece[lead.end() :].strip()
         if piece:
-            sentences.append(piece)
+            statements.append(piece)
     return [
         s
-        for s in sentences
+        for s in statements
         if not MARKER.search(s)
         and len(re.findall(r"\w+", s)) >= STATEMENT_WORDS
         and not s.rstrip().endswith(("?", ":"))

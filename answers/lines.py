@@ -11,7 +11,7 @@ from answers.extractive import ended
 from answers.layout import shown_field
 from answers.units import CAUSE_SECTIONS, Unit, units_of
 from archive.store.passages import Passage
-from providers.rerankers.features import STOP_WORDS
+from text.words import STOP_WORDS
 
 #: Documents listed in a pattern answer.
 MAX_LISTED = 8

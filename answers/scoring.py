@@ -10,7 +10,7 @@ import numpy as np
 
 from answers.aspects import Aspect
 from answers.units import Unit
-from providers.rerankers.features import content_stems, is_identifier, tokens
+from text.words import content_stems, is_identifier, tokens
 
 logger = logging.getLogger(__name__)
 

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from answers.extractive import MAX_CHARS, MIN_CHARS, sentences
+from answers.extractive import MAX_CHARS, MIN_CHARS
 from archive.store.passages import Passage
-from providers.rerankers.features import content_stems, tokens
 from text.injection import instructions_in
+from text.sentences import sentences, unglue
+from text.words import content_stems, tokens
 
 Role = Literal["found", "cause", "fix", "hint", "confirm", "problem", "outcome", "plain"]
 
@@ -70,7 +71,6 @@ _FOUND_CUE = re.compile(
     re.I,
 )
 #: Sentences glued by a lost space ("That worked.It converged"): split there.
-_GLUED = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")
 #: The labelled parts of a thread digest ("Problem (Ann): ...", "Resolution (Bob): ...").
 _DIGEST_PART = re.compile(r"^(Problem|Investigation|Resolution)\b[^:\n]{0,80}:\s*", re.M)
 
@@ -125,7 +125,7 @@ def _units_of(record: Passage, rank: int) -> list[Unit]:
     if record.get("kind") == "thread_digest":
         return _digest_units(record, rank)
     opening = _opens_thread(record)
-    for position, sentence in enumerate(sentences(_GLUED.sub(". ", record["text"]))):
+    for position, sentence in enumerate(sentences(unglue(record["text"]))):
         text = BOILERPLATE.sub("", sentence)
         if MIN_CHARS <= len(text) <= MAX_CHARS and not _NOT_CONTENT.search(text):
             role = _role(text)
@@ -147,7 +147,7 @@ def _opens_thread(record: Passage) -> bool:
 def _digest_units(record: Passage, rank: int) -> list[Unit]:
     """A digest's sentences: the resolution's are stated fixes, the problem's the problem (the
     header line, 'Thread "...": 5 messages, ...', answers nothing)."""
-    text = _GLUED.sub(". ", record["text"])
+    text = unglue(record["text"])
     marks = list(_DIGEST_PART.finditer(text))
     parts: list[tuple[str, str]] = [("", text[: marks[0].start()] if marks else text)]
     for i, mark in enumerate(marks):

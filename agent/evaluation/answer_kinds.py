@@ -30,10 +30,10 @@ from langchain_core.messages import HumanMessage
 
 from agent.evaluation.answers import QuestionsError
 from agent.evaluation.metrics import percentile
-from answers.extractive import sentences
 from graph.builder import BosunGraph
 from graph.context import Context
 from graph.state import diagnostics_of
+from text.sentences import sentences
 from tools.timing import elapsed_ms
 
 KINDS = ("cause", "fix", "pattern", "followup")

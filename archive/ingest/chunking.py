@@ -6,11 +6,11 @@ import re
 from collections.abc import Iterator
 
 from archive.ingest.model import Chunk, Section, SourceDocument, short_id
+from text.sentences import sentences
 
 MIN_SECTION_CHARS = 40  # a shorter section (a lone heading) is merged into the next one
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
-_SENTENCE = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]’”]))\s+")
 
 _Unit = tuple[int, str]  # (paragraph number, sentence)
 
@@ -77,7 +77,7 @@ def _merged(sections: list[Section]) -> Iterator[Section]:
 
 
 def _sentences(paragraph: str, max_chars: int) -> Iterator[str]:
-    for sentence in _SENTENCE.split(paragraph):
+    for sentence in sentences(paragraph):
         if len(sentence) <= max_chars:
             if sentence:
                 yield sentence

@@ -50,6 +50,7 @@ from archive.ingest.enrich import clean_subject
 from archive.ingest.model import SourceDocument
 from archive.store.database import Store
 from archive.store.documents import delete_document
+from text.sentences import sentences
 
 logger = logging.getLogger(__name__)
 
@@ -235,8 +236,7 @@ def _join_chunks(chunks: Sequence[str]) -> str:
     for chunk in chunks:
         for paragraph in re.split(r"\n\s*\n", chunk):
             fresh = []
-            for sentence in re.split(r"(?<=[.!?])\s+", paragraph):
-                key = " ".join(sentence.split())
+            for key in sentences(paragraph):
                 if key and key not in seen:
                     seen.add(key)
                     fresh.append(key)

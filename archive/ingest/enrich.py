@@ -33,6 +33,7 @@ from langchain_core.runnables import Runnable
 from archive.ingest import prompts
 from archive.ingest.loaders import REGISTRY
 from archive.ingest.model import EmbeddingMode, SourceDocument
+from text.sentences import sentences
 
 logger = logging.getLogger(__name__)
 
@@ -41,12 +42,6 @@ SUMMARY_CHARS = 300
 #: Characters of document text a chat model sees when it writes a summary.
 LLM_INPUT_CHARS = 4000
 
-_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:no|nos|nr|mr|mrs|ms|dr|st|capt|eng|approx|fig|ref|vs|etc|inc|ltd|co|e\.g|i\.e|"
-    r"cf|al|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)|\b[A-Z])\.[\"')\]]*$",
-    re.IGNORECASE,
-)
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|all|team|folks)\b"
     r"[^.!?]{0,40}[,!:.]?$",
@@ -151,7 +146,7 @@ def _informative(text: str) -> Iterator[str]:
         flat = " ".join(paragraph.split())
         if not flat or flat.startswith(("--", "__", ">")):
             continue
-        for sentence in split_sentences(flat):
+        for sentence in sentences(flat):
             words = re.findall(r"[A-Za-z]{2,}", sentence)
             if len(words) < 4 or _GREETING.match(sentence) or _CHATTER.match(sentence):
                 continue
@@ -168,17 +163,6 @@ def strip_quoted(text: str) -> str:
     if match is None or not text[: match.start()].strip():
         return text  # nothing before it: a forwarded message, the quote is the content
     return text[: match.start()].rstrip()
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of one paragraph; "No. 3", "e.g. X", "Dr. Y", "U.S. Navy" do not end one."""
-    out: list[str] = []
-    for piece in _SENTENCE.split(" ".join(text.split())):
-        if out and _ABBREVIATION.search(out[-1]):
-            out[-1] = f"{out[-1]} {piece}"
-        elif piece.strip():
-            out.append(piece.strip())
-    return out
 
 
 def clean_subject(subject: str | None) -> str:

@@ -26,6 +26,7 @@ from langchain_core.embeddings import Embeddings
 from archive.ingest.topic_writes import AHEAD, NameVectors, TopicBatch, write_batch
 from archive.ingest.workers import Embedder, in_process
 from archive.store.database import Store
+from text.words import STOP_WORDS
 
 logger = logging.getLogger(__name__)
 
@@ -47,30 +48,25 @@ _NOT_PROSE = re.compile(
     re.IGNORECASE,
 )
 
-STOP_WORDS = frozenset(
+#: Words that never start, end or sit inside a topic phrase: the stop words, and words as empty
+#: in a topic (adverbs, quantifiers, greetings and mail chatter).
+PHRASE_BREAKS = STOP_WORDS | frozenset(
     """
-    a about above across after afterwards again against all almost alone along already also
-    although always am among an and another any anyhow anyone anything anyway anywhere are around
-    as at back be became because become becomes been before beforehand behind being below beside
-    besides between beyond both but by can cannot could did do does doing done down due during each
-    eg either else elsewhere enough etc even ever every everyone everything everywhere except few
-    first for former formerly from further get gets getting got had has have having he hence her
-    here hereafter hereby herein hers herself him himself his how however i ie if in indeed into is
-    it its itself just keep last latter least less let like made make many may me meanwhile might
-    mine more moreover most mostly much must my myself namely neither never nevertheless next no
-    nobody none noone nor not nothing now nowhere of off often on once one only onto or other
-    others otherwise our ours ourselves out over own per perhaps please put rather re really same
-    see seem seemed seeming seems several she should since so some somehow someone something
-    sometime sometimes somewhere still such than that the their theirs them themselves then there
-    thereafter thereby therefore therein thereupon these they this those though through throughout
-    thru thus to together too toward towards under until up upon us used using very via was we
-    well were what whatever when whence whenever where whereafter whereas whereby wherein whereupon
-    wherever whether which while whither who whoever whole whom whose why will with within without
-    would yet you your yours yourself yourselves
-    hi hello hey dear thanks thank regards best cheers ok okay yes sure hope let lets
-    also already able around said says say told ask asked try tried want wanted need needed know
-    think thought seem seems look looks looking way ways thing things lot lots bit kind sort good
-    great fine new old still even quite maybe probably actually basically right left
+    able across actually afterwards almost alone along already also although always among another
+    anyhow anyone anything anyway anywhere around ask asked back basically became become becomes
+    beforehand behind beside besides best beyond bit cannot cheers could dear done due eg either
+    else elsewhere enough etc even ever every everyone everything everywhere except fine first
+    former formerly get gets getting good got great hello hence hereafter hereby herein hey hi hope
+    however ie indeed keep kind know last latter least left less let lets like look looking looks
+    lot lots made make many may maybe meanwhile might mine moreover mostly much must namely need
+    needed neither never nevertheless new next nobody none noone nothing nowhere often ok okay old
+    one onto others otherwise per perhaps please probably put quite rather re really regards right
+    said say says see seem seemed seeming seems several since somehow someone something sometime
+    sometimes somewhere sort still sure thank thanks thereafter thereby therefore therein thereupon
+    thing things think though thought throughout thru thus together told toward towards tried try
+    upon us used using via want wanted way ways well whatever whence whenever whereafter whereas
+    whereby wherein whereupon wherever whether whither whoever whole whose within without would yes
+    yet
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -106,9 +102,9 @@ def candidate_phrases(text: str) -> list[tuple[str, ...]]:
                 not _WORD.fullmatch(word)
                 or ("'" in word and not word.endswith("'s"))  # don't, wouldn't, haven't
                 or len(word) < 3
-                or word in STOP_WORDS
+                or word in PHRASE_BREAKS
                 or word.endswith("'s")
-                and word[:-2] in STOP_WORDS
+                and word[:-2] in PHRASE_BREAKS
             ):
                 phrases.extend(_cut(run))
                 run = []

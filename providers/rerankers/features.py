@@ -7,12 +7,12 @@ The feature order is part of the trained weights file (``providers/data/feature_
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
+
+from text.words import content_stems, is_identifier, tokens
 
 #: Names of the columns :func:`feature_matrix` returns, in order.
 FEATURES: tuple[str, ...] = (
@@ -55,23 +55,6 @@ WINDOW = 20  # tokens: the window of the ``window`` feature
 # longer than the off-topic ones, and a model that learnt "short means off-topic" would cut off
 # short real questions ("ERA22LA175?", "engine fire on Nordic Star").
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
-
-STOP_WORDS = frozenset(
-    """
-    a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each either else ever few for
-    from further had has have having he her here hers herself him himself his how however i if in
-    into is it its itself just let me more most much must my myself no nor not now of off on once
-    only or other our ours ourselves out over own per please same shall she should so some such than
-    that the their theirs them themselves then there these they this those through to too under
-    until up upon us very via was we were what whatever when where whether which while who whom
-    whose why will with within without would yet you your yours yourself yourselves
-    tell show give find list explain describe know anything something someone thing things kind
-    way ways get got make made many one ones use used using like may might need want
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
-
 
 @dataclass(frozen=True)
 class QueryTerms:
@@ -90,69 +73,6 @@ class DocumentSignals:
     cosine: float = 0.0
     bm25: float = 0.0
     fused: float = 0.0
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-case word tokens; hyphenated and dotted identifiers stay whole."""
-    return _TOKEN.findall(text.lower())
-
-
-def is_identifier(token: str) -> bool:
-    """A token naming one thing: a report, registration, part or IMO number (ERA22LA175, N3718F,
-    ERR-4711, 9234567) — at least 5 characters and 2 digits, so gene names (p53, IL-6, BRCA1)
-    and years (2019) are not."""
-    compact = token.replace("-", "").replace("/", "").replace(".", "")
-    digits = sum(ch.isdigit() for ch in compact)
-    return len(compact) >= 5 and digits >= 2
-
-
-@lru_cache(maxsize=200_000)
-def stem(word: str) -> str:
-    """A light English suffix stripper: enough that query and document forms meet."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    for suffix, replacement in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            base = word[: -len(suffix)] + replacement
-            if (
-                suffix in ("ing", "ed")
-                and len(base) >= 4
-                and base[-1] == base[-2]
-                and base[-1] not in "lsz"
-            ):
-                base = base[:-1]
-            return base
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-_SUFFIXES: tuple[tuple[str, str], ...] = (
-    ("ational", "ate"),
-    ("ization", "ize"),
-    ("fulness", "ful"),
-    ("iveness", "ive"),
-    ("ations", "ate"),
-    ("ation", "ate"),
-    ("ically", "ic"),
-    ("ments", "ment"),
-    ("ities", "ity"),
-    ("ness", ""),
-    ("ings", ""),
-    ("ing", ""),
-    ("ies", "y"),
-    ("ied", "y"),
-    ("ers", "er"),
-    ("edly", ""),
-    ("ed", ""),
-    ("ly", ""),
-    ("es", "e"),
-)
-
-
-def content_stems(words: Sequence[str]) -> list[str]:
-    """Stems of the words that carry meaning (stop words and one-letter tokens dropped)."""
-    return [stem(w) for w in words if len(w) > 1 and w not in STOP_WORDS]
 
 
 def query_terms(query: str, idf: Mapping[str, float] | None = None) -> QueryTerms:

@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from providers.rerankers.features import content_stems, document_groups, tokens
+from providers.rerankers.features import document_groups
+from text.words import content_stems, tokens
 
 #: The reranker's columns computed from a translation model, after :data:`FEATURES`.
 TRANSLATION_FEATURES: tuple[str, ...] = (

@@ -19,6 +19,7 @@ import numpy as np
 from providers.rerankers.base import POOL
 from providers.rerankers.features import FEATURES, document_groups
 from providers.rerankers.translation import TRANSLATION_FEATURES, TranslationModel
+from text.words import STEMMER
 
 
 def feature_names(translation: bool) -> tuple[str, ...]:
@@ -160,6 +161,12 @@ class FeatureWeights:
         if names != expected:
             raise ValueError(
                 f"feature reranker weights were trained on {names}, this code computes {expected}"
+            )
+        stems = data.get("stems", "a light suffix stripper")  # before PyStemmer
+        if stems != STEMMER:
+            raise ValueError(
+                f"feature reranker weights were fitted on features of {stems} stems, this code "
+                f"computes {STEMMER} stems: fit them again"
             )
         return cls(
             weights=np.array([float(data["weights"][n]) for n in names], dtype=np.float64),

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from answers import AnswerRequest, compose_answer, prompts, question_aspect, subject_of
-from answers.extractive import sentences
 from archive.store.passages import Passage
 from tests.fakes.clients import passage
+from text.sentences import sentences
 
 
 def record(chunk_id: str, text: str, **fields: Any) -> Passage:

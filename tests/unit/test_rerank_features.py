@@ -13,10 +13,11 @@ import pytest
 import providers
 from archive.store.passages import Passage
 from providers.rerankers import Reranker, rerank_text
-from providers.rerankers.features import FEATURES, is_identifier, query_terms, stem, tokens
+from providers.rerankers.features import FEATURES, query_terms
 from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.trees import FeatureWeights, RankModel, Tree
 from tests.fakes.clients import passage
+from text.words import is_identifier, stem, tokens
 
 ENGINE = (
     "Loss of engine power | ERA22LA175\n"
@@ -147,6 +148,23 @@ def test_weights_for_other_features_are_refused(tmp_path) -> None:  # type: igno
     path.write_text('{"features": ["cosine"], "weights": {"cosine": 1}, "bias": 0, "cutoff": 0.5}')
     with pytest.raises(ValueError, match="trained on"):
         FeatureWeights.load(path)
+
+
+def test_weights_fitted_on_other_stems_are_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Weights fitted before the features read Snowball stems (no "stems" field) or on other
+    stems would score misread features: they are refused, and say why."""
+    shipped = json.loads(
+        (Path(providers.__file__).parent / "data" / "feature_reranker.json").read_text()
+    )
+    assert shipped["stems"] == "snowball-english"
+    path = tmp_path / "w.json"
+    for stems in (None, "porter"):
+        data = {k: v for k, v in shipped.items() if k != "stems"}
+        if stems:
+            data["stems"] = stems
+        path.write_text(json.dumps(data))
+        with pytest.raises(ValueError, match="stems: fit them again"):
+            FeatureWeights.load(path)
 
 
 def test_query_terms_drop_stop_words_and_keep_identifiers() -> None:

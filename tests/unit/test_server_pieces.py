@@ -14,7 +14,7 @@ from agent.server.auth import key_of, user_for_key
 from agent.server.citations import archive_relative, document_text
 from agent.server.config import ServerConfig, ServerConfigError, parse_api_keys, stored_secret
 from agent.server.signing import signed_url, verify
-from agent.turns import sentences
+from text.sentences import sentence_pieces
 
 SECRET = b"unit-secret"
 
@@ -121,9 +121,9 @@ def test_highlight_offsets_point_at_the_passage_in_the_joined_text() -> None:
 
 def test_sentences_join_back_to_the_text() -> None:
     text = "First one [C:0123456789ab]. Second! Third? tail without stop"
-    pieces = sentences(text)
+    pieces = sentence_pieces(text)
     assert "".join(pieces) == text and len(pieces) == 4
-    assert sentences("") == []
+    assert sentence_pieces("") == []
 
 
 async def test_langgraph_auth_maps_keys_to_users(monkeypatch: pytest.MonkeyPatch) -> None:

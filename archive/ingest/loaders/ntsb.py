@@ -14,6 +14,7 @@ from archive.ingest.enrich import SUMMARY_CHARS, body_sentences, clip, fill
 from archive.ingest.loaders.registry import Kind, Loader, PageReader, Probe
 from archive.ingest.loaders.text import read_text
 from archive.ingest.model import LoadError, Section, SourceDocument
+from text.sentences import unglue
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +61,6 @@ _FIELDS = re.compile(
     r"Aircraft|Defining Event|Injuries|Flight Conducted Under):"
 )
 _BOILERPLATE = "The National Transportation Safety Board (NTSB) is an independent federal agency"
-_GLUED_SENTENCE = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")  # "report.The pilot"
 _PC_LEAD = re.compile(
     r"^.*?determines the probable cause\(?s?\)? of this (?:accident|incident)"
     r" (?:to be|was)\s*:?\s*",
@@ -107,7 +107,7 @@ def record_document(record: Any) -> SourceDocument:
     if not isinstance(record, dict):
         raise ValueError("record is not a JSON object")
     number = _text(record.get("ntsb_no"))
-    narrative = _GLUED_SENTENCE.sub(". ", _text(record.get("narrative")))
+    narrative = unglue(_text(record.get("narrative")))
     cause = _text(record.get("probable_cause"))
     if not number:
         raise ValueError("record has no ntsb_no")

@@ -12,6 +12,7 @@ from archive.ingest.enrich import SUMMARY_CHARS, clip
 from archive.ingest.loaders.registry import Kind, Loader
 from archive.ingest.loaders.text import read_text
 from archive.ingest.model import LoadError, Section, SourceDocument, Vessel
+from text.words import STOP_WORDS
 
 TAIC_NAME = "Transport Accident Investigation Commission"
 
@@ -45,24 +46,7 @@ _VESSEL = re.compile(
     r"launch|taxi|catamaran)|M\.V\.|MV)\s*,?\s+(?:the\s+)?(?:MV\s+|MT\s+|FV\s+)?"
     r"([A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+)?[A-Z0-9][\w'’.-]*){0,3})"
 )
-_STOPWORDS = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "of",
-        "on",
-        "board",
-        "and",
-        "between",
-        "from",
-        "to",
-        "with",
-        "for",
-        "in",
-        "at",
-    }
-)
+_NOT_QUALIFIERS = STOP_WORDS | {"board"}  # words before a vessel type that do not qualify it
 
 
 def is_taic_report(path: Path, text: str) -> bool:
@@ -181,7 +165,7 @@ def _vessel_type(title: str, match: re.Match[str]) -> str:
         return "Motor vessel"
     kind = match[1]
     for word in reversed(title[: match.start(1)].replace(",", " ").split()[-2:]):
-        if word.lower() in _STOPWORDS or not word.replace("-", "").isalpha():
+        if word.lower() in _NOT_QUALIFIERS or not word.replace("-", "").isalpha():
             break
         kind = f"{word}{kind}" if word.endswith("-") else f"{word} {kind}"
     return kind[:1].upper() + kind[1:]
