@@ -15,6 +15,7 @@ from langchain_core.embeddings import Embeddings
 
 from agent.settings import Settings
 from archive.originals import Archive
+from archive.store.counts import count_records
 from archive.store.database import EmbeddingIdentity, Store
 from archive.store.embedder import read_calibration, read_embedder
 from archive.store.passages import fetch_vectors
@@ -183,6 +184,7 @@ def build_clients(services: Services, *, offline: bool = False) -> Clients:
         chat_tools=config.chat_tools,
         expander=archive_expander(services.store, chat_model),  # off unless Context.expand
         judge=stock_judge(services, reranker),
+        counter=functools.partial(count_records, services.store),
     )
 
 
