@@ -143,7 +143,7 @@ def build_graph(
     )
     builder.add_node(
         "count_records",
-        partial(count_records, counter=clients.counter),
+        partial(count_records, counter=clients.counter, model=clients.chat_model),
         retry_policy=DATABASE_RETRY,
     )
     builder.add_node(
