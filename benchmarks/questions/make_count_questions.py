@@ -17,9 +17,11 @@ Definitions the gold uses (written down so a miss can be judged):
 
 The split is made here, before any answer is scored: the questions are shuffled with
 ``random.Random(SPLIT_SEED)`` and alternate between ``dev`` (built on) and ``heldout`` (scored
-only at the end). Usage::
+only at the end); each half is written per source (``count_ntsb_dev.jsonl``,
+``count_imo_heldout.jsonl``, ...) so each runs on the collection holding those records::
 
-    python benchmarks/questions/make_count_questions.py  # count_dev.jsonl, count_heldout.jsonl
+    python benchmarks/questions/make_count_questions.py
+    bosun eval-answers --offline benchmarks/questions/count_ntsb_dev.jsonl  # NTSB records ingested
 """
 
 from __future__ import annotations
@@ -251,10 +253,12 @@ def main() -> None:
     ntsb = ntsb_records(args.data / "ntsb" / "reports_2010_2016.jsonl")
     imo = imo_records(args.data / "maritime" / "imo_casualties.csv")
     dev, heldout = split(generate(ntsb, imo, args.per_source))
-    for name, rows in (("count_dev", dev), ("count_heldout", heldout)):
-        path = args.out / f"{name}.jsonl"
-        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-        print(f"{path}: {len(rows)} questions")
+    for half, rows in (("dev", dev), ("heldout", heldout)):
+        for source in ("ntsb", "imo"):  # one file per collection the records are ingested into
+            path = args.out / f"count_{source}_{half}.jsonl"
+            mine = [r for r in rows if r["source"] == source]
+            path.write_text("".join(json.dumps(r) + "\n" for r in mine), encoding="utf-8")
+            print(f"{path}: {len(mine)} questions")
 
 
 if __name__ == "__main__":
