@@ -222,6 +222,11 @@ def count_plan(question: str) -> CountPlan | None:
     )
     if counted["air"] and _SEA_WORDS.search(question) and not _aviation_words(question):
         sea = True  # "How many accidents involved ships flagged in Panama?"
+    return plan_for(question, sea=sea)
+
+
+def plan_for(question: str, *, sea: bool) -> CountPlan:
+    """The records a question's words select among IMO casualties (``sea``) or NTSB records."""
     query = RecordQuery(kind="casualty" if sea else "ntsb_report")
     scope: list[str] = []
     query, years = _years(question, query)

@@ -36,7 +36,7 @@ from answers.layout import format_passages
 from graph.context import Context
 from graph.nodes.call_agent import call_agent, chat_model_failed
 from graph.nodes.classify_intent import classify_failed, classify_intent
-from graph.nodes.count_records import Counter, count_records
+from graph.nodes.count_records import Causes, Counter, count_records
 from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
 from graph.nodes.lay_out_passages import lay_out_passages
@@ -107,6 +107,7 @@ class Clients:
     expander: Expander | None = None  # query expansion, run when Context.expand is on
     judge: StockJudge | None = None  # the cutoff's on a headed collection (tools.stock_relevance)
     counter: Counter | None = None  # exact record counts (None: count questions are searched)
+    causes: Causes | None = None  # a whole set's cause statements, for pattern questions
 
 
 def build_graph(
@@ -143,7 +144,12 @@ def build_graph(
     )
     builder.add_node(
         "count_records",
-        partial(count_records, counter=clients.counter, model=clients.chat_model),
+        partial(
+            count_records,
+            counter=clients.counter,
+            model=clients.chat_model,
+            causes=clients.causes,
+        ),
         retry_policy=DATABASE_RETRY,
     )
     builder.add_node(

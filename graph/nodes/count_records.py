@@ -12,7 +12,9 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from answers.citations import marker_ids
 from answers.counting import compose_count, count_plan
+from answers.patterns import compose_pattern, pattern_plan
 from archive.store.counts import RecordCount, RecordQuery
+from archive.store.passages import Passage
 from graph import prompts
 from graph.state import Diagnostics, State
 from providers.chat import ChatModel
@@ -23,10 +25,17 @@ logger = logging.getLogger(__name__)
 
 #: Counts the records of a query (``archive.store.counts.count_records`` over the store).
 Counter = Callable[[RecordQuery], Awaitable[RecordCount]]
+#: The cause statements of a whole set, narrowed to a topic word
+#: (``archive.store.patterns.cause_statements`` over the store).
+Causes = Callable[[RecordQuery, str], Awaitable[list[Passage]]]
 
 
 async def count_records(
-    state: State, *, counter: Counter | None, model: ChatModel | None = None
+    state: State,
+    *,
+    counter: Counter | None,
+    model: ChatModel | None = None,
+    causes: Causes | None = None,
 ) -> State:
     """A count question ("How many accidents in Texas in 2011 were fatal?") is answered from the
     archive's typed fields: the count over every matching record, the set it was taken among, and
@@ -34,8 +43,10 @@ async def count_records(
     Any other question, a turn limited to one report, or a set with no records at all (a
     mailbox-only archive) goes on to the search (``counted`` False)."""
     plan = count_plan(state.get("question", ""))
-    if plan is None or counter is None or state.get("filters", {}).get("report_no"):
+    if counter is None or state.get("filters", {}).get("report_no"):
         return {"counted": False}
+    if plan is None:
+        return await grouped(state, causes)
     start = time.perf_counter()
     count = await counter(plan.query)
     if not count.scope:
@@ -82,6 +93,32 @@ async def phrased(
         return text, "model", []
     note = degrade("chat.uncited", "the phrasing lost the count or its citations", "counted answer")
     return fact, "count", [note]
+
+
+async def grouped(state: State, causes: Causes | None) -> State:
+    """A pattern question ("most common causes of fatal landing accidents") is answered from
+    the cause statements of its whole set, grouped and counted; other questions search."""
+    pattern = pattern_plan(state.get("question", ""))
+    if pattern is None or causes is None:
+        return {"counted": False}
+    start = time.perf_counter()
+    statements = await causes(pattern.plan.query, pattern.topic)
+    if not statements:
+        return {"counted": False}
+    answer = compose_pattern(pattern, statements)
+    cited = set(marker_ids(answer))
+    cite = [p for p in statements if p["chunk_id"] in cited]
+    return {
+        "counted": True,
+        "ranked": cite,
+        "passages": cite,
+        "answer_source": "count",
+        "messages": [AIMessage(content=answer)],
+        "diagnostics": Diagnostics(
+            count={"pattern": pattern.topic or "all", "matched": len(statements)},
+            timings={"count": elapsed_ms(start)},
+        ),
+    }
 
 
 def _record(query: RecordQuery, count: RecordCount) -> dict[str, Any]:

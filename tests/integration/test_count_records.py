@@ -135,3 +135,17 @@ async def test_a_zero_count_states_its_set_and_other_questions_search(services: 
     assert state["citations"]  # the set it was counted among is cited
     state = await ask(services, "What caused the accident CEN11FA001?")
     assert not state["counted"] and state["searches"] >= 1
+
+
+async def test_a_pattern_question_groups_the_whole_sets_causes(services: Services) -> None:
+    state = await ask(services, "What are the most common causes of fatal accidents in Texas?")
+    answer = str(state["messages"][-1].content)
+    assert state["counted"] and not state["cutoff"]
+    assert answer.startswith("Across all 3 fatal accident records in Texas"), answer
+    assert "**airspeed and stall**: 3 records (100%)" in answer
+    assert state["diagnostics"]["citation_check"]["invalid"] == 0
+    assert len({c["doc_id"] for c in state["citations"]}) == 3
+
+    state = await ask(services, "What are the most common causes of casualties of tankers?")
+    answer = str(state["messages"][-1].content)
+    assert "**collision**: 2 records" in answer, answer

@@ -10,6 +10,7 @@ import pytest
 
 from agent.evaluation.answer_kinds import first_number
 from answers.counting import compose_count, count_plan, flag_in
+from answers.patterns import OTHER, group_causes, pattern_plan
 from archive.store.counts import RecordCount
 from archive.store.passages import Passage
 
@@ -112,3 +113,54 @@ def test_the_answer_states_the_count_first_then_its_set_and_cites_examples() -> 
     assert first_number(answer) == 31
     assert answer.startswith("31 of the 1,377 accident records in Texas from 2011")
     assert "fatal" in answer and answer.count("[C:0123456789ab]") == 2
+
+
+def test_no_off_topic_question_becomes_a_pattern() -> None:
+    path = Path(__file__).parents[2] / "benchmarks" / "questions" / "off_topic.jsonl"
+    questions = [json.loads(line)["question"] for line in path.read_text().splitlines() if line]
+    assert [q for q in questions if pattern_plan(q) is not None] == []
+
+
+def test_a_pattern_question_names_its_set_and_phase() -> None:
+    pattern = pattern_plan("common causes of fatal landing accidents")
+    assert pattern is not None
+    assert (pattern.topic, pattern.plan.query.outcomes) == ("landing", ("fatal",))
+    sea = pattern_plan("What are the most common causes of casualties of tankers?")
+    assert sea is not None and sea.plan.query.kind == "casualty"
+    assert pattern_plan("What caused the accident CEN12LA244?") is None
+
+
+def _cause(chunk_id: str, text: str, kind: str = "ntsb_report", summary: str = "") -> Passage:
+    return Passage(  # type: ignore[typeddict-item]
+        chunk_id=chunk_id, title=chunk_id, text=text, kind=kind, summary=summary
+    )
+
+
+def test_causes_group_into_named_groups_with_counts_and_examples() -> None:
+    statements = [
+        _cause(
+            "a" * 12, "The pilot's failure to maintain directional control in a gusting crosswind."
+        ),
+        _cause(
+            "b" * 12, "The pilot's failure to maintain aircraft control during the landing roll."
+        ),
+        _cause("c" * 12, "Fuel exhaustion due to the pilot's inadequate fuel planning."),
+        _cause("d" * 12, "A bird struck the windshield."),
+    ]
+    groups = {g.name: g for g in group_causes(statements)}
+    assert groups["loss of control"].count == 2
+    assert [p["chunk_id"] for p in groups["loss of control"].examples] == ["a" * 12, "b" * 12]
+    assert groups["fuel exhaustion or starvation"].count == 1
+    assert groups[OTHER].count == 1
+    assert group_causes(statements)[0].name == "loss of control"  # largest first, "other" last
+    assert group_causes(statements)[-1].name == OTHER
+
+    casualties = [
+        _cause("e" * 12, "", "casualty", "collision; loss of life"),
+        _cause("f" * 12, "", "casualty", "collision"),
+        _cause("0" * 12, "", "casualty", "stranding / grounding"),
+    ]
+    assert [(g.name, g.count) for g in group_causes(casualties)] == [
+        ("collision", 2),
+        ("stranding / grounding", 1),
+    ]
