@@ -75,7 +75,7 @@ class Group:
 
     name: str
     count: int
-    examples: list[Passage]
+    examples: list[Passage]  # every member, latest first
 
 
 def pattern_plan(question: str) -> PatternPlan | None:
@@ -104,7 +104,7 @@ def group_causes(statements: list[Passage]) -> list[Group]:
         names = [name for name, pattern in CAUSE_GROUPS if pattern.search(passage["text"])]
         for name in names or [OTHER]:
             members[name].append(passage)
-    groups = [Group(name, len(found), found[:EXAMPLES]) for name, found in members.items()]
+    groups = [Group(name, len(found), found) for name, found in members.items()]
     return sorted(groups, key=lambda g: (g.name == OTHER, -g.count, g.name))
 
 
@@ -124,11 +124,15 @@ def compose_pattern(pattern: PatternPlan, statements: list[Passage], *, top: int
     groups = group_causes(statements)
     first = "".join(f"[C:{p['chunk_id']}]" for p in groups[0].examples[:1]) if groups else ""
     lines = [f"Across all {len(statements):,} {scope} in the archive, the causes group so {first}:"]
+    shown: set[str] = set()
     for group in groups[:top]:
         share = 100 * group.count / len(statements)
-        mark = f"[C:{group.examples[0]['chunk_id']}]"
+        fresh = [p for p in group.examples if p["chunk_id"] not in shown]
+        examples = (fresh or group.examples)[:EXAMPLES]  # a record shown once where possible
+        shown.update(p["chunk_id"] for p in examples)
+        mark = f"[C:{examples[0]['chunk_id']}]"
         lines.append(f"- **{group.name}**: {group.count:,} records ({share:.0f}%) {mark}.")
-        for passage in group.examples:
+        for passage in examples:
             cause = _clip(cause_of(passage))
             lines.append(f"  - {passage['title']}: {cause} [C:{passage['chunk_id']}]")
     return "\n".join(lines)

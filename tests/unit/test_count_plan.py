@@ -10,7 +10,7 @@ import pytest
 
 from agent.evaluation.answer_kinds import first_number
 from answers.counting import compose_count, count_plan, flag_in
-from answers.patterns import OTHER, group_causes, pattern_plan
+from answers.patterns import OTHER, compose_pattern, group_causes, pattern_plan
 from archive.store.counts import RecordCount
 from archive.store.passages import Passage
 
@@ -132,7 +132,7 @@ def test_a_pattern_question_names_its_set_and_phase() -> None:
 
 def _cause(chunk_id: str, text: str, kind: str = "ntsb_report", summary: str = "") -> Passage:
     return Passage(  # type: ignore[typeddict-item]
-        chunk_id=chunk_id, title=chunk_id, text=text, kind=kind, summary=summary
+        chunk_id=chunk_id, title=f"REC-{chunk_id}", text=text, kind=kind, summary=summary
     )
 
 
@@ -150,6 +150,12 @@ def test_causes_group_into_named_groups_with_counts_and_examples() -> None:
     groups = {g.name: g for g in group_causes(statements)}
     assert groups["loss of control"].count == 2
     assert [p["chunk_id"] for p in groups["loss of control"].examples] == ["a" * 12, "b" * 12]
+    pattern = pattern_plan("common causes of accidents")
+    assert pattern is not None
+    answer = compose_pattern(pattern, statements)
+    assert answer.startswith("Across all 4 accident records in the archive")
+    assert "- **loss of control**: 2 records (50%) [C:aaaaaaaaaaaa]." in answer
+    assert answer.count("- REC-aaaaaaaaaaaa:") == 1 and "**fuel exhaustion" in answer
     assert groups["fuel exhaustion or starvation"].count == 1
     assert groups[OTHER].count == 1
     assert group_causes(statements)[0].name == "loss of control"  # largest first, "other" last
