@@ -155,7 +155,7 @@ def test_causes_group_into_named_groups_with_counts_and_examples() -> None:
     answer = compose_pattern(pattern, statements)
     assert answer.startswith("Across all 4 accident records in the archive")
     assert "- **loss of control**: 2 records (50%) [C:aaaaaaaaaaaa]." in answer
-    assert answer.count("- REC-aaaaaaaaaaaa:") == 1 and "**fuel exhaustion" in answer
+    assert answer.count("- REC-bbbbbbbbbbbb:") == 1 and "**fuel exhaustion" in answer
     assert groups["fuel exhaustion or starvation"].count == 1
     assert groups[OTHER].count == 1
     assert group_causes(statements)[0].name == "loss of control"  # largest first, "other" last
