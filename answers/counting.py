@@ -151,6 +151,8 @@ FLAG_ALIASES = {
     "holland": "NLD",
     "the netherlands": "NLD",
     "turkey": "TUR",
+    "south korean": "KOR",
+    "hong kong": "HKG",
 }
 #: What people call a flag state's ships ("Liberian-flagged").
 FLAG_ALIASES |= {

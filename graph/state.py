@@ -120,7 +120,7 @@ class State(InputState, total=False):
     cutoff: bool  # the relevance cutoff ended the turn before an answer was generated
     passages: list[Passage]  # what the answer is built from, in order (texts dropped at turn end)
     passages_text: str  # the passages laid out as the model reads them ("" once the turn ended)
-    answer_source: str  # model | offline (no chat model) | fallback (the chat model failed)
+    answer_source: str  # model | offline (no chat model) | fallback (the chat model failed) | count
     chat_failed: bool  # a chat model call failed this turn: later steps answer offline
     repaired: bool  # the model was re-asked once to cite its uncited answer
     citations: list[Citation]  # the answer's validated citations (also on the AI message)
