@@ -127,10 +127,10 @@ def compose_pattern(pattern: PatternPlan, statements: list[Passage], *, top: int
     shown: set[str] = set()
     for group in groups[:top]:
         share = 100 * group.count / len(statements)
-        fresh = [p for p in group.examples if p["chunk_id"] not in shown]
-        examples = (fresh or group.examples)[:EXAMPLES]  # a record shown once where possible
+        # A record is quoted once; a group whose members were all quoted above cites them.
+        examples = [p for p in group.examples if p["chunk_id"] not in shown][:EXAMPLES]
         shown.update(p["chunk_id"] for p in examples)
-        mark = f"[C:{examples[0]['chunk_id']}]"
+        mark = f"[C:{(examples or group.examples)[0]['chunk_id']}]"
         lines.append(f"- **{group.name}**: {group.count:,} records ({share:.0f}%) {mark}.")
         for passage in examples:
             cause = _clip(cause_of(passage))
