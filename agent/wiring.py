@@ -16,9 +16,11 @@ from langchain_core.embeddings import Embeddings
 from agent.settings import Settings
 from archive.originals import Originals, open_originals
 from archive.originals.binding import bind_collection
+from archive.store.counts import RecordQuery, count_records
 from archive.store.database import EmbeddingIdentity, Store
 from archive.store.embedder import read_calibration, read_embedder
-from archive.store.passages import fetch_vectors
+from archive.store.passages import Passage, fetch_vectors
+from archive.store.patterns import cause_statements
 from archive.store.schema import StoreError
 from graph.builder import Clients
 from providers.chat import build_chat_model, build_classifier_model
@@ -204,7 +206,14 @@ def build_clients(services: Services, *, offline: bool = False) -> Clients:
         chat_tools=config.chat_tools,
         expander=archive_expander(services.store, chat_model),  # off unless Context.expand
         judge=stock_judge(services, reranker),
+        counter=functools.partial(count_records, services.store),
+        causes=functools.partial(set_causes, services.store),
     )
+
+
+async def set_causes(store: Store, query: RecordQuery, topic: str) -> list[Passage]:
+    """The cause statements of a whole set (the graph's ``causes`` client)."""
+    return await cause_statements(store, query, topic=topic)
 
 
 def build_pipeline(services: Services, *, expand: bool = False) -> Pipeline:

@@ -4,7 +4,9 @@ prune_orphans → sanitize → classify_intent
     ├─ greeting / acknowledgement / general → reply → slim → END
     └─ factual_query → resolve_filters
            ├─ a filter matched nothing → reply → slim → END
-           └─ agent
+           └─ count_records
+                ├─ a count question: the exact count over the matching set → validate_citations
+                └─ agent
                 ├─ tool call → search (the retrieval pipeline: expand → topics → hybrid
                 │      │   → rerank → floor → cutoff decision)
                 │      ├─ nothing relevant → cutoff → slim → END ("no relevant documents")
@@ -34,6 +36,7 @@ from answers.layout import format_passages
 from graph.context import Context
 from graph.nodes.call_agent import call_agent, chat_model_failed
 from graph.nodes.classify_intent import classify_failed, classify_intent
+from graph.nodes.count_records import Causes, Counter, count_records
 from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
 from graph.nodes.lay_out_passages import lay_out_passages
@@ -45,7 +48,13 @@ from graph.nodes.sanitize import sanitize
 from graph.nodes.search import search
 from graph.nodes.slim import slim
 from graph.nodes.validate_citations import validate_citations
-from graph.routing import route_agent, route_filters, route_intent, route_relevance
+from graph.routing import (
+    route_agent,
+    route_count,
+    route_filters,
+    route_intent,
+    route_relevance,
+)
 from graph.state import InputState, State
 from providers.chat import ChatModel
 from providers.rerankers import Reranker
@@ -97,6 +106,8 @@ class Clients:
     chat_tools: bool = True  # the chat model is offered the search tool (False: answers only)
     expander: Expander | None = None  # query expansion, run when Context.expand is on
     judge: StockJudge | None = None  # the cutoff's on a headed collection (tools.stock_relevance)
+    counter: Counter | None = None  # exact record counts (None: count questions are searched)
+    causes: Causes | None = None  # a whole set's cause statements, for pattern questions
 
 
 def build_graph(
@@ -134,6 +145,16 @@ def build_graph(
         retry_policy=DATABASE_RETRY,
     )
     builder.add_node(
+        "count_records",
+        partial(
+            count_records,
+            counter=clients.counter,
+            model=clients.chat_model,
+            causes=clients.causes,
+        ),
+        retry_policy=DATABASE_RETRY,
+    )
+    builder.add_node(
         "agent",
         partial(
             call_agent,
@@ -163,6 +184,7 @@ def build_graph(
     builder.add_edge("sanitize", "classify_intent")
     builder.add_conditional_edges("classify_intent", route_intent)
     builder.add_conditional_edges("resolve_filters", route_filters)
+    builder.add_conditional_edges("count_records", route_count)
     builder.add_edge("reply", "slim")
     builder.add_conditional_edges("agent", route_agent)
     builder.add_conditional_edges("search", route_relevance)

@@ -126,3 +126,15 @@ PARTLY_CITED_NOTE = (
 
 #: Heads the offline answer appended to a model answer that cites no passage.
 OFFLINE_SUMMARY = "Offline summary of the cited passages:"
+
+#: A count question: Bosun counted; the model only phrases the fact (it never counts).
+COUNT_PHRASING = """\
+Bosun counted the archive's records for the question below, exactly, over every matching record.
+Rewrite the counted answer for the user in at most three sentences. Keep every number exactly as
+written, state the set it was counted among, and keep the [C:...] markers on the sentences they
+support. Add no other facts.
+
+Question: {question}
+
+Counted answer:
+{fact}"""

@@ -15,10 +15,15 @@ def route_intent(state: State) -> Literal["resolve_filters", "reply"]:
     return "resolve_filters" if state.get("intent") == "factual_query" else "reply"
 
 
-def route_filters(state: State) -> Literal["agent", "reply"]:
+def route_filters(state: State) -> Literal["count_records", "reply"]:
     """A filter that matched nothing is reported instead of searching without it; a message that
-    only cleared filters is confirmed."""
-    return "reply" if state.get("filter_problem") or state.get("filters_only") else "agent"
+    only cleared filters is confirmed; a question goes on (a count question is counted)."""
+    return "reply" if state.get("filter_problem") or state.get("filters_only") else "count_records"
+
+
+def route_count(state: State) -> Literal["validate_citations", "agent"]:
+    """A counted question has its answer (citations checked next); the others search."""
+    return "validate_citations" if state.get("counted") else "agent"
 
 
 def route_agent(state: State) -> Literal["search", "repair_citations", "validate_citations"]:

@@ -57,6 +57,7 @@ class Diagnostics(TypedDict, total=False):
     citation_check: dict[str, Any]  # total, valid, invalid, flagged, reasons
     degraded: list[str]  # fallbacks taken this turn, for traces (appended by each node)
     timings: dict[str, float]  # milliseconds per stage (merged across nodes)
+    count: dict[str, Any]  # a count question's filters, matched records and the set's size
 
 
 def record(left: Diagnostics | None, right: Diagnostics | None) -> Diagnostics:
@@ -90,6 +91,7 @@ def fresh_diagnostics() -> Diagnostics:
         citation_check={},
         degraded=[],
         timings={},
+        count={},
     )
 
 
@@ -106,6 +108,7 @@ class State(InputState, total=False):
     question: str  # the user's message, sanitised, at most 4,000 characters
     brief: str  # the same, at most 500 characters (classification, filters, topics)
     intent: Intent  # routing decision
+    counted: bool  # a count question was answered from the exact count (no search)
     filter_problem: str  # a requested filter that matched nothing ("" when none)
     filters_only: bool  # the message only cleared filters: confirm, no search
     followup: Followup | None  # what a follow-up question leans on (None: it stands alone)
@@ -117,7 +120,7 @@ class State(InputState, total=False):
     cutoff: bool  # the relevance cutoff ended the turn before an answer was generated
     passages: list[Passage]  # what the answer is built from, in order (texts dropped at turn end)
     passages_text: str  # the passages laid out as the model reads them ("" once the turn ended)
-    answer_source: str  # model | offline (no chat model) | fallback (the chat model failed)
+    answer_source: str  # model | offline (no chat model) | fallback (the chat model failed) | count
     chat_failed: bool  # a chat model call failed this turn: later steps answer offline
     repaired: bool  # the model was re-asked once to cite its uncited answer
     citations: list[Citation]  # the answer's validated citations (also on the AI message)
@@ -131,6 +134,7 @@ def turn_defaults() -> dict[str, Any]:
     return {
         "filter_problem": "",
         "filters_only": False,
+        "counted": False,
         "followup": None,
         "ranked_year": None,
         "searches": 0,

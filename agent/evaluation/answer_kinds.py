@@ -9,7 +9,10 @@ Question sets (``benchmarks/questions/answers_*.jsonl``) hold one object a line 
 - ``pattern``: ``{"question", "min_documents"}`` (default 3): distinct documents cited;
 - ``followup``: ``{"question", "followup", "gold" or "report_no" (optional, for the follow-up)}``:
   two turns on one thread; the follow-up must be answered (cited) and repeat no sentence of the
-  first answer.
+  first answer;
+- ``count``: ``{"question", "count"}``, gold = the number of matching records computed from the
+  raw records (``benchmarks/questions/make_count_questions.py``): the first number the answer
+  states must be it exactly.
 
 Every answer is also checked for valid citations, repeated sentences (normalised-token Jaccard
 at least :data:`REPEAT_JACCARD`) and whether the cutoff or a filter wrongly stopped it.
@@ -36,7 +39,8 @@ from graph.state import diagnostics_of
 from text.sentences import sentences
 from tools.timing import elapsed_ms
 
-KINDS = ("cause", "fix", "pattern", "followup")
+KINDS = ("cause", "fix", "pattern", "followup", "count")
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w])")
 #: Two sentences of one answer (or of a follow-up and the answer before) this alike repeat.
 REPEAT_JACCARD = 0.8
 _MARKER = re.compile(r"\s*\[(?:C:)?[^\]\s]{1,16}\]")
@@ -51,6 +55,7 @@ class KindQuestion:
     gold: str = ""
     followup: str = ""
     min_documents: int = 3
+    count: int | None = None  # a count question's exact answer
 
 
 @dataclass
@@ -85,6 +90,8 @@ class KindResult:
         }
         if q.gold:
             out["gold"] = contains(last.answer, q.gold)
+        if q.count is not None:
+            out["exact_count"] = first_number(last.answer) == q.count
         if q.kind == "pattern":
             out["documents"] = len({c["doc_id"] for c in last.citations})
         if q.kind == "followup":
@@ -92,6 +99,12 @@ class KindResult:
             out["followup_answered"] = bool(last.citations) and not last.stopped
             out["followup_not_repeated"] = not overlap(first.answer, last.answer)
         return out
+
+
+def first_number(answer: str) -> int | None:
+    """The first whole number an answer states ("1,377" is 1377), citation markers aside."""
+    match = _NUMBER.search(_MARKER.sub(" ", answer))
+    return int(match[0].replace(",", "")) if match else None
 
 
 def normalised(text: str) -> str:
@@ -152,15 +165,7 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
         kind = row.get("kind") if isinstance(row, dict) else None
         if kind not in KINDS:
             raise QuestionsError(f'{where}: "kind" must be one of {", ".join(KINDS)}')
-        gold = str(row.get("gold") or "")
-        if kind in ("cause", "followup") and not gold and row.get("report_no"):
-            gold = gold_causes.get(str(row.get("report_no", "")).upper(), "")
-            if not gold:
-                raise QuestionsError(f"{where}: no probable cause for {row.get('report_no')!r}")
-        if kind == "cause" and not gold:
-            raise QuestionsError(f'{where}: a cause question needs "report_no" or "gold"')
-        if kind == "followup" and not row.get("followup"):
-            raise QuestionsError(f'{where}: a followup needs "followup"')
+        gold = _gold(kind, row, gold_causes, where)
         out.append(
             KindQuestion(
                 kind=kind,
@@ -168,9 +173,26 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
                 gold=gold,
                 followup=str(row.get("followup") or ""),
                 min_documents=int(row.get("min_documents", 3)),
+                count=row.get("count") if kind == "count" else None,
             )
         )
     return out
+
+
+def _gold(kind: str, row: dict[str, Any], gold_causes: Mapping[str, str], where: str) -> str:
+    """A question's gold statement; QuestionsError when its kind's fields are missing."""
+    gold = str(row.get("gold") or "")
+    if kind in ("cause", "followup") and not gold and row.get("report_no"):
+        gold = gold_causes.get(str(row.get("report_no", "")).upper(), "")
+        if not gold:
+            raise QuestionsError(f"{where}: no probable cause for {row.get('report_no')!r}")
+    if kind == "cause" and not gold:
+        raise QuestionsError(f'{where}: a cause question needs "report_no" or "gold"')
+    if kind == "count" and not isinstance(row.get("count"), int):
+        raise QuestionsError(f'{where}: a count question needs a whole number "count"')
+    if kind == "followup" and not row.get("followup"):
+        raise QuestionsError(f'{where}: a followup needs "followup"')
+    return gold
 
 
 def read_gold_causes(path: Path | None) -> dict[str, str]:
@@ -246,6 +268,8 @@ def summarise(results: Sequence[KindResult]) -> dict[str, dict[str, Any]]:
                 sum(d >= k for d, k in zip(docs, minimum, strict=True)) / n, 4
             )
             row["mean_documents"] = round(sum(docs) / n, 2)
+        if kind == "count":
+            row["exact_count"] = share("exact_count")
         if kind == "followup":
             both = [m["followup_answered"] and m["followup_not_repeated"] for m in measured]
             row["followup_answered_not_repeated"] = round(sum(both) / n, 4)
@@ -267,6 +291,7 @@ def failures(results: Sequence[KindResult], limit: int = 10) -> list[dict[str, A
                 ("repeated", not m["repeated"]),
                 ("documents", m.get("documents", 99) >= r.question.min_documents),
                 ("followup", m.get("followup_not_repeated", True)),
+                ("count", m.get("exact_count", True)),
             )
             if not ok
         ]
@@ -283,7 +308,7 @@ def format_kinds(summary: Mapping[str, Mapping[str, Any]], *, label: str) -> str
 
     head = (
         f"{'kind':<10}{'n':>4}{'gold':>8}{'cites ok':>10}{'repeats':>9}{'stopped':>9}"
-        f"{'≥k docs':>9}{'follow-up':>11}{'p50 ms':>9}"
+        f"{'≥k docs':>9}{'follow-up':>11}{'exact n':>9}{'p50 ms':>9}"
     )
     lines = [f"answers by kind ({label})", head]
     for kind, row in summary.items():
@@ -291,6 +316,7 @@ def format_kinds(summary: Mapping[str, Mapping[str, Any]], *, label: str) -> str
             f"{kind:<10}{row['questions']:>4}{pct(row['gold']):>8}"
             f"{pct(row['citations_valid']):>10}{row['repeated_sentences']:>9}"
             f"{pct(row['wrongly_stopped']):>9}{pct(row.get('min_documents_met')):>9}"
-            f"{pct(row.get('followup_answered_not_repeated')):>11}{row['ms_p50']:>9.0f}"
+            f"{pct(row.get('followup_answered_not_repeated')):>11}"
+            f"{pct(row.get('exact_count')):>9}{row['ms_p50']:>9.0f}"
         )
     return "\n".join(lines)

@@ -60,15 +60,17 @@ reported per split. --dataset adds a BEIR split's queries as in-domain questions
 against that dataset's eval collection (the one `bosun eval` builds); otherwise the questions
 run against the main archive (or --collection).
 
-A file whose lines carry a "kind" (cause, fix, pattern, followup) is scored per kind instead: does
-the answer contain the gold statement (an NTSB record's probable cause by "report_no", read from
---ntsb-records; a thread's fix), are its citations valid, are sentences repeated, does a
-follow-up answer without repeating the first answer, was it wrongly stopped. One table per kind,
-offline and, where a chat model is configured (and not --offline), with it:
+A file whose lines carry a "kind" (cause, fix, pattern, followup, count) is scored per kind
+instead: does the answer contain the gold statement (an NTSB record's probable cause by
+"report_no", read from --ntsb-records; a thread's fix), are its citations valid, are sentences
+repeated, does a follow-up answer without repeating the first answer, was it wrongly stopped.
+One table per kind, offline and, where a chat model is configured (and not --offline), with it:
   {"kind": "cause", "question": "What caused the accident CEN12LA244?", "report_no": "CEN12LA244"}
   {"kind": "fix", "question": "How was ... fixed?", "gold": "b2xx_fx3_utils --init-device"}
   {"kind": "pattern", "question": "common causes of fatal landing accidents", "min_documents": 3}
-  {"kind": "followup", "question": "How was ... resolved?", "followup": "what caused it?"}"""
+  {"kind": "followup", "question": "How was ... resolved?", "followup": "what caused it?"}
+  {"kind": "count", "question": "How many accidents in Texas in 2011 were fatal?", "count": 31}
+A count answer is exact when the first number it states is "count" (column "exact n")."""
 
 #: Where the shared NTSB records are, relative to the project root.
 NTSB_RECORDS = Path("../shared/data/ntsb/reports_2010_2016.jsonl")

@@ -6,7 +6,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 
-from graph.routing import route_agent, route_filters, route_intent, route_relevance
+from graph.routing import route_agent, route_count, route_filters, route_intent, route_relevance
 
 
 def test_only_factual_questions_go_to_the_archive() -> None:
@@ -17,8 +17,14 @@ def test_only_factual_questions_go_to_the_archive() -> None:
 
 def test_a_filter_problem_is_replied_to_instead_of_searching() -> None:
     assert route_filters({"filter_problem": "No vessel named X."}) == "reply"
-    assert route_filters({"filter_problem": ""}) == "agent"
-    assert route_filters({}) == "agent"
+    assert route_filters({"filter_problem": ""}) == "count_records"
+    assert route_filters({}) == "count_records"
+
+
+def test_a_counted_question_is_validated_and_the_others_search() -> None:
+    assert route_count({"counted": True}) == "validate_citations"
+    assert route_count({"counted": False}) == "agent"
+    assert route_count({}) == "agent"
 
 
 def test_tool_calls_search_and_answers_are_validated() -> None:

@@ -1,0 +1,115 @@
+"""Exact counts over the archive's typed record fields (migration 020): the whole matching set,
+not the top-k passages a search returns.
+
+A :class:`RecordQuery` has two parts: the *scope* (kind of record, dates, place, make, flag, ...)
+and the *outcome* asked about (fatal, injured, loss of life, ...). The count reports both
+numbers, ``matched`` (scope and outcome) among ``scope``, with a few example passages of the
+matched set to cite (the most recent first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Literal
+
+from psycopg import sql
+
+from archive.store.database import Store
+from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
+
+#: Outcomes a count can ask about, each one SQL condition on the typed columns of ``d``.
+Outcome = Literal["fatal", "injured", "serious", "loss_of_life", "total_loss", "pollution"]
+OUTCOMES: dict[str, str] = {
+    "fatal": "d.fatalities > 0",
+    "injured": "(d.fatalities + d.serious_injuries + d.minor_injuries > 0"
+    " OR d.consequences LIKE '%%serious injuries%%')",
+    "serious": "d.serious_injuries > 0",
+    "loss_of_life": "d.consequences LIKE '%%loss of life%%'",
+    "total_loss": "d.consequences LIKE '%%total loss%%'",
+    "pollution": "d.consequences LIKE '%%pollution%%'",
+}
+#: Example passages returned with a count.
+EXAMPLES = 3
+
+
+@dataclass(frozen=True)
+class RecordQuery:
+    """Which records a count covers; empty fields do not filter."""
+
+    kind: str  # ntsb_report | casualty
+    date_from: date | None = None
+    date_to: date | None = None  # inclusive
+    region: str = ""  # a US state, as NTSB records spell it ("Texas")
+    make: str = ""  # aircraft make, its first words ("ROBINSON" for "ROBINSON HELICOPTER CO")
+    category: str = ""  # aircraft category code ("HELI")
+    weather: str = ""  # VMC | IMC
+    flag: str = ""  # ISO 3166 alpha-3 flag state of any ship involved ("PAN")
+    vessel_families: tuple[str, ...] = ()  # vessel type families ("bulk carrier"), any of them
+    severity: str = ""  # very serious | serious | less serious
+    initial_event: str = ""  # a word of the IMO initial event ("collision", "grounding")
+    outcomes: tuple[str, ...] = ()  # keys of OUTCOMES, all required
+
+    def scope_only(self) -> RecordQuery:
+        """The same query without its outcomes: the set the count is taken among."""
+        return RecordQuery(**{**self.__dict__, "outcomes": ()})
+
+
+@dataclass(frozen=True)
+class RecordCount:
+    """``matched`` records of ``scope`` (scope and outcomes), with passages to cite."""
+
+    matched: int
+    scope: int
+    examples: list[Passage] = field(default_factory=list)
+
+
+def where_clause(query: RecordQuery) -> tuple[sql.Composed, dict[str, Any]]:
+    """The SQL condition on ``documents d`` for ``query`` and its parameters."""
+    parts = [sql.SQL("d.kind = %(kind)s"), sql.SQL("d.parent_id IS NULL")]
+    params: dict[str, Any] = {"kind": query.kind}
+    checks: list[tuple[str, Any, str]] = [
+        ("date_from", query.date_from, "d.date >= %(date_from)s"),
+        ("date_to", query.date_to, "d.date <= %(date_to)s"),
+        ("region", query.region.upper(), "d.region = %(region)s"),
+        ("make", query.make.upper(), "d.make ~ ('^' || %(make)s || '\\M')"),
+        ("category", query.category.upper(), "d.aircraft_category = %(category)s"),
+        ("weather", query.weather.upper(), "d.weather = %(weather)s"),
+        ("flag", query.flag.upper(), "%(flag)s = ANY(d.flags)"),
+        ("families", list(query.vessel_families), "d.vessel_family = ANY(%(families)s)"),
+        ("severity", query.severity.lower(), "d.severity = %(severity)s"),
+        ("initial_event", query.initial_event.lower(), "d.initial_event LIKE %(initial_event)s"),
+    ]
+    for name, value, condition in checks:
+        if value:
+            parts.append(sql.SQL(condition))
+            params[name] = f"%{value}%" if name == "initial_event" else value
+    for outcome in query.outcomes:
+        parts.append(sql.SQL(OUTCOMES[outcome]))
+    return sql.SQL(" AND ").join(parts), params
+
+
+async def count_records(store: Store, query: RecordQuery) -> RecordCount:
+    """Count ``query``'s records and its scope exactly; cite the latest matched records."""
+    unknown = [o for o in query.outcomes if o not in OUTCOMES]
+    if unknown:
+        raise ValueError(f"unknown outcome(s) {unknown}; known: {sorted(OUTCOMES)}")
+    where, params = where_clause(query)
+    scope_where, scope_params = where_clause(query.scope_only())
+    counted = sql.SQL(
+        "SELECT (SELECT count(*) FROM documents d WHERE {}) AS matched,"
+        " (SELECT count(*) FROM documents d WHERE {}) AS scope"
+    ).format(where, scope_where)
+    examples = sql.SQL(
+        "SELECT DISTINCT ON (d.date, d.doc_id) {columns} FROM documents d"
+        " JOIN chunks c USING (doc_id) WHERE {where}"
+        " ORDER BY d.date DESC NULLS LAST, d.doc_id, c.ordinal LIMIT %(limit)s"
+    ).format(columns=sql.SQL(PASSAGE_COLUMNS), where=where)
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(counted, {**scope_params, **params})
+        row: Any = await cur.fetchone()
+        cur = await conn.execute(examples, {**params, "limit": EXAMPLES})
+        rows: Any = await cur.fetchall()
+    return RecordCount(
+        matched=int(row["matched"]), scope=int(row["scope"]), examples=[passage_of(r) for r in rows]
+    )

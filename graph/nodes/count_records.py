@@ -1,0 +1,131 @@
+"""Answer a question that counts records from the exact count over the whole matching set."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+from answers.citations import marker_ids
+from answers.counting import compose_count, count_plan
+from answers.patterns import compose_pattern, pattern_plan
+from archive.store.counts import RecordCount, RecordQuery
+from archive.store.passages import Passage
+from graph import prompts
+from graph.state import Diagnostics, State
+from providers.chat import ChatModel
+from providers.resilience import chat_fault, degrade
+from tools.timing import elapsed_ms
+
+logger = logging.getLogger(__name__)
+
+#: Counts the records of a query (``archive.store.counts.count_records`` over the store).
+Counter = Callable[[RecordQuery], Awaitable[RecordCount]]
+#: The cause statements of a whole set, narrowed to a topic word
+#: (``archive.store.patterns.cause_statements`` over the store).
+Causes = Callable[[RecordQuery, str], Awaitable[list[Passage]]]
+
+
+async def count_records(
+    state: State,
+    *,
+    counter: Counter | None,
+    model: ChatModel | None = None,
+    causes: Causes | None = None,
+) -> State:
+    """A count question ("How many accidents in Texas in 2011 were fatal?") is answered from the
+    archive's typed fields: the count over every matching record, the set it was taken among, and
+    the latest matching records cited. A chat model only phrases that answer (:func:`phrased`).
+    Any other question, a turn limited to one report, or a set with no records at all (a
+    mailbox-only archive) goes on to the search (``counted`` False)."""
+    plan = count_plan(state.get("question", ""))
+    if counter is None or state.get("filters", {}).get("report_no"):
+        return {"counted": False}
+    if plan is None:
+        return await grouped(state, causes)
+    start = time.perf_counter()
+    count = await counter(plan.query)
+    if not count.scope:
+        return {"counted": False, "diagnostics": Diagnostics(count=_record(plan.query, count))}
+    cite = count.examples or (await counter(plan.query.scope_only())).examples
+    fact = compose_count(plan, count, cite)
+    answer, source, notes = fact, "count", list[str]()
+    if model is not None:
+        answer, source, notes = await phrased(model, state.get("question", ""), fact, count)
+    return {
+        "counted": True,
+        "ranked": cite,
+        "passages": cite,
+        "answer_source": source,
+        "messages": [AIMessage(content=answer)],
+        "diagnostics": Diagnostics(
+            count=_record(plan.query, count),
+            llm_called=model is not None,
+            degraded=notes,
+            timings={"count": elapsed_ms(start)},
+        ),
+    }
+
+
+async def phrased(
+    model: ChatModel, question: str, fact: str, count: RecordCount
+) -> tuple[str, str, list[str]]:
+    """The model's phrasing of the counted answer, kept only when it states the count and
+    cites what the fact cites; otherwise (or when the model fails) the counted answer itself,
+    with a ``degraded`` note. Returns (answer, answer source, notes)."""
+    try:
+        reply = await model.ainvoke(
+            [
+                SystemMessage(content=prompts.SYSTEM_PROMPT),
+                HumanMessage(content=prompts.COUNT_PHRASING.format(question=question, fact=fact)),
+            ]
+        )
+    except Exception as err:  # noqa: BLE001 — any chat failure: the counted answer stands
+        fault = chat_fault(err)
+        return fact, "count", [degrade(fault, err, "the counted answer is given unphrased")]
+    text = reply.text if isinstance(reply, AIMessage) else ""
+    stated = f"{count.matched:,}" in text or str(count.matched) in re.findall(r"\d+", text)
+    if stated and set(marker_ids(text)) & set(marker_ids(fact)):
+        return text, "model", []
+    note = degrade("chat.uncited", "the phrasing lost the count or its citations", "counted answer")
+    return fact, "count", [note]
+
+
+async def grouped(state: State, causes: Causes | None) -> State:
+    """A pattern question ("most common causes of fatal landing accidents") is answered from
+    the cause statements of its whole set, grouped and counted; other questions search."""
+    pattern = pattern_plan(state.get("question", ""))
+    if pattern is None or causes is None:
+        return {"counted": False}
+    start = time.perf_counter()
+    statements = await causes(pattern.plan.query, pattern.topic)
+    if not statements:
+        return {"counted": False}
+    answer = compose_pattern(pattern, statements)
+    cited = set(marker_ids(answer))
+    cite = [p for p in statements if p["chunk_id"] in cited]
+    return {
+        "counted": True,
+        "ranked": cite,
+        "passages": cite,
+        "answer_source": "count",
+        "messages": [AIMessage(content=answer)],
+        "diagnostics": Diagnostics(
+            count={"pattern": pattern.topic or "all", "matched": len(statements)},
+            timings={"count": elapsed_ms(start)},
+        ),
+    }
+
+
+def _record(query: RecordQuery, count: RecordCount) -> dict[str, Any]:
+    """What the turn records about its count (for traces and ``bosun ask --json``)."""
+    filters = {k: v for k, v in query.__dict__.items() if v not in ("", (), None)}
+    return {
+        "filters": {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in filters.items()},
+        "matched": count.matched,
+        "scope": count.scope,
+    }

@@ -1,0 +1,151 @@
+"""Questions that count, on real PostgreSQL: tiny exact fixtures of NTSB records and IMO
+casualties are ingested, counted in SQL over the whole set, and answered through the graph."""
+
+from __future__ import annotations
+
+import csv
+import json
+import uuid
+from collections.abc import AsyncIterator
+from datetime import date
+from typing import Any
+
+import pytest
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from agent.evaluation.answer_kinds import first_number
+from agent.settings import Settings
+from agent.wiring import Services, build_clients, open_services
+from archive.ingest.pipeline import ingest_paths
+from archive.store.counts import RecordQuery, count_records
+from graph.builder import build_graph
+
+pytestmark = pytest.mark.integration
+
+
+def _record(
+    no: str, day: str, state: str, make: str, fatal: int, serious: int = 0
+) -> dict[str, Any]:
+    return {
+        "ntsb_no": no,
+        "event_date": day,
+        "city": "Somewhere",
+        "state": state,
+        "make": make,
+        "model": "172",
+        "aircraft_category": "AIR",
+        "fatal": fatal,
+        "serious": serious,
+        "minor": 0,
+        "weather": "VMC",
+        "narrative": f"The airplane {no} struck terrain after takeoff.",
+        "probable_cause": "The pilot's failure to maintain airspeed.",
+    }
+
+
+RECORDS = [
+    _record("CEN11FA001", "2011-02-03", "Texas", "CESSNA", 2),
+    _record("CEN11FA002", "2011-05-06", "Texas", "PIPER", 1),
+    _record("CEN11LA003", "2011-07-08", "Texas", "CESSNA", 0, serious=1),
+    _record("CEN12FA004", "2012-01-02", "Texas", "CESSNA", 1),  # another year
+    _record("WPR11FA005", "2011-03-04", "California", "CESSNA", 3),  # another state
+]
+CASUALTIES = [
+    {"Reference": "C1", "ShipsInvolved": "ALPHA (IMO 9000001)", "FlagStates": "PAN",
+     "IncidentDateTime": "2005-01-01 00:00", "InitialEvent": "Collision",
+     "ShipType1": "Oil Tanker", "Consequences1": "Loss of life"},
+    {"Reference": "C2", "ShipsInvolved": "BRAVO (IMO 9000002), CHARLIE (IMO 9000003)",
+     "FlagStates": "LBR,PAN", "IncidentDateTime": "2006-01-01 00:00",
+     "InitialEvent": "Stranding / grounding", "ShipType1": "Bulk Carrier", "Consequences1": ""},
+    {"Reference": "C3", "ShipsInvolved": "DELTA (IMO 9000004)", "FlagStates": "MLT",
+     "IncidentDateTime": "2006-02-01 00:00", "InitialEvent": "Collision",
+     "ShipType1": "Oil Tanker", "Consequences1": "Loss of life,Total loss of the ship"},
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+async def services(
+    settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Services]:
+    folder = tmp_path_factory.mktemp("records")
+    (folder / "ntsb.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    with (folder / "casualties.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(CASUALTIES[0]))
+        writer.writeheader()
+        writer.writerows(CASUALTIES)
+    async with open_services(settings, collection=f"{settings.collection}_counts") as svc:
+        report = await ingest_paths(
+            [folder], svc.store, svc.embeddings, svc.archive, progress=False
+        )
+        assert report.errors == [] and report.added == len(RECORDS) + len(CASUALTIES)
+        yield svc
+
+
+async def test_counts_are_exact_over_the_whole_set(services: Services) -> None:
+    year = {"date_from": date(2011, 1, 1), "date_to": date(2011, 12, 31)}
+    fatal = await count_records(
+        services.store, RecordQuery("ntsb_report", region="Texas", outcomes=("fatal",), **year)
+    )
+    assert (fatal.matched, fatal.scope) == (2, 3)
+    assert {p["source_id"] for p in fatal.examples} == {"CEN11FA001", "CEN11FA002"}
+    cessna = await count_records(services.store, RecordQuery("ntsb_report", make="cessna"))
+    assert (cessna.matched, cessna.scope) == (4, 4)
+    hurt = await count_records(services.store, RecordQuery("ntsb_report", outcomes=("serious",)))
+    assert hurt.matched == 1
+    panama = await count_records(services.store, RecordQuery("casualty", flag="PAN"))
+    assert panama.matched == 2  # one ship of two flagged PAN counts the casualty once
+    deaths = await count_records(
+        services.store,
+        RecordQuery("casualty", vessel_families=("tanker",), outcomes=("loss_of_life",)),
+    )
+    assert (deaths.matched, deaths.scope) == (2, 2)
+    grounded = await count_records(
+        services.store, RecordQuery("casualty", initial_event="grounding")
+    )
+    assert grounded.matched == 1
+
+
+async def ask(services: Services, question: str) -> dict[str, Any]:
+    graph = build_graph(build_clients(services, offline=True), checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": uuid.uuid4().hex}}
+    return await graph.ainvoke({"messages": [HumanMessage(question)]}, config)
+
+
+async def test_a_count_question_is_answered_with_the_count_and_cited(services: Services) -> None:
+    state = await ask(services, "How many accidents in Texas in 2011 were fatal?")
+    answer = str(state["messages"][-1].content)
+    assert first_number(answer) == 2, answer
+    assert "3 accident records" in answer and not state["cutoff"]
+    assert state["counted"] and state["diagnostics"]["count"]["scope"] == 3
+    assert len(state["citations"]) == 2
+    assert state["diagnostics"]["citation_check"]["invalid"] == 0
+
+    state = await ask(services, "How many casualties involved ships flagged in Panama?")
+    assert first_number(str(state["messages"][-1].content)) == 2
+    assert state["citations"] and state["diagnostics"]["citation_check"]["invalid"] == 0
+
+
+async def test_a_zero_count_states_its_set_and_other_questions_search(services: Services) -> None:
+    state = await ask(
+        services, "How many accidents in California in 2011 involved serious injuries?"
+    )
+    answer = str(state["messages"][-1].content)
+    assert first_number(answer) == 0 and "of the 1 accident records" in answer, answer
+    assert state["citations"]  # the set it was counted among is cited
+    state = await ask(services, "What caused the accident CEN11FA001?")
+    assert not state["counted"] and state["searches"] >= 1
+
+
+async def test_a_pattern_question_groups_the_whole_sets_causes(services: Services) -> None:
+    state = await ask(services, "What are the most common causes of fatal accidents in Texas?")
+    answer = str(state["messages"][-1].content)
+    assert state["counted"] and not state["cutoff"]
+    assert answer.startswith("Across all 3 fatal accident records in Texas"), answer
+    assert "**airspeed and stall**: 3 records (100%)" in answer
+    assert state["diagnostics"]["citation_check"]["invalid"] == 0
+    assert len({c["doc_id"] for c in state["citations"]}) == 3
+
+    state = await ask(services, "What are the most common causes of casualties of tankers?")
+    answer = str(state["messages"][-1].content)
+    assert "**collision**: 2 records" in answer, answer

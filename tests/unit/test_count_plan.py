@@ -1,0 +1,172 @@
+"""Count questions: which questions count records, and the filters read from their words."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agent.evaluation.answer_kinds import first_number
+from answers.counting import compose_count, count_plan, flag_in
+from answers.patterns import OTHER, compose_pattern, group_causes, pattern_plan
+from archive.store.counts import RecordCount
+from archive.store.passages import Passage
+
+
+def test_the_issues_two_questions_become_exact_filters() -> None:
+    plan = count_plan("How many accidents in Texas in 2011 were fatal?")
+    assert plan is not None
+    q = plan.query
+    assert (q.kind, q.region, q.date_from, q.date_to) == (
+        "ntsb_report",
+        "Texas",
+        date(2011, 1, 1),
+        date(2011, 12, 31),
+    )
+    assert q.outcomes == ("fatal",)
+    assert q.scope_only().outcomes == () and q.scope_only().region == "Texas"
+
+    plan = count_plan("How many casualties involved ships flagged in Panama?")
+    assert plan is not None
+    assert (plan.query.kind, plan.query.flag, plan.query.outcomes) == ("casualty", "PAN", ())
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many legs does a spider have?",
+        "How many people died in the Reno P-51 crash?",  # one record's fact, not a count
+        "What caused the accident CEN12LA244?",
+        "How many moons does Jupiter have?",
+        "common causes of fatal landing accidents",
+    ],
+)
+def test_questions_that_count_no_records_are_no_count(question: str) -> None:
+    assert count_plan(question) is None
+
+
+def test_no_off_topic_question_becomes_a_count() -> None:
+    path = Path(__file__).parents[2] / "benchmarks" / "questions" / "off_topic.jsonl"
+    questions = [json.loads(line)["question"] for line in path.read_text().splitlines() if line]
+    assert len(questions) >= 84
+    assert [q for q in questions if count_plan(q) is not None] == []
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "value"),
+    [
+        ("How many helicopter accidents occurred in Alaska?", "category", "HELI"),
+        ("How many accidents in West Virginia?", "region", "West Virginia"),
+        ("How many Robinson accidents in 2012?", "make", "ROBINSON"),
+        ("How many accidents in IMC were fatal?", "weather", "IMC"),
+        ("How many casualties of Liberian-flagged ships?", "flag", "LBR"),
+        ("How many casualties of bulk carriers in 2005?", "vessel_families", ("bulk carrier",)),
+        ("How many very serious casualties in 2010?", "severity", "very serious"),
+        ("How many ship casualties were groundings?", "initial_event", "grounding"),
+        ("How many casualties with loss of life?", "outcomes", ("loss_of_life",)),
+        ("How many accidents involved serious injuries?", "outcomes", ("serious",)),
+    ],
+)
+def test_filters_read_from_the_question(question: str, field: str, value: object) -> None:
+    plan = count_plan(question)
+    assert plan is not None
+    assert getattr(plan.query, field) == value
+
+
+def test_year_ranges() -> None:
+    between = count_plan("How many accidents between 2012 and 2010 were fatal?")
+    since = count_plan("How many casualties since 2005?")
+    assert between is not None and since is not None
+    assert (between.query.date_from, between.query.date_to) == (
+        date(2010, 1, 1),
+        date(2012, 12, 31),
+    )
+    assert (since.query.date_from, since.query.date_to) == (date(2005, 1, 1), None)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("ships flagged in the Bahamas", "BHS"),
+        ("under the flag of Saint Vincent and the Grenadines", "VCT"),
+        ("Marshall Islands-flagged ships", "MHL"),
+        ("ships flagged in Atlantis", None),
+    ],
+)
+def test_flag_states(text: str, code: str | None) -> None:
+    assert flag_in(text) == code
+
+
+def _passage(chunk_id: str, title: str) -> Passage:
+    return Passage(  # type: ignore[typeddict-item]
+        chunk_id=chunk_id, title=title, doc_id=chunk_id, kind="ntsb_report", source_id=title
+    )
+
+
+def test_the_answer_states_the_count_first_then_its_set_and_cites_examples() -> None:
+    plan = count_plan("How many accidents in Texas in 2011 were fatal?")
+    assert plan is not None
+    cite = [_passage("0123456789ab", "CEN11FA001 2011-01-02 Dallas, Texas")]
+    answer = compose_count(plan, RecordCount(matched=31, scope=1377, examples=cite), cite)
+    assert first_number(answer) == 31
+    assert answer.startswith("31 of the 1,377 accident records in Texas from 2011")
+    assert "fatal" in answer and answer.count("[C:0123456789ab]") == 2
+
+
+def test_no_off_topic_question_becomes_a_pattern() -> None:
+    path = Path(__file__).parents[2] / "benchmarks" / "questions" / "off_topic.jsonl"
+    questions = [json.loads(line)["question"] for line in path.read_text().splitlines() if line]
+    assert [q for q in questions if pattern_plan(q) is not None] == []
+
+
+def test_a_pattern_question_names_its_set_and_phase() -> None:
+    pattern = pattern_plan("common causes of fatal landing accidents")
+    assert pattern is not None
+    assert (pattern.topic, pattern.plan.query.outcomes) == ("landing", ("fatal",))
+    sea = pattern_plan("What are the most common causes of casualties of tankers?")
+    assert sea is not None and sea.plan.query.kind == "casualty"
+    assert pattern_plan("What caused the accident CEN12LA244?") is None
+
+
+def _cause(chunk_id: str, text: str, kind: str = "ntsb_report", summary: str = "") -> Passage:
+    return Passage(  # type: ignore[typeddict-item]
+        chunk_id=chunk_id, title=f"REC-{chunk_id}", text=text, kind=kind, summary=summary
+    )
+
+
+def test_causes_group_into_named_groups_with_counts_and_examples() -> None:
+    statements = [
+        _cause(
+            "a" * 12, "The pilot's failure to maintain directional control in a gusting crosswind."
+        ),
+        _cause(
+            "b" * 12, "The pilot's failure to maintain aircraft control during the landing roll."
+        ),
+        _cause("c" * 12, "Fuel exhaustion due to the pilot's inadequate fuel planning."),
+        _cause("d" * 12, "A bird struck the windshield."),
+    ]
+    groups = {g.name: g for g in group_causes(statements)}
+    assert groups["loss of control"].count == 2
+    assert [p["chunk_id"] for p in groups["loss of control"].examples] == ["a" * 12, "b" * 12]
+    pattern = pattern_plan("common causes of accidents")
+    assert pattern is not None
+    answer = compose_pattern(pattern, statements)
+    assert answer.startswith("Across all 4 accident records in the archive")
+    assert "- **loss of control**: 2 records (50%) [C:aaaaaaaaaaaa]." in answer
+    assert answer.count("- REC-bbbbbbbbbbbb:") == 1 and "**fuel exhaustion" in answer
+    assert groups["fuel exhaustion or starvation"].count == 1
+    assert groups[OTHER].count == 1
+    assert group_causes(statements)[0].name == "loss of control"  # largest first, "other" last
+    assert group_causes(statements)[-1].name == OTHER
+
+    casualties = [
+        _cause("e" * 12, "", "casualty", "collision; loss of life"),
+        _cause("f" * 12, "", "casualty", "collision"),
+        _cause("0" * 12, "", "casualty", "stranding / grounding"),
+    ]
+    assert [(g.name, g.count) for g in group_causes(casualties)] == [
+        ("collision", 2),
+        ("stranding / grounding", 1),
+    ]
