@@ -1,4 +1,4 @@
-"""Exact counts over the archive's typed record fields (migration 020): the whole matching set,
+"""Exact counts over the archive's typed record fields (migration 014): the whole matching set,
 not the top-k passages a search returns.
 
 A :class:`RecordQuery` has two parts: the *scope* (kind of record, dates, place, make, flag, ...)
