@@ -128,7 +128,9 @@ def relevance_of(
     reranked: bool,
     calibrated: bool,
 ) -> Relevance:
-    """:func:`decide` for passages the floor kept, best first."""
+    """:func:`decide` for passages the floor kept, best first. Cosines all 0 mean none was
+    measured (the query embedding failed: BM25 only), so no cosine rule applies."""
     best = kept[0]["rerank"] if kept and reranked else None
     closest = max((p["cosine"] for p in kept), default=0.0)
-    return decide(best, closest, limit, empty=not kept, calibrated=calibrated)
+    measured = any(p["cosine"] for p in kept)
+    return decide(best, closest, limit, empty=not kept, calibrated=calibrated and measured)

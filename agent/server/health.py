@@ -1,5 +1,5 @@
 """The web app's view of its database: known down after a request failed to reach it, then one
-probe at a time with a short backoff until it answers again.
+probe at a time until it answers again.
 
 While the database is known down a request is answered at once (503 with ``Retry-After``)
 instead of each waiting ``BOSUN_DB_TIMEOUT_S`` for a pooled connection. When a probe connects,
@@ -22,15 +22,14 @@ from starlette.exceptions import HTTPException
 
 logger = logging.getLogger(__name__)
 
-FIRST_PROBE_S = 0.25  # after a failure, the next probe waits this long, doubling to LAST_PROBE_S
-LAST_PROBE_S = 2.0
+RETRY_AFTER_S = 2
 PROBE_TIMEOUT_S = 3.0
 UNAVAILABLE = "the database is unavailable; retry in a few seconds"
 SLOW = "the database did not answer in time; please retry"
 
 
 def unavailable() -> HTTPException:
-    return HTTPException(503, UNAVAILABLE, headers={"Retry-After": str(round(LAST_PROBE_S))})
+    return HTTPException(503, UNAVAILABLE, headers={"Retry-After": str(RETRY_AFTER_S)})
 
 
 class DatabaseHealth:
@@ -39,30 +38,28 @@ class DatabaseHealth:
     def __init__(self) -> None:
         self.down_since: float | None = None
         self._lock = asyncio.Lock()
-        self._delay = FIRST_PROBE_S
-        self._next_probe = 0.0
+        self._probed_at = 0.0  # when the last probe ended
 
     def failed(self, err: BaseException) -> None:
         """A request could not reach the database: from now on, probe before using it."""
         if self.down_since is None:
             logger.warning("database unreachable (%s): probing before each request", err)
             self.down_since = time.monotonic()
-            self._delay, self._next_probe = FIRST_PROBE_S, 0.0
 
     async def admit(self, conninfo: str, pools: Sequence[AsyncConnectionPool[Any]]) -> None:
         """Return when the database is known up (checking ``pools`` when it just came back),
         else raise 503 at once."""
         if self.down_since is None:
             return
-        async with self._lock:  # one probe at a time; the others wait for its verdict
+        arrived = time.monotonic()
+        async with self._lock:  # one probe at a time; those waiting meanwhile share its verdict
             if self.down_since is None:
                 return
-            now = time.monotonic()
-            if now < self._next_probe:
+            if arrived < self._probed_at:
                 raise unavailable()
-            if not await probe(conninfo):
-                self._next_probe = now + self._delay
-                self._delay = min(self._delay * 2, LAST_PROBE_S)
+            up = await probe(conninfo)
+            now = self._probed_at = time.monotonic()
+            if not up:  # a refused connection fails in milliseconds: told at once
                 raise unavailable()
             for pool in pools:  # drop the connections the restart broke, refill at once
                 await pool.check()

@@ -132,11 +132,11 @@ async def test_an_answer_repeating_a_planted_instruction_is_flagged(hostile: Any
     marked = [m for m in planted if m.name in MARKED]
     model = ObedientModel(parrot=True)
     states = await _answers(svc, [m.question for m in marked], model)
-    flagged = [s for s in states if s["citation_check"].get("planted_instructions")]
+    flagged = [s for s in states if s["diagnostics"]["citation_check"].get("planted_instructions")]
     retrieved_marked = [s for s in states if any(r.get("instructions") for r in s["ranked"])]
     assert retrieved_marked and len(flagged) == len(retrieved_marked)
     for state in flagged:
-        assert state["citation_check"]["flagged"] is True
+        assert state["diagnostics"]["citation_check"]["flagged"] is True
         assert "planted as an instruction" in str(state["messages"][-1].content)
 
 
