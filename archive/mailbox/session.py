@@ -16,7 +16,6 @@ from archive.mailbox.address import Mailbox, MailboxError
 logger = logging.getLogger(__name__)
 
 TIMEOUT_S = 60.0  # one socket operation; a dead server ends the session, never hangs it
-DELETED = "\\Deleted"
 
 # What a dropped or broken connection raises: the sync reconnects and resumes from its state.
 CONNECTION_ERRORS: tuple[type[BaseException], ...] = (

@@ -25,7 +25,7 @@ from archive.ingest.pipeline import IngestReport, ingest_paths, refresh_derived
 from archive.ingest.progress import stage_bar
 from archive.mailbox import state
 from archive.mailbox.address import Mailbox, MailboxError
-from archive.mailbox.session import CONNECTION_ERRORS, DELETED, Session
+from archive.mailbox.session import CONNECTION_ERRORS, Session
 from archive.originals import Originals, release
 from archive.store.database import Store
 from archive.store.documents import delete_sources
@@ -174,7 +174,7 @@ class _FolderSync:
             return
         self.report.flags_changed += len(changed)
         await state.record(self.store, self.mailbox, self.folder, self.uidvalidity, changed)
-        restored = [r.uid for r in changed if DELETED in held[r.uid].flags - r.flags]
+        restored = [r.uid for r in changed if state.DELETED in held[r.uid].flags - r.flags]
         await self._fetch(restored, advance=False)
 
     async def _fetch(self, uids: list[int], *, advance: bool) -> None:
@@ -203,7 +203,7 @@ class _FolderSync:
         with tempfile.TemporaryDirectory(prefix="bosun-sync-") as scratch:
             files: dict[Path, int] = {}
             for uid, (raw, flags) in messages.items():
-                if DELETED in flags:  # awaiting expunge: not archived (read again if undeleted)
+                if state.DELETED in flags:  # awaiting expunge: not archived (read if undeleted)
                     rows.append(state.Row(uid, None, frozenset(flags)))
                     continue
                 path = Path(scratch) / f"{uid}.eml"
