@@ -4,7 +4,8 @@ the trace event)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from uuid import UUID
 
 import pytest
@@ -111,3 +112,19 @@ def assert_told(
     assert len(logged) >= 1 if fault.noted else True, [r.message for r in caplog.records]
     if trace is not None and fault.noted:
         assert key in trace.fault_keys(), trace.events
+
+
+T = TypeVar("T", bound=Callable[..., Any])
+
+
+def covering(registry: dict[str, str]) -> Callable[..., Callable[[T], T]]:
+    """A ``@covers(*rows)`` decorator recording, in ``registry``, the test that runs each row."""
+
+    def covers(*keys: str) -> Callable[[T], T]:
+        def register(test: T) -> T:
+            registry.update(dict.fromkeys(keys, test.__name__))
+            return test
+
+        return register
+
+    return covers

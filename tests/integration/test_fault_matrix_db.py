@@ -13,10 +13,10 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import psycopg
 import pytest
@@ -34,7 +34,7 @@ from archive.store.server import database_uri
 from graph import Context, build_graph
 from providers.minilm import MiniLMEmbeddings, ModelIntegrityError
 from tests.e2e.harness import Bosun, offline_env
-from tests.fault_matrix import DATABASE_ROWS, TraceEvents, assert_told
+from tests.fault_matrix import DATABASE_ROWS, TraceEvents, assert_told, covering
 from tests.integration.test_conversation_postgres import fixture_documents
 from tools.backend import StoreBackend
 
@@ -43,17 +43,7 @@ pytestmark = pytest.mark.integration
 QUESTION = "Why did the purifier on Kestrel Dawn overheat?"
 COVERED: dict[str, str] = {}  # matrix row -> the test that runs it
 
-T = TypeVar("T", bound=Callable[..., Any])
-
-
-def covers(*keys: str) -> Callable[[T], T]:
-    """Register the test as the one running these rows of the matrix."""
-
-    def register(test: T) -> T:
-        COVERED.update(dict.fromkeys(keys, test.__name__))
-        return test
-
-    return register
+covers = covering(COVERED)
 
 
 @dataclass

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
-from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -18,7 +17,7 @@ from agent.server import ratelimit
 from agent.settings import Settings
 from agent.turns import open_pool
 from agent.wiring import Services
-from tests.fault_matrix import SERVER_ROWS
+from tests.fault_matrix import SERVER_ROWS, covering
 from tests.integration import test_fault_matrix_db as database_rows
 from tests.integration.server_harness import ask, serve
 
@@ -32,15 +31,7 @@ ingested = database_rows.ingested
 QUESTION = "Why did the purifier on Kestrel Dawn overheat?"
 COVERED: dict[str, str] = {}  # matrix row -> the test that runs it
 
-T = TypeVar("T", bound=Callable[..., Any])
-
-
-def covers(*keys: str) -> Callable[[T], T]:
-    def register(test: T) -> T:
-        COVERED.update(dict.fromkeys(keys, test.__name__))
-        return test
-
-    return register
+covers = covering(COVERED)
 
 
 def test_every_server_row_has_its_test() -> None:
