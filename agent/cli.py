@@ -332,9 +332,9 @@ async def _run(args: argparse.Namespace) -> int:
         return await _ARCHIVE_COMMANDS[args.command](services, args)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `bosun` console script."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+def arguments_of(argv: Sequence[str]) -> argparse.Namespace | int:
+    """The parsed, cleaned arguments, or the exit status of a usage error already reported
+    (argparse's own errors exit)."""
     args = _parser(argv).parse_args(argv)
     clean_text_args(args)
     if getattr(args, "query", None) == "":
@@ -343,6 +343,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `bosun` console script."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if _command_of(argv) == "ask" and not {"-v", "--verbose", "-h", "--help"} & set(argv):
+        from agent.warm.client import forward
+
+        try:
+            status = forward(argv)  # answered by the home's warm process, when one matches
+        except KeyboardInterrupt:  # the warm process cancels the turn when we go
+            return 130
+        if status is not None:
+            return status
+    args = arguments_of(argv)
+    if isinstance(args, int):
+        return args
     with contextlib.suppress(AttributeError, ValueError):  # stdin may not be a text stream
         sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
     logging.basicConfig(

@@ -149,17 +149,33 @@ def _error(err: BaseException, settings: Settings) -> str:
 
 
 async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
-    """`bosun ask QUESTION`: one turn; prints the answer (or ``--json``); 0 on success."""
-    thread_id = args.thread or uuid.uuid4().hex[:12]
+    """`bosun ask QUESTION`: one turn; prints the answer (or ``--json``); 0 on success. The
+    models then stay loaded in a warm process for the next asks (:mod:`agent.warm`)."""
     try:
         async with open_runner(settings) as runner:
-            turn = await runner.run(
-                thread_id,
-                args.question,
-                context=context_from_args(args),
-                request=filter_request(args),
-                user_id=args.user,
-            )
+            status = await answer(runner, settings, args)
+    except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
+        logger.debug("ask failed", exc_info=True)
+        _say(_error(err, settings), err=True)
+        return exit_code(err)
+    if status == 0 and settings.warm_ask and settings.server_linger_s > 0:
+        from agent.warm.process import start
+
+        start(settings)
+    return status
+
+
+async def answer(runner: TurnRunner, settings: Settings, args: argparse.Namespace) -> int:
+    """One asked turn on ``runner``, printed (cold, or in the warm process); its exit status."""
+    thread_id = args.thread or uuid.uuid4().hex[:12]
+    try:
+        turn = await runner.run(
+            thread_id,
+            args.question,
+            context=context_from_args(args),
+            request=filter_request(args),
+            user_id=args.user,
+        )
     except Exception as err:  # the user-facing boundary: one scrubbed line, details in the log
         logger.debug("ask failed", exc_info=True)
         _say(_error(err, settings), err=True)

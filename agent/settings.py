@@ -47,6 +47,7 @@ class Settings(ProviderConfig):
     hnsw_ef_search: int = EF_SEARCH  # BOSUN_HNSW_EF_SEARCH: HNSW candidate list, 1-1000
     bm25_cache_mb: int = CACHE_MB  # BOSUN_BM25_CACHE_MB: decoded BM25 blocks kept, 0-65536
     server_linger_s: float = 0.0  # the embedded server stays up this long after the last command
+    warm_ask: bool = True  # BOSUN_WARM_ASK: models stay loaded that long for the next `bosun ask`
     archive_url: str | None = None  # BOSUN_ARCHIVE_URL: s3://bucket/prefix; None: archive_dir
     s3_endpoint_url: str | None = None  # AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL (MinIO, R2, ...)
     s3_region: str | None = None  # AWS_REGION (else boto3's AWS_DEFAULT_REGION or the profile's)
@@ -136,6 +137,7 @@ class _Environment(EnvironmentModel):
     server_linger_s: Annotated[float | None, BeforeValidator(seconds(zero=True))] = _env(
         "BOSUN_SERVER_LINGER_S"
     )
+    warm_ask: Annotated[bool | None, BeforeValidator(switch)] = _env("BOSUN_WARM_ASK")
     embeddings: Annotated[str | None, BeforeValidator(one_of(EMBEDDINGS))] = _env(
         "BOSUN_EMBEDDINGS"
     )

@@ -45,27 +45,29 @@ async def run_status(settings: Settings, args: argparse.Namespace) -> int:
 async def run_stop(settings: Settings, args: argparse.Namespace) -> int:
     """Stop this home's embedded server and its linger process (nothing to do with a server
     that DATABASE_URL names: Bosun never started that one)."""
+    from agent.warm.client import stop as stop_warm
     from archive.store.linger import stop
 
+    warm = await asyncio.to_thread(stop_warm, settings.home.resolve())  # it holds the server
     stopped = await asyncio.to_thread(stop, settings.pgdata_dir)
     if args.json:
-        _say(
-            json.dumps(
-                {
-                    "helper_stopped": stopped.helper,
-                    "server_stopped": stopped.server,
-                    "held_by": list(stopped.holders),
-                },
-                indent=2,
-            )
-        )
-    elif stopped.holders:
-        pids = ", ".join(str(pid) for pid in stopped.holders)
-        _say(f"the embedded server is still in use by process {pids}; stop those first")
-    elif stopped.server:
-        _say(f"stopped the embedded PostgreSQL server in {settings.pgdata_dir}")
+        report = {
+            "warm_ask_stopped": warm,
+            "helper_stopped": stopped.helper,
+            "server_stopped": stopped.server,
+            "held_by": list(stopped.holders),
+        }
+        _say(json.dumps(report, indent=2))
     else:
-        _say(f"no embedded server was running in {settings.pgdata_dir}")
+        if warm is not None:
+            _say(f"stopped the warm ask process {warm}")
+        if stopped.holders:
+            pids = ", ".join(str(pid) for pid in stopped.holders)
+            _say(f"the embedded server is still in use by process {pids}; stop those first")
+        elif stopped.server:
+            _say(f"stopped the embedded PostgreSQL server in {settings.pgdata_dir}")
+        else:
+            _say(f"no embedded server was running in {settings.pgdata_dir}")
     if settings.database_url:
         sys.stderr.write("(DATABASE_URL is set: that server is not Bosun's to stop)\n")
     return 1 if stopped.holders else 0

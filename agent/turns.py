@@ -33,6 +33,7 @@ from agent.settings import Settings
 from agent.wiring import build_clients, open_services
 from archive.store.database import RECONNECT_S
 from checkpoints.postgres import open_checkpointer
+from graph import intents
 from graph.builder import TURN_DURABILITY, BosunGraph, build_graph
 from graph.context import Context
 from graph.state import Diagnostics, InputState, diagnostics_of, record
@@ -320,13 +321,19 @@ async def record_turn(conn: Connection, turn: Turn) -> None:
 
 
 @contextlib.asynccontextmanager
-async def open_runner(settings: Settings, *, connections: int = 4) -> AsyncIterator[TurnRunner]:
+async def open_runner(
+    settings: Settings, *, connections: int = 4, warm: bool = False
+) -> AsyncIterator[TurnRunner]:
     """The graph over opened services with the Postgres checkpointer, and a pool for the turn
-    locks and thread registry (``connections``: turns on distinct threads at once per process)."""
+    locks and thread registry (``connections``: turns on distinct threads at once per process;
+    ``warm``: the models are loaded before the runner is handed out, not at the first turn)."""
     # The services connect once before any pool: a database that refuses connections fails
     # here at once, instead of after a pool's 30 s wait for its first connection.
     timeout = settings.db_timeout_s
     async with open_services(settings, statement_timeout_s=timeout) as services:
+        if warm:
+            await services.embeddings.aembed_query("warm up")
+            await intents.centroids(services.embeddings)
         pool = await open_pool(settings, max_size=connections)
         try:
             async with open_checkpointer(

@@ -8,8 +8,11 @@ measured; ``BOSUN_CHAT_MODEL`` is cleared for the children). Three tables:
 1. cold commands, ``--runs`` fresh processes each, wall and CPU time: ``python -c pass`` (the
    interpreter alone), `bosun --help`, `bosun status` and `bosun ask --json` with the embedded
    PostgreSQL server already running (a repeat command: the previous one's linger process
-   holds it, :mod:`archive.store.linger`), and `bosun ask --json` with it not running
-   (``BOSUN_SERVER_LINGER_S=0``: each process starts the server and stops it on exit);
+   holds it, :mod:`archive.store.linger`) but no warm process (``BOSUN_WARM_ASK=off``: each
+   loads the graph and models), `bosun ask --json` answered by the warm process a previous
+   ask left (:mod:`agent.warm`; the client's own CPU, the turn runs in the warm process), and
+   `bosun ask --json` with the server not running (``BOSUN_SERVER_LINGER_S=0``: each process
+   starts the server and stops it on exit);
 2. one cold process's start-up split into stages, the median over ``--runs`` processes:
    imports, settings, server start (or reuse), store open, model load, intent centroids,
    pools and checkpointer, graph compile, vessel registry, and the first turn's own stages;
@@ -59,9 +62,11 @@ def _bosun() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "agent.cli"]
 
 
-def cold_runs(runs: int, argv: list[str], linger_s: str = "300") -> list[list[float]]:
-    """Wall and CPU seconds (user + system, the process alone: not the server's) of ``runs``
-    fresh processes of ``argv`` (``bosun`` is the installed command)."""
+def cold_runs(
+    runs: int, argv: list[str], linger_s: str = "300", warm: str = "off"
+) -> list[list[float]]:
+    """Wall and CPU seconds (user + system, the process alone: not the server's nor the warm
+    process's) of ``runs`` fresh processes of ``argv`` (``bosun`` is the installed command)."""
     seconds = []
     for i in range(runs):
         command = [*_bosun(), *argv[1:]] if argv[0] == "bosun" else argv
@@ -70,7 +75,10 @@ def cold_runs(runs: int, argv: list[str], linger_s: str = "300") -> list[list[fl
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(
-            command, env=_env(BOSUN_SERVER_LINGER_S=linger_s), check=True, capture_output=True
+            command,
+            env=_env(BOSUN_SERVER_LINGER_S=linger_s, BOSUN_WARM_ASK=warm),
+            check=True,
+            capture_output=True,
         )
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -84,9 +92,10 @@ COLD = {
     "`python -c pass` (the interpreter alone)": [sys.executable, "-c", "pass"],
     "`bosun --help`": ["bosun", "--help"],
     "`bosun status`, server running": ["bosun", "status"],
-    "`bosun ask --json`, server running": ["bosun", "ask", "--json", "{question}"],
+    "`bosun ask --json`, server running, no warm process": ["bosun", "ask", "--json", "{question}"],
 }
 NOT_RUNNING = "`bosun ask --json`, server not running (started and stopped)"
+WARM = "`bosun ask --json`, warm process up (the default after one ask)"
 
 
 def child_stages(runs: int, turns: int) -> list[dict[str, Any]]:
@@ -235,6 +244,17 @@ def report_warm(warm: list[dict[str, float]]) -> Table:
     return Table("warm", [f"warm turn stage ({len(warm)} turns)", "p50 ms", "p95 ms"], rows)
 
 
+def _wait_warm(home: Path, seconds: float = 300.0) -> None:
+    """Until the warm process that the last ask started has loaded its models."""
+    from agent.warm.process import LOG_FILE
+
+    log, deadline = home / LOG_FILE, time.monotonic() + seconds
+    while "answering asks" not in (log.read_text(errors="replace") if log.exists() else ""):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the warm process did not start; see {log}")
+        time.sleep(0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="cold processes per measurement")
@@ -249,19 +269,27 @@ def main() -> None:
         return
 
     from agent.settings import Settings
+    from agent.warm.client import stop as stop_warm
     from archive.store.linger import stop
 
-    pgdata = Settings.from_env().pgdata_dir
-    stop(pgdata)  # an earlier command's linger: the server stops first
+    settings = Settings.from_env()
+    pgdata = settings.pgdata_dir
+    stop_warm(settings.home.resolve())  # an earlier command's warm process and linger: the
+    stop(pgdata)  # server stops first
     cold: dict[str, list[list[float]]] = {}
+    ask = ["bosun", "ask", "--json", "{question}"]
     if (pgdata / "postmaster.pid").exists():
         print("server not running: not measured, another process holds it", file=sys.stderr)  # noqa: T201
     else:  # nothing holds the server: each starts and stops it
-        cold[NOT_RUNNING] = cold_runs(args.runs, COLD["`bosun ask --json`, server running"], "0")
+        cold[NOT_RUNNING] = cold_runs(args.runs, ask, "0")
     cold_runs(1, ["bosun", "status"])  # starts the server and leaves it to a linger process
     for label, argv in COLD.items():
         cold[label] = cold_runs(args.runs, argv)
-    cold = {label: cold[label] for label in [*COLD, NOT_RUNNING] if label in cold}
+    cold_runs(1, ask, warm="on")  # a cold ask that leaves a warm process
+    _wait_warm(settings.home)
+    cold[WARM] = cold_runs(args.runs, ask, warm="on")
+    stop_warm(settings.home.resolve())
+    cold = {label: cold[label] for label in [*COLD, WARM, NOT_RUNNING] if label in cold}
     children = child_stages(args.runs, args.turns)
     tables = [report_cold(cold), report_stages(children), report_warm(children[0]["warm"])]
     command = f"python benchmarks/startup.py --runs {args.runs} --turns {args.turns} --json"

@@ -32,6 +32,8 @@ RERANKER_TRAINING_KEY = "reranker_training"  # JSON: the queries it was fitted o
 HEAD_SHA_KEY = "head_sha256"  # W of a headed model, saved beside it (providers.linear_head)
 #: What `bosun adapt` fitted besides the model (a new model or ``--reset`` drops them).
 CALIBRATION_KEYS = (RERANKER_FILE_KEY, RERANKER_SHA_KEY, RERANKER_TRAINING_KEY)
+#: Every key naming the collection's models: a long-lived process compares them to reopen.
+MODEL_KEYS = (FILE_KEY, SHA_KEY, MODEL_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,11 @@ async def read_calibration(store: Store) -> CalibrationRecord:
         meta.get(KIND_KEY),
         meta.get(HEAD_SHA_KEY),
     )
+
+
+async def read_models(uri: str, collection: str) -> dict[str, str]:
+    """What names the collection's models now (its :data:`MODEL_KEYS`)."""
+    return await read_meta(uri, collection, MODEL_KEYS)
 
 
 async def read_meta(uri: str, collection: str, keys: tuple[str, ...]) -> dict[str, str]:

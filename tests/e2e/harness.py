@@ -123,6 +123,7 @@ def offline_env(settings: Settings) -> dict[str, str]:
 def fresh_home(prefix: str) -> Iterator[Path]:
     """A fresh, world-traversable BOSUN_HOME (pgserver runs PostgreSQL as its own user under
     root); its embedded server, if a test left one up, is stopped and the folder removed."""
+    from agent.warm.client import stop as stop_warm
     from archive.store.linger import stop
 
     home = Path(tempfile.mkdtemp(prefix=prefix))
@@ -130,6 +131,7 @@ def fresh_home(prefix: str) -> Iterator[Path]:
     try:
         yield home
     finally:
+        stop_warm(home.resolve())  # a warm ask process holds the server until it exits
         stop(home / "pgdata")
         shutil.rmtree(home, ignore_errors=True)
 

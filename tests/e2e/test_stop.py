@@ -69,7 +69,12 @@ def test_bosun_stop_stops_the_server_and_its_helper(home: Path) -> None:
     done = _bosun(home, "stop", "--json")
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout)
-    assert report == {"helper_stopped": linger, "server_stopped": True, "held_by": []}
+    assert report == {
+        "warm_ask_stopped": None,
+        "helper_stopped": linger,
+        "server_stopped": True,
+        "held_by": [],
+    }
     assert _gone(postmaster) and _gone(linger)
     assert running_postmaster(home / "pgdata") is None
 

@@ -1,0 +1,62 @@
+"""A warm `bosun ask`: after a cold ask the home's warm process answers the next asks with the
+same output, refuses (and makes way for) another environment, and `bosun stop` ends it."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import Bosun
+
+pytestmark = pytest.mark.e2e
+
+QUESTION = "What was the probable cause of the ERA25LA084 accident?"
+
+
+def _log(home: Path) -> str:
+    path = home / "warm-ask.log"
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
+def _wait_for(home: Path, text: str, count: int = 1, seconds: float = 180.0) -> None:
+    deadline = time.monotonic() + seconds
+    while _log(home).count(text) < count:
+        assert time.monotonic() < deadline, f"no {text!r} in the warm log:\n{_log(home)[-3000:]}"
+        time.sleep(0.2)
+
+
+def test_the_warm_process_answers_the_next_asks_as_a_cold_ask_would(bosun: Bosun) -> None:
+    home = bosun.settings.home
+    warm = Bosun(bosun.settings, {**bosun.env, "BOSUN_SERVER_LINGER_S": "300"})
+    try:
+        cold = warm.run("ask", QUESTION)
+        assert cold.returncode == 0, cold.stderr[-2000:]
+        assert "[1]" in cold.stdout
+        _wait_for(home, "answering asks")
+
+        again = warm.run("ask", QUESTION)
+        assert again.returncode == 0, again.stderr[-2000:]
+        assert again.stdout == cold.stdout  # the same answer, sources and all
+        assert "continue with --thread" in again.stderr
+        _wait_for(home, "answered an ask (exit status 0)", count=1, seconds=5)
+
+        usage = warm.run("ask")  # no question: the usage error comes back as it is
+        assert usage.returncode == 2 and "question" in usage.stderr
+        assert _log(home).count("answered an ask") == 2
+
+        other = Bosun(bosun.settings, {**warm.env, "BOSUN_CHAT_TOOLS": "off"})
+        moved = other.run("ask", QUESTION)  # another environment: refused, answered cold
+        assert moved.returncode == 0, moved.stderr[-2000:]
+        assert moved.stdout == cold.stdout
+        assert "refused a question (another environment)" in _log(home)
+        _wait_for(home, "answering asks", count=2)  # the cold ask started one for its own
+
+        # (status 1 and held_by: the session's own server, which this test process holds)
+        stopped = json.loads(other.run("stop", "--json").stdout)
+        assert isinstance(stopped["warm_ask_stopped"], int)
+        assert json.loads(other.run("stop", "--json").stdout)["warm_ask_stopped"] is None
+    finally:
+        warm.run("stop")
