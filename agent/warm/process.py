@@ -5,9 +5,9 @@ environment and the stamps it computed. It claims the home's socket first (a sec
 at once), opens the graph as `bosun ask` does, loads the models, then answers forwarded asks
 one at a time with the very code path of a cold ask (:func:`agent.conversation.answer`), its
 output relayed to the client. A question is refused (and the process exits) when the request's
-stamps differ from its own or `bosun adapt` changed the collection's models since it opened
-them; a client that goes away cancels its turn. It exits after ``BOSUN_SERVER_LINGER_S``
-seconds without a question, on `bosun stop`, or on SIGTERM."""
+stamps differ from its own, or the archive (an ingest, a delete) or its models (`bosun adapt`)
+changed since it opened them; a client that goes away cancels its turn. It exits after
+``BOSUN_SERVER_LINGER_S`` seconds without a question, on `bosun stop`, or on SIGTERM."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ class WarmProcess:
     def __init__(self, settings: Settings, environment: str, code: str) -> None:
         self.settings = settings
         self.stamps = {"environment": environment, "code": code}
-        self.models: dict[str, str] = {}
+        self.version: dict[str, str] = {}
         self.runner: Any = None
         self.done = asyncio.Event()
         self.one_at_a_time = asyncio.Lock()
@@ -78,12 +78,12 @@ class WarmProcess:
 
     async def serve(self, listening: socket.socket) -> None:
         from agent.turns import open_runner
-        from archive.store.embedder import read_models
+        from archive.store.embedder import read_version
 
+        uri, collection = self.settings.database_uri(), self.settings.collection
+        self.version = await read_version(uri, collection)  # before the caches fill
         async with open_runner(self.settings, warm=True) as runner:
             self.runner = runner
-            uri, collection = self.settings.database_uri(), self.settings.collection
-            self.models = await read_models(uri, collection)
             server = await asyncio.start_unix_server(self.handle, sock=listening)
             async with server:
                 logger.info("answering asks for %s", self.settings.home)
@@ -124,13 +124,13 @@ class WarmProcess:
 
     async def refusal(self, request: dict[str, Any]) -> str | None:
         """Why this process must not answer the request (None: it may)."""
-        from archive.store.embedder import read_models
+        from archive.store.embedder import read_version
 
         for key, stamp in self.stamps.items():
             if request.get(key) != stamp:
                 return f"another {key}"
-        models = await read_models(self.settings.database_uri(), self.settings.collection)
-        return "the collection's models changed" if models != self.models else None
+        version = await read_version(self.settings.database_uri(), self.settings.collection)
+        return "the archive or its models changed" if version != self.version else None
 
     async def answer(
         self, argv: Sequence[str], reader: asyncio.StreamReader, writer: asyncio.StreamWriter

@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 
 from psycopg import AsyncConnection, sql
+from psycopg.errors import UndefinedTable
 
 from archive.store.database import Store
 from archive.store.schema import check_collection_name
@@ -84,6 +85,25 @@ async def read_calibration(store: Store) -> CalibrationRecord:
 async def read_models(uri: str, collection: str) -> dict[str, str]:
     """What names the collection's models now (its :data:`MODEL_KEYS`)."""
     return await read_meta(uri, collection, MODEL_KEYS)
+
+
+async def read_version(uri: str, collection: str) -> dict[str, str]:
+    """The collection's models and a version of its contents (documents, the latest write,
+    vessels): a long-lived process that sees either change reopens, so no cache of its (the
+    vessel registry, the greeting's examples) is older than the archive."""
+    models = await read_models(uri, collection)
+    schema = sql.Identifier(check_collection_name(collection))
+    query = sql.SQL(
+        "SELECT (SELECT count(*) FROM {s}.documents)::text || '/' ||"
+        " coalesce((SELECT max(ingested_at) FROM {s}.documents)::text, '-') || '/' ||"
+        " (SELECT count(*) FROM {s}.vessels)::text"
+    ).format(s=schema)
+    async with await AsyncConnection.connect(uri, autocommit=True) as conn:
+        try:
+            row = await (await conn.execute(query)).fetchone()
+        except UndefinedTable:  # a collection not created yet: empty
+            row = ("empty",)
+    return {**models, "contents": str(row[0]) if row else "empty"}
 
 
 async def read_meta(uri: str, collection: str, keys: tuple[str, ...]) -> dict[str, str]:

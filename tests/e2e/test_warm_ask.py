@@ -4,12 +4,13 @@ same output, refuses (and makes way for) another environment, and `bosun stop` e
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import Bosun
+from tests.e2e.harness import EXAMPLE_ARCHIVE, ROOT, Bosun
 
 pytestmark = pytest.mark.e2e
 
@@ -58,5 +59,37 @@ def test_the_warm_process_answers_the_next_asks_as_a_cold_ask_would(bosun: Bosun
         stopped = json.loads(other.run("stop", "--json").stdout)
         assert isinstance(stopped["warm_ask_stopped"], int)
         assert json.loads(other.run("stop", "--json").stdout)["warm_ask_stopped"] is None
+    finally:
+        warm.run("stop")
+
+
+def test_after_an_ingest_the_next_ask_is_answered_cold_with_the_new_documents(
+    bosun: Bosun, tmp_path: Path
+) -> None:
+    """The warm process's caches (vessel registry, greeting examples) never outlive a change
+    of the archive: the first ask after an ingest is refused and answered cold."""
+    mail = ROOT / EXAMPLE_ARCHIVE / "fleet-mail"
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    shutil.copy(mail / "01-crack-report.eml", first)
+    shutil.copy(mail / "05-hatch-repair.eml", second)
+    env = {
+        **bosun.env,
+        "BOSUN_SERVER_LINGER_S": "300",
+        "BOSUN_COLLECTION": f"{bosun.settings.collection}_warm",
+    }
+    warm = Bosun(bosun.settings, env)
+    home = bosun.settings.home
+    try:
+        assert warm.run("ingest", str(first), "--json").json()["added"] >= 1
+        started = _log(home).count("answering asks")
+        assert warm.run("ask", "What cracked?").returncode == 0
+        _wait_for(home, "answering asks", count=started + 1)
+
+        assert warm.run("ingest", str(second), "--json").json()["added"] >= 1
+        after = warm.run("ask", "What was repaired on the hatch?")
+        assert after.returncode == 0, after.stderr[-2000:]
+        assert "refused a question (the archive or its models changed)" in _log(home)
+        assert "hatch" in after.stdout.lower()
     finally:
         warm.run("stop")
