@@ -19,13 +19,21 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from adapt import rollback
 from adapt.command import AdaptOptions, adapt_unlocked, write_err
-from adapt.feedback import FeedbackLabel, enough, read_shown, split_labels, turn_labels
+from adapt.feedback import (
+    FeedbackLabel,
+    enough,
+    read_shown,
+    record_run,
+    split_labels,
+    turn_labels,
+)
 from adapt.queries import QuerySource
 from adapt.services import Collection
 from archive.store.locks import rewriting
@@ -75,7 +83,10 @@ async def adapt_on_labels(
                 "busy": True,
                 "reason": "another bosun adapt run holds the collection; nothing was changed",
             }
-        return await _adapt_on_labels(target, options, query_source, score)
+        started = datetime.now(UTC)
+        report = await _adapt_on_labels(target, options, query_source, score)
+        await asyncio.to_thread(record_run, target.database_uri, target.name, started, report)
+        return report
 
 
 async def _adapt_on_labels(

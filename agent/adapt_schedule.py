@@ -18,16 +18,14 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import psycopg
-from psycopg.rows import dict_row
 from pydantic import BeforeValidator, Field
 
 from adapt.checked import Scorer, adapt_lock, adapt_on_labels
 from adapt.command import AdaptOptions
-from adapt.feedback import new_labels_since
+from adapt.feedback import last_run, new_labels_since
 from adapt.linear_head import AdaptUnavailable
 from adapt.rollback import MODEL_KEYS
 from agent.adapt_command import adapt_target, scorer
@@ -88,12 +86,11 @@ async def adapt_if_due(
     """One tick: a run when enough new labels arrived and no other run holds the lock; its
     report (None: no run). ``options`` and ``score``: `bosun adapt`'s defaults unless given."""
     uri, collection = settings.database_uri(), settings.collection
-    since = await asyncio.to_thread(_last_run, uri, collection)
+    since = await asyncio.to_thread(last_run, uri, collection)
     new = await asyncio.to_thread(new_labels_since, uri, collection, since)
     if new < schedule.min_new_labels:
         logger.debug("adapt of %s waits: %d new labels", collection, new)
         return None
-    started = datetime.now(UTC)
     target = adapt_target(settings, collection)
     report = await adapt_on_labels(
         target,
@@ -105,7 +102,6 @@ async def adapt_if_due(
     if report.get("busy"):
         logger.info("scheduled adapt of %s skipped: another process runs one", collection)
         return None
-    await asyncio.to_thread(_record_run, uri, collection, started, report)
     logger.info(
         "scheduled adapt of %s: %s",
         collection,
@@ -138,34 +134,6 @@ async def adapt_forever(
                     logger.info("now serving %s", recorded.get("embedding_model"))
         except (AdaptUnavailable, StoreError, psycopg.Error, OSError) as err:
             logger.warning("scheduled adapt of %s failed: %s", settings.collection, err)
-
-
-def _last_run(uri: str, collection: str) -> datetime:
-    with psycopg.connect(uri, row_factory=dict_row) as conn:
-        row = conn.execute(
-            "SELECT max(started_at) AS t FROM bosun_adapt_runs WHERE collection = %s",
-            (collection,),
-        ).fetchone()
-    return row["t"] if row and row["t"] else datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _record_run(uri: str, collection: str, started: datetime, report: dict[str, Any]) -> None:
-    labels = report.get("labels") or {}
-    check = report.get("check") or {}
-    outcome = "installed" if report.get("installed") else str(report.get("reason", ""))[:500]
-    with psycopg.connect(uri) as conn:
-        conn.execute(
-            """INSERT INTO bosun_adapt_runs (collection, started_at, labels, outcome, before, after)
-               VALUES (%s, %s, %s, %s, %s, %s)""",
-            (
-                collection,
-                started,
-                int(labels.get("train", 0)) + int(labels.get("held_back", 0)),
-                outcome,
-                check.get("before"),
-                check.get("after"),
-            ),
-        )
 
 
 __all__ = [

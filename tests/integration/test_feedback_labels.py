@@ -13,6 +13,7 @@ import pytest
 from psycopg.rows import dict_row
 
 from adapt.feedback import read_shown, turn_labels
+from agent.server.runtime import RuntimeHolder
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_documents
@@ -143,3 +144,21 @@ def final_thread(stored: list[dict[str, Any]]) -> str:
     threads = {r["thread_id"] for r in stored}
     assert len(threads) == 1
     return threads.pop()
+
+
+async def test_a_reload_serves_a_fresh_runtime_and_closes_the_old_one_after_its_requests(
+    ingested: Services, settings: Settings
+) -> None:
+    """What the adapt schedule calls once a model passed its check: new requests get a runtime
+    opened on the collection as it is now; the old one still answers the requests holding it."""
+    holder = RuntimeHolder(settings)
+    try:
+        first = await holder.get()
+        await holder.reload()
+        second = await holder.get()
+        assert second is not first and second.services is not first.services
+        async with first.pool.connection() as conn:  # within the grace period
+            assert await (await conn.execute("SELECT 1 AS one")).fetchone() == {"one": 1}
+    finally:
+        await holder.close()
+    assert first.pool.closed and second.pool.closed
