@@ -291,7 +291,9 @@ def thread_title(question: str, limit: int = TITLE_CHARS) -> str:
         return line
     cut = line[: limit - 1]  # room for the ellipsis
     space = cut.rfind(" ")
-    if space >= limit // 2:  # a word boundary not too far back; else one long word is cut
+    # Back to the last whole word (unless the cut fell just after one), if one is not too far
+    # back; else one long word is cut.
+    if line[len(cut)] != " " and space >= limit // 2:
         cut = cut[:space]
     return cut.rstrip(" ,;:.-") + "…"
 

@@ -159,6 +159,10 @@ def test_workers_creating_the_secret_together_agree(tmp_path: Path) -> None:
             "Which vessels, in 2024, reported a purifier overheating, a…",
         ),
         ("Was the \u202eengine\u202c restarted?", "Was the engine restarted?"),
+        (  # the cut falls just after a whole word: kept, its comma dropped
+            "What happened in the Robinson R44 accident near Hackensack, Minnesota?",
+            "What happened in the Robinson R44 accident near Hackensack…",
+        ),
     ],
 )
 def test_a_thread_title_is_the_question_on_one_line_cut_at_a_word(
