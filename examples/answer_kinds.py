@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,7 +95,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kind", choices=[k.name for k in KINDS], action="append")
     args = parser.parse_args()
-    if code := bosun(["ingest", str(ARCHIVE), "--no-progress"]):
+    with contextlib.redirect_stdout(sys.stderr):  # the answers alone on stdout
+        code = bosun(["ingest", str(ARCHIVE), "--no-progress"])
+    if code:
         return code
     kinds = [k for k in KINDS if not args.kind or k.name in args.kind]
     asyncio.run(answer(Settings.from_env(), kinds))
