@@ -59,8 +59,11 @@ def history(
     config: ServerConfig,
     user: str,
     originals: Originals,
+    feedback: dict[str, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """User questions and assistant answers (tool calls and tool results left out)."""
+    """User questions and assistant answers (tool calls and tool results left out); each answer
+    with the feedback its reader gave (``{"score", "comment"}`` from ``feedback`` by message id,
+    or None)."""
     out: list[dict[str, Any]] = []
     for message in messages:
         if isinstance(message, HumanMessage):
@@ -71,6 +74,7 @@ def history(
                     "content": message.text,
                     "citations": None,
                     "meta": None,
+                    "feedback": None,
                 }
             )
         elif isinstance(message, AIMessage) and not message.tool_calls and message.text:
@@ -83,6 +87,7 @@ def history(
                     "content": message.text,
                     "citations": with_links(payloads, config, user, originals),
                     "meta": row["meta"] if row else None,
+                    "feedback": (feedback or {}).get(message.id or ""),
                 }
             )
     return out

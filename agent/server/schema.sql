@@ -9,6 +9,9 @@ CREATE TABLE IF NOT EXISTS bosun_threads (
     updated_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS bosun_threads_user ON bosun_threads (user_id, updated_at DESC);
+-- The thread's first question in full (one line, bidi controls removed): the list shows the
+-- short title and this on hover. Threads registered before it have none (the title stands in).
+ALTER TABLE bosun_threads ADD COLUMN IF NOT EXISTS question text;
 
 -- One row per answered turn: the trace feedback attaches to, the rendered citation payload.
 CREATE TABLE IF NOT EXISTS bosun_turns (

@@ -16,7 +16,7 @@ from agent.server.labels import forget_thread
 from agent.server.payloads import history
 from agent.server.requests import json_object, text_field, thread_id_of
 from agent.server.runtime import Runtime, config_of, runtime_of
-from agent.turns import LOCAL_USER, claim_thread
+from agent.turns import LOCAL_USER, Connection, claim_thread, thread_title
 from text.storable import displayable
 from tools.filters import Filters
 
@@ -46,17 +46,25 @@ async def list_threads(request: Request) -> JSONResponse:
     async with runtime.pool.connection() as conn:
         rows = await (
             await conn.execute(
-                """SELECT thread_id, title, updated_at FROM bosun_threads WHERE user_id = %s
-                   ORDER BY updated_at DESC LIMIT 200""",
+                """SELECT thread_id, title, question, created_at, updated_at FROM bosun_threads
+                   WHERE user_id = %s ORDER BY updated_at DESC LIMIT 200""",
                 (user,),
             )
         ).fetchall()
-    return JSONResponse(
-        [
-            {**r, "title": displayable(r["title"]), "updated_at": r["updated_at"].isoformat()}
-            for r in rows
-        ],
-    )
+    return JSONResponse([_listed(r) for r in rows])
+
+
+def _listed(row: dict[str, Any]) -> dict[str, Any]:
+    """A thread as the list shows it: its title, the first question in full (for the hover; the
+    title stands in for a thread registered before questions were kept) and its dates."""
+    title = displayable(row["title"])
+    return {
+        "thread_id": row["thread_id"],
+        "title": title,
+        "question": displayable(row["question"]) if row["question"] else title,
+        "created_at": row["created_at"].isoformat(),
+        "updated_at": row["updated_at"].isoformat(),
+    }
 
 
 async def owned(request: Request) -> tuple[Runtime, str, dict[str, Any]]:
@@ -93,11 +101,7 @@ async def _adopt(runtime: Runtime, thread_id: str) -> dict[str, Any] | None:
         return None
     async with runtime.pool.connection() as conn:
         await claim_thread(conn, thread_id, LOCAL_USER, humans[0].text)
-    return {
-        "thread_id": thread_id,
-        "title": " ".join(displayable(humans[0].text).split())[:80],
-        "user_id": LOCAL_USER,
-    }
+    return {"thread_id": thread_id, "title": thread_title(humans[0].text), "user_id": LOCAL_USER}
 
 
 def _config(thread_id: str) -> RunnableConfig:
@@ -115,6 +119,7 @@ async def get_thread(request: Request) -> JSONResponse:
                 (thread_id,),
             )
         ).fetchall()
+        given = await _feedback_given(conn, row["user_id"], [t["message_id"] for t in turns])
     return JSONResponse(
         {
             "thread_id": thread_id,
@@ -126,9 +131,38 @@ async def get_thread(request: Request) -> JSONResponse:
                 config_of(request),
                 row["user_id"],
                 runtime.services.archive,
+                given,
             ),
         }
     )
+
+
+async def _feedback_given(
+    conn: Connection, user: str, message_ids: list[str]
+) -> dict[str, dict[str, Any]]:
+    """The feedback ``user`` gave each answer, as the page shows it again on reopening: the
+    latest thumbs and the latest comment (a comment is sent as a row of its own after the thumbs,
+    so the two may come from different rows of ``bosun_feedback``)."""
+    if not message_ids:
+        return {}
+    rows = await (
+        await conn.execute(
+            """SELECT message_id,
+                      (array_agg(score ORDER BY id DESC))[1] AS score,
+                      (array_agg(comment ORDER BY id DESC)
+                           FILTER (WHERE comment IS NOT NULL))[1] AS comment
+               FROM bosun_feedback WHERE message_id = ANY(%s) AND user_id = %s
+               GROUP BY message_id""",
+            (message_ids, user),
+        )
+    ).fetchall()
+    return {
+        r["message_id"]: {
+            "score": r["score"],
+            "comment": displayable(r["comment"]) if r["comment"] else None,
+        }
+        for r in rows
+    }
 
 
 async def rename_thread(request: Request) -> JSONResponse:

@@ -6,13 +6,12 @@ original downloads byte for byte, a thumbs-up lands in Postgres, the reopened th
 same HTML, a filter chip is removed. A second server delays the citations frame past 3 s and the
 badges come from the final frame instead.
 
-Set ``BOSUN_SCREENSHOT=docs/web-page.png`` to save the page with badges and the panel open.
+The screenshot in docs/web.md is taken by tests/e2e/test_web_sources.py (``BOSUN_SCREENSHOT``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from agent.settings import Settings
 from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, WATCH_STREAM, require_chromium, serve
-from tests.e2e.harness import ROOT, Bosun
+from tests.e2e.harness import Bosun
 
 pytestmark = pytest.mark.e2e
 
@@ -143,9 +142,6 @@ def test_a_question_streams_cites_opens_downloads_rates_and_reopens(
     expect(mark).to_be_in_viewport()
     detail = _get(page, f"{server}/api/citations/{cited['chunk_id']}")
     assert " ".join(mark.inner_text().split()) == " ".join(detail["passage"].split())
-    if shot := os.environ.get("BOSUN_SCREENSHOT"):
-        page.mouse.move(0, 0)
-        page.screenshot(path=str(ROOT / shot))
 
     # Download: the bytes of the archived original.
     link = panel.get_by_role("link", name="Download original")
@@ -301,6 +297,9 @@ def test_outages_limits_and_degraded_stages_read_as_plain_messages(
     expect(message.locator(".warning")).to_contain_text("degraded (rerank)")
     expect(message.locator(".badge")).to_have_text("1")
     assert message.locator(".answer script, .answer img").count() == 0  # sanitized, not run
+    # The source list shows the hostile title as text.
+    expect(message.locator(".source-title")).to_have_text("<img src=x onerror=alert(1)>Report")
+    assert message.locator("img").count() == 0
     assert page.evaluate("window.__owned") is None
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # no sideways scroll
     _close(page)
@@ -346,7 +345,7 @@ def test_stop_retry_keyboard_and_the_thread_list(browser: Browser, server: str) 
     )
     title.fill("ERA25LA084 fuel")
     title.press("Enter")
-    expect(item.locator(".thread-open")).to_have_text("ERA25LA084 fuel")
+    expect(item.locator(".thread-title")).to_have_text("ERA25LA084 fuel")
     listed = {t["thread_id"]: t["title"] for t in _get(page, f"{server}/api/threads")}
     assert listed[thread_id] == "ERA25LA084 fuel"
     page.once("dialog", lambda dialog: dialog.accept())

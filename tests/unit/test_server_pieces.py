@@ -14,6 +14,7 @@ from agent.server.auth import key_of, user_for_key
 from agent.server.citations import archive_relative, document_text
 from agent.server.config import ServerConfig, ServerConfigError, parse_api_keys, stored_secret
 from agent.server.signing import signed_url, verify
+from agent.turns import thread_title
 from text.sentences import sentence_pieces
 
 SECRET = b"unit-secret"
@@ -145,3 +146,26 @@ def test_workers_creating_the_secret_together_agree(tmp_path: Path) -> None:
         secrets = list(pool.map(lambda _: stored_secret(tmp_path / "race"), range(16)))
     assert len(set(secrets)) == 1 and len(secrets[0]) == 64
     assert [p.name for p in (tmp_path / "race").iterdir()] == ["server-secret"]
+
+
+@pytest.mark.parametrize(
+    ("question", "title"),
+    [
+        ("  What   caused\nthe fire?  ", "What caused the fire?"),
+        ("x" * 70, "x" * 59 + "…"),  # one long word: cut inside it
+        ("a" * 40 + " " + "b" * 40, "a" * 40 + "…"),
+        (
+            "Which vessels, in 2024, reported a purifier overheating, a crack, or a leak?",
+            "Which vessels, in 2024, reported a purifier overheating, a…",
+        ),
+        ("Was the \u202eengine\u202c restarted?", "Was the engine restarted?"),
+        (  # the cut falls just after a whole word: kept, its comma dropped
+            "What happened in the Robinson R44 accident near Hackensack, Minnesota?",
+            "What happened in the Robinson R44 accident near Hackensack…",
+        ),
+    ],
+)
+def test_a_thread_title_is_the_question_on_one_line_cut_at_a_word(
+    question: str, title: str
+) -> None:
+    assert thread_title(question) == title

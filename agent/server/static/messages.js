@@ -3,10 +3,12 @@
 import { api } from "./api.js";
 import { icon } from "./icons.js";
 import { answerHtml, escapeHtml, setHtml, streamingHtml } from "./render.js";
+import { sourceList } from "./sources.js";
 
 const container = () => document.getElementById("messages");
 
-/** chunk id -> citation payload, per rendered answer (the badges look their preview up here). */
+/** chunk id -> citation payload, per answer's message element (its badges and its source list
+ * look their preview up here). */
 export const citationsOf = new WeakMap();
 
 function append(element) {
@@ -50,11 +52,13 @@ export class AnswerView {
     this.element.className = "message assistant";
     this.answer = document.createElement("div");
     this.answer.className = "answer streaming";
+    this.sources = document.createElement("div");
+    this.sources.className = "message-sources";
     this.status = document.createElement("div");
     this.status.className = "message-status";
     this.footer = document.createElement("div");
     this.footer.className = "message-footer";
-    this.element.append(this.answer, this.status, this.footer);
+    this.element.append(this.answer, this.sources, this.status, this.footer);
     this.finished = false;
     append(this.element);
   }
@@ -67,14 +71,17 @@ export class AnswerView {
     setHtml(this.answer, streamingHtml(text));
   }
 
-  /** The final render, the same for a live turn and a reopened thread. */
+  /** The final render, the same for a live turn and a reopened thread: the answer with its
+   * badges, then the numbered source list. */
   finish(text, citations, source) {
     this.finished = true;
     setHtml(this.answer, answerHtml(text, citations));
     this.answer.className = "answer";
     this.answer.dataset.citationsFrom = source;
+    const list = sourceList(citations);
+    this.sources.replaceChildren(...(list ? [list] : []));
     citationsOf.set(
-      this.answer,
+      this.element,
       new Map((citations || []).map((c) => [String(c.chunk_id).toLowerCase(), c])),
     );
   }
@@ -98,8 +105,9 @@ export class AnswerView {
     }
   }
 
-  /** Thumbs up/down and an optional comment, sent to POST /api/feedback. */
-  feedback(messageId) {
+  /** Thumbs up/down and an optional comment, sent to POST /api/feedback; `given` ({score,
+   * comment} or null) is the feedback stored earlier, shown as given when a thread is reopened. */
+  feedback(messageId, given = null) {
     if (!messageId || this.footer.querySelector(".feedback")) return;
     const box = document.createElement("div");
     box.className = "feedback";
@@ -136,6 +144,12 @@ export class AnswerView {
     submit.textContent = "Send comment";
     comment.append(input, submit);
     let score = 0;
+    const choose = (value) => {
+      score = value;
+      for (const thumb of thumbs)
+        thumb.setAttribute("aria-pressed", String(Number(thumb.dataset.score) === value));
+      comment.hidden = false;
+    };
     const post = async (body) => {
       try {
         await api("POST", "/api/feedback", {
@@ -152,9 +166,7 @@ export class AnswerView {
     };
     for (const thumb of thumbs) {
       thumb.addEventListener("click", () => {
-        score = Number(thumb.dataset.score);
-        for (const other of thumbs) other.setAttribute("aria-pressed", String(other === thumb));
-        comment.hidden = false;
+        choose(Number(thumb.dataset.score));
         post({ score });
       });
     }
@@ -164,6 +176,11 @@ export class AnswerView {
       if (text && score) post({ score, comment: text });
       input.value = "";
     });
+    if (given && (given.score === 1 || given.score === -1)) {
+      choose(given.score);
+      const rated = `You rated this ${given.score === 1 ? "helpful" : "not helpful"}.`;
+      status.textContent = given.comment ? `${rated} Your comment: “${given.comment}”` : rated;
+    }
     this.footer.append(box, comment);
   }
 }
@@ -177,5 +194,5 @@ export function renderStored(message, threadId) {
   const view = new AnswerView(threadId);
   view.finish(message.content, message.citations || [], "history");
   view.notices(message.meta || {});
-  view.feedback(message.id);
+  view.feedback(message.id, message.feedback);
 }

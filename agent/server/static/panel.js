@@ -1,4 +1,5 @@
-// Citation badges: the hover/focus preview and the side panel with the original text.
+// Citation badges and source list entries: the hover/focus preview and the side panel with the
+// original text.
 
 import { api } from "./api.js";
 import { citationsOf } from "./messages.js";
@@ -8,9 +9,10 @@ const $ = (id) => document.getElementById(id);
 let opener = null; // the badge that opened the panel, focused again when it closes
 let opening = 0; // the latest panel request; older answers are dropped
 
+/** A badge's or a source entry's citation payload (kept per answer's message element). */
 function citationOf(badge) {
-  const answer = badge.closest(".answer");
-  return citationsOf.get(answer)?.get(badge.dataset.chunk) || null;
+  const message = badge.closest(".message");
+  return citationsOf.get(message)?.get(badge.dataset.chunk) || null;
 }
 
 function showPreview(badge) {
@@ -33,7 +35,7 @@ function showPreview(badge) {
 
 function hidePreview() {
   $("preview").hidden = true;
-  for (const badge of document.querySelectorAll('.badge[aria-describedby="preview"]')) {
+  for (const badge of document.querySelectorAll('[aria-describedby="preview"]')) {
     badge.removeAttribute("aria-describedby");
   }
 }
@@ -88,9 +90,9 @@ async function openPanel(badge) {
   $("cited")?.scrollIntoView({ block: "center" });
 }
 
-/** Delegated listeners: badges anywhere in the message list. */
+/** Delegated listeners: badges and source entries anywhere in the message list. */
 export function bindBadges(messages) {
-  const badgeOf = (event) => event.target.closest?.(".badge");
+  const badgeOf = (event) => event.target.closest?.(".badge, .source-open");
   messages.addEventListener("mouseover", (event) => {
     const badge = badgeOf(event);
     if (badge) showPreview(badge);
