@@ -70,7 +70,10 @@ One table per kind, offline and, where a chat model is configured (and not --off
   {"kind": "pattern", "question": "common causes of fatal landing accidents", "min_documents": 3}
   {"kind": "followup", "question": "How was ... resolved?", "followup": "what caused it?"}
   {"kind": "count", "question": "How many accidents in Texas in 2011 were fatal?", "count": 31}
-A count answer is exact when the first number it states is "count" (column "exact n")."""
+A count answer is exact when the first number it states is "count" (column "exact n"). A
+pattern line with "set" and "dominant" (benchmarks/questions/make_pattern_questions.py) passes
+(column "groups") when the answer lists named groups with counts, states the set, cites two
+documents for each top group and names the dominant group among the top three."""
 
 #: Where the shared NTSB records are, relative to the project root.
 NTSB_RECORDS = Path("../shared/data/ntsb/reports_2010_2016.jsonl")
