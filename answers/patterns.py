@@ -147,13 +147,15 @@ def groups_of(
     return group_phrases(statements, ignore=pattern.ignore, glue=glue)
 
 
-def _basis(pattern: PatternPlan) -> str:
-    """What the groups are made of, as the answer names it."""
+def _basis(pattern: PatternPlan) -> tuple[str, str]:
+    """What the groups are made of, as the answer names it: (grouped by, what a record has)."""
     if pattern.about == "finding":
-        return "findings"
+        return "findings", "findings"
     if pattern.plan.query.kind == "casualty":
-        return "recorded consequences" if pattern.about == "outcome" else "recorded initial event"
-    return "probable cause"
+        if pattern.about == "outcome":
+            return "recorded consequences", "consequences"
+        return "recorded initial event", "an initial event"
+    return "probable cause", "a probable cause"
 
 
 def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top: int = TOP) -> str:
@@ -170,19 +172,21 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
         if part
     )
     grouped = len({m.item for g in groups for m in g.members})
-    basis = _basis(pattern)
+    basis, has = _basis(pattern)
     lead = f"{size:,} {scope} are in the archive"
     if grouped < size:
-        lead += f"; {grouped:,} of them have a {basis} on record"
+        lead += f"; {grouped:,} of them record {has}"
     lines = [f"{lead}. Grouped by {basis}:"]
     shown: list[frozenset[str]] = []
     for group in groups[:top]:
         share = 100 * group.count / max(grouped, 1)
         lines.append(f"- **{group.name}** — {group.count:,} of {grouped:,} ({share:.0f}%)")
         for line in _examples(group, shown):
-            titles = "; ".join(s.passage["title"] for s in line)
             markers = "".join(f"[C:{s.passage['chunk_id']}]" for s in line)
-            lines.append(f"  - {titles}: {_clip(_said(line[0]))} {markers}")
+            said = _clip(_said(line[0]))
+            if line[0].passage["kind"] != "casualty":
+                said = "; ".join(s.passage["title"] for s in line) + f": {said}"
+            lines.append(f"  - {said} {markers}")
     rest = groups[top:]
     if rest:
         lines.append(f"{len(rest)} smaller groups hold the other {sum(g.count for g in rest):,}.")
@@ -195,7 +199,8 @@ def _examples(group: Group, shown: list[frozenset[str]]) -> list[list[Statement]
     lines: list[tuple[frozenset[str], list[Statement]]] = []
     for statement in group.members:
         words = frozenset(content_stems(tokens(_said(statement))))
-        same = next((line for w, line in lines if _alike(words, w)), None)
+        recorded = statement.passage["kind"] == "casualty"  # its summary names it: no merging
+        same = None if recorded else next((line for w, line in lines if _alike(words, w)), None)
         if same is not None:
             same.append(statement)
         elif not any(_alike(words, w) for w in shown):
@@ -211,8 +216,10 @@ def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def _said(statement: Statement) -> str:
+    """What an example line says: a casualty's one-line summary (ship, type, severity, event,
+    date, place), else the statement."""
     if statement.passage["kind"] == "casualty":
-        return statement.passage["text"]
+        return statement.passage["summary"] or statement.passage["text"]
     return statement.text
 
 

@@ -79,7 +79,7 @@ def test_the_answer_states_the_set_and_each_group_with_its_count_and_examples() 
     statements = statements_of(pattern, found)
     groups = group_phrases(statements, glue={"pilot", "failur"})
     answer = compose_pattern(pattern, 7, groups)
-    assert answer.startswith("7 accident records are in the archive; 6 of them have a probable")
+    assert answer.startswith("7 accident records are in the archive; 6 of them record a probable")
     assert "- **Loss of engine power** — 3 of 6 (50%)" in answer
     citations = [{"id": p["chunk_id"], "doc_id": p["doc_id"]} for p, _ in found]
     measured = measure_pattern(answer, citations, PatternGold(size=7, dominant="engine power"))
