@@ -21,7 +21,9 @@ Per question the gold holds:
 
 Definitions of the filters: year = first four characters of ``event_date`` (NTSB) or the year of
 ``IncidentDateTime`` (IMO); fatal = ``fatal > 0``; serious = ``serious > 0``; state = ``state``;
-make = the first word of ``make``; helicopter = ``aircraft_category == "HELI"``; IMC =
+make = the first word of ``make``, punctuation aside ("CESSNA, CESSNA" is a Cessna record;
+corrected after the first dev scoring, which showed the product right and this script wrong on
+two-aircraft records: the questions and the split did not change); helicopter = ``aircraft_category == "HELI"``; IMC =
 ``weather == "IMC"``; flag = one of ``FlagStates``; ship type = a word of ``ShipType1``; loss of
 life = ``Consequences1`` names it; severity = ``TypeOfCasualty``; TAIC mode = the report number's
 first digit (0 aviation, 1 rail, 2 marine).
@@ -215,6 +217,12 @@ def stems(text: str) -> list[str]:
     return [_STEM.stemWord(w) for w in words if len(w) > 1 and w not in STOP]
 
 
+def _first_word(make: Any) -> str:
+    """The first word of a make, punctuation aside: "CESSNA, CESSNA" (two aircraft) is Cessna."""
+    words = re.findall(r"[A-Z0-9]+", str(make or "").upper())
+    return words[0] if words else ""
+
+
 def ntsb_records(path: Path) -> list[Record]:
     with path.open(encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
@@ -320,7 +328,7 @@ def ntsb_question(rng: random.Random) -> tuple[str, list[Test], bool, set[str]]:
     in_state: Test = lambda r: r.get("state") == state  # noqa: E731
     in_year: Test = lambda r: r["year"] == year  # noqa: E731
     between: Test = lambda r: first <= (r["year"] or 0) <= last  # noqa: E731
-    of_make: Test = lambda r: str(r.get("make") or "").upper().split()[:1] == [make.upper()]  # noqa: E731
+    of_make: Test = lambda r: _first_word(r.get("make")) == make.upper()  # noqa: E731
     fatal: Test = lambda r: (r.get("fatal") or 0) > 0  # noqa: E731
     serious: Test = lambda r: (r.get("serious") or 0) > 0  # noqa: E731
     heli: Test = lambda r: r.get("aircraft_category") == "HELI"  # noqa: E731
