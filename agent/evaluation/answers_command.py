@@ -14,6 +14,7 @@ from tqdm import tqdm
 from agent.conversation import add_layer_args, context_from_args
 from agent.evaluation.answer_kinds import (
     KindQuestion,
+    KindResult,
     failures,
     format_kinds,
     read_gold_causes,
@@ -137,6 +138,16 @@ def _is_kind_file(path: Path) -> bool:
     return isinstance(row, dict) and "kind" in row
 
 
+def write_kind_details(path: Path, label: str, results: list[KindResult]) -> None:
+    """Each question's measures and last answer, one JSON line each (``--details``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        for r in results:
+            row = {"mode": label, "kind": r.question.kind, "question": r.question.question}
+            row |= {"measures": r.measures(), "answer": r.last.answer}
+            handle.write(json.dumps(row) + "\n")
+
+
 async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: list[Path]) -> int:
     """``eval-answers`` over per-kind question files: one table offline, one with the model."""
     try:
@@ -167,6 +178,8 @@ async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: lis
             )
             progress.close()
             reports[label] = {"kinds": summarise(results), "failures": failures(results)}
+            if args.details:
+                write_kind_details(args.details, label, results)
         schema = services.store.schema
     if args.json:
         write_out(json.dumps({"collection": schema, **reports}))

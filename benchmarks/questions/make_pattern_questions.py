@@ -23,7 +23,8 @@ Definitions of the filters: year = first four characters of ``event_date`` (NTSB
 ``IncidentDateTime`` (IMO); fatal = ``fatal > 0``; serious = ``serious > 0``; state = ``state``;
 make = the first word of ``make``, punctuation aside ("CESSNA, CESSNA" is a Cessna record;
 corrected after the first dev scoring, which showed the product right and this script wrong on
-two-aircraft records: the questions and the split did not change); helicopter = ``aircraft_category == "HELI"``; IMC =
+two-aircraft records: the questions and the split did not change); helicopter =
+``aircraft_category == "HELI"``; IMC =
 ``weather == "IMC"``; flag = one of ``FlagStates``; ship type = a word of ``ShipType1``; loss of
 life = ``Consequences1`` names it; severity = ``TypeOfCasualty``; TAIC mode = the report number's
 first digit (0 aviation, 1 rail, 2 marine).

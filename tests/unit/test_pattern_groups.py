@@ -9,6 +9,8 @@ from agent.evaluation.pattern_score import PatternGold, groups_of, measure_patte
 from answers.pattern_groups import OTHER, Statement, glue_stems, group_categories, group_phrases
 from answers.patterns import compose_pattern, pattern_plan, statements_of
 from archive.store.passages import Passage
+from graph.nodes.classify_intent import classify_intent
+from tests.fakes.chat import ScriptedChatModel
 
 
 def _passage(doc: str, text: str, kind: str = "ntsb_report") -> Passage:
@@ -138,3 +140,18 @@ def test_pattern_questions_resolve_their_set(
 )
 def test_other_questions_are_no_patterns(question: str) -> None:
     assert pattern_plan(question) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["common causes of fatal accidents in Arizona", "How many casualties involved tankers?"],
+)
+async def test_a_pattern_or_count_of_records_is_a_question_whatever_a_classifier_says(
+    question: str,
+) -> None:
+    """A model (or embedding classifier) that calls it chit-chat is not asked: the question
+    goes to the archive, so the whole set is answered, not a reply about the assistant."""
+    model = ScriptedChatModel.replying("general")
+    state = await classify_intent({"brief": question}, embeddings=None, model=model)
+    assert state["intent"] == "factual_query" and model.calls == []
+    assert state["diagnostics"]["intent_source"] == "records"
