@@ -143,7 +143,7 @@ def write_kind_details(path: Path, label: str, results: list[KindResult]) -> Non
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as handle:
         for r in results:
-            row = {"mode": label, "kind": r.question.kind, "question": r.question.question}
+            row: dict[str, Any] = {"mode": label, "question": r.question.question}
             row |= {"measures": r.measures(), "answer": r.last.answer}
             handle.write(json.dumps(row) + "\n")
 
