@@ -107,11 +107,14 @@ def group_phrases(
     ignore: Iterable[str] = (),
     glue: Iterable[str] | None = None,
     max_groups: int = MAX_GROUPS,
+    shortest: int = 1,
 ) -> list[Group]:
     """Groups of free-text statements by the phrases most items share; the items no group took
     form a last group, :data:`OTHER`. ``ignore``: stems that name no group (the question's own
     words: "landing" in a question about landing accidents); ``glue``: stems that name nothing
-    (:func:`glue_stems` of a reference set; by default those of this set)."""
+    (:func:`glue_stems` of a reference set; by default those of this set); ``shortest``: the
+    fewest stems a group's phrase has (2 where an item says many things, as a report's
+    findings do: one word is in most of them)."""
     items: dict[str, Said] = defaultdict(list)
     for statement in statements:
         words = [w for w in tokens(statement.text) if w.isalpha()]
@@ -132,7 +135,7 @@ def group_phrases(
         scored = [
             (len(found & left) * WEIGHT[len(p)], -where[p] / len(found), p)
             for p, found in phrases.items()
-            if len(found & left) >= least
+            if len(found & left) >= least and len(p) >= shortest
         ]
         if not scored:
             break

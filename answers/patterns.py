@@ -67,6 +67,8 @@ _INVOLVING = re.compile(
     r"(?=\s+(?:in|on|at|during|from|between|since|before|that|which|investigated)\b|[?.!,]|$)",
     re.IGNORECASE,
 )
+#: A page marker the text of a report carries where a page ended ("<< Page 11 >>").
+_PAGE_MARK = re.compile(r"<<\s*page\s+\w+\s*>>", re.IGNORECASE)
 #: Examples cited per group, and groups shown.
 EXAMPLES = 3
 TOP = 6
@@ -119,6 +121,7 @@ def statements_of(pattern: PatternPlan, found: list[tuple[Passage, str]]) -> lis
     sentence at a time, a casualty's recorded value."""
     out = []
     for passage, text in found:
+        text = _PAGE_MARK.sub(" ", text)
         if pattern.about == "finding":
             out += [
                 Statement(passage["doc_id"], s, passage) for s in sentences(text) if len(s) > 30
@@ -143,8 +146,9 @@ def groups_of(
         return group_categories(statements, several=pattern.about == "outcome")
     glue = None
     if reference:
-        glue = glue_stems(_primary(t) for t in reference)
-    return group_phrases(statements, ignore=pattern.ignore, glue=glue)
+        glue = glue_stems(_primary(_PAGE_MARK.sub(" ", t)) for t in reference)
+    shortest = 2 if pattern.about == "finding" else 1
+    return group_phrases(statements, ignore=pattern.ignore, glue=glue, shortest=shortest)
 
 
 def _basis(pattern: PatternPlan) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
 
 #: Most records read for one pattern (the set's latest first).
 MAX_RECORDS = 20000
-#: Statements read for the reference set (words every statement of a kind uses).
+#: Records read for the reference set (words every statement of a kind uses).
 REFERENCE = 3000
 #: What a pattern groups: causes, recorded outcomes, or an investigation's findings.
 About = Literal["cause", "outcome", "finding"]
@@ -94,11 +94,13 @@ def _section_test(sections: tuple[str, ...] | None) -> sql.Composable:
 
 
 async def _reference(store: Store, kind: str, sections: tuple[str, ...]) -> list[str]:
-    """Statements of every record of ``kind`` (up to :data:`REFERENCE`), whatever the filters."""
+    """The statements of every record of ``kind`` (up to :data:`REFERENCE` records), whatever
+    the filters, one text per record (a report's findings joined)."""
     statement = sql.SQL(
-        "SELECT c.content FROM chunks c JOIN documents d USING (doc_id)"
+        "SELECT string_agg(c.content, E'\\n' ORDER BY c.ordinal) AS content"
+        " FROM chunks c JOIN documents d USING (doc_id)"
         " WHERE d.kind = %(kind)s AND d.parent_id IS NULL AND {}"
-        " ORDER BY c.chunk_id LIMIT %(limit)s"
+        " GROUP BY d.doc_id ORDER BY d.doc_id LIMIT %(limit)s"
     ).format(_section_test(sections))
     async with store.pool.connection() as conn:
         cur = await conn.execute(
