@@ -24,8 +24,11 @@ Definitions of the filters: year = first four characters of ``event_date`` (NTSB
 make = the first word of ``make``, punctuation aside ("CESSNA, CESSNA" is a Cessna record;
 corrected after the first dev scoring, which showed the product right and this script wrong on
 two-aircraft records: the questions and the split did not change); helicopter =
-``aircraft_category == "HELI"``; IMC =
-``weather == "IMC"``; flag = one of ``FlagStates``; ship type = a word of ``ShipType1``; loss of
+``aircraft_category == "HELI"``; IMC = ``weather == "IMC"``; flag = one of ``FlagStates``;
+ship type = :data:`SHIP_TYPES` over ``ShipType1`` (first
+written as one word per type, "fish", "passenger"; widened to the words ShipType1 itself uses
+for those types after the first dev scoring showed trawlers and ferries left out — the
+questions and the split did not change); loss of
 life = ``Consequences1`` names it; severity = ``TypeOfCasualty``; TAIC mode = the report number's
 first digit (0 aviation, 1 rail, 2 marine).
 
@@ -302,12 +305,14 @@ FLAGS = (
     ("Japan", "Japanese", "JPN"),
     ("the Netherlands", "Dutch", "NLD"),
 )
+# (label, what ShipType1 says for it): read from the file's own ShipType1 values (a stern
+# trawler is a fishing vessel, a ro-ro ferry or a cruise ship a passenger ship, an FPSO a tanker).
 SHIP_TYPES = (
-    ("bulk carriers", r"bulk"),
-    ("tankers", r"tanker"),
+    ("bulk carriers", r"bulk|ore carrier|cement carrier"),
+    ("tankers", r"tanker|fpso"),
     ("container ships", r"container"),
-    ("fishing vessels", r"fish"),
-    ("passenger ships", r"passenger"),
+    ("fishing vessels", r"fish|trawler|longliner"),
+    ("passenger ships", r"passenger|ferry|cruise"),
     ("general cargo ships", r"general cargo"),
 )
 TAIC_TOPICS = {
