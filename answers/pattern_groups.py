@@ -142,7 +142,19 @@ def group_phrases(
         best = max(scored)[2]
         best = _specialised(best, phrases, left)
         taken = sorted(phrases[best] & left)
-        groups.append(_named(best, [items[i] for i in taken]))
+        group = _named(best, [items[i] for i in taken])
+        same = next(
+            (
+                g
+                for g in groups
+                if _stems(g.name) and set(_stems(g.name)) == set(_stems(group.name))
+            ),
+            None,
+        )
+        if same is not None:  # "maintain airplane control", "maintain control of the airplane"
+            same.members += group.members
+        else:
+            groups.append(group)
         left -= set(taken)
     groups.sort(key=lambda g: -g.count)
     if left:

@@ -128,8 +128,10 @@ def statements_of(pattern: PatternPlan, found: list[tuple[Passage, str]]) -> lis
             ]
         elif passage["kind"] == "ntsb_report":
             out.append(Statement(passage["doc_id"], _primary(text), passage))
-        else:
-            out.append(Statement(passage["doc_id"], text, passage))
+        else:  # one casualty reported twice (one ship, one day) is one incident
+            ship, day = (passage.get("vessel_name") or "").strip().lower(), passage.get("date")
+            item = f"{ship}|{day}" if ship and day else passage["doc_id"]
+            out.append(Statement(item, text, passage))
     return out
 
 

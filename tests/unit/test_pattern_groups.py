@@ -155,3 +155,29 @@ async def test_a_pattern_or_count_of_records_is_a_question_whatever_a_classifier
     state = await classify_intent({"brief": question}, embeddings=None, model=model)
     assert state["intent"] == "factual_query" and model.calls == []
     assert state["diagnostics"]["intent_source"] == "records"
+
+
+def test_one_cause_worded_in_two_orders_is_one_group() -> None:
+    causes = {
+        "r1": "The pilot's failure to maintain airplane control.",
+        "r2": "The pilot's failure to maintain airplane control in gusts.",
+        "r3": "The pilot's failure to maintain control of the airplane.",
+        "r4": "The pilot's failure to maintain control of the airplane at night.",
+    }
+    groups = group_phrases(_statements(causes), glue={"pilot", "failur"})
+    assert [(g.count, sorted(m.item for m in g.members)) for g in groups] == [
+        (4, ["r1", "r2", "r3", "r4"])
+    ]
+
+
+def test_one_casualty_reported_twice_is_one_incident() -> None:
+    pattern = pattern_plan("What are the common initial events of casualties of tankers?")
+    assert pattern is not None
+    found = []
+    for doc in ("c1", "c2", "c3"):
+        passage = _passage(doc, "", "casualty")
+        passage["vessel_name"] = "SEA SWALLOW" if doc != "c3" else "OTHER"
+        passage["date"] = "2001-07-27"
+        found.append((passage, "Sinking"))
+    groups = group_categories(statements_of(pattern, found))
+    assert [(g.name, g.count) for g in groups] == [("Sinking", 2)]
