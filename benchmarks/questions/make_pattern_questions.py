@@ -43,17 +43,16 @@ between ``dev`` (built on) and ``heldout`` (scored once, at the end)::
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import random
 import re
 from collections import Counter
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import Stemmer
+from make_count_questions import imo_records  # the same reading of the casualties file
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 HERE = Path(__file__).resolve().parent
@@ -239,15 +238,6 @@ def ntsb_records(path: Path) -> list[Record]:
     return rows
 
 
-def imo_records(path: Path) -> list[Record]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        rows = [r for r in csv.DictReader(handle) if (r.get("Reference") or "").strip()]
-    for row in rows:
-        row["year"] = _imo_year(row.get("IncidentDateTime") or "")
-        row["flags"] = {f.strip() for f in (row.get("FlagStates") or "").split(",")}
-    return rows
-
-
 def taic_records(folder: Path) -> list[Record]:
     modes = {"0": "aviation", "1": "rail", "2": "marine"}
     rows = []
@@ -256,15 +246,6 @@ def taic_records(folder: Path) -> list[Record]:
         mode = modes.get(path.stem.rsplit("_", 1)[-1][:1], "other")
         rows.append({"file": path.stem, "mode": mode, "mentions": set(stems(text))})
     return rows
-
-
-def _imo_year(value: str) -> int | None:
-    for fmt in ("%Y-%m-%d %H:%M", "%m/%d/%y %H:%M", "%Y-%m-%d"):
-        try:
-            return datetime.strptime(value.strip(), fmt).year
-        except ValueError:
-            continue
-    return None
 
 
 STATES = [
