@@ -140,7 +140,7 @@ def group_phrases(
         if not scored:
             break
         best = max(scored)[2]
-        best = _specialised(best, phrases, left)
+        best = _specialised(best, phrases, left, least)
         taken = sorted(phrases[best] & left)
         group = _named(best, [items[i] for i in taken])
         same = next(
@@ -163,10 +163,11 @@ def group_phrases(
 
 
 def _specialised(
-    phrase: tuple[str, ...], phrases: dict[tuple[str, ...], set[str]], left: set[str]
+    phrase: tuple[str, ...], phrases: dict[tuple[str, ...], set[str]], left: set[str], least: int
 ) -> tuple[str, ...]:
     """The longest phrase holding ``phrase`` that still holds at least :data:`SPECIALISE` of its
-    items ("engine" -> "loss of engine power" when most mentions of the engine are that)."""
+    items ("engine" -> "loss of engine power" when most mentions of the engine are that), and
+    at least ``least``."""
     while True:
         base = len(phrases[phrase] & left)
         longer = [
@@ -175,7 +176,7 @@ def _specialised(
             if len(p) == len(phrase) + 1 and (p[:-1] == phrase or p[1:] == phrase)
         ]
         best = max(longer, default=(0, phrase))
-        if best[0] < SPECIALISE * base:
+        if best[0] < max(SPECIALISE * base, least):
             return phrase
         phrase = best[1]
 

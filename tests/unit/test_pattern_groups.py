@@ -181,3 +181,13 @@ def test_one_casualty_reported_twice_is_one_incident() -> None:
         found.append((passage, "Sinking"))
     groups = group_categories(statements_of(pattern, found))
     assert [(g.name, g.count) for g in groups] == [("Sinking", 2)]
+
+
+def test_no_group_is_smaller_than_the_least_a_group_holds() -> None:
+    causes = {
+        "r1": "The pilot's failure to maintain airspeed in the pattern.",
+        "r2": "The pilot's failure to maintain airspeed.",
+        "r3": "A bird struck the windshield.",
+    }
+    groups = group_phrases(_statements(causes), glue={"pilot", "failur"})
+    assert [g.count for g in groups if g.name != OTHER] == [2]
