@@ -193,9 +193,9 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
             if line[0].passage["kind"] != "casualty":
                 said = "; ".join(s.passage["title"] for s in line) + f": {said}"
             lines.append(f"  - {said} {markers}")
-    rest = groups[top:]
+    rest = sum(g.count for g in groups[top:])
     if rest:
-        lines.append(f"{len(rest)} smaller groups hold the other {sum(g.count for g in rest):,}.")
+        lines.append(f"The other {rest:,} of {grouped:,} fall in none of these groups.")
     return "\n".join(lines)
 
 
