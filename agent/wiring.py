@@ -9,6 +9,7 @@ import hashlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast, get_args
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -19,8 +20,8 @@ from archive.originals.binding import bind_collection
 from archive.store.counts import RecordQuery, count_records
 from archive.store.database import EmbeddingIdentity, Store
 from archive.store.embedder import read_calibration, read_embedder
-from archive.store.passages import Passage, fetch_vectors
-from archive.store.patterns import cause_statements
+from archive.store.passages import fetch_vectors
+from archive.store.patterns import About, SetStatements, set_statements
 from archive.store.schema import StoreError
 from graph.builder import Clients
 from providers.chat import build_chat_model, build_classifier_model
@@ -211,9 +212,11 @@ def build_clients(services: Services, *, offline: bool = False) -> Clients:
     )
 
 
-async def set_causes(store: Store, query: RecordQuery, topic: str) -> list[Passage]:
-    """The cause statements of a whole set (the graph's ``causes`` client)."""
-    return await cause_statements(store, query, topic=topic)
+async def set_causes(store: Store, query: RecordQuery, topic: str, about: str) -> SetStatements:
+    """The statements of a whole set, for pattern questions (the graph's ``causes`` client)."""
+    if about not in get_args(About):
+        raise ValueError(f"about must be one of {get_args(About)}, got {about!r}")
+    return await set_statements(store, query, topic=topic, about=cast(About, about))
 
 
 def build_pipeline(services: Services, *, expand: bool = False) -> Pipeline:

@@ -1,114 +1,170 @@
-"""Pattern questions ("most common causes of fatal landing accidents"): the cause statements of
-the whole matching set grouped into named groups, with counts and cited examples.
+"""Pattern questions ("most common causes of fatal landing accidents", "what usually goes wrong
+with bulk carriers?"): the whole matching set, its cause or outcome statements grouped into named
+groups (:mod:`answers.pattern_groups`), each with its count and cited examples.
 
-An NTSB record's probable cause is put in every group whose words it uses (one record may count
-in two groups: "loss of control in a gusting crosswind"); a record matching no group counts as
-"other causes". An IMO casualty's group is its recorded initial event.
+The set comes from the same filters a count resolves (:func:`answers.counting.plan_for`: dates,
+US state, make, aircraft category, weather, flag, vessel type, severity, initial event, outcome)
+narrowed to records that mention the question's flight phase or its "involving …" words. What
+is grouped: an NTSB record's probable cause (its primary part, before "Contributing to"), an IMO
+casualty's recorded initial event (its consequences when the question asks for outcomes), a TAIC
+report's findings, one sentence at a time. One record or report is one item.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from dataclasses import dataclass
 
-from answers.counting import CountPlan, plan_for
+from answers.counting import CountPlan, count_plan, plan_for
+from answers.pattern_groups import (
+    Group,
+    Statement,
+    glue_stems,
+    group_categories,
+    group_phrases,
+)
+from archive.store.counts import RecordQuery
 from archive.store.passages import Passage
+from text.sentences import sentences
+from text.words import content_stems, tokens
 
-_ASKS_PATTERN = re.compile(
-    r"\b(?:(?:most\s+)?common|main|typical|usual|leading|frequent|top|recurring)\s+"
-    r"(?:causes?|factors?|reasons?|initial\s+events?)\s+(?:of|for|behind|in)\s+(?P<rest>.+)",
+#: Words that make a question about what usually happens, not about one event.
+_CUE = re.compile(
+    r"\b(?:(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|main|leading|primary|major|"
+    r"(?:most\s+)?frequent(?:ly)?|most\s+often|recurring|top|patterns?|trends?)\b",
     re.IGNORECASE,
 )
+#: What such a question asks for: causes, outcomes, findings, what goes wrong.
+_ASKS = re.compile(
+    r"\b(?:causes?|caused|factors?|reasons?|initial\s+events?|consequences?|outcomes?|"
+    r"findings?|safety\s+issues?|problems?|go(?:es)?\s+wrong|went\s+wrong|happens?|crash|"
+    r"(?:kinds?|types?)\s+of)\b",
+    re.IGNORECASE,
+)
+#: The records such a question is about.
+_RECORDS = re.compile(
+    r"\b(?:accidents?|crash(?:es)?|incidents?|mishaps?|occurrences?|casualt(?:y|ies)|ships?|"
+    r"vessels?|carriers?|tankers?|aircraft|airplanes?|helicopters?|inquir(?:y|ies)|"
+    r"investigations?|reports?|groundings?|collisions?|fires?)\b",
+    re.IGNORECASE,
+)
+_OUTCOME = re.compile(r"\b(?:consequences?|outcomes?)\b", re.IGNORECASE)
+_TAIC = re.compile(r"\bTAIC\b|Transport\s+Accident\s+Investigation\s+Commission", re.IGNORECASE)
 _SEA = re.compile(
-    r"\b(?:casualt(?:y|ies)|ships?|vessels?|maritime|marine|collisions?|groundings?|"
-    r"tankers?|carriers?|ferr(?:y|ies)|trawlers?)\b",
+    r"\b(?:casualt(?:y|ies)|ships?|vessels?|maritime|marine|tankers?|carriers?|ferr(?:y|ies)|"
+    r"trawlers?|flag(?:ged|s)?|groundings?)\b",
     re.IGNORECASE,
 )
-_RECORDS = re.compile(r"\b(?:accidents?|crash(?:es)?|incidents?|casualt(?:y|ies))\b", re.I)
-#: Flight phases a question may narrow the set to (records mentioning the word).
-PHASES = (
-    "landing",
-    "takeoff",
-    "approach",
-    "taxi",
-    "go-around",
-    "climb",
-    "descent",
-    "cruise",
-    "hover",
-    "maneuvering",
+_MODES = (
+    ("rail", r"rail\w*|trains?|level\s+crossings?"),
+    ("marine", r"marine|maritime|ships?|vessels?|ferr(?:y|ies)|boats?"),
+    ("aviation", r"aviation|aircraft|air|flights?|helicopters?|aeroplanes?"),
 )
-#: (group name, pattern over a probable cause), in the order groups are tried.
-_GROUP_WORDS = (
-    ("loss of control", r"(?:maintain|loss of)\s+(?:directional\s+|aircraft\s+|airplane\s+)?contr"),
-    ("airspeed and stall", r"airspeed|aerodynamic stall|stall|angle of attack"),
-    ("fuel exhaustion or starvation", r"fuel (?:exhaustion|starvation|contamination)|fuel"),
-    ("loss of engine power", r"loss of (?:engine )?power|engine (?:failure|power)"),
-    ("landing flare and touchdown", r"flare|touchdown|bounced|hard landing|landing technique"),
-    ("wind and crosswind", r"crosswind|tailwind|gust|winds?\b"),
-    ("clearance from terrain or obstacles", r"clearance|obstacle|terrain|trees|wires"),
-    ("maintenance and mechanical failure", r"maintenance|mechanic|fatigue|fracture|failure of the"),
-    ("decision-making and planning", r"decision|planning|preflight|inadequate"),
-    ("weather and visibility", r"meteorological|visibility|spatial disorientation|weather|icing"),
-    ("impairment and medical", r"impair|alcohol|medical|incapacitat"),
+#: Flight phases a question about NTSB records may narrow its set to.
+PHASES = ("landing", "takeoff", "approach", "taxi", "go-around", "climb", "descent", "cruise")
+_INVOLVING = re.compile(
+    r"\b(?:involving|about|related\s+to|caused\s+by)\s+(?P<words>[\w\s-]{3,40}?)"
+    r"(?=\s+(?:in|on|at|during|from|between|since|before|that|which|investigated)\b|[?.!,]|$)",
+    re.IGNORECASE,
 )
-CAUSE_GROUPS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(rf"\b(?:{pattern})", re.IGNORECASE)) for name, pattern in _GROUP_WORDS
-)
-OTHER = "other causes"
-#: Examples cited per group.
+#: A page marker the text of a report carries where a page ended ("<< Page 11 >>").
+_PAGE_MARK = re.compile(r"<<\s*page\s+\w+\s*>>", re.IGNORECASE)
+#: Examples cited per group, and groups shown.
 EXAMPLES = 3
+TOP = 6
+#: Two examples this alike (shared content stems over all of theirs) say the same.
+ALIKE = 0.6
 
 
 @dataclass(frozen=True)
 class PatternPlan:
-    """A pattern question: the set (as a count plan) and the word it is narrowed to."""
+    """A pattern question: the set (as a count plan), what is grouped, and the narrowing words."""
 
     plan: CountPlan
-    topic: str  # a flight phase the records mention ("landing"); "" for none
-
-
-@dataclass(frozen=True)
-class Group:
-    """A named group of the set's cause statements."""
-
-    name: str
-    count: int
-    examples: list[Passage]  # every member, latest first
+    about: str  # cause | outcome | finding
+    topic: str  # words every record of the set mentions ("landing"); "" for none
+    ignore: frozenset[str]  # stems of the question's own words, which name no group
 
 
 def pattern_plan(question: str) -> PatternPlan | None:
-    """The plan of a pattern question; None when the question asks for no pattern of records."""
-    match = _ASKS_PATTERN.search(question)
-    if match is None or not _RECORDS.search(match["rest"]):
+    """The plan of a pattern question; None when the question asks for no pattern of records
+    (or counts them: "how many …" is a count)."""
+    if not (_CUE.search(question) and _ASKS.search(question) and _RECORDS.search(question)):
         return None
+    if count_plan(question) is not None:
+        return None
+    own = frozenset(content_stems(tokens(question)))
+    if _TAIC.search(question):
+        mode = next((m for m, p in _MODES if re.search(rf"\b(?:{p})\b", question, re.I)), "")
+        query = RecordQuery(kind="investigation_report", mode=mode)
+        plan = CountPlan(query, "TAIC reports", f"of {mode} occurrences" if mode else "", "")
+        return PatternPlan(plan, "finding", _involving(question), own)
     sea = bool(_SEA.search(question))
-    topic = next((p for p in PHASES if re.search(rf"\b{p}\b", question, re.I)), "")
-    return PatternPlan(plan=plan_for(question, sea=sea), topic=topic)
+    plan = plan_for(question, sea=sea)
+    about = "outcome" if sea and _OUTCOME.search(question) else "cause"
+    topic = "" if sea else _topic(question)
+    return PatternPlan(plan, about, topic, own)
 
 
-def cause_of(passage: Passage) -> str:
-    """The statement grouped: a casualty's initial event and consequences, a record's cause."""
-    return passage["summary"] if passage["kind"] == "casualty" else passage["text"]
+def _topic(question: str) -> str:
+    phases = [p for p in PHASES if re.search(rf"\b{p}\b", question, re.IGNORECASE)]
+    return " ".join([*phases, _involving(question)]).strip()
 
 
-def group_causes(statements: list[Passage]) -> list[Group]:
-    """Named groups, largest first; each record counts once per group it falls in."""
-    members: dict[str, list[Passage]] = defaultdict(list)
-    for passage in statements:
-        if passage["kind"] == "casualty":
-            event = cause_of(passage).split(";")[0].strip() or "unrecorded initial event"
-            members[event].append(passage)
-            continue
-        names = [name for name, pattern in CAUSE_GROUPS if pattern.search(passage["text"])]
-        for name in names or [OTHER]:
-            members[name].append(passage)
-    groups = [Group(name, len(found), found) for name, found in members.items()]
-    return sorted(groups, key=lambda g: (g.name == OTHER, -g.count, g.name))
+def _involving(question: str) -> str:
+    match = _INVOLVING.search(question)
+    return " ".join(match["words"].split()) if match else ""
 
 
-def compose_pattern(pattern: PatternPlan, statements: list[Passage], *, top: int = 5) -> str:
+def statements_of(pattern: PatternPlan, found: list[tuple[Passage, str]]) -> list[Statement]:
+    """What is grouped, one item per record: a record's primary cause, a report's findings one
+    sentence at a time, a casualty's recorded value."""
+    out = []
+    for passage, text in found:
+        text = _PAGE_MARK.sub(" ", text)
+        if pattern.about == "finding":
+            out += [
+                Statement(passage["doc_id"], s, passage) for s in sentences(text) if len(s) > 30
+            ]
+        elif passage["kind"] == "ntsb_report":
+            out.append(Statement(passage["doc_id"], _primary(text), passage))
+        else:  # one casualty reported twice (one ship, one day) is one incident
+            ship, day = (passage.get("vessel_name") or "").strip().lower(), passage.get("date")
+            item = f"{ship}|{day}" if ship and day else passage["doc_id"]
+            out.append(Statement(item, text, passage))
+    return out
+
+
+def _primary(cause: str) -> str:
+    """A probable cause's primary part: before "Contributing to the accident …"."""
+    return re.split(r"contributing\s+to", cause, maxsplit=1, flags=re.IGNORECASE)[0].strip()
+
+
+def groups_of(
+    pattern: PatternPlan, statements: list[Statement], reference: list[str]
+) -> list[Group]:
+    """Named groups, largest first (the rest, "other causes", last)."""
+    if statements and statements[0].passage["kind"] == "casualty":
+        return group_categories(statements, several=pattern.about == "outcome")
+    glue = None
+    if reference:
+        glue = glue_stems(_primary(_PAGE_MARK.sub(" ", t)) for t in reference)
+    shortest = 2 if pattern.about == "finding" else 1
+    return group_phrases(statements, ignore=pattern.ignore, glue=glue, shortest=shortest)
+
+
+def _basis(pattern: PatternPlan) -> tuple[str, str]:
+    """What the groups are made of, as the answer names it: (grouped by, what a record has)."""
+    if pattern.about == "finding":
+        return "findings", "findings"
+    if pattern.plan.query.kind == "casualty":
+        if pattern.about == "outcome":
+            return "recorded consequences", "consequences"
+        return "recorded initial event", "an initial event"
+    return "probable cause", "a probable cause"
+
+
+def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top: int = TOP) -> str:
     """The answer: the set, then its largest named groups with counts and cited examples."""
     plan = pattern.plan
     scope = " ".join(
@@ -121,23 +177,58 @@ def compose_pattern(pattern: PatternPlan, statements: list[Passage], *, top: int
         )
         if part
     )
-    groups = group_causes(statements)
-    first = "".join(f"[C:{p['chunk_id']}]" for p in groups[0].examples[:1]) if groups else ""
-    lines = [f"Across all {len(statements):,} {scope} in the archive, the causes group so {first}:"]
-    shown: set[str] = set()
+    grouped = len({m.item for g in groups for m in g.members})
+    basis, has = _basis(pattern)
+    lead = f"{size:,} {scope} are in the archive"
+    if grouped < size:
+        lead += f"; {grouped:,} of them record {has}"
+    lines = [f"{lead}. Grouped by {basis}:"]
+    shown: list[frozenset[str]] = []
     for group in groups[:top]:
-        share = 100 * group.count / len(statements)
-        # A record is quoted once; a group whose members were all quoted above cites them.
-        examples = [p for p in group.examples if p["chunk_id"] not in shown][:EXAMPLES]
-        shown.update(p["chunk_id"] for p in examples)
-        mark = f"[C:{(examples or group.examples)[0]['chunk_id']}]"
-        lines.append(f"- **{group.name}**: {group.count:,} records ({share:.0f}%) {mark}.")
-        for passage in examples:
-            cause = _clip(cause_of(passage))
-            lines.append(f"  - {passage['title']}: {cause} [C:{passage['chunk_id']}]")
+        share = 100 * group.count / max(grouped, 1)
+        lines.append(f"- **{group.name}** — {group.count:,} of {grouped:,} ({share:.0f}%)")
+        for line in _examples(group, shown):
+            markers = "".join(f"[C:{s.passage['chunk_id']}]" for s in line)
+            said = _clip(_said(line[0]))
+            if line[0].passage["kind"] != "casualty":
+                said = "; ".join(s.passage["title"] for s in line) + f": {said}"
+            lines.append(f"  - {said} {markers}")
+    rest = sum(g.count for g in groups[top:])
+    if rest:
+        lines.append(f"The other {rest:,} of {grouped:,} fall in none of these groups.")
     return "\n".join(lines)
 
 
-def _clip(text: str, limit: int = 200) -> str:
+def _examples(group: Group, shown: list[frozenset[str]]) -> list[list[Statement]]:
+    """Up to :data:`EXAMPLES` members, one per document, as lines: members saying the same
+    (the same words, near enough) share one line; what an earlier group said is not said again."""
+    lines: list[tuple[frozenset[str], list[Statement]]] = []
+    for statement in group.members:
+        words = frozenset(content_stems(tokens(_said(statement))))
+        recorded = statement.passage["kind"] == "casualty"  # its summary names it: no merging
+        same = None if recorded else next((line for w, line in lines if _alike(words, w)), None)
+        if same is not None:
+            same.append(statement)
+        elif not any(_alike(words, w) for w in shown):
+            lines.append((words, [statement]))
+        if sum(len(line) for _, line in lines) >= EXAMPLES:
+            break
+    shown += [w for w, _ in lines]
+    return [line for _, line in lines]
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    return len(a & b) >= ALIKE * max(len(a | b), 1)
+
+
+def _said(statement: Statement) -> str:
+    """What an example line says: a casualty's one-line summary (ship, type, severity, event,
+    date, place), else the statement."""
+    if statement.passage["kind"] == "casualty":
+        return statement.passage["summary"] or statement.passage["text"]
+    return statement.text
+
+
+def _clip(text: str, limit: int = 220) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"

@@ -138,3 +138,14 @@ Question: {question}
 
 Counted answer:
 {fact}"""
+
+PATTERN_PHRASING = """\
+Bosun grouped every matching record of the archive for the question below, and counted each group
+exactly. Rewrite the grouped answer for the user: state the set's size, then each group by its name
+with its count as written, keeping the [C:...] markers of its examples. Keep every number exactly as
+written; add no groups, no counts and no other facts.
+
+Question: {question}
+
+Grouped answer:
+{fact}"""

@@ -6,7 +6,11 @@ Question sets (``benchmarks/questions/answers_*.jsonl``) hold one object a line 
   from ``--ntsb-records``) or an inline ``"gold"``;
 - ``fix``: ``{"question", "gold"}``, gold = the thread's fix as written in it (a command, a
   setting), found in a cited sentence of the answer;
-- ``pattern``: ``{"question", "min_documents"}`` (default 3): distinct documents cited;
+- ``pattern``: ``{"question", "min_documents"}`` (default 3): distinct documents cited; with
+  ``"set"`` (the matching set's size, ``"set_exact"``) and ``"dominant"`` (what the largest group
+  is about, ``benchmarks/questions/make_pattern_questions.py``) also named groups with counts,
+  cited examples per top group and the dominant group named
+  (:mod:`agent.evaluation.pattern_score`);
 - ``followup``: ``{"question", "followup", "gold" or "report_no" (optional, for the follow-up)}``:
   two turns on one thread; the follow-up must be answered (cited) and repeat no sentence of the
   first answer;
@@ -33,6 +37,7 @@ from langchain_core.messages import HumanMessage
 
 from agent.evaluation.answers import QuestionsError
 from agent.evaluation.metrics import percentile
+from agent.evaluation.pattern_score import PATTERN_CHECKS, PatternGold, measure_pattern
 from graph.builder import BosunGraph
 from graph.context import Context
 from graph.state import diagnostics_of
@@ -56,6 +61,7 @@ class KindQuestion:
     followup: str = ""
     min_documents: int = 3
     count: int | None = None  # a count question's exact answer
+    pattern: PatternGold | None = None  # a pattern question's set and dominant group
 
 
 @dataclass
@@ -94,6 +100,8 @@ class KindResult:
             out["exact_count"] = first_number(last.answer) == q.count
         if q.kind == "pattern":
             out["documents"] = len({c["doc_id"] for c in last.citations})
+        if q.pattern is not None:
+            out.update(measure_pattern(last.answer, last.citations, q.pattern))
         if q.kind == "followup":
             first = self.turns[0]
             out["followup_answered"] = bool(last.citations) and not last.stopped
@@ -174,6 +182,7 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
                 followup=str(row.get("followup") or ""),
                 min_documents=int(row.get("min_documents", 3)),
                 count=row.get("count") if kind == "count" else None,
+                pattern=_pattern_gold(row) if kind == "pattern" else None,
             )
         )
     return out
@@ -193,6 +202,18 @@ def _gold(kind: str, row: dict[str, Any], gold_causes: Mapping[str, str], where:
     if kind == "followup" and not row.get("followup"):
         raise QuestionsError(f'{where}: a followup needs "followup"')
     return gold
+
+
+def _pattern_gold(row: dict[str, Any]) -> PatternGold | None:
+    """A pattern question's gold when its line carries one (``set`` or ``dominant``)."""
+    if "set" not in row and "dominant" not in row:
+        return None
+    size = row.get("set")
+    return PatternGold(
+        size=int(size) if isinstance(size, int) else None,
+        exact=bool(row.get("set_exact", True)),
+        dominant=str(row.get("dominant") or ""),
+    )
 
 
 def read_gold_causes(path: Path | None) -> dict[str, str]:
@@ -268,6 +289,9 @@ def summarise(results: Sequence[KindResult]) -> dict[str, dict[str, Any]]:
                 sum(d >= k for d, k in zip(docs, minimum, strict=True)) / n, 4
             )
             row["mean_documents"] = round(sum(docs) / n, 2)
+            row["pattern_ok"] = share("pattern_ok")
+            for key in PATTERN_CHECKS:
+                row[key] = share(key)
         if kind == "count":
             row["exact_count"] = share("exact_count")
         if kind == "followup":
@@ -292,6 +316,11 @@ def failures(results: Sequence[KindResult], limit: int = 10) -> list[dict[str, A
                 ("documents", m.get("documents", 99) >= r.question.min_documents),
                 ("followup", m.get("followup_not_repeated", True)),
                 ("count", m.get("exact_count", True)),
+                *(
+                    (k, m[k])
+                    for k in ("named_groups", "set_stated", "examples", "dominant")
+                    if k in m
+                ),
             )
             if not ok
         ]
@@ -308,7 +337,7 @@ def format_kinds(summary: Mapping[str, Mapping[str, Any]], *, label: str) -> str
 
     head = (
         f"{'kind':<10}{'n':>4}{'gold':>8}{'cites ok':>10}{'repeats':>9}{'stopped':>9}"
-        f"{'≥k docs':>9}{'follow-up':>11}{'exact n':>9}{'p50 ms':>9}"
+        f"{'≥k docs':>9}{'groups':>9}{'follow-up':>11}{'exact n':>9}{'p50 ms':>9}"
     )
     lines = [f"answers by kind ({label})", head]
     for kind, row in summary.items():
@@ -316,6 +345,7 @@ def format_kinds(summary: Mapping[str, Mapping[str, Any]], *, label: str) -> str
             f"{kind:<10}{row['questions']:>4}{pct(row['gold']):>8}"
             f"{pct(row['citations_valid']):>10}{row['repeated_sentences']:>9}"
             f"{pct(row['wrongly_stopped']):>9}{pct(row.get('min_documents_met')):>9}"
+            f"{pct(row.get('pattern_ok')):>9}"
             f"{pct(row.get('followup_answered_not_repeated')):>11}"
             f"{pct(row.get('exact_count')):>9}{row['ms_p50']:>9.0f}"
         )

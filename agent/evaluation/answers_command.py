@@ -14,6 +14,7 @@ from tqdm import tqdm
 from agent.conversation import add_layer_args, context_from_args
 from agent.evaluation.answer_kinds import (
     KindQuestion,
+    KindResult,
     failures,
     format_kinds,
     read_gold_causes,
@@ -70,7 +71,10 @@ One table per kind, offline and, where a chat model is configured (and not --off
   {"kind": "pattern", "question": "common causes of fatal landing accidents", "min_documents": 3}
   {"kind": "followup", "question": "How was ... resolved?", "followup": "what caused it?"}
   {"kind": "count", "question": "How many accidents in Texas in 2011 were fatal?", "count": 31}
-A count answer is exact when the first number it states is "count" (column "exact n")."""
+A count answer is exact when the first number it states is "count" (column "exact n"). A
+pattern line with "set" and "dominant" (benchmarks/questions/make_pattern_questions.py) passes
+(column "groups") when the answer lists named groups with counts, states the set, cites two
+documents for each top group and names the dominant group among the top three."""
 
 #: Where the shared NTSB records are, relative to the project root.
 NTSB_RECORDS = Path("../shared/data/ntsb/reports_2010_2016.jsonl")
@@ -134,6 +138,16 @@ def _is_kind_file(path: Path) -> bool:
     return isinstance(row, dict) and "kind" in row
 
 
+def write_kind_details(path: Path, label: str, results: list[KindResult]) -> None:
+    """Each question's measures and last answer, one JSON line each (``--details``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        for r in results:
+            row: dict[str, Any] = {"mode": label, "question": r.question.question}
+            row |= {"measures": r.measures(), "answer": r.last.answer}
+            handle.write(json.dumps(row) + "\n")
+
+
 async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: list[Path]) -> int:
     """``eval-answers`` over per-kind question files: one table offline, one with the model."""
     try:
@@ -164,6 +178,8 @@ async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: lis
             )
             progress.close()
             reports[label] = {"kinds": summarise(results), "failures": failures(results)}
+            if args.details:
+                write_kind_details(args.details, label, results)
         schema = services.store.schema
     if args.json:
         write_out(json.dumps({"collection": schema, **reports}))

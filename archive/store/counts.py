@@ -48,6 +48,7 @@ class RecordQuery:
     vessel_families: tuple[str, ...] = ()  # vessel type families ("bulk carrier"), any of them
     severity: str = ""  # very serious | serious | less serious
     initial_event: str = ""  # a word of the IMO initial event ("collision", "grounding")
+    mode: str = ""  # an investigation report's mode ("marine", "rail", "aviation")
     outcomes: tuple[str, ...] = ()  # keys of OUTCOMES, all required
 
     def scope_only(self) -> RecordQuery:
@@ -79,6 +80,7 @@ def where_clause(query: RecordQuery) -> tuple[sql.Composed, dict[str, Any]]:
         ("families", list(query.vessel_families), "d.vessel_family = ANY(%(families)s)"),
         ("severity", query.severity.lower(), "d.severity = %(severity)s"),
         ("initial_event", query.initial_event.lower(), "d.initial_event LIKE %(initial_event)s"),
+        ("mode", query.mode.lower(), "d.metadata->>'mode' = %(mode)s"),
     ]
     for name, value, condition in checks:
         if value:

@@ -13,6 +13,8 @@ from langchain_core.runnables import Runnable
 from langgraph.errors import NodeError
 from langgraph.types import Command
 
+from answers.counting import count_plan
+from answers.patterns import pattern_plan
 from graph.intents import Intent, classify_by_embeddings, classify_by_model, fast_intent
 from graph.state import Diagnostics, State
 from providers.resilience import degrade
@@ -34,7 +36,8 @@ async def classify_intent(
     registry: VesselRegistry | None = None,
 ) -> State:
     """greeting / acknowledgement / general / factual_query, cheapest decider first: regex for
-    greetings and thanks; a report number, IMO number or registered vessel name makes a question;
+    greetings and thanks; a report number, IMO number, registered vessel name, count or pattern
+    of records makes a question;
     then the local embedding centroids, whose ``factual_query`` no model overrules (small models
     label archive questions ``general``); only then the chat model (temperature 0)."""
     start = time.perf_counter()
@@ -47,6 +50,8 @@ async def classify_intent(
         intent, source = fast, "regex"
     elif names_archive_record(text):
         intent, source = "factual_query", "regex"
+    elif asks_about_records(text):
+        intent, source = "factual_query", "records"
     elif registry is not None and named_vessels(text, await registry.vessels())[0]:
         intent, source = "factual_query", "registry"
     else:
@@ -67,6 +72,12 @@ async def _label(text: str, model: Runnable[LanguageModelInput, BaseMessage]) ->
         return await classify_by_model(text, model)
     except Exception as err:  # re-raised with its kind: classify_failed skips later model calls
         raise ClassifierModelFailed(f"{type(err).__name__}: {err}") from err
+
+
+def asks_about_records(text: str) -> bool:
+    """A question that counts records or asks for their pattern ("how many fatal accidents …",
+    "most common causes of …") is for the archive, whatever a classifier makes of it."""
+    return count_plan(text) is not None or pattern_plan(text) is not None
 
 
 def names_archive_record(text: str) -> bool:

@@ -12,9 +12,16 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from answers.citations import marker_ids
 from answers.counting import compose_count, count_plan
-from answers.patterns import compose_pattern, pattern_plan
+from answers.pattern_groups import Group
+from answers.patterns import (
+    PatternPlan,
+    compose_pattern,
+    groups_of,
+    pattern_plan,
+    statements_of,
+)
 from archive.store.counts import RecordCount, RecordQuery
-from archive.store.passages import Passage
+from archive.store.patterns import SetStatements
 from graph import prompts
 from graph.state import Diagnostics, State
 from providers.chat import ChatModel
@@ -25,9 +32,10 @@ logger = logging.getLogger(__name__)
 
 #: Counts the records of a query (``archive.store.counts.count_records`` over the store).
 Counter = Callable[[RecordQuery], Awaitable[RecordCount]]
-#: The cause statements of a whole set, narrowed to a topic word
-#: (``archive.store.patterns.cause_statements`` over the store).
-Causes = Callable[[RecordQuery, str], Awaitable[list[Passage]]]
+#: The statements of a whole set, narrowed to the records mentioning a topic, of what is grouped
+#: (``archive.store.patterns.set_statements`` over the store: query, topic, cause | outcome |
+#: finding).
+Causes = Callable[[RecordQuery, str, str], Awaitable[SetStatements]]
 
 
 async def count_records(
@@ -46,7 +54,7 @@ async def count_records(
     if counter is None or state.get("filters", {}).get("report_no"):
         return {"counted": False}
     if plan is None:
-        return await grouped(state, causes)
+        return await grouped(state, causes, model)
     start = time.perf_counter()
     count = await counter(plan.query)
     if not count.scope:
@@ -72,52 +80,87 @@ async def count_records(
 
 
 async def phrased(
-    model: ChatModel, question: str, fact: str, count: RecordCount
+    model: ChatModel,
+    question: str,
+    fact: str,
+    count: RecordCount,
+    *,
+    prompt: str = prompts.COUNT_PHRASING,
+    numbers: tuple[int, ...] = (),
 ) -> tuple[str, str, list[str]]:
-    """The model's phrasing of the counted answer, kept only when it states the count and
-    cites what the fact cites; otherwise (or when the model fails) the counted answer itself,
-    with a ``degraded`` note. Returns (answer, answer source, notes)."""
+    """The model's phrasing of the counted answer, kept only when it states the count (and each
+    of ``numbers``) and cites what the fact cites; otherwise (or when the model fails) the
+    counted answer itself, with a ``degraded`` note. Returns (answer, answer source, notes)."""
     try:
         reply = await model.ainvoke(
             [
                 SystemMessage(content=prompts.SYSTEM_PROMPT),
-                HumanMessage(content=prompts.COUNT_PHRASING.format(question=question, fact=fact)),
+                HumanMessage(content=prompt.format(question=question, fact=fact)),
             ]
         )
     except Exception as err:  # noqa: BLE001 — any chat failure: the counted answer stands
         fault = chat_fault(err)
         return fact, "count", [degrade(fault, err, "the counted answer is given unphrased")]
     text = reply.text if isinstance(reply, AIMessage) else ""
-    stated = f"{count.matched:,}" in text or str(count.matched) in re.findall(r"\d+", text)
+    said = {int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", text) if n[0].isdigit()}
+    stated = {count.matched, *numbers} <= said
     if stated and set(marker_ids(text)) & set(marker_ids(fact)):
         return text, "model", []
     note = degrade("chat.uncited", "the phrasing lost the count or its citations", "counted answer")
     return fact, "count", [note]
 
 
-async def grouped(state: State, causes: Causes | None) -> State:
+async def grouped(state: State, causes: Causes | None, model: ChatModel | None) -> State:
     """A pattern question ("most common causes of fatal landing accidents") is answered from
-    the cause statements of its whole set, grouped and counted; other questions search."""
-    pattern = pattern_plan(state.get("question", ""))
+    the statements of its whole set, grouped and counted; a chat model only phrases that answer,
+    keeping the set's size and the groups' counts. A question that is no pattern, or whose set
+    holds no records, goes on to the search."""
+    question = state.get("question", "")
+    pattern = pattern_plan(question)
     if pattern is None or causes is None:
         return {"counted": False}
     start = time.perf_counter()
-    statements = await causes(pattern.plan.query, pattern.topic)
+    found = await causes(pattern.plan.query, pattern.topic, pattern.about)
+    statements = statements_of(pattern, found.statements)
     if not statements:
-        return {"counted": False}
-    answer = compose_pattern(pattern, statements)
-    cited = set(marker_ids(answer))
-    cite = [p for p in statements if p["chunk_id"] in cited]
+        return {"counted": False, "diagnostics": Diagnostics(count=_pattern(pattern, found, []))}
+    groups = groups_of(pattern, statements, found.reference)
+    fact = compose_pattern(pattern, found.size, groups)
+    cited = set(marker_ids(fact))
+    cite = list({p["chunk_id"]: p for p, _ in found.statements if p["chunk_id"] in cited}.values())
+    answer, source, notes = fact, "count", list[str]()
+    if model is not None:
+        count = RecordCount(matched=found.size, scope=found.size)
+        answer, source, notes = await phrased(
+            model,
+            question,
+            fact,
+            count,
+            prompt=prompts.PATTERN_PHRASING,
+            numbers=tuple(g.count for g in groups[:1]),
+        )
     return {
         "counted": True,
         "ranked": cite,
         "passages": cite,
-        "answer_source": "count",
+        "answer_source": source,
         "messages": [AIMessage(content=answer)],
         "diagnostics": Diagnostics(
-            count={"pattern": pattern.topic or "all", "matched": len(statements)},
+            count=_pattern(pattern, found, groups),
+            llm_called=model is not None,
+            degraded=notes,
             timings={"count": elapsed_ms(start)},
         ),
+    }
+
+
+def _pattern(pattern: PatternPlan, found: SetStatements, groups: list[Group]) -> dict[str, Any]:
+    """What the turn records about its pattern (for traces and ``bosun ask --json``)."""
+    return {
+        **_record(pattern.plan.query, RecordCount(matched=found.size, scope=found.size)),
+        "pattern": pattern.about,
+        "topic": pattern.topic,
+        "groups": {g.name: g.count for g in groups},
     }
 
 

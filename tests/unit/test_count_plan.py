@@ -10,7 +10,7 @@ import pytest
 
 from agent.evaluation.answer_kinds import first_number
 from answers.counting import compose_count, count_plan, flag_in
-from answers.patterns import OTHER, compose_pattern, group_causes, pattern_plan
+from answers.patterns import pattern_plan
 from archive.store.counts import RecordCount
 from archive.store.passages import Passage
 
@@ -128,45 +128,3 @@ def test_a_pattern_question_names_its_set_and_phase() -> None:
     sea = pattern_plan("What are the most common causes of casualties of tankers?")
     assert sea is not None and sea.plan.query.kind == "casualty"
     assert pattern_plan("What caused the accident CEN12LA244?") is None
-
-
-def _cause(chunk_id: str, text: str, kind: str = "ntsb_report", summary: str = "") -> Passage:
-    return Passage(  # type: ignore[typeddict-item]
-        chunk_id=chunk_id, title=f"REC-{chunk_id}", text=text, kind=kind, summary=summary
-    )
-
-
-def test_causes_group_into_named_groups_with_counts_and_examples() -> None:
-    statements = [
-        _cause(
-            "a" * 12, "The pilot's failure to maintain directional control in a gusting crosswind."
-        ),
-        _cause(
-            "b" * 12, "The pilot's failure to maintain aircraft control during the landing roll."
-        ),
-        _cause("c" * 12, "Fuel exhaustion due to the pilot's inadequate fuel planning."),
-        _cause("d" * 12, "A bird struck the windshield."),
-    ]
-    groups = {g.name: g for g in group_causes(statements)}
-    assert groups["loss of control"].count == 2
-    assert [p["chunk_id"] for p in groups["loss of control"].examples] == ["a" * 12, "b" * 12]
-    pattern = pattern_plan("common causes of accidents")
-    assert pattern is not None
-    answer = compose_pattern(pattern, statements)
-    assert answer.startswith("Across all 4 accident records in the archive")
-    assert "- **loss of control**: 2 records (50%) [C:aaaaaaaaaaaa]." in answer
-    assert answer.count("- REC-bbbbbbbbbbbb:") == 1 and "**fuel exhaustion" in answer
-    assert groups["fuel exhaustion or starvation"].count == 1
-    assert groups[OTHER].count == 1
-    assert group_causes(statements)[0].name == "loss of control"  # largest first, "other" last
-    assert group_causes(statements)[-1].name == OTHER
-
-    casualties = [
-        _cause("e" * 12, "", "casualty", "collision; loss of life"),
-        _cause("f" * 12, "", "casualty", "collision"),
-        _cause("0" * 12, "", "casualty", "stranding / grounding"),
-    ]
-    assert [(g.name, g.count) for g in group_causes(casualties)] == [
-        ("collision", 2),
-        ("stranding / grounding", 1),
-    ]

@@ -1,0 +1,251 @@
+"""Named groups of a set's cause or outcome statements, found in the statements themselves.
+
+Two kinds of statement, two ways to group, neither from a list of expected causes:
+
+- a *recorded category* (an IMO casualty's initial event, its consequences): the group is the
+  value, spellings that stem alike merged ("Foundered", "Foundering"), named by its most used
+  spelling;
+- *free text* (an NTSB probable cause, a TAIC finding): the statements' content stems
+  (:mod:`text.words`) are cut into phrases of one to three stems; the phrase found in the most
+  items not yet grouped (a longer phrase weighs a little more, so "loss of engine power" names
+  the group rather than "engine") becomes a group, its items leave the pool, and so on. Stems in
+  nearly every statement of the set ("pilot", "resulted") name nothing and are not phrase ends.
+  A group is named by the words the statements themselves use for the phrase.
+
+An *item* is one incident (one record, one report): it counts once in one group however many of
+its statements match, so the counts add up to the set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from archive.store.passages import Passage
+from text.words import STOP_WORDS, stem, tokens
+
+#: A stem in at least this share of the set's items is glue ("pilot", "failure"), not a cause.
+GLUE_SHARE = 0.45
+#: Statements a reference set needs before its common words are taken for glue.
+MIN_REFERENCE = 20
+#: Groups named before the rest is "other".
+MAX_GROUPS = 6
+#: Weight of a phrase of one, two, three stems: a pair names a cause better than a word.
+WEIGHT = {1: 0.3, 2: 1.0, 3: 1.15}
+#: Content words a pair may have between its two stems.
+GAP = 1
+#: A group holds at least this many items (and this share of the set).
+MIN_ITEMS = 2
+MIN_SHARE = 0.03
+OTHER = "Other causes"
+#: A longer phrase names a group when it holds this share of the shorter phrase's items.
+SPECIALISE = 0.5
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One cause or outcome statement of one item of the set."""
+
+    item: str  # the incident it belongs to (document id)
+    text: str  # what is grouped: a sentence, or a recorded category
+    passage: Passage  # what an example cites
+
+
+@dataclass
+class Group:
+    """A named group: one statement per member item, the matching one."""
+
+    name: str
+    members: list[Statement] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.members)
+
+
+#: An item's statements, each with its words and their stems.
+Said = list[tuple[Statement, list[str], list[str]]]
+
+
+def group_categories(statements: Sequence[Statement], *, several: bool = False) -> list[Group]:
+    """Groups by recorded value; ``several``: a value lists several, comma-separated, and an item
+    counts in each it lists (consequences: "Loss of life,Total loss of the ship")."""
+    members: dict[str, dict[str, Statement]] = defaultdict(dict)
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for statement in statements:
+        values = statement.text.split(",") if several else [statement.text]
+        for value in values:
+            value = value.strip(" *")
+            if not value or value.startswith("["):
+                continue
+            key = " ".join(_stems(value)) or value.lower()
+            members[key].setdefault(statement.item, statement)
+            spellings[key][value] += 1
+    groups = [
+        Group(_capital(spellings[key].most_common(1)[0][0]), list(found.values()))
+        for key, found in members.items()
+    ]
+    return sorted(groups, key=lambda g: (-g.count, g.name))
+
+
+def glue_stems(texts: Iterable[str], *, share: float = GLUE_SHARE) -> set[str]:
+    """Stems in at least ``share`` of ``texts`` (a reference set: every cause statement of the
+    archive's records of one kind): words every statement uses, which name no cause."""
+    counts: Counter[str] = Counter()
+    n = 0
+    for text in texts:
+        n += 1
+        counts.update(set(_stems(text)))
+    return {s for s, k in counts.items() if n >= MIN_REFERENCE and k >= share * n}
+
+
+def group_phrases(
+    statements: Sequence[Statement],
+    *,
+    ignore: Iterable[str] = (),
+    glue: Iterable[str] | None = None,
+    max_groups: int = MAX_GROUPS,
+    shortest: int = 1,
+) -> list[Group]:
+    """Groups of free-text statements by the phrases most items share; the items no group took
+    form a last group, :data:`OTHER`. ``ignore``: stems that name no group (the question's own
+    words: "landing" in a question about landing accidents); ``glue``: stems that name nothing
+    (:func:`glue_stems` of a reference set; by default those of this set); ``shortest``: the
+    fewest stems a group's phrase has (2 where an item says many things, as a report's
+    findings do: one word is in most of them)."""
+    items: dict[str, Said] = defaultdict(list)
+    for statement in statements:
+        words = [w for w in tokens(statement.text) if w.isalpha()]
+        items[statement.item].append((statement, words, [stem(w) for w in words]))
+    if glue is None:
+        glue = glue_stems(s.text for s in statements)
+    glue = set(glue) | set(ignore) | {stem(w) for w in STOP_WORDS}
+    phrases: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    where: Counter[tuple[str, ...]] = Counter()  # summed positions: a cause's head comes first
+    for item, said in items.items():
+        for _, words, stems in said:
+            for phrase, at in _phrases(words, stems, glue).items():
+                phrases[phrase].add(item)
+                where[phrase] += at
+    least = max(MIN_ITEMS, round(MIN_SHARE * len(items)))
+    left, groups = set(items), list[Group]()
+    while left and len(groups) < max_groups:
+        scored = [
+            (len(found & left) * WEIGHT[len(p)], -where[p] / len(found), p)
+            for p, found in phrases.items()
+            if len(found & left) >= least and len(p) >= shortest
+        ]
+        if not scored:
+            break
+        best = max(scored)[2]
+        best = _specialised(best, phrases, left, least)
+        taken = sorted(phrases[best] & left)
+        group = _named(best, [items[i] for i in taken])
+        same = next(
+            (
+                g
+                for g in groups
+                if _stems(g.name) and set(_stems(g.name)) == set(_stems(group.name))
+            ),
+            None,
+        )
+        if same is not None:  # "maintain airplane control", "maintain control of the airplane"
+            same.members += group.members
+        else:
+            groups.append(group)
+        left -= set(taken)
+    groups.sort(key=lambda g: -g.count)
+    if left:
+        groups.append(Group(OTHER, [items[i][0][0] for i in sorted(left)]))
+    return groups
+
+
+def _specialised(
+    phrase: tuple[str, ...], phrases: dict[tuple[str, ...], set[str]], left: set[str], least: int
+) -> tuple[str, ...]:
+    """The longest phrase holding ``phrase`` that still holds at least :data:`SPECIALISE` of its
+    items ("engine" -> "loss of engine power" when most mentions of the engine are that), and
+    at least ``least``."""
+    while True:
+        base = len(phrases[phrase] & left)
+        longer = [
+            (len(found & left), p)
+            for p, found in phrases.items()
+            if len(p) == len(phrase) + 1 and (p[:-1] == phrase or p[1:] == phrase)
+        ]
+        best = max(longer, default=(0, phrase))
+        if best[0] < max(SPECIALISE * base, least):
+            return phrase
+        phrase = best[1]
+
+
+def _phrases(words: list[str], stems: list[str], glue: set[str]) -> dict[tuple[str, ...], int]:
+    """Single content stems, ordered pairs at most :data:`GAP` content words apart ("maintain …
+    control" in both "maintain directional control" and "maintain control of the airplane") and
+    runs of three; no glue at either end."""
+    content = [s for w, s in zip(words, stems, strict=True) if w not in STOP_WORDS and len(w) > 1]
+    out: dict[tuple[str, ...], int] = {}
+    for i, first in enumerate(content):
+        if first in glue:
+            continue
+        out.setdefault((first,), i)
+        for j in range(i + 1, min(len(content), i + GAP + 2)):
+            if content[j] not in glue and content[j] != first:
+                out.setdefault((first, content[j]), i)
+        run = tuple(content[i : i + 3])
+        if len(run) == 3 and run[-1] not in glue and len(set(run)) == 3:
+            out.setdefault(run, i)
+    return out
+
+
+def _named(
+    phrase: tuple[str, ...], members: list[list[tuple[Statement, list[str], list[str]]]]
+) -> Group:
+    """The group of ``phrase``: per item its first statement holding the phrase, named by the
+    words the statements use for it most often ("loss of engine power")."""
+    spellings: Counter[str] = Counter()
+    chosen = []
+    for said in members:
+        for statement, words, stems in said:
+            span = _span(words, stems, phrase)
+            if span:
+                spellings[span] += 1
+                chosen.append(statement)
+                break
+        else:
+            chosen.append(said[0][0])
+    name = spellings.most_common(1)[0][0] if spellings else " ".join(phrase)
+    return Group(_capital(name), chosen)
+
+
+def _span(words: list[str], stems: list[str], phrase: tuple[str, ...]) -> str:
+    """The words of a statement from the phrase's first stem to its last, stop words between
+    kept ("loss of engine power"); "" when the statement does not hold the phrase in order."""
+    for start, s in enumerate(stems):
+        if s != phrase[0]:
+            continue
+        at, end = 1, start
+        gaps = 0
+        for j in range(start + 1, min(len(stems), start + 4 * len(phrase) + 1)):
+            if at == len(phrase):
+                break
+            if stems[j] == phrase[at]:
+                at, end = at + 1, j
+            elif words[j] not in STOP_WORDS:
+                gaps += 1
+                if gaps > GAP:
+                    break
+        if at == len(phrase):
+            return " ".join(words[start : end + 1])
+    return ""
+
+
+def _stems(text: str) -> list[str]:
+    return [stem(w) for w in tokens(text) if w.isalpha() and w not in STOP_WORDS]
+
+
+def _capital(name: str) -> str:
+    name = re.sub(r"\s+", " ", name).strip()
+    return name[:1].upper() + name[1:].lower() if name.isupper() else name[:1].upper() + name[1:]
