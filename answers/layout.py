@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from answers.threads import Roles, thread_roles
 from archive.store.passages import Passage
 from text.injection import instructions_in
 
@@ -123,6 +124,11 @@ def _root_subject(records: Sequence[Passage]) -> str:
     return clip(shown_field(dated[0]["title"], dated[0]), TITLE_MAX)
 
 
+def _role(roles: Roles | None, record: Passage) -> str:
+    label = roles.labels.get(record["chunk_id"]) if roles is not None else None
+    return f"({label})\n" if label else ""
+
+
 def build_context(records: Sequence[Passage]) -> str:
     """Passages in relevance order, grouped by email thread, under an incident summary line.
 
@@ -146,7 +152,11 @@ def build_context(records: Sequence[Passage]) -> str:
                 f"\n## Thread: {_root_subject(members)} ({len(members)} relevant "
                 f"passage{'s' if len(members) != 1 else ''})"
             )
-            lines.extend(f"\n{format_passage(r)}" for r in ordered)
+            roles = thread_roles(key.removeprefix("thread:"), members)  # who asked, who answered
+            if roles is not None:
+                lines.append(roles.summary)
+                ordered.sort(key=lambda r: roles.rank(r["chunk_id"]))
+            lines.extend(f"\n{_role(roles, r)}{format_passage(r)}" for r in ordered)
         else:
             lines.extend(f"\n{format_passage(r)}" for r in members)
     return "\n".join(lines)

@@ -53,6 +53,12 @@ class Passage(TypedDict):
     # a model only as marked, quoted data, never copied into an answer. Absent in passages
     # stored by a graph state or a fake from before the mark existed: read it with .get().
     instructions: NotRequired[list[str]]
+    # A mail's place in its thread (set by archive.store.threads for the thread's messages):
+    # who wrote it (the From name, a mailing list's "X via List" read as X), the message it
+    # answers (In-Reply-To) and how many messages it references.
+    author: NotRequired[str]
+    in_reply_to: NotRequired[str | None]
+    depth: NotRequired[int]
 
 
 def passage_of(

@@ -1,0 +1,170 @@
+"""A fix or cause question about a mail thread, answered from its replies and cited to the
+message that states the answer.
+
+The asker's problem is said in one line at most; the answer comes from the reply the asker
+confirmed ("that fixed it"), else from the latest of the replies by others that answer the
+question best (its best sentence at least :data:`CLOSE_TO_BEST` of the best reply's). The
+thread's generated digest may have found the thread: the citation goes to the message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from answers import prompts
+from answers.aspects import Aspect
+from answers.extractive import ended
+from answers.scoring import Embed, scores
+from answers.threads import Message, Thread, mail_thread_id, thread_of
+from answers.units import Unit, is_repeat, signature, units_of
+from archive.store.passages import Passage
+
+#: Aspects a thread's replies answer (an account or a list is the composer's to give).
+THREAD_ASPECTS: tuple[Aspect, ...] = ("fix", "cause", "general")
+#: A reply whose best sentence scores this share of the best reply's answers as well; the
+#: latest such reply is the thread's last word on it.
+CLOSE_TO_BEST = 0.75
+#: Sentences of the answering reply: at most this many, none below this share of its best.
+MAX_REPLY_SENTENCES = 3
+RELATIVE_FLOOR = 0.4
+#: The problem's line is one sentence at most this long.
+MAX_PROBLEM_CHARS = 220
+
+
+@dataclass(frozen=True)
+class ThreadQuestion:
+    """What answering from a thread needs of a turn."""
+
+    question: str
+    query: str  # what sentences are matched against
+    aspect: Aspect
+    passages: Sequence[Passage]  # the answer's passages, best first (the top one picks the thread)
+    pool: Sequence[Passage] = ()  # everything retrieved, the thread's gathered messages included
+    scope: Sequence[str] = ()
+    embed: Embed | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The reply that answers, with its scored sentences."""
+
+    message: Message
+    units: list[Unit]
+    scored: list[float]
+    confirmed_by: Message | None
+
+    @property
+    def best(self) -> float:
+        return max(self.scored, default=0.0)
+
+
+def thread_answer(
+    request: ThreadQuestion,
+    *,
+    fresh: Callable[[str], bool],
+    take: Callable[[str], None],
+) -> list[str] | None:
+    """The answer's lines (the problem's, the lead, the reply's cited sentences), or None when
+    the question is not about a thread with a reply by someone other than the asker."""
+    if request.aspect not in THREAD_ASPECTS:
+        return None
+    thread_id = mail_thread_id(request.passages)
+    thread = thread_of(thread_id, [*request.pool, *request.passages]) if thread_id else None
+    if thread is None:
+        return None
+    reply = answering_reply(thread, request)
+    if reply is None:
+        return None
+    said = _said(reply, fresh, take)
+    if not said:
+        return None
+    lines = _problem_line(thread, reply, request, fresh, take)
+    lines.append(_lead(request.aspect, reply, thread))
+    lines.append(" ".join(f"{ended(u.text)} [C:{u.chunk_id}]" for u in said))
+    return lines
+
+
+def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
+    """The confirmed reply, else the latest of the replies that answer close to the best."""
+    scored = [_scored(m, thread, request) for m in thread.replies()]
+    scored = [r for r in scored if r.units]
+    if not scored:
+        return None
+    confirmed = [r for r in scored if r.confirmed_by is not None]
+    if confirmed:
+        return max(confirmed, key=lambda r: r.best)
+    top = max(r.best for r in scored)
+    close = [r for r in scored if r.best >= CLOSE_TO_BEST * top]
+    return close[-1]  # replies are in reading order
+
+
+def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
+    units = [u for c in message.chunks for u in units_of(c, 0) if u.role != "confirm"]
+    units = [u for u in units if not u.text.rstrip().endswith("?")]
+    values = scores(request.query, units, request.aspect, scope=request.scope, embed=request.embed)
+    by_id = {m.message_id: m for m in thread.messages}
+    confirming = thread.confirmed.get(message.message_id)
+    return Reply(message, units, values, by_id.get(confirming) if confirming else None)
+
+
+def _said(reply: Reply, fresh: Callable[[str], bool], take: Callable[[str], None]) -> list[Unit]:
+    """The reply's best fresh sentences in its own order (its opening ones when none scores)."""
+    best = reply.best
+    order = sorted(range(len(reply.units)), key=lambda i: (-reply.scored[i], i))
+    if best <= 0:
+        order = list(range(len(reply.units)))
+    chosen: list[int] = []
+    seen: list[frozenset[str]] = []
+    for i in order:
+        unit = reply.units[i]
+        if len(chosen) >= MAX_REPLY_SENTENCES:
+            break
+        if best > 0 and reply.scored[i] < RELATIVE_FLOOR * best:
+            break
+        sig = signature(unit.text)
+        if not fresh(unit.text) or is_repeat(sig, seen):
+            continue
+        seen.append(sig)
+        chosen.append(i)
+    for i in chosen:
+        take(reply.units[i].text)
+    return [reply.units[i] for i in sorted(chosen)]
+
+
+def _problem_line(
+    thread: Thread,
+    reply: Reply,
+    request: ThreadQuestion,
+    fresh: Callable[[str], bool],
+    take: Callable[[str], None],
+) -> list[str]:
+    """One sentence of the asker's first message that says what the question is about."""
+    problem = thread.problem
+    if problem is None or problem is reply.message:
+        return []
+    units = [u for c in problem.chunks for u in units_of(c, 0)]
+    units = [u for u in units if len(u.text) <= MAX_PROBLEM_CHARS and fresh(u.text)]
+    if not units:
+        return []
+    values = scores(request.query, units, "general", scope=request.scope)
+    best = max(range(len(units)), key=lambda i: (values[i], -i))
+    unit = units[best]
+    take(unit.text)
+    asked = prompts.THREAD_PROBLEM.format(author=problem.author, date=_when(problem))
+    return [f"{asked} {ended(unit.text)} [C:{unit.chunk_id}]"]
+
+
+def _lead(aspect: Aspect, reply: Reply, thread: Thread) -> str:
+    template = {"fix": prompts.THREAD_FIX, "cause": prompts.THREAD_CAUSE}.get(
+        aspect, prompts.THREAD_ANSWER
+    )
+    lead = template.format(author=reply.message.author, date=_when(reply.message))
+    if reply.confirmed_by is not None:
+        asker = reply.confirmed_by.author
+        return lead + prompts.THREAD_CONFIRMED.format(asker=asker, date=_when(reply.confirmed_by))
+    return lead + ":"
+
+
+def _when(message: Message) -> str:
+    return message.day.isoformat() if message.day else "undated"
