@@ -112,7 +112,8 @@ def format_passages(records: Sequence[Passage]) -> str:
 
 
 def _group_key(record: Passage) -> str:
-    return f"thread:{record['thread_id']}" if record.get("thread_id") else f"doc:{record['doc_id']}"
+    thread = record.get("conversation") or record.get("thread_id")  # a gathered conversation
+    return f"thread:{thread}" if thread else f"doc:{record['doc_id']}"
 
 
 def _root_subject(records: Sequence[Passage]) -> str:

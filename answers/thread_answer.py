@@ -26,7 +26,10 @@ THREAD_ASPECTS: tuple[Aspect, ...] = ("fix", "cause", "general")
 #: latest such reply is the thread's last word on it.
 CLOSE_TO_BEST = 0.75
 #: Sentences of the answering reply: at most this many, none below this share of its best.
-MAX_REPLY_SENTENCES = 3
+MAX_REPLY_SENTENCES = 4
+#: A reply of at most this many sentences is said whole (its key sentence may share no word
+#: with the question: "I'm pretty sure that's a typo.").
+WHOLE_REPLY_SENTENCES = 6
 RELATIVE_FLOOR = 0.4
 #: The problem's line is one sentence at most this long.
 MAX_PROBLEM_CHARS = 220
@@ -86,7 +89,8 @@ def thread_answer(
 
 
 def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
-    """The confirmed reply, else the latest of the replies that answer close to the best."""
+    """The reply the asker confirmed, else the latest of the replies that answer the question
+    close to the best one."""
     scored = [_scored(m, thread, request) for m in thread.replies()]
     scored = [r for r in scored if r.units]
     if not scored:
@@ -95,13 +99,11 @@ def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
     if confirmed:
         return max(confirmed, key=lambda r: r.best)
     top = max(r.best for r in scored)
-    close = [r for r in scored if r.best >= CLOSE_TO_BEST * top]
-    return close[-1]  # replies are in reading order
+    return [r for r in scored if r.best >= CLOSE_TO_BEST * top][-1]  # in reading order
 
 
 def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
     units = [u for c in message.chunks for u in units_of(c, 0) if u.role != "confirm"]
-    units = [u for u in units if not u.text.rstrip().endswith("?")]
     values = scores(request.query, units, request.aspect, scope=request.scope, embed=request.embed)
     by_id = {m.message_id: m for m in thread.messages}
     confirming = thread.confirmed.get(message.message_id)
@@ -109,16 +111,20 @@ def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
 
 
 def _said(reply: Reply, fresh: Callable[[str], bool], take: Callable[[str], None]) -> list[Unit]:
-    """The reply's best fresh sentences in its own order (its opening ones when none scores)."""
+    """The reply's best fresh sentences in its own order; a short reply's every sentence, and a
+    long one's opening ones when none scores."""
     best = reply.best
     order = sorted(range(len(reply.units)), key=lambda i: (-reply.scored[i], i))
-    if best <= 0:
+    whole = len(reply.units) <= WHOLE_REPLY_SENTENCES  # a short reply is said as written
+    if best <= 0 or whole:
         order = list(range(len(reply.units)))
+        best = 0.0
+    limit = WHOLE_REPLY_SENTENCES if whole else MAX_REPLY_SENTENCES
     chosen: list[int] = []
     seen: list[frozenset[str]] = []
     for i in order:
         unit = reply.units[i]
-        if len(chosen) >= MAX_REPLY_SENTENCES:
+        if len(chosen) >= limit:
             break
         if best > 0 and reply.scored[i] < RELATIVE_FLOOR * best:
             break

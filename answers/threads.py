@@ -3,7 +3,7 @@ confirmation ("that fixed it", "works now"), and the reply a fix or cause questi
 from.
 
 A thread is built from its messages' passages (chunks with ``author``, ``in_reply_to`` and
-``depth``, see :mod:`archive.store.threads`). Pure: no store, no model. Quoted text ("> ..."
+``references``, see :mod:`archive.store.threads`). Pure: no store, no model. Quoted text ("> ..."
 lines, everything after an "On ... wrote:" line) is never read as the replier's own words.
 """
 
@@ -32,7 +32,7 @@ _ATTRIBUTION = re.compile(
 #: The asker saying a reply worked.
 _CONFIRMS = re.compile(
     r"\b(?:(?:that|this|it|which)\s+(?:fixed|solved|resolved|did\s+(?:it|the\s+trick)|worked|helped)"
-    r"|works?\s+(?:now|great|fine|perfectly|like\s+a\s+charm)|(?:now|it)\s+works|worked\s+(?:great|"
+    r"|works?\s+(?:now|great|fine|perfectly|like\s+a\s+charm|for\s+me)|(?:now|it|this|that)\s+works|worked\s+(?:great|"
     r"like\s+a\s+charm|perfectly|fine|for\s+me)|that\s+was\s+(?:it|the\s+(?:problem|issue))"
     r"|did\s+the\s+trick|fixed\s+(?:it|the\s+(?:problem|issue))|(?:problem|issue)\s+(?:is\s+)?"
     r"(?:solved|resolved|fixed|gone)|you\s+were\s+(?:right|correct|bang\s+on)|working\s+now"
@@ -69,8 +69,8 @@ class Message:
     message_id: str
     author: str
     day: date | None
-    depth: int
     in_reply_to: str | None
+    references: tuple[str, ...] = ()
     chunks: list[Passage] = field(default_factory=list)
 
     @property
@@ -109,11 +109,15 @@ def substantive(text: str) -> bool:
 
 
 def thread_of(thread_id: str, passages: Iterable[Passage]) -> Thread | None:
-    """The thread ``thread_id`` from the emails among ``passages`` (chunks of one message are
-    joined, quoted text dropped); None without two messages."""
+    """The conversation ``thread_id`` from the emails among ``passages`` (its thread's, and
+    those gathered for it, see :mod:`archive.store.threads`): chunks of one message joined,
+    quoted text dropped; None without two messages."""
     by_doc: dict[str, Message] = {}
     for passage in passages:
-        if passage.get("thread_id") != thread_id or passage["kind"] != "email":
+        if passage["kind"] != "email" or thread_id not in (
+            passage.get("thread_id"),
+            passage.get("conversation"),
+        ):
             continue
         message = by_doc.get(passage["doc_id"])
         if message is None:
@@ -121,8 +125,8 @@ def thread_of(thread_id: str, passages: Iterable[Passage]) -> Thread | None:
                 message_id=passage["source_id"],
                 author=passage.get("author") or passage.get("sender") or "unknown sender",
                 day=_day(passage.get("date")),
-                depth=int(passage.get("depth") or 0),
                 in_reply_to=passage.get("in_reply_to"),
+                references=tuple(passage.get("references") or ()),
             )
         if all(c["chunk_id"] != passage["chunk_id"] for c in message.chunks):
             message.chunks.append({**passage, "text": own_text(passage["text"])})
@@ -143,33 +147,32 @@ def _day(value: str | None) -> date | None:
         return None
 
 
+def _ancestors(messages: Sequence[Message]) -> list[set[int]]:
+    """For each message, the messages of the conversation it answers or references."""
+    index = {m.message_id: i for i, m in enumerate(messages)}
+    out = []
+    for i, m in enumerate(messages):
+        named = {*m.references, m.in_reply_to or ""}
+        out.append({index[n] for n in named if n in index} - {i})
+    return out
+
+
 def _reading_order(messages: list[Message]) -> list[Message]:
-    """Oldest first, a reply always after the message it answers (dates are days: the reply
-    chain orders one day's messages)."""
-    parent_of = {m.message_id: i for i, m in enumerate(messages)}
-    placed: dict[int, tuple[date, int]] = {}
+    """Oldest first, a reply always after the messages it references (dates are days, and
+    clocks differ: the reply chain orders them)."""
+    ancestors = _ancestors(messages)
 
-    def place(i: int, seen: frozenset[int] = frozenset()) -> tuple[date, int]:
-        if i not in placed:
-            m = messages[i]
-            parent = parent_of.get(m.in_reply_to or "")
-            if parent is None or parent == i or parent in seen:
-                placed[i] = (m.day or date.max, 0)
-            else:
-                day, generation = place(parent, seen | {i})
-                placed[i] = (max(day, m.day or day), generation + 1)
-        return placed[i]
+    def key(i: int) -> tuple[date, int, str]:
+        days = [day for j in (i, *ancestors[i]) if (day := messages[j].day) is not None]
+        return (max(days, default=date.max), len(ancestors[i]), messages[i].message_id)
 
-    order = sorted(
-        range(len(messages)), key=lambda i: (*place(i), messages[i].depth, messages[i].message_id)
-    )
-    return [messages[i] for i in order]
+    return [messages[i] for i in sorted(range(len(messages)), key=key)]
 
 
 def _asker(messages: Sequence[Message]) -> str | None:
-    """The author of the first message that answers no other message of the thread."""
-    ids = {m.message_id for m in messages}
-    opening = next((m for m in messages if (m.in_reply_to or "") not in ids), None)
+    """The author of the first message that answers no other message of the conversation."""
+    ancestors = _ancestors(messages)
+    opening = next((m for m, up in zip(messages, ancestors, strict=True) if not up), None)
     return opening.key if opening is not None else None
 
 
@@ -197,12 +200,11 @@ def _confirmations(thread: Thread) -> dict[str, str]:
 
 
 def mail_thread_id(passages: Sequence[Passage]) -> str | None:
-    """The thread of the best passage when it is mail (a message, an attachment or the thread's
-    digest): a fix or cause question about it is answered from the thread's replies."""
-    if not passages:
+    """The conversation of the best passage when it is mail (a message, an attachment or the
+    thread's digest): a fix or cause question about it is answered from its replies."""
+    if not passages or passages[0]["kind"] not in MAIL_KINDS:
         return None
-    top = passages[0]
-    return top.get("thread_id") if top["kind"] in MAIL_KINDS else None
+    return passages[0].get("conversation") or passages[0].get("thread_id")
 
 
 @dataclass(frozen=True)

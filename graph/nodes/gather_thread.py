@@ -59,5 +59,6 @@ def _placed(record: Passage, member: Passage | None) -> Passage:
         **record,
         "author": member.get("author", ""),
         "in_reply_to": member.get("in_reply_to"),
-        "depth": member.get("depth", 0),
+        "references": member.get("references", []),
+        "conversation": member.get("conversation", ""),
     }

@@ -39,7 +39,7 @@ def mail(
         "date": day,
         "author": author,
         "in_reply_to": reply_to,
-        "depth": 0 if reply_to is None else 1,
+        "references": [] if reply_to is None else [THREAD],
         **fields,
     }
     return passage(chunk_id, text, **values)
