@@ -35,6 +35,12 @@ RELATIVE_FLOOR = 0.4
 MAX_PROBLEM_CHARS = 220
 
 
+#: The sentences an answer of one aspect leads with.
+_LEADS: dict[str, tuple[str, ...]] = {"fix": ("fix", "found"), "cause": ("cause", "found")}
+#: What an answer of one aspect leaves to the follow-up that asks for it.
+_OTHER_ROLE: dict[str, str] = {"fix": "cause", "cause": "fix"}
+
+
 @dataclass(frozen=True)
 class ThreadQuestion:
     """What answering from a thread needs of a turn."""
@@ -79,12 +85,12 @@ def thread_answer(
     reply = answering_reply(thread, request)
     if reply is None:
         return None
-    said = _said(reply, fresh, take)
+    said = _said(reply, request.aspect, fresh, take)
     if not said:
         return None
     lines = _problem_line(thread, reply, request, fresh, take)
     lines.append(_lead(request.aspect, reply, thread))
-    lines.append(" ".join(f"{ended(u.text)} [C:{u.chunk_id}]" for u in said))
+    lines.append("\n" + " ".join(f"{ended(u.text)} [C:{u.chunk_id}]" for u in said))
     return lines
 
 
@@ -104,13 +110,17 @@ def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
 
 def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
     units = [u for c in message.chunks for u in units_of(c, 0) if u.role != "confirm"]
+    other = _OTHER_ROLE.get(request.aspect)  # the fix is a follow-up's to give, and the cause
+    units = [u for u in units if u.role != other]
     values = scores(request.query, units, request.aspect, scope=request.scope, embed=request.embed)
     by_id = {m.message_id: m for m in thread.messages}
     confirming = thread.confirmed.get(message.message_id)
     return Reply(message, units, values, by_id.get(confirming) if confirming else None)
 
 
-def _said(reply: Reply, fresh: Callable[[str], bool], take: Callable[[str], None]) -> list[Unit]:
+def _said(
+    reply: Reply, aspect: Aspect, fresh: Callable[[str], bool], take: Callable[[str], None]
+) -> list[Unit]:
     """The reply's best fresh sentences in its own order; a short reply's every sentence, and a
     long one's opening ones when none scores."""
     best = reply.best
@@ -135,7 +145,9 @@ def _said(reply: Reply, fresh: Callable[[str], bool], take: Callable[[str], None
         chosen.append(i)
     for i in chosen:
         take(reply.units[i].text)
-    return [reply.units[i] for i in sorted(chosen)]
+    wanted = _LEADS.get(aspect, ())  # what was asked for leads, the rest in the reply's order
+    chosen.sort(key=lambda i: (reply.units[i].role not in wanted, i))
+    return [reply.units[i] for i in chosen]
 
 
 def _problem_line(
