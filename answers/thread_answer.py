@@ -110,8 +110,9 @@ def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
 
 def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
     units = [u for c in message.chunks for u in units_of(c, 0) if u.role != "confirm"]
-    other = _OTHER_ROLE.get(request.aspect)  # the fix is a follow-up's to give, and the cause
-    units = [u for u in units if u.role != other]
+    if any(u.role in _LEADS.get(request.aspect, ()) for u in units):  # it says what was asked:
+        other = _OTHER_ROLE.get(request.aspect)  # the fix is a follow-up's to give, the cause too
+        units = [u for u in units if u.role != other]
     values = scores(request.query, units, request.aspect, scope=request.scope, embed=request.embed)
     by_id = {m.message_id: m for m in thread.messages}
     confirming = thread.confirmed.get(message.message_id)
