@@ -5,13 +5,16 @@ digest, and never from what a reply quotes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from answers import AnswerRequest, compose_answer
+from answers.layout import build_context
 from answers.thread_answer import ThreadQuestion, thread_answer
 from answers.threads import confirms, own_text, thread_of
 from archive.store.passages import Passage
 from archive.store.threads import author_of
+from graph.nodes.gather_thread import gather_thread
 from tests.fakes.clients import passage
 
 THREAD = "root@example.org"
@@ -189,3 +192,39 @@ def test_the_composer_answers_a_fix_question_over_a_thread_from_the_reply() -> N
     )
     again = compose_answer(AnswerRequest(question, question, [ASK], pool=[ASK, quoted]))
     assert FIX not in again  # what a reply quotes is not its author's statement
+
+
+def test_a_chat_model_reads_who_asked_and_which_reply_was_confirmed() -> None:
+    context = build_context([LATE, ANSWER, ASK, THANKS])
+    assert "Roles: asked by Daniel; replies by Brian, Marcus." in context
+    assert "The asker confirmed the reply by Brian worked." in context
+    assert "(reply by Brian, which the asker confirmed worked)\n[CITE:a00000000002" in context
+    assert "(the asker's question)\n[CITE:a00000000001" in context
+    # in reading order: the question, the confirmed reply, the confirmation, the late reply
+    order = [context.index(f"[CITE:{p['chunk_id']}") for p in (ASK, ANSWER, THANKS, LATE)]
+    assert order == sorted(order)
+
+
+async def test_gathering_adds_the_threads_messages_for_a_fix_question_only() -> None:
+    asked: list[list[str]] = []
+
+    async def reader(thread_ids: Sequence[str]) -> dict[str, list[Passage]]:
+        asked.append(list(thread_ids))
+        return {THREAD: [ASK, ANSWER, THANKS, LATE]}
+
+    retrieved = {k: v for k, v in ASK.items() if k not in ("author", "in_reply_to")}
+    state: Any = {
+        "question": "How was the X310 fixed?",
+        "passages": [retrieved],
+        "ranked": [retrieved],
+    }
+    update = await gather_thread(state, threads=reader)
+    assert asked == [[THREAD]]
+    assert [r["chunk_id"] for r in update["ranked"]] == [
+        c["chunk_id"] for c in (ASK, ANSWER, THANKS, LATE)
+    ]
+    assert update["ranked"][0]["author"] == "Daniel"  # the retrieved chunk learns its place
+    assert len(update["passages"]) == 4
+    state["question"] = "What happened to the X310?"
+    assert await gather_thread(state, threads=reader) == {}
+    assert await gather_thread({**state, "question": "How was it fixed?"}, threads=None) == {}
