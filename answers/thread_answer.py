@@ -146,9 +146,21 @@ def _said(
         chosen.append(i)
     for i in chosen:
         take(reply.units[i].text)
-    wanted = _LEADS.get(aspect, ())  # what was asked for leads, the rest in the reply's order
-    chosen.sort(key=lambda i: (reply.units[i].role not in wanted, i))
-    return [reply.units[i] for i in chosen]
+    return _asked_first([reply.units[i] for i in sorted(chosen)], _LEADS.get(aspect, ()))
+
+
+def _asked_first(units: list[Unit], wanted: tuple[str, ...]) -> list[Unit]:
+    """``units`` with the sentences of a wanted role first, the rest in the reply's order; a
+    sentence the splitter cut off ("... (0 presumably?) which would be the empty slot.") stays
+    with the one before it."""
+    runs: list[list[Unit]] = []
+    for unit in units:
+        if runs and unit.text[:1].islower():
+            runs[-1].append(unit)
+        else:
+            runs.append([unit])
+    runs.sort(key=lambda run: not any(u.role in wanted for u in run))
+    return [u for run in runs for u in run]
 
 
 def _problem_line(
