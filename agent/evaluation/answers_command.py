@@ -70,6 +70,8 @@ One table per kind, offline and, where a chat model is configured (and not --off
   {"kind": "pattern", "question": "common causes of fatal landing accidents", "min_documents": 3}
   {"kind": "followup", "question": "How was ... resolved?", "followup": "what caused it?"}
   {"kind": "count", "question": "How many accidents in Texas in 2011 were fatal?", "count": 31}
+  {"kind": "fix", "question": "What fixed ...?", "thread_id": "...", "message_id": "<the reply>",
+   "gold": ["key phrase", ...]}  (a thread question: the phrases cited to that message)
 A count answer is exact when the first number it states is "count" (column "exact n")."""
 
 #: Where the shared NTSB records are, relative to the project root.
