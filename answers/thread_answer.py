@@ -90,8 +90,29 @@ def thread_answer(
         return None
     lines = _problem_line(thread, reply, request, fresh, take)
     lines.append(_lead(request.aspect, reply, thread))
-    lines.append("\n" + " ".join(f"{ended(u.text)} [C:{u.chunk_id}]" for u in said))
+    body = [f"{ended(u.text)} [C:{u.chunk_id}]" for u in said]
+    body += _confirmation(reply, request, fresh, take)
+    lines.append("\n" + " ".join(body))
     return lines
+
+
+def _confirmation(
+    reply: Reply, request: ThreadQuestion, fresh: Callable[[str], bool], take: Callable[[str], None]
+) -> list[str]:
+    """The asker's own words on what fixed it, when their confirmation says ("switching the
+    channel to 1 fixed the problem"), cited to the confirmation."""
+    confirming = reply.confirmed_by
+    if confirming is None:
+        return []
+    units = [u for c in confirming.chunks for u in units_of(c, 0)]
+    units = [u for u in units if u.role in ("fix", "found", "cause") and fresh(u.text)]
+    if not units:
+        return []
+    values = scores(request.query, units, request.aspect, scope=request.scope)
+    unit = units[max(range(len(units)), key=lambda i: (values[i], -i))]
+    take(unit.text)
+    said = prompts.THREAD_CONFIRMATION.format(asker=confirming.author)
+    return [f"{said} {ended(unit.text)} [C:{unit.chunk_id}]"]
 
 
 def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
@@ -99,13 +120,15 @@ def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
     close to the best one."""
     scored = [_scored(m, thread, request) for m in thread.replies()]
     scored = [r for r in scored if r.units]
-    if not scored:
-        return None
     confirmed = [r for r in scored if r.confirmed_by is not None]
     if confirmed:
         return max(confirmed, key=lambda r: r.best)
-    top = max(r.best for r in scored)
-    return [r for r in scored if r.best >= CLOSE_TO_BEST * top][-1]  # in reading order
+    if not scored:
+        return None
+    resolved = [r for m in thread.resolutions() if (r := _scored(m, thread, request)).units]
+    candidates = sorted([*scored, *resolved], key=lambda r: thread.messages.index(r.message))
+    top = max(r.best for r in candidates)
+    return [r for r in candidates if r.best >= CLOSE_TO_BEST * top][-1]  # in reading order
 
 
 def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
@@ -190,7 +213,10 @@ def _lead(aspect: Aspect, reply: Reply, thread: Thread) -> str:
     template = {"fix": prompts.THREAD_FIX, "cause": prompts.THREAD_CAUSE}.get(
         aspect, prompts.THREAD_ANSWER
     )
-    lead = template.format(author=reply.message.author, date=_when(reply.message))
+    author = reply.message.author
+    if reply.message.key == thread.asker:  # the asker solved it and said how
+        author = prompts.THREAD_ASKER.format(author=author)
+    lead = template.format(author=author, date=_when(reply.message))
     if reply.confirmed_by is not None:
         asker = reply.confirmed_by.author
         return lead + prompts.THREAD_CONFIRMED.format(asker=asker, date=_when(reply.confirmed_by))

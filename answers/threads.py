@@ -48,6 +48,15 @@ _DENIES = re.compile(
 )
 
 
+#: The asker reporting what the problem turned out to be, or how they solved it themselves.
+_SELF_RESOLVED = re.compile(
+    r"\b(?:i\s+(?:fixed|solved|resolved|managed\s+to|got\s+it)|(?:my|the|our)\s+(?:issue|problem"
+    r"|mistake)\s+was|was\s+the\s+(?:culprit|root\s+cause)|i\s+(?:found|realized|realised)\s+that"
+    r"|turn(?:s|ed)\s+out|it\s+was\s+my)\b",
+    re.IGNORECASE,
+)
+
+
 def own_text(text: str) -> str:
     """``text`` without what it quotes: "> " lines, and everything from an attribution line
     ("On ... wrote:", "-----Original Message-----") on."""
@@ -100,6 +109,19 @@ class Thread:
     def replies(self) -> list[Message]:
         """Messages by others than the asker that say something of their own."""
         return [m for m in self.messages if m.key != self.asker and substantive(m.text)]
+
+    def resolutions(self) -> list[Message]:
+        """The asker's later messages reporting what the problem was or how they solved it
+        (not a confirmation of a reply, not "it still fails")."""
+        confirming = set(self.confirmed.values())
+        return [
+            m
+            for m in self.messages[1:]
+            if m.key == self.asker
+            and m.message_id not in confirming
+            and _SELF_RESOLVED.search(m.text)
+            and not _DENIES.search(m.text)
+        ]
 
 
 def substantive(text: str) -> bool:

@@ -228,3 +228,31 @@ async def test_gathering_adds_the_threads_messages_for_a_fix_question_only() -> 
     state["question"] = "What happened to the X310?"
     assert await gather_thread(state, threads=reader) == {}
     assert await gather_thread({**state, "question": "How was it fixed?"}, threads=None) == {}
+
+
+def test_the_askers_confirmation_adds_what_fixed_it_in_their_words() -> None:
+    question = "My X310 is not transmitting with tx_waveforms at 900 MHz; how was it fixed?"
+    lines = answered(question, [ASK], [ASK, ANSWER, THANKS])
+    assert (
+        "Daniel confirmed: That was it: switching the channel to 1 fixed the problem." in lines[-1]
+    )
+    assert THANKS["chunk_id"] in markers(lines[-1]) and ANSWER["chunk_id"] in markers(lines[-1])
+
+
+def test_the_askers_own_resolution_competes_with_the_replies() -> None:
+    found = mail(
+        "a00000000008",
+        "I found that the channel was wrong: switching the channel to 1 fixed the X310.",
+        "m8@x",
+        "Daniel",
+        reply_to="m4@x",
+        day="2024-05-05",
+    )
+    question = "How was the X310 not transmitting problem fixed?"
+    lines = answered(question, [ASK], [ASK, LATE, found])
+    assert found["chunk_id"] in markers(lines[-1])
+    assert "Daniel, who asked" in "\n".join(lines)
+    still = {**found, "chunk_id": "a00000000009", "text": "I found that it still fails, sadly."}
+    assert found["chunk_id"] not in markers(
+        "\n".join(answered(question, [ASK], [ASK, LATE, still]))
+    )
