@@ -106,6 +106,7 @@ def compose_answer(request: AnswerRequest) -> str:
             request.pool,
             request.scope,
             request.embed,
+            followup=bool(request.said),
         ),
         fresh=answer.fresh,
         take=answer.take,

@@ -52,6 +52,7 @@ class ThreadQuestion:
     pool: Sequence[Passage] = ()  # everything retrieved, the thread's gathered messages included
     scope: Sequence[str] = ()
     embed: Embed | None = None
+    followup: bool = False  # the problem was stated in the answer before
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def thread_answer(
     said = _said(reply, request.aspect, fresh, take)
     if not said:
         return None
-    lines = _problem_line(thread, reply, request, fresh, take)
+    lines = [] if request.followup else _problem_line(thread, reply, request, fresh, take)
     lines.append(_lead(request.aspect, reply, thread))
     body = [f"{ended(u.text)} [C:{u.chunk_id}]" for u in said]
     body += _confirmation(reply, request, fresh, take)
