@@ -22,6 +22,7 @@ from answers.lines import (
     year_first,
 )
 from answers.scoring import Embed, scores
+from answers.thread_answer import ThreadQuestion, thread_answer
 from answers.units import (
     CAUSE_SECTIONS,
     Unit,
@@ -96,6 +97,22 @@ def compose_answer(request: AnswerRequest) -> str:
             return _joined(head, prompts.CLOSEST_RECORDS, body)
         if len(body) > 1:
             return _joined(head, prompts.PATTERN_LEAD.format(n=len(body)), body)
+    threaded = thread_answer(  # a question about a mail thread: from the reply that answers
+        ThreadQuestion(
+            request.question,
+            request.query,
+            aspect,
+            passages,
+            request.pool,
+            request.scope,
+            request.embed,
+            followup=bool(request.said),
+        ),
+        fresh=answer.fresh,
+        take=answer.take,
+    )
+    if threaded is not None:
+        return "\n".join([*head, *threaded])
     units = [u for rank, r in enumerate(passages[:MAX_PASSAGES]) for u in units_of(r, rank)]
     units += _cause_units(aspect, passages, request.pool, units)
     scored = scores(

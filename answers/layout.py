@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from answers.threads import Roles, thread_roles
 from archive.store.passages import Passage
 from text.injection import instructions_in
 
@@ -111,7 +112,8 @@ def format_passages(records: Sequence[Passage]) -> str:
 
 
 def _group_key(record: Passage) -> str:
-    return f"thread:{record['thread_id']}" if record.get("thread_id") else f"doc:{record['doc_id']}"
+    thread = record.get("conversation") or record.get("thread_id")  # a gathered conversation
+    return f"thread:{thread}" if thread else f"doc:{record['doc_id']}"
 
 
 def _root_subject(records: Sequence[Passage]) -> str:
@@ -121,6 +123,11 @@ def _root_subject(records: Sequence[Passage]) -> str:
         if subject:
             return clip(shown_field(_REPLY_PREFIX.sub("", subject), record), SUBJECT_MAX * 2)
     return clip(shown_field(dated[0]["title"], dated[0]), TITLE_MAX)
+
+
+def _role(roles: Roles | None, record: Passage) -> str:
+    label = roles.labels.get(record["chunk_id"]) if roles is not None else None
+    return f"({label})\n" if label else ""
 
 
 def build_context(records: Sequence[Passage]) -> str:
@@ -146,7 +153,11 @@ def build_context(records: Sequence[Passage]) -> str:
                 f"\n## Thread: {_root_subject(members)} ({len(members)} relevant "
                 f"passage{'s' if len(members) != 1 else ''})"
             )
-            lines.extend(f"\n{format_passage(r)}" for r in ordered)
+            roles = thread_roles(key.removeprefix("thread:"), members)  # who asked, who answered
+            if roles is not None:
+                lines.append(roles.summary)
+                ordered.sort(key=lambda r: roles.rank(r["chunk_id"]))
+            lines.extend(f"\n{_role(roles, r)}{format_passage(r)}" for r in ordered)
         else:
             lines.extend(f"\n{format_passage(r)}" for r in members)
     return "\n".join(lines)

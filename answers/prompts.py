@@ -31,3 +31,13 @@ DATES_FILTERED = "Dates filtered to {dates}, as asked."
 EXTRACTIVE_NOTHING = (
     "The retrieved documents do not state this directly; the closest passages are cited below."
 )
+
+#: A fix or cause question about a mail thread: the asker's problem in one line, then the
+#: reply that answers it (the one the asker confirmed, when they did).
+THREAD_PROBLEM = "Asked by {author} ({date}):"
+THREAD_FIX = "The fix, from the reply by {author} ({date})"
+THREAD_CAUSE = "The cause, as the reply by {author} ({date}) explains it"
+THREAD_ANSWER = "The answer, from the reply by {author} ({date})"
+THREAD_CONFIRMED = ", which {asker} confirmed worked ({date}):"
+THREAD_CONFIRMATION = "{asker} confirmed:"
+THREAD_ASKER = "{author}, who asked"

@@ -39,6 +39,7 @@ from graph.nodes.classify_intent import classify_failed, classify_intent
 from graph.nodes.count_records import Causes, Counter, count_records
 from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
+from graph.nodes.gather_thread import ThreadReader, gather_thread
 from graph.nodes.lay_out_passages import lay_out_passages
 from graph.nodes.prune_orphans import prune_orphans
 from graph.nodes.repair_citations import repair_citations
@@ -108,6 +109,7 @@ class Clients:
     judge: StockJudge | None = None  # the cutoff's on a headed collection (tools.stock_relevance)
     counter: Counter | None = None  # exact record counts (None: count questions are searched)
     causes: Causes | None = None  # a whole set's cause statements, for pattern questions
+    threads: ThreadReader | None = None  # whole mail threads, for fix and cause questions
 
 
 def build_graph(
@@ -175,6 +177,11 @@ def build_graph(
     )
     builder.add_node("cutoff", cutoff)
     builder.add_node("dedup", dedup)
+    builder.add_node(
+        "gather_thread",
+        partial(gather_thread, threads=clients.threads),
+        retry_policy=DATABASE_RETRY,
+    )
     builder.add_node("lay_out_passages", lay_out_passages)
     builder.add_node("validate_citations", partial(validate_citations, all_exist=all_exist))
     builder.add_node("slim", slim)
@@ -189,7 +196,8 @@ def build_graph(
     builder.add_conditional_edges("agent", route_agent)
     builder.add_conditional_edges("search", route_relevance)
     builder.add_edge("cutoff", "slim")
-    builder.add_edge("dedup", "lay_out_passages")
+    builder.add_edge("dedup", "gather_thread")
+    builder.add_edge("gather_thread", "lay_out_passages")
     builder.add_edge("lay_out_passages", "agent")
     builder.add_edge("repair_citations", "validate_citations")
     builder.add_edge("validate_citations", "slim")

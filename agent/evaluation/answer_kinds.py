@@ -38,6 +38,7 @@ from langchain_core.messages import HumanMessage
 from agent.evaluation.answers import QuestionsError
 from agent.evaluation.metrics import percentile
 from agent.evaluation.pattern_score import PATTERN_CHECKS, PatternGold, measure_pattern
+from agent.evaluation.thread_gold import cites_message, fix_stated
 from graph.builder import BosunGraph
 from graph.context import Context
 from graph.state import diagnostics_of
@@ -62,6 +63,8 @@ class KindQuestion:
     min_documents: int = 3
     count: int | None = None  # a count question's exact answer
     pattern: PatternGold | None = None  # a pattern question's set and dominant group
+    phrases: tuple[str, ...] = ()  # a thread question's gold key phrases (see thread_gold)
+    stated_in: tuple[str, ...] = ()  # ... and the messages that state them
 
 
 @dataclass
@@ -96,6 +99,9 @@ class KindResult:
         }
         if q.gold:
             out["gold"] = contains(last.answer, q.gold)
+        if q.phrases:
+            out["gold"] = fix_stated(last.answer, last.citations, q.phrases, q.stated_in)
+            out["message_cited"] = cites_message(last.citations, q.stated_in)
         if q.count is not None:
             out["exact_count"] = first_number(last.answer) == q.count
         if q.kind == "pattern":
@@ -173,7 +179,8 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
         kind = row.get("kind") if isinstance(row, dict) else None
         if kind not in KINDS:
             raise QuestionsError(f'{where}: "kind" must be one of {", ".join(KINDS)}')
-        gold = _gold(kind, row, gold_causes, where)
+        phrases = thread_phrases(row, where)
+        gold = "" if phrases else _gold(kind, row, gold_causes, where)
         out.append(
             KindQuestion(
                 kind=kind,
@@ -183,6 +190,8 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
                 min_documents=int(row.get("min_documents", 3)),
                 count=row.get("count") if kind == "count" else None,
                 pattern=_pattern_gold(row) if kind == "pattern" else None,
+                phrases=phrases,
+                stated_in=tuple(row.get("stated_in") or [row.get("message_id", "")]),
             )
         )
     return out
@@ -214,6 +223,18 @@ def _pattern_gold(row: dict[str, Any]) -> PatternGold | None:
         exact=bool(row.get("set_exact", True)),
         dominant=str(row.get("dominant") or ""),
     )
+
+
+def thread_phrases(row: dict[str, Any], where: str) -> tuple[str, ...]:
+    """A thread question's gold key phrases (``"gold"`` a list); () for other questions."""
+    gold = row.get("gold")
+    if not isinstance(gold, list):
+        return ()
+    if not gold or not all(isinstance(p, str) and p.strip() for p in gold):
+        raise QuestionsError(f'{where}: "gold" must be a string or a list of key phrases')
+    if not row.get("message_id"):
+        raise QuestionsError(f'{where}: a thread question needs the "message_id" that states it')
+    return tuple(gold)
 
 
 def read_gold_causes(path: Path | None) -> dict[str, str]:
@@ -294,6 +315,8 @@ def summarise(results: Sequence[KindResult]) -> dict[str, dict[str, Any]]:
                 row[key] = share(key)
         if kind == "count":
             row["exact_count"] = share("exact_count")
+        if any("message_cited" in m for m in measured):  # thread questions: the reply cited
+            row["message_cited"] = share("message_cited")
         if kind == "followup":
             both = [m["followup_answered"] and m["followup_not_repeated"] for m in measured]
             row["followup_answered_not_repeated"] = round(sum(both) / n, 4)

@@ -71,6 +71,8 @@ One table per kind, offline and, where a chat model is configured (and not --off
   {"kind": "pattern", "question": "common causes of fatal landing accidents", "min_documents": 3}
   {"kind": "followup", "question": "How was ... resolved?", "followup": "what caused it?"}
   {"kind": "count", "question": "How many accidents in Texas in 2011 were fatal?", "count": 31}
+  {"kind": "fix", "question": "What fixed ...?", "thread_id": "...", "message_id": "<the reply>",
+   "gold": ["key phrase", ...]}  (a thread question: the phrases cited to that message)
 A count answer is exact when the first number it states is "count" (column "exact n"). A
 pattern line with "set" and "dominant" (benchmarks/questions/make_pattern_questions.py) passes
 (column "groups") when the answer lists named groups with counts, states the set, cites two

@@ -53,6 +53,13 @@ class Passage(TypedDict):
     # a model only as marked, quoted data, never copied into an answer. Absent in passages
     # stored by a graph state or a fake from before the mark existed: read it with .get().
     instructions: NotRequired[list[str]]
+    # A mail's place in its conversation (set by archive.store.threads): who wrote it (the From
+    # name, a mailing list's "X via List" read as X), the message it answers (In-Reply-To), the
+    # messages it references, and the conversation (the thread it was gathered for).
+    author: NotRequired[str]
+    in_reply_to: NotRequired[str | None]
+    references: NotRequired[list[str]]
+    conversation: NotRequired[str]
 
 
 def passage_of(

@@ -1,0 +1,270 @@
+"""The roles in a mail thread: the asker's problem, the replies by others, the asker's
+confirmation ("that fixed it", "works now"), and the reply a fix or cause question is answered
+from.
+
+A thread is built from its messages' passages (chunks with ``author``, ``in_reply_to`` and
+``references``, see :mod:`archive.store.threads`). Pure: no store, no model. Quoted text ("> ..."
+lines, everything after an "On ... wrote:" line) is never read as the replier's own words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from archive.store.passages import Passage
+from text.sentences import sentences
+
+#: Passage kinds that are messages of a thread (a digest only points at its thread).
+MAIL_KINDS = ("email", "thread_digest", "attachment")
+#: A reply states something when one of its sentences is this long ("Thanks!" is not).
+MIN_STATEMENT_CHARS = 24
+
+_QUOTED = re.compile(r"^\s*>")
+#: The attribution line above a quoted message ("On Tue, 3 May 2024, Ann wrote:", split over two
+#: lines at times) and Outlook's separator: everything from there on is quoted.
+_ATTRIBUTION = re.compile(
+    r"^\s*(?:On\b.{0,300}?\bwrote:\s*$|-{2,}\s*Original Message\s*-{2,})",
+    re.IGNORECASE | re.MULTILINE | re.DOTALL,
+)
+#: The asker saying a reply worked.
+_CONFIRMS = re.compile(
+    r"\b(?:(?:that|this|it|which)\s+(?:fixed|solved|resolved|did\s+(?:it|the\s+trick)|worked|helped)"
+    r"|works?\s+(?:now|great|fine|perfectly|like\s+a\s+charm|for\s+me)|(?:now|it|this|that)\s+works|worked\s+(?:great|"
+    r"like\s+a\s+charm|perfectly|fine|for\s+me)|that\s+was\s+(?:it|the\s+(?:problem|issue))"
+    r"|did\s+the\s+trick|fixed\s+(?:it|the\s+(?:problem|issue))|(?:problem|issue)\s+(?:is\s+)?"
+    r"(?:solved|resolved|fixed|gone)|you\s+were\s+(?:right|correct|bang\s+on)|working\s+now"
+    r"|succeeded|seems\s+to\s+have\s+fixed)\b",
+    re.IGNORECASE,
+)
+#: ... or saying it did not.
+_DENIES = re.compile(
+    r"\b(?:(?:did|does|do)\s*(?:n['’]t|\s+not)\s+(?:work|help|fix|solve|change)|no\s+luck"
+    r"|still\s+(?:get|see|have|fail|doesn|does\s+not|not|the\s+same)|unfortunately"
+    r"|same\s+(?:error|problem|issue|result))",
+    re.IGNORECASE,
+)
+
+
+#: The asker reporting what the problem turned out to be, or how they solved it themselves.
+_SELF_RESOLVED = re.compile(
+    r"\b(?:i\s+(?:fixed|solved|resolved|managed\s+to|got\s+it)|(?:my|the|our)\s+(?:issue|problem"
+    r"|mistake)\s+was|was\s+the\s+(?:culprit|root\s+cause)|i\s+(?:found|realized|realised)\s+that"
+    r"|turn(?:s|ed)\s+out|it\s+was\s+my)\b",
+    re.IGNORECASE,
+)
+
+
+def own_text(text: str) -> str:
+    """``text`` without what it quotes: "> " lines, and everything from an attribution line
+    ("On ... wrote:", "-----Original Message-----") on."""
+    cut = _ATTRIBUTION.search(text)
+    if cut is not None:
+        text = text[: cut.start()]
+    return "\n".join(line for line in text.splitlines() if not _QUOTED.match(line)).strip()
+
+
+def author_key(author: str) -> str:
+    """Who a message is from, comparable across spellings ("Marcus D. Leech" = "marcus d leech")."""
+    return re.sub(r"[^a-z0-9@]+", "", author.casefold())
+
+
+@dataclass
+class Message:
+    """One mail of a thread and its chunks (its own words only)."""
+
+    message_id: str
+    author: str
+    day: date | None
+    in_reply_to: str | None
+    references: tuple[str, ...] = ()
+    chunks: list[Passage] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return author_key(self.author)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(c["text"] for c in self.chunks)
+
+
+@dataclass
+class Thread:
+    """A thread's messages in reading order and its roles."""
+
+    thread_id: str
+    subject: str
+    messages: list[Message]
+    asker: str | None  # author key of the thread's question; None when no message opens it
+    confirmed: dict[str, str] = field(default_factory=dict)  # reply id -> confirming message id
+
+    @property
+    def problem(self) -> Message | None:
+        """The asker's first message."""
+        return next((m for m in self.messages if self.asker and m.key == self.asker), None)
+
+    def replies(self) -> list[Message]:
+        """Messages by others than the asker that say something of their own."""
+        return [m for m in self.messages if m.key != self.asker and substantive(m.text)]
+
+    def resolutions(self) -> list[Message]:
+        """The asker's later messages reporting what the problem was or how they solved it
+        (not a confirmation of a reply, not "it still fails")."""
+        confirming = set(self.confirmed.values())
+        return [
+            m
+            for m in self.messages[1:]
+            if m.key == self.asker
+            and m.message_id not in confirming
+            and _SELF_RESOLVED.search(m.text)
+            and not _DENIES.search(m.text)
+        ]
+
+
+def substantive(text: str) -> bool:
+    """A reply with a statement of its own: a sentence of :data:`MIN_STATEMENT_CHARS` or more
+    that is not a question (not a bare greeting, thanks or "what does lsusb show?")."""
+    return any(len(s) >= MIN_STATEMENT_CHARS and not s.endswith("?") for s in sentences(text))
+
+
+def thread_of(thread_id: str, passages: Iterable[Passage]) -> Thread | None:
+    """The conversation ``thread_id`` from the emails among ``passages`` (its thread's, and
+    those gathered for it, see :mod:`archive.store.threads`): chunks of one message joined,
+    quoted text dropped; None without two messages."""
+    by_doc: dict[str, Message] = {}
+    for passage in passages:
+        if passage["kind"] != "email" or thread_id not in (
+            passage.get("thread_id"),
+            passage.get("conversation"),
+        ):
+            continue
+        message = by_doc.get(passage["doc_id"])
+        if message is None:
+            message = by_doc[passage["doc_id"]] = Message(
+                message_id=passage["source_id"],
+                author=passage.get("author") or passage.get("sender") or "unknown sender",
+                day=_day(passage.get("date")),
+                in_reply_to=passage.get("in_reply_to"),
+                references=tuple(passage.get("references") or ()),
+            )
+        if all(c["chunk_id"] != passage["chunk_id"] for c in message.chunks):
+            message.chunks.append({**passage, "text": own_text(passage["text"])})
+    if len(by_doc) < 2:
+        return None
+    messages = _reading_order(list(by_doc.values()))
+    first = messages[0]
+    subject = first.chunks[0].get("subject") or first.chunks[0]["title"]
+    thread = Thread(thread_id, subject, messages, _asker(messages))
+    thread.confirmed = _confirmations(thread)
+    return thread
+
+
+def _day(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat(value[:10]) if value else None
+    except ValueError:
+        return None
+
+
+def _ancestors(messages: Sequence[Message]) -> list[set[int]]:
+    """For each message, the messages of the conversation it answers or references."""
+    index = {m.message_id: i for i, m in enumerate(messages)}
+    out = []
+    for i, m in enumerate(messages):
+        named = {*m.references, m.in_reply_to or ""}
+        out.append({index[n] for n in named if n in index} - {i})
+    return out
+
+
+def _reading_order(messages: list[Message]) -> list[Message]:
+    """Oldest first, a reply always after the messages it references (dates are days, and
+    clocks differ: the reply chain orders them)."""
+    ancestors = _ancestors(messages)
+
+    def key(i: int) -> tuple[date, int, str]:
+        days = [day for j in (i, *ancestors[i]) if (day := messages[j].day) is not None]
+        return (max(days, default=date.max), len(ancestors[i]), messages[i].message_id)
+
+    return [messages[i] for i in sorted(range(len(messages)), key=key)]
+
+
+def _asker(messages: Sequence[Message]) -> str | None:
+    """The author of the first message that answers no other message of the conversation."""
+    ancestors = _ancestors(messages)
+    opening = next((m for m, up in zip(messages, ancestors, strict=True) if not up), None)
+    return opening.key if opening is not None else None
+
+
+def confirms(text: str) -> bool:
+    """Whether the asker's message says a reply worked (and not that it did not)."""
+    return bool(_CONFIRMS.search(text)) and not _DENIES.search(text)
+
+
+def _confirmations(thread: Thread) -> dict[str, str]:
+    """Reply id -> the asker's message confirming it: the reply it answers when that is by
+    someone else, else the last substantive reply before it."""
+    out: dict[str, str] = {}
+    by_id = {m.message_id: m for m in thread.messages}
+    for i, message in enumerate(thread.messages):
+        if message.key != thread.asker or i == 0 or not confirms(message.text):
+            continue
+        parent = by_id.get(message.in_reply_to or "")
+        if parent is None or parent.key == thread.asker or not substantive(parent.text):
+            before = [m for m in thread.messages[:i] if m.key != thread.asker]
+            before = [m for m in before if substantive(m.text)]
+            parent = before[-1] if before else None
+        if parent is not None:
+            out.setdefault(parent.message_id, message.message_id)
+    return out
+
+
+def mail_thread_id(passages: Sequence[Passage]) -> str | None:
+    """The conversation of the best passage when it is mail (a message, an attachment or the
+    thread's digest): a fix or cause question about it is answered from its replies."""
+    if not passages or passages[0]["kind"] not in MAIL_KINDS:
+        return None
+    return passages[0].get("conversation") or passages[0].get("thread_id")
+
+
+@dataclass(frozen=True)
+class Roles:
+    """A thread's roles as a chat model is told them: one summary line, a label per passage."""
+
+    summary: str
+    labels: dict[str, str]  # chunk id -> "the asker's question", "reply by Ann (confirmed)", ...
+    order: list[str]  # chunk ids in reading order
+
+    def rank(self, chunk_id: str) -> int:
+        """A passage's place in reading order (an unplaced one, an attachment, last)."""
+        return self.order.index(chunk_id) if chunk_id in self.order else len(self.order)
+
+
+def thread_roles(thread_id: str, records: Sequence[Passage]) -> Roles | None:
+    """The roles of the thread ``thread_id`` among ``records`` (None without two messages)."""
+    thread = thread_of(thread_id, records)
+    if thread is None:
+        return None
+    labels: dict[str, str] = {}
+    confirming = set(thread.confirmed.values())
+    for message in thread.messages:
+        if message.key == thread.asker:
+            label = "the asker's question" if message is thread.problem else "the asker"
+            if message.message_id in confirming:
+                label = "the asker, confirming a reply worked"
+        else:
+            label = f"reply by {message.author}"
+            if message.message_id in thread.confirmed:
+                label += ", which the asker confirmed worked"
+        for chunk in message.chunks:
+            labels[chunk["chunk_id"]] = label
+    order = [c["chunk_id"] for m in thread.messages for c in m.chunks]
+    asker = thread.problem.author if thread.problem else "unknown (the opening message is missing)"
+    others = sorted({m.author for m in thread.replies()})
+    summary = f"Roles: asked by {asker}; replies by {', '.join(others) or 'no one else'}."
+    confirmed = [m.author for m in thread.messages if m.message_id in thread.confirmed]
+    if confirmed:
+        summary += f" The asker confirmed the reply by {confirmed[0]} worked."
+    return Roles(summary, labels, order)

@@ -1,0 +1,109 @@
+"""The messages of a whole mail conversation, as passages that know their place in it: who
+wrote each (the From name; a mailing list's "Ann via List" is Ann), the message it answers and
+the messages it references. A fix or cause question is answered from the replies of the
+conversation its best passage belongs to, not only from the chunks retrieval happened to rank.
+
+A conversation is the passage's thread (Message-ID / In-Reply-To / References) plus the mails
+of the same subject ("Re: X" is X) around its dates: a list archive that lacks a thread's first
+message splits it into several threads, each rooted at a different missing message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from datetime import date, timedelta
+from typing import Any
+
+from archive.store.database import Store
+from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
+
+#: Most chunks read for one conversation (the oldest are kept: the question and the replies).
+MAX_THREAD_CHUNKS = 120
+#: Mails of the same subject this many days around the thread's belong to its conversation.
+SUBJECT_WINDOW = timedelta(days=120)
+#: A mailing list rewrites From to "Name via List <list@...>": the name is the author.
+_VIA = re.compile(r"\s+via\s+\S.*$", re.IGNORECASE)
+#: Reply and forward prefixes and list tags ("Re: [USRP-users] RE: Fwd: X" is "X").
+_PREFIXES = re.compile(
+    r"^(?:\s*(?:\[[^\]]{0,60}\]|(?:re|fwd?|aw|sv|antw)\s*(?:\[\d+\])?\s*:|\w+\s*:\s*re\s*:))+",
+    re.IGNORECASE,
+)
+
+_EMAILS = f"""SELECT {PASSAGE_COLUMNS}, d.metadata AS doc_metadata
+    FROM chunks c JOIN documents d USING (doc_id)
+    WHERE d.kind = 'email' AND ({{where}})
+    ORDER BY d.date NULLS LAST, d.doc_id, c.ordinal LIMIT %(limit)s"""
+
+
+def author_of(from_name: str, sender: str | None) -> str:
+    """Who wrote a message: its From name without a list's " via List", else its address."""
+    name = _VIA.sub("", from_name or "").strip().strip("\"'")
+    return name or (sender or "").strip() or "unknown sender"
+
+
+def root_subject(subject: str) -> str:
+    """A subject without reply prefixes and list tags, case and spacing folded."""
+    return " ".join(_PREFIXES.sub("", subject or "").split()).casefold()
+
+
+async def thread_messages(
+    store: Store, thread_ids: Sequence[str], *, limit: int = MAX_THREAD_CHUNKS
+) -> dict[str, list[Passage]]:
+    """For each of ``thread_ids``, every chunk of the emails of its conversation (attachments
+    and digests aside), oldest first, each with ``author``, ``in_reply_to``, ``references``
+    and ``conversation`` (the thread id asked for); an unknown thread is absent."""
+    out: dict[str, list[Passage]] = {}
+    for thread_id in dict.fromkeys(thread_ids):
+        rows = await _rows(store, "d.thread_id = %(thread)s", {"thread": thread_id}, limit)
+        subjects = {root_subject(r["subject"] or r["title"]) for r in rows} - {""}
+        days = [r["date"] for r in rows if r["date"] is not None]
+        if subjects and days:
+            rows += await _same_subject(store, subjects, min(days), max(days), limit)
+        members = _members(thread_id, rows, limit)
+        if members:
+            out[thread_id] = members
+    return out
+
+
+async def _same_subject(
+    store: Store, subjects: set[str], first: date, last: date, limit: int
+) -> list[Any]:
+    """Emails whose root subject is one of ``subjects``, dated around ``first``..``last``."""
+    params: dict[str, Any] = {
+        "since": first - SUBJECT_WINDOW,
+        "until": last + SUBJECT_WINDOW,
+        "patterns": [f"%{_escaped(s)}%" for s in subjects],
+    }
+    where = "d.date BETWEEN %(since)s AND %(until)s AND d.subject ILIKE ANY(%(patterns)s)"
+    rows = await _rows(store, where, params, limit)
+    return [r for r in rows if root_subject(r["subject"] or r["title"]) in subjects]
+
+
+def _escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+async def _rows(store: Store, where: str, params: dict[str, Any], limit: int) -> list[Any]:
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(_EMAILS.format(where=where), {**params, "limit": limit})
+        return list(await cur.fetchall())
+
+
+def _members(conversation: str, rows: Sequence[Any], limit: int) -> list[Passage]:
+    out: list[Passage] = []
+    seen: set[str] = set()
+    for row in rows:
+        if row["chunk_id"] in seen or len(out) >= limit:
+            continue
+        seen.add(row["chunk_id"])
+        meta = row["doc_metadata"]
+        meta = meta if isinstance(meta, dict) else json.loads(meta or "{}")
+        passage = passage_of(row)
+        passage["author"] = author_of(str(meta.get("from_name") or ""), row["sender"])
+        passage["in_reply_to"] = str(meta.get("in_reply_to") or "") or None
+        passage["references"] = str(meta.get("references") or "").split()
+        passage["conversation"] = conversation
+        out.append(passage)
+    return out

@@ -1,0 +1,65 @@
+"""The seeded split of the usrp-users fix and cause questions, written before any code used them.
+
+The questions were written by reading real usrp-users threads (``shared/data/email/usrp-users``):
+for each, the question a user would ask, the thread, the message that states the fix or cause
+(a reply by someone other than the asker) and gold key phrases copied from that message. This
+script only splits: every question of both files, ordered by ``message_id``, shuffled with
+``random.Random(SEED)``; the first half is the dev set, the rest is held back. ``--check`` tells
+whether the files on disk are that split (exit status 1 when they are not).
+
+    python benchmarks/questions/split_fix_threads.py --check
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+SEED = 26
+HERE = Path(__file__).resolve().parent
+DEV = HERE / "fix_threads_dev.jsonl"
+HELDOUT = HERE / "fix_threads_heldout.jsonl"
+
+
+def split(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Dev and held-back halves of ``rows`` (the dev half gets the odd one)."""
+    ordered = sorted(rows, key=lambda row: row["message_id"])
+    random.Random(SEED).shuffle(ordered)
+    half = (len(ordered) + 1) // 2
+    return ordered[:half], ordered[half:]
+
+
+def _read(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _write(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--from", dest="source", type=Path, help="all questions (JSON list)")
+    parser.add_argument("--check", action="store_true", help="verify the files on disk")
+    args = parser.parse_args(argv)
+    if args.source:
+        rows = json.loads(args.source.read_text(encoding="utf-8"))
+    else:
+        rows = _read(DEV) + _read(HELDOUT)
+    dev, heldout = split(rows)
+    if args.check:
+        same = _read(DEV) == dev and _read(HELDOUT) == heldout
+        verdict = "the seeded split" if same else "NOT the seeded split"
+        print(f"{len(dev)} dev / {len(heldout)} held out: {verdict}")  # noqa: T201
+        return 0 if same else 1
+    _write(DEV, dev)
+    _write(HELDOUT, heldout)
+    print(f"wrote {len(dev)} dev and {len(heldout)} held-out questions")  # noqa: T201
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

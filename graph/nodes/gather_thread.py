@@ -1,0 +1,64 @@
+"""For a fix or cause question about a mail thread, gather the thread's messages: the answer
+comes from its replies (and is cited to them), not only from the chunks retrieval ranked."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Sequence
+
+from answers.aspects import question_aspect
+from answers.thread_answer import THREAD_ASPECTS
+from answers.threads import mail_thread_id
+from archive.store.passages import Passage
+from graph.state import State
+from tools.timing import elapsed_ms
+
+#: The emails of whole threads by thread id (``archive.store.threads.thread_messages``).
+ThreadReader = Callable[[Sequence[str]], Awaitable[dict[str, list[Passage]]]]
+#: Most of a thread's chunks added to the answer's passages (what a chat model reads).
+MAX_THREAD_PASSAGES = 10
+
+
+async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
+    """Add the messages of the best passage's mail thread to the turn's retrieved passages
+    (so the reply that states the fix can be cited) and to the answer's passages, oldest
+    first; retrieved chunks of it get their place in the thread (author, reply-to)."""
+    passages = state.get("passages", [])
+    thread_id = mail_thread_id(passages)
+    if threads is None or thread_id is None:
+        return {}
+    if question_aspect(state.get("question", "")) not in THREAD_ASPECTS:
+        return {}
+    start = time.perf_counter()
+    members = (await threads([thread_id])).get(thread_id, [])
+    if not members:
+        return {}
+    placed = {m["chunk_id"]: m for m in members}
+
+    def enriched(records: Sequence[Passage]) -> list[Passage]:
+        return [_placed(r, placed.get(r["chunk_id"])) for r in records]
+
+    ranked = enriched(state.get("ranked", []))
+    known = {r["chunk_id"] for r in ranked}
+    ranked += [m for m in members if m["chunk_id"] not in known]
+    shown = enriched(passages)
+    in_answer = {r["chunk_id"] for r in shown}
+    extra = [m for m in members if m["chunk_id"] not in in_answer][:MAX_THREAD_PASSAGES]
+    return {
+        "ranked": ranked,
+        "passages": [*shown, *extra],
+        "diagnostics": {"timings": {"thread": elapsed_ms(start)}},
+    }
+
+
+def _placed(record: Passage, member: Passage | None) -> Passage:
+    """``record`` with its place in the thread (its retrieval scores kept)."""
+    if member is None:
+        return record
+    return {
+        **record,
+        "author": member.get("author", ""),
+        "in_reply_to": member.get("in_reply_to"),
+        "references": member.get("references", []),
+        "conversation": member.get("conversation", ""),
+    }
