@@ -1,0 +1,375 @@
+"""Simulated users give feedback through the real web routes; `bosun adapt` learns from it;
+nDCG@10 on queries the simulation never touched, against the number of feedback events.
+
+    python benchmarks/feedback_simulation.py --quick      # 50/100 events, 60 evaluation queries
+    python benchmarks/feedback_simulation.py --json > docs/measurements/feedback_simulation.json
+
+For each dataset (the shared dev splits: SciFact train, NTSB pc2narr dev) the split's queries are
+divided by a seeded hash of their ids, before anything runs, into simulation queries (two thirds)
+and evaluation queries (the rest). The evaluation queries are scored once with the stock default
+layers. Then `bosun serve` runs on the dataset's eval collection (the one `bosun eval` builds) on a
+free port, and each simulation query is one new conversation: the question through ``POST
+/api/chat``, then what the user model (:mod:`benchmarks.simulated_users`) does with the answer's
+first five citations: ``GET /api/citations/{id}`` to open one, its signed download link, ``POST
+/api/feedback`` for a thumb. Whenever the feedback events reach a checkpoint (50, 100, 200, 500,
+1,000) the server is stopped, `bosun adapt` runs on the collection, the evaluation queries are
+scored again, split into those whose relevant document received feedback ("memory") and those
+whose did not, and the server resumes on whatever model the collection then holds. At the end
+the simulation's threads (and the feedback stored with them) are deleted through the threads
+route and the collection is reset to the stock model.
+
+Uses ``BOSUN_HOME`` like the CLI; the eval collections are built on first use (minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from agent.evaluation.beir import BeirDataset, load_dataset
+from agent.evaluation.collections import collection_name, open_eval_services
+from agent.evaluation.harness import EVAL_CHUNKS, evaluate
+from agent.evaluation.layers import Layers, layered_search
+from agent.settings import Settings
+from benchmarks.render import Table, emit
+from benchmarks.simulated_users import (
+    CHECKPOINTS,
+    COLUMNS,
+    QUICK_CHECKPOINTS,
+    Action,
+    Checkpoint,
+    Ledger,
+    Shown,
+    UserModel,
+    checkpoint_row,
+    remembered,
+    split_queries,
+)
+
+logger = logging.getLogger("feedback_simulation")
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "beir"
+#: The shared dev splits and the split each is replayed from.
+DATASETS = {"scifact": "train", "ntsb_pc2narr": "dev"}
+SIM_USER = "simulated-user"
+QUICK_EVAL_QUERIES = 60
+
+
+def bosun(*args: str, env: dict[str, str]) -> dict[str, Any]:
+    """One `bosun` command with ``--json``; its object (stderr passes through)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "agent.cli", *args, "--json"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"bosun {' '.join(args)} failed with exit code {done.returncode}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def served(env: dict[str, str], log: Path, startup_s: float = 300.0) -> Iterator[str]:
+    """`bosun serve` on a free loopback port with ``env``; its URL once ``/api/health`` answers,
+    stopped (SIGTERM, then SIGKILL) afterwards."""
+    port = free_port()
+    with log.open("ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "agent.cli", "serve", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + startup_s
+        while not _healthy(url):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"bosun serve did not start (log: {log})")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _healthy(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/api/health", timeout=2.0).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def sse_frames(body: str) -> list[tuple[str, dict[str, Any]]]:
+    """(event, data) of each server-sent event of a streamed chat answer."""
+    events = []
+    for block in body.replace("\r\n", "\n").split("\n\n"):
+        lines = block.split("\n")
+        names = [line[6:].strip() for line in lines if line.startswith("event:")]
+        data = [line[5:].strip() for line in lines if line.startswith("data:")]
+        if data:
+            events.append((names[0] if names else "message", json.loads("\n".join(data))))
+    return events
+
+
+class SimulatedUser:
+    """One simulated user's HTTP client on a running server: ask, open, download, thumb."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+
+    async def ask(self, question: str) -> tuple[dict[str, Any], list[Shown]]:
+        """A new conversation's first turn: the ``final`` frame and the citations it showed."""
+        response = await self.client.post("/api/chat", json={"message": question}, timeout=600)
+        response.raise_for_status()
+        frames = sse_frames(response.text)
+        final = next((data for event, data in frames if event == "final"), None)
+        if final is None:
+            raise RuntimeError(f"the chat answered no final frame: {frames[-1:]}")
+        final["thread_id"] = frames[0][1]["thread_id"]
+        shown = [Shown(c["n"], c["chunk_id"], c["source_id"]) for c in final["citations"]]
+        return final, shown
+
+    async def act(self, action: Action, turn: dict[str, Any]) -> None:
+        """Send one feedback event about ``turn`` through its route."""
+        if action.kind == "thumb":
+            response = await self.client.post(
+                "/api/feedback",
+                json={
+                    "thread_id": turn["thread_id"],
+                    "message_id": turn["message_id"],
+                    "score": action.score,
+                },
+            )
+        else:
+            assert action.chunk_id is not None
+            response = await self.client.get(
+                f"/api/citations/{action.chunk_id}", params=_turn_params(turn)
+            )
+            if action.kind == "download" and response.is_success:
+                response = await self.client.get(response.json()["download_url"])
+        response.raise_for_status()
+
+    async def forget_everything(self) -> int:
+        """Delete every thread of this user (the feedback stored with them goes too)."""
+        deleted = 0
+        while threads := (await self.client.get("/api/threads")).json():
+            for thread in threads:
+                gone = await self.client.delete(f"/api/threads/{thread['thread_id']}")
+                gone.raise_for_status()
+                deleted += 1
+        return deleted
+
+
+def _turn_params(turn: dict[str, Any]) -> dict[str, str]:
+    """What the page sends with a citation it opens from an answer (the turn it belongs to)."""
+    return {"thread_id": turn["thread_id"], "message_id": turn["message_id"]}
+
+
+@asynccontextmanager
+async def user_on(url: str, key: str) -> AsyncIterator[SimulatedUser]:
+    headers = {"Authorization": f"Bearer {key}"}
+    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+        yield SimulatedUser(client)
+
+
+async def ndcg_of(settings: Settings, dataset: BeirDataset, ids: Sequence[str]) -> dict[str, float]:
+    """Query id -> nDCG@10 of the default layers on the collection as it is now (what `bosun
+    eval` runs, restricted to ``ids``)."""
+    subset = replace(
+        dataset,
+        queries={q: dataset.queries[q] for q in ids},
+        qrels={q: dataset.qrels[q] for q in ids},
+    )
+    async with open_eval_services(settings, dataset) as services:
+        search = await layered_search(services, Layers(), EVAL_CHUNKS)
+        result = await evaluate(services, subset, search=search)
+    return {o.query_id: o.scores["ndcg@10"] for o in result.per_query}
+
+
+def adapt(collection: str, env: dict[str, str]) -> tuple[bool, dict[str, Any]]:
+    """`bosun adapt` on the collection, learning from its stored feedback: (installed, report)."""
+    report = bosun("adapt", "--collection", collection, env=env)
+    return bool(report.get("installed", True)), report
+
+
+async def simulate(
+    name: str, args: argparse.Namespace, settings: Settings, log: Path
+) -> dict[str, Any]:
+    """The whole run on one dataset; its table rows and notes."""
+    dataset = load_dataset(DATA / name if args.data is None else args.data / name, DATASETS[name])
+    simulation, evaluation = split_queries(list(dataset.queries), args.seed)
+    if args.eval_queries:
+        evaluation = evaluation[: args.eval_queries]
+    collection = collection_name(name)
+    key = secrets.token_hex(16)
+    env = {
+        **os.environ,
+        "BOSUN_HOME": str(settings.home),
+        "BOSUN_COLLECTION": collection,
+        "BOSUN_API_KEYS": f"{key}:{SIM_USER}",
+        "BOSUN_RATE_CHAT": "1000000",
+        "BOSUN_RATE_CITATIONS": "1000000",
+    }
+    logger.info(
+        "%s: %d simulation and %d evaluation queries", name, len(simulation), len(evaluation)
+    )
+    bosun("adapt", "--collection", collection, "--reset", env=env)  # start from the stock model
+    stock = await ndcg_of(settings, dataset, evaluation)
+    logger.info("%s stock nDCG@10 %.4f", name, sum(stock.values()) / len(stock))
+    user_model = UserModel(seed=args.seed, noise=args.noise)
+    ledger = Ledger()
+    points: list[Checkpoint] = []
+    pending = list(args.checkpoints)
+    queue = iter(simulation)
+    started = time.perf_counter()
+    try:
+        while pending:
+            with served(env, log) as url:
+                async with user_on(url, key) as user:
+                    if not points:
+                        await user.forget_everything()  # an interrupted run's feedback
+                    reached = await _until(user, pending[0], queue, dataset, user_model, ledger)
+            if not reached:
+                logger.warning(
+                    "%s: the simulation queries ran out at %d events", name, ledger.events
+                )
+                break
+            installed, report = adapt(collection, env)
+            adapted = await ndcg_of(settings, dataset, evaluation) if installed else dict(stock)
+            memory = [q for q in evaluation if remembered(dataset.qrels[q], ledger.opened)]
+            points.append(
+                Checkpoint(ledger.events, ledger.turns, installed, memory, stock, adapted)
+            )
+            logger.info("%s: %s (adapt: %s)", name, checkpoint_row(points[-1]), _brief(report))
+            pending.pop(0)
+    finally:
+        with served(env, log) as url:
+            async with user_on(url, key) as user:
+                await user.forget_everything()
+        bosun("adapt", "--collection", collection, "--reset", env=env)
+    return {
+        "dataset": f"{name} {dataset.split}",
+        "rows": [checkpoint_row(p) for p in points],
+        "simulation_queries": len(simulation),
+        "evaluation_queries": len(evaluation),
+        "turns": ledger.turns,
+        "turns_showing_relevant": ledger.shown_relevant,
+        "events_by_kind": ledger.by_kind,
+        "wrong_opens": ledger.wrong_opens,
+        "minutes": round((time.perf_counter() - started) / 60, 1),
+    }
+
+
+async def _until(
+    user: SimulatedUser,
+    target: int,
+    queue: Iterator[str],
+    dataset: BeirDataset,
+    model: UserModel,
+    ledger: Ledger,
+) -> bool:
+    """Ask simulation queries and act on the answers until ``target`` events were sent (the
+    last turn's remaining actions wait for the next call); False when the queries ran out."""
+    while ledger.events < target:
+        if not ledger.backlog:
+            query_id = next(queue, None)
+            if query_id is None:
+                return False
+            turn, shown = await user.ask(dataset.queries[query_id])
+            ledger.answered(model.react(query_id, shown, dataset.qrels[query_id]), turn)
+            continue
+        action, turn = ledger.backlog.pop(0)
+        await user.act(action, turn)
+        ledger.record(action)
+    return True
+
+
+def _brief(report: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in report.items() if not isinstance(v, dict | list)})[:400]
+
+
+def tables(results: list[dict[str, Any]]) -> list[Table]:
+    return [Table(result["dataset"].split()[0], COLUMNS, result["rows"]) for result in results]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--dataset",
+        action="append",
+        choices=sorted(DATASETS),
+        help="a shared dev split (repeatable; default: both)",
+    )
+    parser.add_argument("--data", type=Path, help=f"folder of the BEIR datasets (default {DATA})")
+    quick = f"checkpoints {QUICK_CHECKPOINTS}, {QUICK_EVAL_QUERIES} evaluation queries"
+    parser.add_argument("--quick", action="store_true", help=quick)
+    parser.add_argument(
+        "--eval-queries", type=int, help="score only the first N evaluation queries"
+    )
+    parser.add_argument("--seed", type=int, default=28, help="the split's and the users' seed")
+    parser.add_argument(
+        "--noise",
+        type=float,
+        default=UserModel.noise,
+        help="chance a user also opens a wrong citation (default 0.1)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the --json document")
+    args = parser.parse_args(argv)
+    args.checkpoints = QUICK_CHECKPOINTS if args.quick else CHECKPOINTS
+    if args.quick and args.eval_queries is None:
+        args.eval_queries = QUICK_EVAL_QUERIES
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = Settings.from_env()
+    log = Path(tempfile.mkstemp(prefix="feedback-simulation-", suffix=".log")[1])
+    logger.info("bosun serve logs to %s", log)
+    results = [
+        asyncio.run(simulate(name, args, settings, log)) for name in args.dataset or DATASETS
+    ]
+    command = "python benchmarks/feedback_simulation.py " + " ".join(
+        sys.argv[1:] if argv is None else argv
+    )
+    notes = {
+        "seed": args.seed,
+        "user_model": vars(UserModel(seed=args.seed, noise=args.noise)),
+        "runs": [{k: v for k, v in r.items() if k != "rows"} for r in results],
+    }
+    emit(command.strip(), tables(results), as_json=args.json, **notes)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
