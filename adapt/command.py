@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from adapt.calibration import Calibrated, collect, fit_calibration, record_calibration
+from adapt.feedback import FeedbackLabel, feedback_pairs
 from adapt.head import adapt_head, start_from_stock
 from adapt.linear_head import AdaptUnavailable
 from adapt.pair_mining import MinedChunk, Pair, mine_chunks, stored_chunks
@@ -49,6 +50,7 @@ class AdaptOptions:
     negatives: int = 400  # pairs given a hard negative by hybrid retrieval
     calibrate: bool = True  # fit the reranker for the new model (False: keep the shipped one)
     reset: bool = False  # back to the stock model and the shipped reranker instead
+    feedback: tuple[FeedbackLabel, ...] = ()  # operators' feedback to train on (held back: none)
 
 
 async def adapt_collection(
@@ -59,13 +61,13 @@ async def adapt_collection(
     collection = target.name
     waiting = f"waiting for the runs writing collection {collection!r} (ingest, delete, adapt)"
     async with rewriting(target.database_uri, collection, on_wait=lambda: write_err(waiting)):
-        return await _adapt_collection(target, options, query_source)
+        return await adapt_unlocked(target, options, query_source)
 
 
-async def _adapt_collection(
+async def adapt_unlocked(
     target: Collection, args: AdaptOptions, query_source: QuerySource
 ) -> dict[str, Any]:
-    """Adapt or reset the collection (no other run writes it meanwhile); returns the report."""
+    """Adapt or reset the collection (the caller holds its write lock); returns the report."""
     if not args.reset:
         async with target.open() as services:
             undone = await start_from_stock(services)
@@ -133,6 +135,7 @@ async def adapt(
     pairs = [p for p in mine_chunks(chunks) if p.anchor not in skip_anchors]
     queries, relevant, described = query_source
     pairs += query_pairs(chunks, queries, relevant)
+    pairs += feedback_pairs(chunks, args.feedback)
     if not pairs:
         raise AdaptUnavailable(f"collection {store.schema!r} holds nothing to mine pairs from")
     report = await adapt_head(services, choose_pairs(pairs, len(pairs)), chunks, args, described)
@@ -161,9 +164,25 @@ def _remove_old_models(folder: Path, *, keep: Path) -> None:
 
 def format_report(report: dict[str, Any]) -> str:
     """The report as `bosun adapt` prints it without ``--json``."""
-    lines = [_format_model(report)] if "reembed" in report else []
+    lines = [_format_model(report)] if "train" in report or "reembed" in report else []
     if "calibration" in report:
         lines.append(_format_calibration(report["calibration"]))
+    if "labels" in report:
+        labels = report["labels"]
+        lines.append(
+            f"  feedback         {labels['train']} questions trained on, "
+            f"{labels['held_back']} held back"
+        )
+    check = report.get("check") or {}
+    if check.get("before") is not None:
+        lines.append(
+            f"  held-back check  {check['metric']} {check['before']:.4f} before, "
+            f"{check['after']:.4f} after"
+        )
+    if report.get("installed") is False:
+        lines.append(report["reason"])
+    elif "check" in report:
+        lines.append("  installed        the fitted model is now served")
     return "\n".join(lines)
 
 
@@ -210,4 +229,11 @@ def write_err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-__all__ = ["AdaptOptions", "adapt", "adapt_collection", "choose_pairs", "format_report"]
+__all__ = [
+    "AdaptOptions",
+    "adapt",
+    "adapt_collection",
+    "adapt_unlocked",
+    "choose_pairs",
+    "format_report",
+]

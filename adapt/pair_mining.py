@@ -217,11 +217,15 @@ async def add_hard_negatives(
 ) -> list[Pair]:
     """Give each pair a hard negative: one of hybrid retrieval's ranks ``skip + 1 .. depth`` for
     its anchor that is another document's passage (the very top is skipped, where unlabelled
-    duplicates of the positive sit). ``doc_of`` maps a positive's text to its document."""
+    duplicates of the positive sit); a pair that has one (from feedback) keeps it. ``doc_of``
+    maps a positive's text to its document."""
     rng = random.Random(seed)
     options = RetrievalConfig(k=depth)
     out: list[Pair] = []
     for pair in pairs:
+        if pair.negative is not None:  # feedback named one
+            out.append(pair)
+            continue
         found = await retrieve(store, embeddings, pair.anchor, SearchFilters(), options)
         own = doc_of.get(pair.positive)
         others = [p for p in found.candidates[skip:] if p["doc_id"] != own]

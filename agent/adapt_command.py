@@ -13,12 +13,17 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
+from adapt.checked import Scorer, adapt_on_labels
 from adapt.command import AdaptOptions, adapt_collection, format_report
+from adapt.feedback import MIN_HELD, MIN_TRAIN, FeedbackLabel
 from adapt.queries import QuerySource
 from adapt.services import AdaptServices, Collection, OpenServices
 from agent.arguments import positive_int
 from agent.evaluation.beir import DatasetError, load_dataset
 from agent.evaluation.folds import parse_fold, split_queries
+from agent.evaluation.harness import EVAL_CHUNKS
+from agent.evaluation.layers import Layers, layered_search
+from agent.evaluation.metrics import aggregate_documents, ndcg_at_k
 from agent.settings import Settings
 from agent.wiring import open_services
 from archive.store.database import EmbeddingIdentity
@@ -28,11 +33,15 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``adapt`` sub-command to the CLI's sub-parsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "adapt",
-        description="Mine (anchor, passage) pairs from what the collection holds (report "
-        "sections, mail threads, titles, sentences of a passage), add hard negatives from "
-        "Bosun's hybrid retrieval, fit a linear head on MiniLM (needs the [adapt] extra), export "
-        "it as int8 ONNX under BOSUN_HOME/models, map the collection's vectors through it, fit "
-        "the reranker for it and record the model's sha256.",
+        description="Fit the collection's embedder (a linear head on MiniLM; needs the [adapt] "
+        "extra) and its reranker on labels. Labels come from the operators' feedback the web "
+        "app stores for the collection (bosun serve): the citations they opened, the originals "
+        "they downloaded and thumbed-up answers are positives; passages shown above an opened "
+        "one and left alone, and those of thumbed-down answers, are negatives; and from "
+        f"--queries. A fifth of the feedback questions is held back: the fitted model is "
+        "scored on it (nDCG@10) before and after, and kept only if it does not score lower. "
+        f"Without --queries, fewer than {MIN_TRAIN} feedback questions to train on or "
+        f"{MIN_HELD} held back change nothing (exit 0).",
     )
     parser.add_argument("--collection", help="collection to adapt (default: the archive)")
     parser.add_argument(
@@ -91,10 +100,38 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
     except DatasetError as err:
         write_err(f"bosun: {err}")
         return 2
-    target = adapt_target(settings, args.collection or settings.collection)
-    report = await adapt_collection(target, options_of(args), query_source)
-    sys.stdout.write((json.dumps(report) if args.json else format_report(report)) + "\n")
+    collection = args.collection or settings.collection
+    target = adapt_target(settings, collection)
+    options = options_of(args)
+    if options.reset:
+        report = await adapt_collection(target, options, query_source)
+    else:
+        report = await adapt_on_labels(target, options, query_source, scorer(settings, collection))
+    sys.stdout.write(
+        (json.dumps(report, default=str) if args.json else format_report(report)) + "\n"
+    )
     return 0
+
+
+def scorer(settings: Settings, collection: str) -> Scorer:
+    """Mean nDCG@10 of labelled questions on ``collection`` as it is served now: hybrid
+    retrieval and the reranker fitted for it, documents ranked by their best passage."""
+
+    async def score(labels: list[FeedbackLabel]) -> float:
+        if not labels:
+            return 0.0
+        async with open_services(settings, collection=collection) as services:
+            search = await layered_search(services, Layers(), EVAL_CHUNKS)
+            total = 0.0
+            for label in labels:
+                found = await search(label.query)
+                ranked = aggregate_documents(
+                    [(c["source_id"], c["score"]) for c in found.candidates]
+                )
+                total += ndcg_at_k(ranked, dict.fromkeys(label.relevant_sources, 1), 10)
+        return total / len(labels)
+
+    return score
 
 
 def options_of(args: argparse.Namespace) -> AdaptOptions:

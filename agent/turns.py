@@ -29,6 +29,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from agent.server import db
+from agent.server.labels import record_shown
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
 from archive.store.database import RECONNECT_S
@@ -191,7 +192,9 @@ class TurnRunner:
                 thread_id, question, context, request, user, trace_id, on_token
             )
             if conn is not None:
-                await record_turn(conn, turn)
+                await record_turn(
+                    conn, turn, collection=self.settings.collection, question=question
+                )
         return turn
 
     async def _stream(
@@ -291,8 +294,11 @@ async def claim_thread(conn: Connection, thread_id: str, user: str, title: str) 
         raise ThreadNotFound(thread_id)
 
 
-async def record_turn(conn: Connection, turn: Turn) -> None:
-    """Keep the turn's trace id and rendered citation payload with its answer's message id."""
+async def record_turn(
+    conn: Connection, turn: Turn, *, collection: str | None = None, question: str = ""
+) -> None:
+    """Keep the turn's trace id and rendered citation payload with its answer's message id, and
+    (given the ``collection`` it searched) the passages it showed as labels to be."""
     if not turn.message_id:
         return
     state, diagnostics = turn.state, turn.diagnostics
@@ -317,6 +323,16 @@ async def record_turn(conn: Connection, turn: Turn) -> None:
             Jsonb(meta),
         ),
     )
+    if collection is not None:
+        await record_shown(
+            conn,
+            message_id=turn.message_id,
+            thread_id=turn.thread_id,
+            user_id=turn.user_id,
+            collection=collection,
+            state=turn.state,
+            question=question,
+        )
 
 
 @contextlib.asynccontextmanager

@@ -15,6 +15,7 @@ from starlette.responses import FileResponse, JSONResponse
 from agent.server import ratelimit
 from agent.server.auth import require_user
 from agent.server.config import ServerConfig
+from agent.server.labels import record_download, record_open
 from agent.server.payloads import download_link, for_display
 from agent.server.runtime import config_of, runtime_of
 from agent.server.signing import verify
@@ -63,6 +64,10 @@ async def citation(request: Request) -> JSONResponse:
         if row["kind"] == "attachment" and row["parent_id"]:
             found = await conn.execute(_PARENT, (row["parent_id"],))
             parent = cast(dict[str, Any] | None, await found.fetchone())
+    async with runtime.pool.connection() as conn:
+        await record_open(
+            conn, user_id=user, collection=runtime.services.store.schema, chunk_id=chunk_id
+        )
     text, start, end = document_text([(p["chunk_id"], p["content"]) for p in parts], chunk_id)
     document = for_display(
         {
@@ -159,5 +164,9 @@ async def download(request: Request) -> FileResponse:
         raise HTTPException(403, "not an archive path") from None
     if not await asyncio.to_thread(file.is_file):
         raise HTTPException(404, "the original is not in the archive")
+    async with runtime.pool.connection() as conn:
+        await record_download(
+            conn, user_id=user, collection=runtime.services.store.schema, archive_path=path
+        )
     media, _ = mimetypes.guess_type(file.name)
     return FileResponse(file, media_type=media or "application/octet-stream", filename=file.name)

@@ -45,3 +45,48 @@ CREATE TABLE IF NOT EXISTS bosun_feedback (
     created_at  timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS bosun_feedback_message ON bosun_feedback (message_id);
+CREATE INDEX IF NOT EXISTS bosun_feedback_thread ON bosun_feedback (thread_id);
+
+-- Feedback as labels (docs/adapt.md, docs/web.md): one row per passage an answered turn showed
+-- in its source list, with the question, the place it was shown at (``position``, 1-based: what
+-- training corrects position bias with), its place in the reranked retrieval behind it, and what
+-- the user then did with it (opened its citation, downloaded its original). Thumbs and comments
+-- stay in bosun_feedback (per answer; joined by message_id). ``collection`` is the archive schema
+-- the turn searched: `bosun adapt --collection C` reads C's rows from this table in the same
+-- database. Rows go with their thread; nothing here is sent anywhere.
+CREATE TABLE IF NOT EXISTS bosun_shown (
+    message_id    text NOT NULL,
+    chunk_id      text NOT NULL,
+    thread_id     text NOT NULL,
+    user_id       text NOT NULL,
+    collection    text NOT NULL,
+    question      text NOT NULL,
+    query         text NOT NULL,
+    position      smallint NOT NULL CHECK (position >= 1),
+    rank          smallint CHECK (rank >= 1),
+    source_id     text NOT NULL,
+    archive_path  text NOT NULL,
+    opened_at     timestamptz,
+    downloaded_at timestamptz,
+    created_at    timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (message_id, chunk_id)
+);
+CREATE INDEX IF NOT EXISTS bosun_shown_chunk ON bosun_shown (user_id, collection, chunk_id);
+CREATE INDEX IF NOT EXISTS bosun_shown_path ON bosun_shown (user_id, collection, archive_path);
+CREATE INDEX IF NOT EXISTS bosun_shown_thread ON bosun_shown (thread_id);
+CREATE INDEX IF NOT EXISTS bosun_shown_collection ON bosun_shown (collection, created_at);
+
+-- `bosun adapt` runs on feedback (by hand or on `bosun serve`'s schedule): when, on how many
+-- labels, and whether the model it fitted was installed. The schedule counts labels that
+-- arrived since the collection's last run.
+CREATE TABLE IF NOT EXISTS bosun_adapt_runs (
+    id          bigserial PRIMARY KEY,
+    collection  text NOT NULL,
+    started_at  timestamptz NOT NULL,
+    finished_at timestamptz NOT NULL DEFAULT now(),
+    labels      integer NOT NULL,
+    outcome     text NOT NULL,
+    before      float8,
+    after       float8
+);
+CREATE INDEX IF NOT EXISTS bosun_adapt_runs_collection ON bosun_adapt_runs (collection, id DESC);

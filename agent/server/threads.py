@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from agent.server import ratelimit
 from agent.server.auth import require_user
+from agent.server.labels import forget_thread
 from agent.server.payloads import history
 from agent.server.requests import json_object, text_field, thread_id_of
 from agent.server.runtime import Runtime, config_of, runtime_of
@@ -152,6 +153,7 @@ async def delete_thread(request: Request) -> Response:
         await checkpointer.adelete_thread(thread_id)
     async with runtime.pool.connection() as conn, conn.transaction():
         await conn.execute("DELETE FROM bosun_turns WHERE thread_id = %s", (thread_id,))
+        await forget_thread(conn, thread_id)
         await conn.execute("DELETE FROM bosun_threads WHERE thread_id = %s", (thread_id,))
     return Response(status_code=204)
 

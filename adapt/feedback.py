@@ -1,0 +1,214 @@
+"""Operators' feedback as the labels `bosun adapt` learns from.
+
+The web app stores, per answered turn, every passage its source list showed with the place it
+was shown at (``bosun_shown``, written by :mod:`agent.server.labels`), stamped when the user
+opened the citation or downloaded the original, and the answer's thumbs (``bosun_feedback``).
+Both tables live in the public schema of the database that holds the collection (whose name is
+its own schema): the rows of one collection are those whose ``collection`` names it.
+
+A turn becomes a label by a click model that corrects for the place a passage was shown at:
+
+- positives: passages opened or downloaded, and every shown passage of a thumbed-up answer;
+- negatives: passages shown *above* the lowest positive and left alone ("skip-above": a user who
+  reads top-down saw them and passed; a passage below the last click may simply not have been
+  read, so it says nothing), and every untouched passage of a thumbed-down answer.
+
+A turn nobody touched gives no label. Labels of the same question (its retrieval query, the
+follow-up resolved) are merged. A slice of them, chosen by a hash of the question so that it is
+the same slice on every run, is held back from training: the fitted model is scored on it before
+it is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from adapt.pair_mining import MinedChunk, Pair
+
+#: Labelled questions needed to train (below this `bosun adapt` changes nothing).
+MIN_TRAIN = 20
+#: Labelled questions held back needed to judge the fitted model.
+MIN_HELD = 5
+#: Share of the labelled questions held back (by hash of the question text).
+HELD_SHARE = 0.2
+
+_LABELS = """
+SELECT s.message_id, s.query, s.chunk_id, s.source_id, s.position,
+       s.opened_at IS NOT NULL AS opened, s.downloaded_at IS NOT NULL AS downloaded,
+       f.score AS thumbs
+FROM bosun_shown s
+LEFT JOIN LATERAL (
+    SELECT score FROM bosun_feedback f
+    WHERE f.message_id = s.message_id AND f.user_id = s.user_id
+    ORDER BY f.id DESC LIMIT 1
+) f ON true
+WHERE s.collection = %s
+ORDER BY s.message_id, s.position
+"""
+_COUNT = """
+SELECT (SELECT count(*) FROM bosun_shown
+        WHERE collection = %(c)s AND (opened_at > %(t)s OR downloaded_at > %(t)s))
+     + (SELECT count(*) FROM bosun_feedback f
+        WHERE f.created_at > %(t)s AND EXISTS (
+            SELECT 1 FROM bosun_shown s
+            WHERE s.message_id = f.message_id AND s.collection = %(c)s)) AS n
+"""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One passage one turn showed, and what its user did with it."""
+
+    turn: str  # the answer's message id
+    query: str  # the retrieval query (the question, a follow-up resolved)
+    chunk_id: str
+    source_id: str
+    position: int  # 1-based place in the source list
+    opened: bool = False
+    downloaded: bool = False
+    thumbs: int | None = None  # the answer's latest thumbs: 1, -1 or None
+
+
+@dataclass(frozen=True)
+class FeedbackLabel:
+    """A question with the passages feedback marked relevant and not relevant (chunk ids) and
+    their documents (source ids)."""
+
+    query: str
+    positives: frozenset[str]
+    negatives: frozenset[str]
+    relevant_sources: frozenset[str]
+
+    @property
+    def key(self) -> str:
+        return "feedback:" + hashlib.sha256(self.query.encode()).hexdigest()[:16]
+
+    @property
+    def held_back(self) -> bool:
+        """Whether this question is in the slice scored but never trained on."""
+        digest = hashlib.sha256(f"held:{self.query}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") / 2**64 < HELD_SHARE
+
+
+def turn_labels(shown: Iterable[Shown]) -> list[FeedbackLabel]:
+    """The labels of the turns in ``shown`` (click model in the module docstring), merged by
+    question: a passage positive anywhere is not a negative."""
+    turns: dict[str, list[Shown]] = {}
+    for row in shown:
+        turns.setdefault(row.turn, []).append(row)
+    merged: dict[str, tuple[set[str], set[str], set[str]]] = {}
+    for rows in turns.values():
+        positives, negatives = _clicks(sorted(rows, key=lambda r: r.position))
+        if not positives and not negatives:
+            continue
+        pos, neg, sources = merged.setdefault(rows[0].query, (set(), set(), set()))
+        pos.update(r.chunk_id for r in positives)
+        neg.update(r.chunk_id for r in negatives)
+        sources.update(r.source_id for r in positives)
+    return [
+        FeedbackLabel(query, frozenset(pos), frozenset(neg - pos), frozenset(sources))
+        for query, (pos, neg, sources) in merged.items()
+    ]
+
+
+def _clicks(rows: list[Shown]) -> tuple[list[Shown], list[Shown]]:
+    thumbs = rows[0].thumbs
+    clicked = [r for r in rows if r.opened or r.downloaded]
+    if thumbs == 1:
+        return rows, []
+    if thumbs == -1:
+        return [], [r for r in rows if not (r.opened or r.downloaded)]
+    if not clicked:
+        return [], []
+    lowest = max(r.position for r in clicked)
+    return clicked, [r for r in rows if r.position < lowest and r not in clicked]
+
+
+def read_shown(database_uri: str, collection: str) -> list[Shown]:
+    """Every shown passage of ``collection`` with what was done with it ([] before the web
+    app or a chat ever created the tables)."""
+    with psycopg.connect(database_uri, row_factory=dict_row) as conn:
+        found = conn.execute("SELECT to_regclass('public.bosun_shown') AS t").fetchone()
+        if found is None or found["t"] is None:
+            return []
+        rows = conn.execute(_LABELS, (collection,)).fetchall()
+    return [_shown(r) for r in rows]
+
+
+def _shown(row: dict[str, Any]) -> Shown:
+    return Shown(
+        row["message_id"],
+        row["query"],
+        row["chunk_id"],
+        row["source_id"],
+        row["position"],
+        row["opened"],
+        row["downloaded"],
+        row["thumbs"],
+    )
+
+
+def new_labels_since(database_uri: str, collection: str, since: Any) -> int:
+    """Opens, downloads and thumbs on ``collection``'s turns after ``since`` (a timestamp)."""
+    with psycopg.connect(database_uri, row_factory=dict_row) as conn:
+        row = conn.execute(_COUNT, {"c": collection, "t": since}).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def split_labels(labels: list[FeedbackLabel]) -> tuple[list[FeedbackLabel], list[FeedbackLabel]]:
+    """(trained on, held back): labels with a relevant passage, split by hash of the question.
+    Held back are only questions with a positive (they are scored by where it ranks)."""
+    usable = [label for label in labels if label.positives]
+    return (
+        [label for label in usable if not label.held_back],
+        [label for label in usable if label.held_back],
+    )
+
+
+def enough(train: list[FeedbackLabel], held: list[FeedbackLabel]) -> str | None:
+    """Why these labels are too few to adapt on (None: enough)."""
+    if len(train) < MIN_TRAIN or len(held) < MIN_HELD:
+        return (
+            f"not enough labels: {len(train)} questions to train on and {len(held)} held back "
+            f"(at least {MIN_TRAIN} and {MIN_HELD} needed); nothing was changed"
+        )
+    return None
+
+
+def feedback_pairs(
+    chunks: list[MinedChunk], labels: tuple[FeedbackLabel, ...], *, seed: int = 13
+) -> list[Pair]:
+    """(question, a positive passage, a passage feedback marked not relevant) for each positive
+    of each label; a label without negatives gets its hard negative from retrieval later."""
+    rng = random.Random(seed)
+    text = {c.chunk_id: c.embedded for c in chunks}
+    pairs = []
+    for label in labels:
+        negatives = sorted(text[c] for c in label.negatives if c in text)
+        for chunk_id in sorted(label.positives):
+            if chunk_id in text:
+                negative = rng.choice(negatives) if negatives else None
+                pairs.append(Pair(label.query, text[chunk_id], negative, source="feedback"))
+    return pairs
+
+
+__all__ = [
+    "HELD_SHARE",
+    "MIN_HELD",
+    "MIN_TRAIN",
+    "FeedbackLabel",
+    "Shown",
+    "enough",
+    "feedback_pairs",
+    "new_labels_since",
+    "read_shown",
+    "split_labels",
+    "turn_labels",
+]
