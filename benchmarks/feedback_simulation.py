@@ -47,6 +47,7 @@ from agent.evaluation.collections import collection_name, open_eval_services
 from agent.evaluation.harness import EVAL_CHUNKS, evaluate
 from agent.evaluation.layers import Layers, layered_search
 from agent.settings import Settings
+from archive.store.embedder import FILE_KEY, RERANKER_FILE_KEY, read_meta
 from benchmarks.render import Table, emit
 from benchmarks.simulated_users import (
     CHECKPOINTS,
@@ -176,9 +177,9 @@ class SimulatedUser:
             )
         else:
             assert action.chunk_id is not None
-            response = await self.client.get(
-                f"/api/citations/{action.chunk_id}", params=_turn_params(turn)
-            )
+            # As the page opens a citation: by its passage id alone (the server credits the
+            # caller's latest answer that showed it).
+            response = await self.client.get(f"/api/citations/{action.chunk_id}")
             if action.kind == "download" and response.is_success:
                 response = await self.client.get(response.json()["download_url"])
         response.raise_for_status()
@@ -192,11 +193,6 @@ class SimulatedUser:
                 gone.raise_for_status()
                 deleted += 1
         return deleted
-
-
-def _turn_params(turn: dict[str, Any]) -> dict[str, str]:
-    """What the page sends with a citation it opens from an answer (the turn it belongs to)."""
-    return {"thread_id": turn["thread_id"], "message_id": turn["message_id"]}
 
 
 @asynccontextmanager
@@ -221,9 +217,19 @@ async def ndcg_of(settings: Settings, dataset: BeirDataset, ids: Sequence[str]) 
 
 
 def adapt(collection: str, env: dict[str, str]) -> tuple[bool, dict[str, Any]]:
-    """`bosun adapt` on the collection, learning from its stored feedback: (installed, report)."""
+    """`bosun adapt` on the collection, learning from its stored feedback: (whether it installed
+    the model it fitted, its report). A model that scored lower on the feedback it held back,
+    or too few labels, leave the collection as it was."""
     report = bosun("adapt", "--collection", collection, env=env)
-    return bool(report.get("installed", True)), report
+    return bool(report["installed"]), report
+
+
+async def reset_if_adapted(settings: Settings, collection: str, env: dict[str, str]) -> None:
+    """`bosun adapt --reset` when the collection holds an adapted model or reranker (on a stock
+    collection a reset would re-embed every passage for nothing)."""
+    meta = await read_meta(settings.database_uri(), collection, (FILE_KEY, RERANKER_FILE_KEY))
+    if meta:
+        bosun("adapt", "--collection", collection, "--reset", env=env)
 
 
 async def simulate(
@@ -247,7 +253,7 @@ async def simulate(
     logger.info(
         "%s: %d simulation and %d evaluation queries", name, len(simulation), len(evaluation)
     )
-    bosun("adapt", "--collection", collection, "--reset", env=env)  # start from the stock model
+    await reset_if_adapted(settings, collection, env)  # start from the stock model
     stock = await ndcg_of(settings, dataset, evaluation)
     logger.info("%s stock nDCG@10 %.4f", name, sum(stock.values()) / len(stock))
     user_model = UserModel(seed=args.seed, noise=args.noise)
@@ -269,8 +275,10 @@ async def simulate(
                 )
                 break
             installed, report = adapt(collection, env)
-            adapted = await ndcg_of(settings, dataset, evaluation) if installed else dict(stock)
-            memory = [q for q in evaluation if remembered(dataset.qrels[q], ledger.opened)]
+            # Not installed: the collection is as the last checkpoint left it (adapt rolls back).
+            last = points[-1].adapted if points else stock
+            adapted = await ndcg_of(settings, dataset, evaluation) if installed else dict(last)
+            memory = [q for q in evaluation if remembered(dataset.qrels[q], ledger.labelled)]
             points.append(
                 Checkpoint(ledger.events, ledger.turns, installed, memory, stock, adapted)
             )
@@ -280,7 +288,7 @@ async def simulate(
         with served(env, log) as url:
             async with user_on(url, key) as user:
                 await user.forget_everything()
-        bosun("adapt", "--collection", collection, "--reset", env=env)
+        await reset_if_adapted(settings, collection, env)
     return {
         "dataset": f"{name} {dataset.split}",
         "rows": [checkpoint_row(p) for p in points],

@@ -60,6 +60,7 @@ class Action:
     source_id: str | None = None  # its document
     score: int = 0  # the thumb: 1 or -1
     wrong: bool = False  # the noise: a citation opened that is not relevant
+    answer: tuple[str, ...] = ()  # the thumb: the documents of every citation the answer showed
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,8 @@ class UserModel:
         if wrong is not None and mistakes < self.noise:
             actions.append(Action("open", wrong.chunk_id, wrong.source_id, wrong=True))
         if thumbs < self.thumbs:
-            actions.append(Action("thumb", score=1 if hits else -1))
+            answer = tuple(c.source_id for c in sorted(shown, key=lambda c: c.n))
+            actions.append(Action("thumb", score=1 if hits else -1, answer=answer))
         return actions
 
 
@@ -116,7 +118,9 @@ class Ledger:
     shown_relevant: int = 0  # turns that showed a relevant citation in the first five
     wrong_opens: int = 0
     by_kind: dict[str, int] = field(default_factory=dict)
-    opened: set[str] = field(default_factory=set)  # documents opened or downloaded
+    # Documents that received positive feedback: opened, downloaded, or shown in an answer
+    # thumbed up (every passage of which `bosun adapt` takes as a positive).
+    labelled: set[str] = field(default_factory=set)
     # The last answer's actions not sent yet (a checkpoint fell between them), with its turn.
     backlog: list[tuple[Action, Any]] = field(default_factory=list)
 
@@ -132,14 +136,16 @@ class Ledger:
         self.by_kind[action.kind] = self.by_kind.get(action.kind, 0) + 1
         self.wrong_opens += action.wrong
         if action.source_id is not None:
-            self.opened.add(action.source_id)
+            self.labelled.add(action.source_id)
+        if action.score == 1:
+            self.labelled.update(action.answer)
 
 
-def remembered(qrels: Mapping[str, int], opened: set[str]) -> bool:
-    """Whether a relevant document of an evaluation query received feedback (was opened or
-    downloaded by some simulated user): the query can gain from memory, not only from
+def remembered(qrels: Mapping[str, int], labelled: set[str]) -> bool:
+    """Whether a relevant document of an evaluation query received positive feedback from some
+    simulated user (:attr:`Ledger.labelled`): the query can gain from memory, not only from
     generalisation."""
-    return any(score > 0 and doc in opened for doc, score in qrels.items())
+    return any(score > 0 and doc in labelled for doc, score in qrels.items())
 
 
 @dataclass(frozen=True)
@@ -148,8 +154,8 @@ class Checkpoint:
 
     events: int
     turns: int
-    installed: bool  # whether `bosun adapt` installed a model (else the stock one serves)
-    memory: Sequence[str]  # evaluation queries a relevant document of which received feedback
+    installed: bool  # whether this `bosun adapt` installed its model (else the last one stays)
+    memory: Sequence[str]  # evaluation queries whose relevant document received feedback
     stock: Mapping[str, float]  # query id -> nDCG@10, stock default
     adapted: Mapping[str, float]  # query id -> nDCG@10 after adapt
 
@@ -161,7 +167,7 @@ def _mean(scores: Mapping[str, float], ids: Sequence[str]) -> float | None:
 COLUMNS = (
     "feedback events",
     "turns",
-    "model installed",
+    "adapt installed",
     "memory queries",
     "memory: stock",
     "memory: adapted",

@@ -1,6 +1,7 @@
 """The feedback simulation (benchmarks/feedback_simulation.py) sends its users' feedback through
 the real routes: on a tiny BEIR collection, a few simulated turns through the app's chat,
-citation, download and feedback routes leave the rows the server stores for them."""
+citation, download and feedback routes leave the label rows `bosun adapt` learns from (what
+each answer showed, stamped when opened or downloaded, and the thumbs)."""
 
 from __future__ import annotations
 
@@ -83,6 +84,17 @@ async def test_simulated_turns_leave_feedback_rows_through_the_real_routes(
                 (LOCAL_USER, [t["thread_id"] for t in threads]),
             )
             scores = sorted(row["score"] for row in await cur.fetchall())
+            cur = await conn.execute(
+                """SELECT count(*) AS shown, count(opened_at) AS opened,
+                          count(downloaded_at) AS downloaded
+                   FROM public.bosun_shown WHERE collection = %s AND thread_id = ANY(%s)""",
+                (settings.collection, [t["thread_id"] for t in threads]),
+            )
+            labels = await cur.fetchone()
+        assert labels is not None and labels["shown"] >= ledger.turns
+        # Each open and download the users sent stamped the passage its answer showed.
+        assert labels["opened"] == ledger.by_kind["open"]
+        assert labels["downloaded"] == ledger.by_kind["download"]
         thumbs = [a for a, _ in ledger.backlog if a.kind == "thumb"]
         # Three answers, each thumbed once: the first two sent, the third still waiting.
         assert ledger.by_kind.get("thumb", 0) + len(thumbs) == 3
@@ -90,6 +102,6 @@ async def test_simulated_turns_leave_feedback_rows_through_the_real_routes(
         assert ledger.shown_relevant == sum(s == 1 for s in scores) + sum(
             a.score == 1 for a in thumbs
         )
-        assert ledger.opened <= set(CORPUS)
+        assert ledger.labelled <= set(CORPUS)
         assert await user.forget_everything() == 3
         assert (await client.get("/api/threads")).json() == []

@@ -46,19 +46,23 @@ def test_a_share_that_leaves_a_side_empty_is_refused(share: float) -> None:
 def test_a_user_opens_the_relevant_citation_in_the_first_five_and_thumbs_up() -> None:
     user = UserModel(seed=1, noise=0.0, download=0.0, thumbs=1.0)
     actions = user.react("q1", shown("a", "b", "rel", "c"), {"rel": 1})
-    assert actions == [Action("open", "000000000003", "rel"), Action("thumb", score=1)]
+    assert actions == [
+        Action("open", "000000000003", "rel"),
+        Action("thumb", score=1, answer=("a", "b", "rel", "c")),
+    ]
 
 
 def test_a_relevant_citation_shown_sixth_is_not_seen_and_the_thumb_is_down() -> None:
     user = UserModel(seed=1, noise=0.0, download=0.0, thumbs=1.0)
     actions = user.react("q1", shown("a", "b", "c", "d", "e", "rel"), {"rel": 2})
-    assert actions == [Action("thumb", score=-1)]
+    assert actions == [Action("thumb", score=-1, answer=("a", "b", "c", "d", "e", "rel"))]
     assert user.react("q1", [], {"rel": 1}) == [Action("thumb", score=-1)]  # nothing shown
 
 
 def test_a_document_judged_zero_is_not_relevant() -> None:
     user = UserModel(seed=1, noise=0.0, download=0.0, thumbs=1.0)
-    assert user.react("q1", shown("zero"), {"zero": 0, "rel": 1}) == [Action("thumb", score=-1)]
+    actions = user.react("q1", shown("zero"), {"zero": 0, "rel": 1})
+    assert actions == [Action("thumb", score=-1, answer=("zero",))]
 
 
 def test_noise_opens_wrong_citations_at_its_rate_and_only_wrong_ones() -> None:
@@ -97,7 +101,7 @@ def test_the_ledger_counts_events_and_the_documents_that_received_feedback() -> 
     actions = [
         Action("open", "000000000001", "rel"),
         Action("open", "000000000002", "other", wrong=True),
-        Action("thumb", score=1),
+        Action("thumb", score=1, answer=("rel", "other", "shown")),
     ]
     ledger.answered(actions, {"message_id": "m"})
     assert (ledger.turns, ledger.shown_relevant, len(ledger.backlog)) == (1, 1, 3)
@@ -105,9 +109,11 @@ def test_the_ledger_counts_events_and_the_documents_that_received_feedback() -> 
         ledger.record(action)
     assert ledger.events == 3 and ledger.wrong_opens == 1
     assert ledger.by_kind == {"open": 2, "thumb": 1}
-    assert ledger.opened == {"rel", "other"}
-    assert remembered({"rel": 1, "x": 0}, ledger.opened)
-    assert not remembered({"x": 1, "other": 0}, ledger.opened)  # judged 0: not relevant
+    assert ledger.labelled == {"rel", "other", "shown"}  # a thumbed-up answer's documents too
+    assert remembered({"rel": 1, "x": 0}, ledger.labelled)
+    assert not remembered({"x": 1, "other": 0}, ledger.labelled)  # judged 0: not relevant
+    ledger.record(Action("thumb", score=-1, answer=("down",)))
+    assert "down" not in ledger.labelled  # a thumbed-down answer labels no positive
 
 
 def test_a_row_splits_memory_from_unseen_queries() -> None:
