@@ -61,6 +61,7 @@ from benchmarks.simulated_users import (
     checkpoint_row,
     remembered,
     split_queries,
+    sub_corpus,
 )
 
 logger = logging.getLogger("feedback_simulation")
@@ -71,6 +72,10 @@ DATA = ROOT.parent / "shared" / "data" / "beir"
 DATASETS = {"scifact": "train", "ntsb_pc2narr": "dev"}
 SIM_USER = "simulated-user"
 QUICK_EVAL_QUERIES = 60
+#: A quick run's simulation queries (enough for 100 events) and the documents its corpus holds
+#: besides those judged for its queries.
+QUICK_SIMULATION_QUERIES = 90
+QUICK_DISTRACTORS = 400
 
 
 def bosun(*args: str, env: dict[str, str]) -> dict[str, Any]:
@@ -232,6 +237,25 @@ async def reset_if_adapted(settings: Settings, collection: str, env: dict[str, s
         bosun("adapt", "--collection", collection, "--reset", env=env)
 
 
+def quick_dataset(
+    dataset: BeirDataset, query_ids: Sequence[str], distractors: int, seed: int, home: Path
+) -> BeirDataset:
+    """``dataset`` cut to ``query_ids`` over a smaller corpus (:func:`sub_corpus`), written in
+    BEIR layout under ``home/simulation/<name>_quick`` (its own eval collection)."""
+    folder = home / "simulation" / f"{dataset.name}_quick"
+    (folder / "qrels").mkdir(parents=True, exist_ok=True)
+    lines = (dataset.path / "corpus.jsonl").read_bytes().splitlines(keepends=True)
+    ids = [str(json.loads(line)["_id"]) for line in lines if line.strip()]
+    kept = sub_corpus(ids, dataset.qrels, query_ids, distractors, seed)
+    corpus = [line for line, doc in zip(lines, ids, strict=True) if doc in kept]
+    (folder / "corpus.jsonl").write_bytes(b"".join(corpus))
+    queries = [json.dumps({"_id": q, "text": dataset.queries[q]}) + "\n" for q in query_ids]
+    (folder / f"queries.{dataset.split}.jsonl").write_text("".join(queries))
+    judged = [f"{q}\t{d}\t{r}\n" for q in query_ids for d, r in dataset.qrels[q].items()]
+    (folder / "qrels" / f"{dataset.split}.tsv").write_text("".join(judged))
+    return load_dataset(folder, dataset.split)
+
+
 async def simulate(
     name: str, args: argparse.Namespace, settings: Settings, log: Path
 ) -> dict[str, Any]:
@@ -240,7 +264,12 @@ async def simulate(
     simulation, evaluation = split_queries(list(dataset.queries), args.seed)
     if args.eval_queries:
         evaluation = evaluation[: args.eval_queries]
-    collection = collection_name(name)
+    if args.corpus is not None:  # the quick run: fewer queries over a smaller corpus
+        simulation = simulation[:QUICK_SIMULATION_QUERIES]
+        dataset = quick_dataset(
+            dataset, simulation + evaluation, args.corpus, args.seed, settings.home
+        )
+    collection = collection_name(dataset.name)
     key = secrets.token_hex(16)
     env = {
         **os.environ,
@@ -294,6 +323,8 @@ async def simulate(
         "rows": [checkpoint_row(p) for p in points],
         "simulation_queries": len(simulation),
         "evaluation_queries": len(evaluation),
+        "collection": collection,
+        "corpus_documents": dataset.corpus_size,
         "turns": ledger.turns,
         "turns_showing_relevant": ledger.shown_relevant,
         "events_by_kind": ledger.by_kind,
@@ -330,6 +361,14 @@ def _brief(report: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in report.items() if not isinstance(v, dict | list)})[:400]
 
 
+async def run_all(
+    names: Sequence[str], args: argparse.Namespace, settings: Settings, log: Path
+) -> list[dict[str, Any]]:
+    """Every dataset's run, side by side (each has its own collection, server and adapt runs;
+    their results do not depend on the timing)."""
+    return list(await asyncio.gather(*(simulate(name, args, settings, log) for name in names)))
+
+
 def tables(results: list[dict[str, Any]]) -> list[Table]:
     return [Table(result["dataset"].split()[0], COLUMNS, result["rows"]) for result in results]
 
@@ -346,6 +385,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     quick = f"checkpoints {QUICK_CHECKPOINTS}, {QUICK_EVAL_QUERIES} evaluation queries"
     parser.add_argument("--quick", action="store_true", help=quick)
     parser.add_argument(
+        "--checkpoints",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help=f"feedback counts to adapt at (default {' '.join(map(str, CHECKPOINTS))})",
+    )
+    parser.add_argument(
         "--eval-queries", type=int, help="score only the first N evaluation queries"
     )
     parser.add_argument("--seed", type=int, default=28, help="the split's and the users' seed")
@@ -356,17 +402,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="chance a user also opens a wrong citation (default 0.1)",
     )
     parser.add_argument("--json", action="store_true", help="print the --json document")
+    parser.add_argument(
+        "--corpus",
+        type=int,
+        metavar="N",
+        help="a smaller corpus: the documents judged for the queries used and N others "
+        f"(--quick: {QUICK_DISTRACTORS})",
+    )
     args = parser.parse_args(argv)
-    args.checkpoints = QUICK_CHECKPOINTS if args.quick else CHECKPOINTS
+    default = QUICK_CHECKPOINTS if args.quick else CHECKPOINTS
+    args.checkpoints = sorted(set(args.checkpoints or default))
     if args.quick and args.eval_queries is None:
         args.eval_queries = QUICK_EVAL_QUERIES
+    if args.quick and args.corpus is None:
+        args.corpus = QUICK_DISTRACTORS
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
     settings = Settings.from_env()
     log = Path(tempfile.mkstemp(prefix="feedback-simulation-", suffix=".log")[1])
     logger.info("bosun serve logs to %s", log)
-    results = [
-        asyncio.run(simulate(name, args, settings, log)) for name in args.dataset or DATASETS
-    ]
+    names = args.dataset or list(DATASETS)
+    results = asyncio.run(run_all(names, args, settings, log))
     command = "python benchmarks/feedback_simulation.py " + " ".join(
         sys.argv[1:] if argv is None else argv
     )

@@ -42,6 +42,21 @@ def split_queries(
     return ordered[:cut], ordered[cut:]
 
 
+def sub_corpus(
+    corpus_ids: Sequence[str],
+    qrels: Mapping[str, Mapping[str, int]],
+    query_ids: Sequence[str],
+    distractors: int,
+    seed: int,
+) -> set[str]:
+    """The documents of a quick run's smaller collection: every document judged for
+    ``query_ids`` and ``distractors`` others drawn by a hash of (seed, id). Chosen from the
+    judgements of the queries the run uses, never from any result."""
+    judged = {doc for q in query_ids for doc in qrels[q]}
+    others = sorted((d for d in corpus_ids if d not in judged), key=lambda d: (_rank(seed, d), d))
+    return judged | set(others[:distractors])
+
+
 @dataclass(frozen=True)
 class Shown:
     """One citation an answer showed: its number, passage and document."""

@@ -16,6 +16,7 @@ from benchmarks.simulated_users import (
     checkpoint_row,
     remembered,
     split_queries,
+    sub_corpus,
 )
 
 IDS = [f"q{i}" for i in range(300)]
@@ -148,3 +149,12 @@ def test_chat_frames_are_parsed_from_the_event_stream() -> None:
         ("token", {"text": "a"}),
         ("final", {"message_id": "m", "citations": []}),
     ]
+
+
+def test_a_quick_corpus_holds_every_judged_document_and_seeded_distractors() -> None:
+    corpus = [f"d{i}" for i in range(100)]
+    qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d50": 2}, "q3": {"d99": 1}}
+    chosen = sub_corpus(corpus, qrels, ["q1", "q2"], distractors=10, seed=4)
+    assert {"d1", "d2", "d50"} <= chosen and len(chosen) == 13
+    assert chosen == sub_corpus(list(reversed(corpus)), qrels, ["q1", "q2"], 10, seed=4)
+    assert chosen != sub_corpus(corpus, qrels, ["q1", "q2"], 10, seed=5)
