@@ -70,7 +70,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "beir"
 #: The shared dev splits and the split each is replayed from.
 DATASETS = {"scifact": "train", "ntsb_pc2narr": "dev"}
-SIM_USER = "simulated-user"
+#: The API user of a dataset's simulated users (``simulated-<name>``): one per dataset, so a
+#: run that deletes its users' threads never touches another dataset's running beside it.
+SIM_USER = "simulated-{}"
 QUICK_EVAL_QUERIES = 60
 #: A quick run's simulation queries (enough for 100 events) and the documents its corpus holds
 #: besides those judged for its queries.
@@ -275,7 +277,7 @@ async def simulate(
         **os.environ,
         "BOSUN_HOME": str(settings.home),
         "BOSUN_COLLECTION": collection,
-        "BOSUN_API_KEYS": f"{key}:{SIM_USER}",
+        "BOSUN_API_KEYS": f"{key}:{SIM_USER.format(name)}",
         "BOSUN_RATE_CHAT": "1000000",
         "BOSUN_RATE_CITATIONS": "1000000",
     }
