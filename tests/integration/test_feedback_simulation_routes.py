@@ -15,13 +15,14 @@ import pytest
 from agent.evaluation.beir import BeirDataset, load_dataset
 from agent.evaluation.collections import ensure_ingested
 from agent.settings import Settings
-from agent.turns import LOCAL_USER
 from agent.wiring import open_services
 from benchmarks.feedback_simulation import SimulatedUser, _until
 from benchmarks.simulated_users import Ledger, UserModel
 from tests.integration.server_harness import serve
 
 pytestmark = pytest.mark.integration
+
+KEY, USER = "simulation-key-0123456789", "simulated-tester"
 
 CORPUS = {
     "d1": "Carburetor icing. The engine lost power in cruise flight; the carburetor heat was "
@@ -71,7 +72,9 @@ async def test_simulated_turns_leave_feedback_rows_through_the_real_routes(
     # Every event the model can send: the relevant citation opened and downloaded, a thumb.
     model = UserModel(seed=1, noise=0.0, download=1.0, thumbs=1.0)
     ledger = Ledger()
-    async with serve(settings) as client:
+    # An API user of its own: the session's other tests' threads are never listed or deleted.
+    async with serve(settings, api_keys={KEY: USER}) as client:
+        client.headers["Authorization"] = f"Bearer {KEY}"
         user = SimulatedUser(client)
         reached = await _until(user, 7, iter(QUERIES), dataset, model, ledger)
         assert reached and ledger.events == 7 and ledger.turns == 3
@@ -81,7 +84,7 @@ async def test_simulated_turns_leave_feedback_rows_through_the_real_routes(
             cur = await conn.execute(
                 "SELECT score FROM public.bosun_feedback"
                 " WHERE user_id = %s AND thread_id = ANY(%s)",
-                (LOCAL_USER, [t["thread_id"] for t in threads]),
+                (USER, [t["thread_id"] for t in threads]),
             )
             scores = sorted(row["score"] for row in await cur.fetchall())
             cur = await conn.execute(
