@@ -289,6 +289,7 @@ async def simulate(
     logger.info("%s stock nDCG@10 %.4f", name, sum(stock.values()) / len(stock))
     user_model = UserModel(seed=args.seed, noise=args.noise)
     ledger = Ledger()
+    adapt_runs: list[dict[str, Any]] = []
     points: list[Checkpoint] = []
     pending = list(args.checkpoints)
     queue = iter(simulation)
@@ -306,6 +307,7 @@ async def simulate(
                 )
                 break
             installed, report = adapt(collection, env)
+            adapt_runs.append({"events": ledger.events, **_brief(report)})
             # Not installed: the collection is as the last checkpoint left it (adapt rolls back).
             last = points[-1].adapted if points else stock
             adapted = await ndcg_of(settings, dataset, evaluation) if installed else dict(last)
@@ -327,6 +329,7 @@ async def simulate(
         "evaluation_queries": len(evaluation),
         "collection": collection,
         "corpus_documents": dataset.corpus_size,
+        "adapt_runs": adapt_runs,
         "turns": ledger.turns,
         "turns_showing_relevant": ledger.shown_relevant,
         "events_by_kind": ledger.by_kind,
@@ -359,8 +362,10 @@ async def _until(
     return True
 
 
-def _brief(report: dict[str, Any]) -> str:
-    return json.dumps({k: v for k, v in report.items() if not isinstance(v, dict | list)})[:400]
+def _brief(report: dict[str, Any]) -> dict[str, Any]:
+    """What a `bosun adapt` report says about its labels, its held-back check and its verdict."""
+    keys = ("labels", "check", "installed", "reason", "seconds")
+    return {key: report[key] for key in keys if key in report}
 
 
 async def run_all(
