@@ -15,14 +15,25 @@ collection's write lock, so no other ingest or adapt run sees the model being ju
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
+
+from psycopg import AsyncConnection
 
 from adapt import rollback
 from adapt.command import AdaptOptions, adapt_unlocked, write_err
-from adapt.feedback import FeedbackLabel, enough, read_shown, split_labels, turn_labels
+from adapt.feedback import (
+    FeedbackLabel,
+    enough,
+    read_shown,
+    record_run,
+    split_labels,
+    turn_labels,
+)
 from adapt.queries import QuerySource
 from adapt.services import Collection
 from archive.store.locks import rewriting
@@ -31,11 +42,56 @@ from archive.store.locks import rewriting
 Scorer = Callable[[list[FeedbackLabel]], Awaitable[float]]
 
 
+@contextlib.asynccontextmanager
+async def adapt_lock(database_uri: str, collection: str, *, wait: bool) -> AsyncIterator[bool]:
+    """One `bosun adapt` run on labels per collection at a time, across processes and machines
+    (the CLI waits for it, the schedule does not): yields whether it is held. A session lock on
+    a connection of its own, so a killed run leaves none. While it is held the collection may
+    hold a model still being judged: servers reload only when they can take it."""
+    key = f"bosun:adapt:{collection}"
+    async with await AsyncConnection.connect(database_uri, autocommit=True) as conn:
+        if wait:
+            await conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (key,))
+            held = True
+        else:
+            cur = await conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,))
+            row = await cur.fetchone()
+            held = bool(row and row[0])
+        try:
+            yield held
+        finally:
+            if held:
+                await conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+
+
 async def adapt_on_labels(
-    target: Collection, options: AdaptOptions, query_source: QuerySource, score: Scorer
+    target: Collection,
+    options: AdaptOptions,
+    query_source: QuerySource,
+    score: Scorer,
+    *,
+    wait: bool = True,
 ) -> dict[str, Any]:
     """Adapt ``target`` on its feedback (and ``query_source``); returns the report, whose
-    ``installed`` says whether the fitted model was kept and ``reason`` why not."""
+    ``installed`` says whether the fitted model was kept and ``reason`` why not. ``wait``:
+    wait for another run on the collection (False: return at once with ``busy`` set)."""
+    async with adapt_lock(target.database_uri, target.name, wait=wait) as held:
+        if not held:
+            return {
+                "collection": target.name,
+                "installed": False,
+                "busy": True,
+                "reason": "another bosun adapt run holds the collection; nothing was changed",
+            }
+        started = datetime.now(UTC)
+        report = await _adapt_on_labels(target, options, query_source, score)
+        await asyncio.to_thread(record_run, target.database_uri, target.name, started, report)
+        return report
+
+
+async def _adapt_on_labels(
+    target: Collection, options: AdaptOptions, query_source: QuerySource, score: Scorer
+) -> dict[str, Any]:
     started = time.perf_counter()
     shown = await asyncio.to_thread(read_shown, target.database_uri, target.name)
     train, held = split_labels(turn_labels(shown))
@@ -80,4 +136,4 @@ def with_feedback(query_source: QuerySource, labels: list[FeedbackLabel]) -> Que
     return queries, relevant, f"{described} + {what}" if described else what
 
 
-__all__ = ["Scorer", "adapt_on_labels", "with_feedback"]
+__all__ = ["Scorer", "adapt_lock", "adapt_on_labels", "with_feedback"]

@@ -50,6 +50,7 @@ class AdaptOptions:
     negatives: int = 400  # pairs given a hard negative by hybrid retrieval
     calibrate: bool = True  # fit the reranker for the new model (False: keep the shipped one)
     reset: bool = False  # back to the stock model and the shipped reranker instead
+    mine: bool = True  # also pairs mined from the collection (False: labels only, an ablation)
     feedback: tuple[FeedbackLabel, ...] = ()  # operators' feedback to train on (held back: none)
 
 
@@ -132,7 +133,8 @@ async def adapt(
     head changes only their vectors)."""
     store = services.store
     chunks = await stored_chunks(store) if chunks is None else chunks
-    pairs = [p for p in mine_chunks(chunks) if p.anchor not in skip_anchors]
+    mined = mine_chunks(chunks) if args.mine else []
+    pairs = [p for p in mined if p.anchor not in skip_anchors]
     queries, relevant, described = query_source
     pairs += query_pairs(chunks, queries, relevant)
     pairs += feedback_pairs(chunks, args.feedback)

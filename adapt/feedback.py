@@ -25,6 +25,7 @@ import hashlib
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -38,6 +39,7 @@ MIN_TRAIN = 20
 MIN_HELD = 5
 #: Share of the labelled questions held back (by hash of the question text).
 HELD_SHARE = 0.2
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 _LABELS = """
 SELECT s.message_id, s.query, s.chunk_id, s.source_id, s.position,
@@ -135,8 +137,7 @@ def read_shown(database_uri: str, collection: str) -> list[Shown]:
     """Every shown passage of ``collection`` with what was done with it ([] before the web
     app or a chat ever created the tables)."""
     with psycopg.connect(database_uri, row_factory=dict_row) as conn:
-        found = conn.execute("SELECT to_regclass('public.bosun_shown') AS t").fetchone()
-        if found is None or found["t"] is None:
+        if not _has(conn, "bosun_shown"):
             return []
         rows = conn.execute(_LABELS, (collection,)).fetchall()
     return [_shown(r) for r in rows]
@@ -160,6 +161,48 @@ def new_labels_since(database_uri: str, collection: str, since: Any) -> int:
     with psycopg.connect(database_uri, row_factory=dict_row) as conn:
         row = conn.execute(_COUNT, {"c": collection, "t": since}).fetchone()
     return int(row["n"]) if row else 0
+
+
+def last_run(database_uri: str, collection: str) -> datetime:
+    """When the collection's last `bosun adapt` run on labels started (the epoch: never)."""
+    with psycopg.connect(database_uri, row_factory=dict_row) as conn:
+        if not _has(conn, "bosun_adapt_runs"):
+            return EPOCH
+        row = conn.execute(
+            "SELECT max(started_at) AS t FROM bosun_adapt_runs WHERE collection = %s",
+            (collection,),
+        ).fetchone()
+    return row["t"] if row and row["t"] else EPOCH
+
+
+def record_run(
+    database_uri: str, collection: str, started: datetime, report: dict[str, Any]
+) -> None:
+    """Keep a run's outcome in ``bosun_adapt_runs`` (where the web app's tables exist): the
+    schedule counts the labels that arrived after it."""
+    labels = report.get("labels") or {}
+    check = report.get("check") or {}
+    outcome = "installed" if report.get("installed") else str(report.get("reason", ""))[:500]
+    with psycopg.connect(database_uri, row_factory=dict_row) as conn:
+        if not _has(conn, "bosun_adapt_runs"):
+            return
+        conn.execute(
+            """INSERT INTO bosun_adapt_runs (collection, started_at, labels, outcome, before, after)
+               VALUES (%s, %s, %s, %s, %s, %s)""",
+            (
+                collection,
+                started,
+                int(labels.get("train", 0)) + int(labels.get("held_back", 0)),
+                outcome,
+                check.get("before"),
+                check.get("after"),
+            ),
+        )
+
+
+def _has(conn: psycopg.Connection[dict[str, Any]], table: str) -> bool:
+    found = conn.execute("SELECT to_regclass(%s) AS t", (f"public.{table}",)).fetchone()
+    return found is not None and found["t"] is not None
 
 
 def split_labels(labels: list[FeedbackLabel]) -> tuple[list[FeedbackLabel], list[FeedbackLabel]]:
@@ -207,8 +250,10 @@ __all__ = [
     "Shown",
     "enough",
     "feedback_pairs",
+    "last_run",
     "new_labels_since",
     "read_shown",
+    "record_run",
     "split_labels",
     "turn_labels",
 ]

@@ -83,6 +83,11 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         "without half the training queries, on which the reranker is fitted, then with all of "
         "them)",
     )
+    parser.add_argument(
+        "--no-mining",
+        action="store_true",
+        help="train on the labels only, without the pairs mined from the collection (an ablation)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -141,6 +146,7 @@ def options_of(args: argparse.Namespace) -> AdaptOptions:
         negatives=args.negatives,
         calibrate=not args.no_calibrate,
         reset=args.reset,
+        mine=not args.no_mining,
     )
 
 

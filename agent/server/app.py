@@ -104,6 +104,23 @@ def _mailbox_schedule(settings: Settings) -> asyncio.Task[None] | None:
     return asyncio.create_task(sync_forever(settings, mailboxes, interval, os.environ))
 
 
+def _adapt_schedule(settings: Settings, holder: RuntimeHolder) -> asyncio.Task[None] | None:
+    """The scheduled `bosun adapt` of BOSUN_ADAPT_EVERY_S (none when unset or 0): a task of this
+    worker; the adapt lock lets one process at a time run it, and each worker reloads what it
+    serves once a run's model passed its check."""
+    from agent.adapt_schedule import adapt_forever, adapt_schedule  # torch loads only when used
+
+    schedule = adapt_schedule(os.environ)
+    if not schedule.on:
+        return None
+    logger.info(
+        "adapting every %.0f s once %d new labels arrived",
+        schedule.every_s,
+        schedule.min_new_labels,
+    )
+    return asyncio.create_task(adapt_forever(settings, schedule, holder.reload))
+
+
 def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlette:
     """The app over ``settings``: the server configuration (keys, link secret) is read at
     start-up, services are opened on the first request and closed at exit."""
@@ -113,11 +130,13 @@ def build_app(settings: Settings, config: ServerConfig | None = None) -> Starlet
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if app.state.config is None:  # file I/O (the link secret) off the event loop
             app.state.config = await asyncio.to_thread(ServerConfig.from_env, settings)
-        schedule = _mailbox_schedule(settings)
+        schedules = [
+            s for s in (_mailbox_schedule(settings), _adapt_schedule(settings, holder)) if s
+        ]
         try:
             yield
         finally:
-            if schedule is not None:
+            for schedule in schedules:
                 schedule.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await schedule

@@ -23,6 +23,8 @@ logger = logging.getLogger(__name__)
 
 #: Turns on distinct threads one worker runs at once (each holds a connection for its lock).
 TURN_CONNECTIONS = 24
+#: How long a replaced runtime stays open for the requests that started on it.
+RELOAD_GRACE_S = 120.0
 
 
 @dataclass
@@ -43,6 +45,8 @@ class RuntimeHolder:
     _runtime: Runtime | None = None
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     health: DatabaseHealth = field(default_factory=DatabaseHealth)
+    _retired: dict[asyncio.Task[None], contextlib.AsyncExitStack] = field(default_factory=dict)
+    _closing: set[asyncio.Future[None]] = field(default_factory=set)
 
     async def get(self) -> Runtime:
         """The runtime, opened on first use; 503 at once while the database is known down."""
@@ -80,10 +84,42 @@ class RuntimeHolder:
             pool,
         )
 
+    async def reload(self) -> None:
+        """Serve a fresh runtime (the collection's model and reranker as its meta records them
+        now, e.g. after `bosun adapt`); the replaced one stays open :data:`RELOAD_GRACE_S` for
+        the requests that hold it. Nothing changes when the new one fails to open."""
+        async with self._lock:
+            if self._runtime is None:
+                return  # the first request opens the collection as it is
+            old = self._stack
+            self._stack = contextlib.AsyncExitStack()
+            try:
+                self._runtime = await self._enter()
+            except BaseException:
+                await self._stack.aclose()
+                self._stack = old
+                raise
+        task = asyncio.create_task(asyncio.sleep(RELOAD_GRACE_S))
+        self._retired[task] = old
+        task.add_done_callback(lambda done: self._close_retired(done))
+
+    def _close_retired(self, task: asyncio.Task[None]) -> None:
+        stack = self._retired.pop(task, None)
+        if stack is not None and not task.cancelled():
+            closing = asyncio.ensure_future(stack.aclose())
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+
     async def close(self) -> None:
         async with self._lock:
             self._runtime = None
             await self._stack.aclose()
+            retired = list(self._retired.items())
+            self._retired.clear()
+            for task, stack in retired:
+                task.cancel()
+                await stack.aclose()
+            await asyncio.gather(*self._closing)
 
 
 def pools(runtime: Runtime) -> list[AsyncConnectionPool[Any]]:

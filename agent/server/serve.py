@@ -34,6 +34,9 @@ def run_serve(settings: Settings, args: argparse.Namespace) -> int:
     from agent.sync import scheduled
 
     scheduled(os.environ)  # a bad mailbox setting stops the start, not a later sync
+    from agent.adapt_schedule import adapt_schedule
+
+    adapt_schedule(os.environ)  # so does a bad adapt schedule
     os.environ.setdefault("BOSUN_HOME", str(settings.home))
     if args.host not in LOCAL_HOSTS | WILDCARD_BINDS:
         named = os.environ.get("BOSUN_PUBLIC_HOST", "")

@@ -12,6 +12,8 @@ import psycopg
 import pytest
 from psycopg.rows import dict_row
 
+from adapt.feedback import read_shown, turn_labels
+from agent.server.runtime import RuntimeHolder
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_documents
@@ -121,6 +123,17 @@ async def test_labels_stay_in_their_collection_and_go_with_their_thread(
         assert not any(r["opened_at"] for r in shown(settings, in_other["message_id"]))
         assert any(r["opened_at"] for r in shown(settings, here["message_id"]))
 
+        # `bosun adapt --collection C` reads C's labels and no other collection's.
+        mine = read_shown(settings.database_uri(), settings.collection)
+        theirs = read_shown(settings.database_uri(), other.collection)
+        assert here["message_id"] in {r.turn for r in mine}
+        assert in_other["message_id"] not in {r.turn for r in mine}
+        assert {r.turn for r in theirs} == {in_other["message_id"]}
+        this_turn = [r for r in mine if r.turn == here["message_id"]]
+        # Thumbed down after the open: no positive, the passages left alone rejected.
+        rejected = frozenset(r.chunk_id for r in this_turn if r.chunk_id != chunk)
+        expected = [(frozenset(), rejected)] if rejected else []
+        assert [(lb.positives, lb.negatives) for lb in turn_labels(this_turn)] == expected
         assert (await client.delete(f"/api/threads/{thread}", headers=ALICE)).status_code == 204
     assert shown(settings, here["message_id"]) == []
     assert rows(settings, "SELECT id FROM bosun_feedback WHERE thread_id = %s", thread) == []
@@ -131,3 +144,21 @@ def final_thread(stored: list[dict[str, Any]]) -> str:
     threads = {r["thread_id"] for r in stored}
     assert len(threads) == 1
     return threads.pop()
+
+
+async def test_a_reload_serves_a_fresh_runtime_and_closes_the_old_one_after_its_requests(
+    ingested: Services, settings: Settings
+) -> None:
+    """What the adapt schedule calls once a model passed its check: new requests get a runtime
+    opened on the collection as it is now; the old one still answers the requests holding it."""
+    holder = RuntimeHolder(settings)
+    try:
+        first = await holder.get()
+        await holder.reload()
+        second = await holder.get()
+        assert second is not first and second.services is not first.services
+        async with first.pool.connection() as conn:  # within the grace period
+            assert await (await conn.execute("SELECT 1 AS one")).fetchone() == {"one": 1}
+    finally:
+        await holder.close()
+    assert first.pool.closed and second.pool.closed

@@ -14,6 +14,16 @@ def test_the_flags_become_the_options_adapt_runs_with() -> None:
     assert options_of(args) == AdaptOptions(steps=7, negatives=0)
     args = cli._parser(["adapt"]).parse_args(["adapt", "--no-calibrate", "--reset"])
     assert options_of(args) == AdaptOptions(calibrate=False, reset=True)
+    args = cli._parser(["adapt"]).parse_args(["adapt", "--no-mining"])
+    assert options_of(args) == AdaptOptions(mine=False)
+
+
+def test_help_says_where_labels_come_from(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli._parser(["adapt"]).parse_args(["adapt", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "feedback the web app stores" in text and "opened" in text and "--queries" in text
+    assert "not enough" in text or "change nothing" in text
 
 
 @pytest.mark.parametrize("flag", [["--mode", "full"], ["--mode", "head"], ["--epochs", "2"]])
