@@ -16,8 +16,8 @@ from agent.evaluation.beir import BeirDataset, load_dataset
 from agent.evaluation.collections import ensure_ingested
 from agent.settings import Settings
 from agent.wiring import open_services
-from benchmarks.feedback_simulation import SimulatedUser, _until
 from benchmarks.simulated_users import Ledger, UserModel
+from benchmarks.simulation_routes import SimulatedUser, until
 from tests.integration.server_harness import serve
 
 pytestmark = pytest.mark.integration
@@ -76,7 +76,7 @@ async def test_simulated_turns_leave_feedback_rows_through_the_real_routes(
     async with serve(settings, api_keys={KEY: USER}) as client:
         client.headers["Authorization"] = f"Bearer {KEY}"
         user = SimulatedUser(client)
-        reached = await _until(user, 7, iter(QUERIES), dataset, model, ledger)
+        reached = await until(user, 7, iter(QUERIES), dataset, model, ledger)
         assert reached and ledger.events == 7 and ledger.turns == 3
         threads = (await client.get("/api/threads")).json()
         assert len(threads) == 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.feedback_simulation import sse_frames, tables
+from benchmarks.feedback_simulation import tables
 from benchmarks.simulated_users import (
     COLUMNS,
     Action,
@@ -18,6 +18,7 @@ from benchmarks.simulated_users import (
     split_queries,
     sub_corpus,
 )
+from benchmarks.simulation_routes import sse_frames
 
 IDS = [f"q{i}" for i in range(300)]
 MANY = [f"q{i}" for i in range(4000)]  # enough draws to see a rate within a few points
