@@ -219,8 +219,41 @@ async def run_all(
     return list(await asyncio.gather(*(simulate(name, args, settings, log) for name in names)))
 
 
+#: What each `bosun adapt` run decided: its labels, the held-back check and the verdict.
+CHECK_COLUMNS = (
+    "feedback events",
+    "questions trained on",
+    "held back",
+    "held-back nDCG@10 before",
+    "after",
+    "installed",
+)
+
+
 def tables(results: list[dict[str, Any]]) -> list[Table]:
-    return [Table(result["dataset"].split()[0], COLUMNS, result["rows"]) for result in results]
+    """Per dataset: nDCG@10 against the feedback events (``<name>``), and what each adapt run
+    decided (``<name>-checks``)."""
+    found = []
+    for result in results:
+        name = result["dataset"].split()[0]
+        found.append(Table(name, COLUMNS, result["rows"]))
+        found.append(
+            Table(f"{name}-checks", CHECK_COLUMNS, [_check(r) for r in result["adapt_runs"]])
+        )
+    return found
+
+
+def _check(run: dict[str, Any]) -> list[Any]:
+    labels, check = run.get("labels") or {}, run.get("check") or {}
+    before, after = check.get("before"), check.get("after")
+    return [
+        run["events"],
+        labels.get("train"),
+        labels.get("held_back"),
+        None if before is None else round(before, 4),
+        None if after is None else round(after, 4),
+        "yes" if run.get("installed") else "no",
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -135,8 +135,25 @@ def test_a_row_splits_memory_from_unseen_queries() -> None:
 def test_an_empty_side_has_no_mean() -> None:
     point = Checkpoint(100, 60, False, [], {"q1": 0.5}, {"q1": 0.5})
     assert checkpoint_row(point)[2:6] == ["no", 0, None, None]
-    table = tables([{"dataset": "scifact train", "rows": [checkpoint_row(point)]}])[0]
+    result = {"dataset": "scifact train", "rows": [checkpoint_row(point)], "adapt_runs": []}
+    table = tables([result])[0]
     assert table.id == "scifact" and "| 100 | 60 | no | 0 | — | — | 1 |" in table.markdown()
+
+
+def test_each_adapt_run_is_a_row_of_the_checks_table() -> None:
+    runs = [
+        {"events": 50, "labels": {"train": 14, "held_back": 8}, "installed": False},
+        {
+            "events": 100,
+            "labels": {"train": 38, "held_back": 8},
+            "check": {"metric": "ndcg@10", "before": 0.97433, "after": 0.83517},
+            "installed": False,
+        },
+    ]
+    result = {"dataset": "ntsb_pc2narr dev", "rows": [], "adapt_runs": runs}
+    checks = tables([result])[1]
+    assert checks.id == "ntsb_pc2narr-checks"
+    assert checks.rows == [[50, 14, 8, None, None, "no"], [100, 38, 8, 0.9743, 0.8352, "no"]]
 
 
 def test_chat_frames_are_parsed_from_the_event_stream() -> None:
