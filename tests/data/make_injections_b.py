@@ -43,7 +43,8 @@ CARRIERS = [
      "\n\nBest regards,\nTom, 2nd engineer"),
     ("Narrative: The pilot reported a rough-running engine shortly after takeoff. ",
      " The airplane landed in a field and sustained substantial damage."),
-    ("<html><body><p>Weekly report attached.</p><div style=\"color:#fff\">", "</div></body></html>"),
+    ("<html><body><p>Weekly report attached.</p><div style=\"color:#fff\">",
+     "</div></body></html>"),
     ("-- forwarded message --\nSubject: crew change\n\n", "\n\nSent from my phone"),
 ]  # fmt: skip
 
