@@ -10,6 +10,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
+from text.injection_cues import latin_cues, script_cues
+from text.injection_decode import decoded_copies
+
 # Control characters (Unicode category Cc) except newline and tab, plus format characters that can
 # hide text (zero-width spaces and joiners, bidirectional overrides), private-use and surrogates
 # (what invalid UTF-8 on a command line decodes to).
@@ -27,7 +30,7 @@ _ROLES = r"(?:system|assistant|developer|instructions?|context|passages?|tool|us
 # Portuguese) counts only before a French or Portuguese determiner, so English mail about
 # "ignoring the build instructions" is not read as one.
 _FOREIGN_VERBS = (
-    r"(?:ignorez|ignorer|ignore\s+(?=(?:toutes|tous|les|vos|tes|todas|todos|as|os|suas|seus)\s)"
+    r"(?:ignorez|ignorer|ignore(?=\s+(?:toutes|tous|les|vos|tes|todas|todos|as|os|suas|seus)\s)"
     r"|oublie[zr]?|ne\s+tene[zs]\s+pas\s+compte|fais\s+abstraction|faites\s+abstraction"
     r"|ignora[rd]?|olvida[rd]?|olvide|no\s+sigas|no\s+siga|no\s+hagas\s+caso|omite|desestima"
     r"|ignorier(?:e|en)?|vergiss|vergessen\s+sie|missachte|missachten\s+sie|ubergehe|befolge\s+nicht"
@@ -71,7 +74,7 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|an?\s+(?:unrestricted|unfiltered|jailbroken|evil"
         r"|uncensored)\b|no\s+longer\s+(?:an?\s+|the\s+|bound|restricted|limited|required))" + _END,
         "new_task": r"\b(?:your|the)\s+(?:new|only|real|actual|next)\s+(?:task|job|goal|role"
-        r"|instruction)\s+(?:is|will\s+be)\b" + _END,
+        r"|instruction)\s+(?:is|will\s+be)\s+(?:to|now)\b" + _END,
         "instead_of_answering": r"\binstead\s+of\s+answering\b" + _END,
         "override_foreign": _OVERRIDE_FOREIGN + _END,
         "role_play_foreign": _ROLE_PLAY_FOREIGN + _END,
@@ -83,7 +86,8 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         "role_play_pretend": r"\b(?:(?:pretend|roleplay|role-play)\s+(?:to\s+be|that\s+you"
         r"(?:\s+are)?|you\s+are|as)|imagine\s+(?:that\s+)?you\s+are\s+(?:now\s+)?(?:an?|the)\s)\b"
         + _END,
-        "jailbreak": r"\b(?:dan\s+mode|developer\s+mode|jailbreak(?:en|ed)?|do\s+anything\s+now"
+        "jailbreak": r"\b(?:dan\s+mode|(?:in|enable|activate)\s+developer\s+mode"
+        r"|jailbreak(?:en|ed)?|do\s+anything\s+now"
         r"|god\s+mode)\b" + _END,
         "reveal_prompt": r"\b(?:reveal|show|print|repeat|output|display|leak|dump|tell\s+me)\s+"
         r"(?:me\s+)?(?:your\s+|the\s+)?(?:full\s+|hidden\s+|secret\s+|original\s+)?"
@@ -103,7 +107,10 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:system|assistant|developer|instructions?)\b[^\n]*" + r"(?:\n" + _END + ")?",
         "delimiter_banner": r"\b(?:begin|end)\s+(?:of\s+)?(?:the\s+)?(?:system\s+prompt|context"
         r"|passages|instructions)\b",
-        "role_label": r"(?:^|(?<=[>\]\)|#*=\-}.!?;:]))\s*(?:system|assistant|developer)\s*:" + _END,
+        # a chat turn's label, when what follows it speaks to the model
+        "role_label": r"(?:^|(?<=[>\]\)|#*=\-}.!?;:]))\s*(?:system|assistant|developer)\s*:"
+        r"(?=[^\n]{0,200}\b(?:you|your|repl\w*|respond\w*|answer\w*|say|ignore|disregard|must"
+        r"|user|print|output|confirm\w*)\b)" + _END,
         "citation_header": r"\[\s*CITE\s*:[^\]\n]{0,400}\]?",
         "citation_marker": r"\[\s*C\s*:[^\]\n]{0,60}\]?",
     }.items()
@@ -117,7 +124,7 @@ _COMPACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:instructions?|prompts?|rules|directions|guidelines)",
         "override_prompt": r"(?:ignore|disregard|forget|override|bypass)(?:the|your)?systemprompt",
         "role_play": r"youarenow(?:dan|an?(?:unrestricted|unfiltered|jailbroken|evil))",
-        "jailbreak": r"danmode|developermode|jailbreak|doanythingnow",
+        "jailbreak": r"danmode|(?:in|enable|activate)developermode|jailbreak|doanythingnow",
         "reveal_prompt": r"(?:reveal|show|print|repeat|leak|dump)(?:me)?(?:your|the)?"
         r"(?:full|hidden|secret)?(?:systemprompt|initialinstructions|hiddeninstructions)",
         "override_told": r"(?:ignore|disregard|forget)(?:all|everything)?(?:that)?"
@@ -125,7 +132,7 @@ _COMPACT_PATTERNS: dict[str, re.Pattern[str]] = {
         "role_play_henceforth": r"(?:fromnowon|henceforth)(?:you(?:are|will|must)|actas|pretend)",
         "role_play_act": r"actas(?:an?)?(?:dan|unrestricted|unfiltered|jailbroken|evil|uncensored)",
         "role_play_pretend": r"pretend(?:tobe|youare|thatyouare)",
-        "new_instructions": r"(?:new|updated)(?:system)?instructions",
+        "new_instructions": r"(?:new|updated)(?:system)?instructions(?:reply|answer|say|respond)",
     }.items()
 }
 # Chat-template delimiters with every space and dot gone ("< | s y s t e m | >", "[.S.Y.S.].").
@@ -143,8 +150,8 @@ _LOOKALIKES = str.maketrans(
     "аᴀвеєёкмнорсԁтуухѕіїјһӏԛԝɡɑαβεηικνορτυχωϲϳօսᴦАВЕКМНОРСТХУЅІЈԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
     "aabeeekmhopcdtyyxsiijhlqwgaabenikvoptuxwcjourABEKMHOPCTXYSIJQWABEZHIKMNOPTYX",
 )
-_LEET = str.maketrans("013457@$", "oieastas")
-_LEET_CHARS = frozenset("013457@$")
+_LEET = str.maketrans("0134579@$", "oieastgas")
+_LEET_CHARS = frozenset("0134579@$")
 _LEET_WORD = re.compile(r"[A-Za-z0-9@$]+")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
 # Single letters spaced apart by one space, dot, dash or star ("i g n o r e", "i.g.n.o.r.e."),
@@ -199,15 +206,17 @@ def _despaced(folded: str) -> tuple[str, list[int]]:
                 )
             ):
                 keep[i] = False
-    index = [i for i, k in enumerate(keep) if k]
-    return "".join(folded[i] for i in index), index
+    index = [i for i, k in enumerate(keep) if k and unicodedata.category(folded[i]) != "Mn"]
+    return "".join(folded[i] for i in index), index  # combining marks left over are dropped
 
 
-def find_injections(text: str) -> list[tuple[int, int, str]]:
+def find_injections(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
     """Spans ``(start, end, pattern name)`` of injection phrasings in ``text`` (after
-    :func:`strip_control` and NFKC), found on folded, de-spaced and compacted copies."""
+    :func:`strip_control` and NFKC), found on folded, de-spaced and compacted copies, by the
+    cues of :mod:`text.injection_cues`, and in what HTML references, base64 or ROT13 hide (an
+    encoded part holding one is a span named ``encoded``; ``depth`` bounds the nesting)."""
     spans: list[tuple[int, int, str]] = []
-    despaced, index = _despaced(fold(text))
+    despaced, index = _despaced(fold(text).replace(" / ", "   "))  # "a b / c d": words apart
     for name, pattern in (*INJECTION_PATTERNS.items(), ("role_label", _SHOUTED_ROLE)):
         for m in pattern.finditer(despaced):
             if m.end() > m.start():
@@ -228,6 +237,18 @@ def find_injections(text: str) -> list[tuple[int, int, str]]:
     for m in _SQUEEZED_DELIMITER.finditer(squeezed):
         start, end = kept[m.start()], kept[m.end() - 1] + 1
         spans.append((index[start], index[end - 1] + 1, "delimiter_token"))
+    # Cues and encodings add what the named phrasings did not find (never a second name for one).
+    found = [(index[start], index[end - 1] + 1, name) for start, end, name in latin_cues(despaced)]
+    found += script_cues(text)
+    if depth < 2:
+        found += [
+            (start, end, "encoded")
+            for start, end, decoded in decoded_copies(text)
+            if find_injections(readable(decoded), depth + 1)
+        ]
+    for start, end, name in found:
+        if not any(s < end and start < e for s, e, _ in spans):
+            spans.append((start, end, name))
     return spans
 
 
