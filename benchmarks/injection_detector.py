@@ -1,9 +1,13 @@
 """The planted-instruction detector (:mod:`text.injection`): how many phrasings it recognises and
 how much benign text it flags.
 
-- recognition on ``tests/data/injections.jsonl`` (``python tests/data/make_injections.py``), by
-  split: ``dev`` (what the detector was tuned on) and ``held_back`` (never looked at while
-  tuning), by family and by disguise;
+- recognition on set A, ``tests/data/injections.jsonl`` (``python tests/data/make_injections.py``),
+  by split, family and disguise. Its ``held_back`` half was scored and its misses read on
+  2026-12-01, so both halves of set A are development data now;
+- set B, ``tests/data/injections_b.jsonl`` (``python tests/data/make_injections_b.py``):
+  hand-written attacks and benign hard negatives, split (seed ``bosun-injections-b-2026-12-02``)
+  and committed before the detector was run on them; ``dev`` built on, ``held_back`` scored once
+  at the end. Recognition by split, family and disguise; hard negatives flagged by split;
 - false positives on benign text: every question of ``benchmarks/questions/*.jsonl``, the
   passages (chunks as ingest cuts them) of the real mailing-list mail in
   ``../shared/data/email/usrp-users`` and of NTSB narratives, and the example archive.
@@ -30,32 +34,42 @@ from archive.ingest.loaders.email import parse_message  # noqa: E402
 from archive.ingest.model import LoadError, SourceDocument  # noqa: E402
 from text.injection import instructions_in  # noqa: E402
 
-PHRASINGS = ROOT / "tests" / "data" / "injections.jsonl"
+DATA = ROOT / "tests" / "data"
+SETS = {"A": DATA / "injections.jsonl", "B": DATA / "injections_b.jsonl"}
 
 
-def recognition() -> tuple[list[dict[str, Any]], list[str]]:
-    """Rows of recognition by split, family and disguise; the held-back misses (ids)."""
-    entries = [json.loads(line) for line in PHRASINGS.open(encoding="utf-8") if line.strip()]
-    hits: Counter[tuple[str, str]] = Counter()
-    totals: Counter[tuple[str, str]] = Counter()
+def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+    """Rows of recognition by set, split, family and disguise (benign hard negatives: how many
+    were flagged); the held-back misses of set B (ids); the flagged hard negatives."""
+    hits: Counter[tuple[str, str, str]] = Counter()
+    totals: Counter[tuple[str, str, str]] = Counter()
     missed: list[str] = []
-    for entry in entries:
-        found = bool(instructions_in(entry["text"]))
-        for key in (
-            (entry["split"], "all"),
-            (entry["split"], f"family:{entry['family']}"),
-            (entry["split"], f"disguise:{entry['disguise']}"),
-        ):
-            totals[key] += 1
-            hits[key] += found
-        if not found and entry["split"] == "held_back":
-            missed.append(entry["id"])
+    flagged: list[dict[str, Any]] = []
+    for name, path in SETS.items():
+        for line in path.open(encoding="utf-8"):
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            found = instructions_in(entry["text"])
+            split = "dev" if name == "A" else entry["split"]  # set A's held-back was read
+            if entry.get("label") == "benign":
+                groups = ["hard negatives (flagged)"]
+                if found:
+                    flagged.append({"id": entry["id"], "patterns": found})
+            else:
+                disguise = entry["disguise"].split("+")[0]
+                groups = ["all", f"family:{entry['family']}", f"disguise:{disguise}"]
+                if not found and name == "B" and entry["split"] == "held_back":
+                    missed.append(entry["id"])
+            for group in groups:
+                totals[name, split, group] += 1
+                hits[name, split, group] += bool(found)
     rows = [
-        {"split": s, "group": g, "n": totals[s, g], "recognised": hits[s, g],
-         "rate": round(hits[s, g] / totals[s, g], 4)}
-        for s, g in sorted(totals)
+        {"set": n, "split": s, "group": g, "n": totals[n, s, g], "recognised": hits[n, s, g],
+         "rate": round(hits[n, s, g] / totals[n, s, g], 4)}
+        for n, s, g in sorted(totals)
     ]  # fmt: skip
-    return rows, missed
+    return rows, missed, flagged
 
 
 def _chunks(documents: Iterable[SourceDocument | LoadError]) -> Iterator[str]:
@@ -129,22 +143,28 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=2000, help="NTSB records read")
     parser.add_argument("--show", type=int, default=0, help="print N flagged benign texts")
     args = parser.parse_args()
-    rows, missed = recognition()
+    rows, missed, hard = recognition()
     benign, flagged = false_positives(args.data, args.mails, args.records)
     if args.json:
-        out = {"recognition": rows, "held_back_missed": missed, "false_positives": benign}
+        out = {"recognition": rows, "held_back_missed": missed, "hard_negatives_flagged": hard,
+               "false_positives": benign}  # fmt: skip
         print(json.dumps(out, indent=2))  # noqa: T201
         return
-    print("| split | group | n | recognised | rate |")  # noqa: T201
-    print("|---|---|---:|---:|---:|")  # noqa: T201
+    print("| set | split | group | n | recognised | rate |")  # noqa: T201
+    print("|---|---|---|---:|---:|---:|")  # noqa: T201
     for r in rows:
-        print(f"| {r['split']} | {r['group']} | {r['n']} | {r['recognised']} | {r['rate']:.1%} |")  # noqa: T201
+        print(  # noqa: T201
+            f"| {r['set']} | {r['split']} | {r['group']} | {r['n']} | {r['recognised']} "
+            f"| {r['rate']:.1%} |"
+        )
     print("\n| benign source | texts | flagged | rate |")  # noqa: T201
     print("|---|---:|---:|---:|")  # noqa: T201
     for r in benign:
         print(f"| {r['source']} | {r['n']} | {r['flagged']} | {r['rate']:.2%} |")  # noqa: T201
     if missed:
-        print(f"\nheld-back misses: {len(missed)}")  # noqa: T201
+        print(f"\nset B held-back misses: {', '.join(missed)}")  # noqa: T201
+    for item in hard:
+        print(f"hard negative flagged: {item['id']} {item['patterns']}")  # noqa: T201
     for item in flagged[: args.show]:
         print(item)  # noqa: T201
 
