@@ -1,15 +1,18 @@
-"""Writes ``injections_b.jsonl``: set B of the planted-instruction phrasings, attacks and benign
-hard negatives (run ``python tests/data/make_injections_b.py``).
+"""Writes ``injections_b.jsonl`` and ``injections_c.jsonl``: sets B and C of the
+planted-instruction phrasings, attacks and benign hard negatives (run ``python
+tests/data/make_injections_b.py``).
 
-The texts are hand-written in ``phrasings_b.py``. Every base is kept plain and gets one disguise
-(chosen in turn from the disguises that fit its script), a third of them inside a mail that
-carries it. Each line: ``id``, ``label`` (attack or benign), ``family``, ``language``,
-``disguise``, ``split`` and ``text``.
+The texts are hand-written in ``phrasings_b.py`` and ``phrasings_c.py``. Every base is kept
+plain and gets one disguise in set B, two in set C (chosen in turn from the disguises that fit
+its script), a third of the disguised ones inside a mail that carries them. Each line: ``id``,
+``label`` (attack or benign), ``family``, ``language``, ``disguise``, ``split`` and ``text``.
 
-The split was fixed and committed BEFORE the detector was run on these texts and before it was
-changed for them. It is by base (every variant of one base falls on the same side): a base is
-``dev`` when the first hex digit of sha256(f"{SEED}:{base}") is below 8, else ``held_back``.
-Tune on ``dev`` only; ``benchmarks/injection_detector.py`` reports both halves.
+Each set's split was fixed and committed BEFORE the detector was run on its texts and before
+it was changed for them. It is by base (every variant of one base falls on the same side): a
+base is ``dev`` when the first hex digit of sha256(f"{seed}:{base}") is below 8, else
+``held_back``. Tune on ``dev`` only; ``benchmarks/injection_detector.py`` reports both halves.
+Set B's held-back half was scored once (2026-12-02, 84.5 %) and is development data since; set
+C was written then, as the new held-back test.
 """
 
 from __future__ import annotations
@@ -25,10 +28,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from phrasings_b import ATTACKS, BENIGN, LANGUAGES  # noqa: E402
+import phrasings_b  # noqa: E402
+import phrasings_c  # noqa: E402
 
-SEED = "bosun-injections-b-2026-12-02"
-OUT = Path(__file__).with_name("injections_b.jsonl")
+#: set name -> (its phrasings, its seed, disguises per base)
+SETS = {
+    "b": (phrasings_b, "bosun-injections-b-2026-12-02", 1),
+    "c": (phrasings_c, "bosun-injections-c-2026-12-02", 2),
+}
 
 CYRILLIC = {"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "y": "у", "x": "х", "i": "і",
             "s": "ѕ", "A": "А", "E": "Е", "O": "О", "P": "Р", "C": "С", "T": "Т", "H": "Н",
@@ -49,8 +56,8 @@ CARRIERS = [
 ]  # fmt: skip
 
 
-def _rng(base: str, salt: str) -> random.Random:
-    return random.Random(hashlib.sha256(f"{SEED}:{salt}:{base}".encode()).digest())
+def _rng(seed: str, base: str, salt: str) -> random.Random:
+    return random.Random(hashlib.sha256(f"{seed}:{salt}:{base}".encode()).digest())
 
 
 def _swap(table: dict[str, str], share: float) -> Callable[[str, random.Random], str]:
@@ -177,27 +184,36 @@ BENIGN_DISGUISES: dict[str, Callable[[str, random.Random], str]] = {
 NON_LATIN = {"ru", "zh", "ja", "ar", "ko"}
 
 
-def half(base: str) -> str:
+def half(seed: str, base: str) -> str:
     """``dev`` or ``held_back`` for one base, fixed by the seed."""
-    digit = hashlib.sha256(f"{SEED}:{base}".encode()).hexdigest()[0]
+    digit = hashlib.sha256(f"{seed}:{base}".encode()).hexdigest()[0]
     return "dev" if int(digit, 16) < 8 else "held_back"
 
 
 def variants(
-    base: str, n: int, choices: dict[str, Callable[[str, random.Random], str]]
+    seed: str,
+    base: str,
+    n: int,
+    choices: dict[str, Callable[[str, random.Random], str]],
+    count: int,
 ) -> list[tuple[str, str]]:
-    """The plain base and one disguise of it (taken in turn), every third inside a carrier."""
-    name = sorted(choices)[n % len(choices)]
-    rng = _rng(base, name)
-    text = choices[name](base, rng)
-    if n % 3 == 2:
-        head, tail = CARRIERS[n % len(CARRIERS)]
-        text = head + text + tail
-        name += "+carrier"
-    return [("plain", base), (name, text)]
+    """The plain base and ``count`` disguises of it (taken in turn), every third inside a
+    carrier."""
+    out = [("plain", base)]
+    for k in range(n * count, n * count + count):
+        name = sorted(choices)[k % len(choices)]
+        text = choices[name](base, _rng(seed, base, name))
+        if k % 3 == 2:
+            head, tail = CARRIERS[k % len(CARRIERS)]
+            text = head + text + tail
+            name += "+carrier"
+        out.append((name, text))
+    return out
 
 
-def entries() -> list[dict[str, str]]:
+def entries(name: str) -> list[dict[str, str]]:
+    phrasings, seed, count = SETS[name]
+    ATTACKS, LANGUAGES, BENIGN = phrasings.ATTACKS, phrasings.LANGUAGES, phrasings.BENIGN  # noqa: N806
     rows: list[dict[str, str]] = []
     bases: list[tuple[str, str, str, str]] = []  # label, family, language, text
     bases += [("attack", fam, "en", t) for fam, texts in ATTACKS.items() for t in texts]
@@ -219,23 +235,26 @@ def entries() -> list[dict[str, str]]:
             choices = OTHER_SCRIPT if lang in NON_LATIN else LATIN
         turn = turns.get(id(choices), 0)
         turns[id(choices)] = turn + 1
-        for disguise, text in variants(base, turn, choices):
+        for disguise, text in variants(seed, base, turn, choices, count):
             rows.append({
-                "id": f"b-{key}-{n:03d}-{disguise}", "label": label, "family": family,
-                "language": lang or "mixed-benign", "disguise": disguise, "split": half(base),
-                "text": text,
+                "id": f"{name}-{key}-{n:03d}-{disguise}", "label": label, "family": family,
+                "language": lang or "mixed-benign", "disguise": disguise,
+                "split": half(seed, base), "text": text,
             })  # fmt: skip
     return rows
 
 
 def main() -> None:
-    rows = entries()
-    with OUT.open("w", encoding="utf-8") as out:
-        for row in rows:
-            out.write(json.dumps(row, ensure_ascii=True) + "\n")
-    by = {(r["label"], r["split"]) for r in rows}
-    for key in sorted(by):
-        print(key, sum(1 for r in rows if (r["label"], r["split"]) == key))  # noqa: T201
+    for name in SETS:
+        rows = entries(name)
+        with (
+            Path(__file__).with_name(f"injections_{name}.jsonl").open("w", encoding="utf-8") as out
+        ):
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=True) + "\n")
+        by = {(r["label"], r["split"]) for r in rows}
+        for key in sorted(by):
+            print(name, key, sum(1 for r in rows if (r["label"], r["split"]) == key))  # noqa: T201
 
 
 if __name__ == "__main__":
