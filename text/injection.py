@@ -10,7 +10,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-from text.injection_cues import latin_cues, script_cues
+from text.injection_cues import FOREIGN_EARLIER, latin_cues, script_cues
 from text.injection_decode import decoded_copies
 
 # Control characters (Unicode category Cc) except newline and tab, plus format characters that can
@@ -20,6 +20,12 @@ _KEEP = {"\n", "\t"}
 _DROPPED = ("Cc", "Cf", "Co", "Cs")
 
 _END = r"[^.!?;\n]*[.!?;]?"  # the rest of the clause an injected instruction started
+# What follows a role tag or label that speaks to the model (an XML <system> element in a
+# maintenance log does not): you, an order about the answer, the model itself.
+_ORDER = (
+    r"[^\n]{0,200}?\b(?:you|your|repl\w*|respond\w*|answer\w*|say|ignore|disregard|must|user"
+    r"|print|output|confirm\w*|always|never|only|reveal|obey|secrets?|pretend|forget)\b"
+)
 _OVERRIDE = r"(?:ignore|disregard|forget|override|bypass|skip|drop|abandon)"
 _EARLIER = r"(?:previous|prior|above|earlier|preceding|former|original|system|initial|all|any)"
 _RULES = r"(?:instructions?|prompts?|messages?|rules|directions|context|guidelines|directives)"
@@ -42,7 +48,14 @@ _FOREIGN_RULES = (
     r"|anweisungen|regeln|vorgaben|richtlinien|anordnungen|befehle|instrucoes|instrucao|regras"
     r"|orientacoes|diretrizes|istruzioni|regole|indicazioni|direttive|prompts?)"
 )
-_OVERRIDE_FOREIGN = rf"\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,5}}?{_FOREIGN_RULES}\b"
+# ... the rules said to be earlier ones or the reader's own ("ignorez les consignes du fabricant
+# à vos risques" is a warning in a manual, "ignorez toutes les consignes précédentes" is not).
+_FOREIGN_EARLIER = FOREIGN_EARLIER
+_OVERRIDE_FOREIGN = (
+    rf"\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,3}}?{_FOREIGN_EARLIER}\s+(?:[\w']+\s+){{0,2}}?"
+    rf"{_FOREIGN_RULES}\b|\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,5}}?{_FOREIGN_RULES}\s+"
+    rf"(?:[\w']+\s+){{0,2}}?{_FOREIGN_EARLIER}\b"
+)
 # "You are now ..." with a persona after it, and "pretend to be ...".
 _ROLE_PLAY_FOREIGN = (
     r"\b(?:(?:tu\s+es|vous\s+etes|eres|du\s+bist|sie\s+sind|voce\s+e|tu\s+e|tu\s+sei|sei)"
@@ -75,7 +88,8 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|uncensored)\b|no\s+longer\s+(?:an?\s+|the\s+|bound|restricted|limited|required))" + _END,
         "new_task": r"\b(?:your|the)\s+(?:new|only|real|actual|next)\s+(?:task|job|goal|role"
         r"|instruction)\s+(?:is|will\s+be)\s+(?:to|now)\b" + _END,
-        "instead_of_answering": r"\binstead\s+of\s+answering\b" + _END,
+        "instead_of_answering": r"\binstead\s+of\s+answering\b(?:\s+the\s+question)?\s*,?\s*"
+        r"(?:just\s+|simply\s+|only\s+)?(?:say|write|reply|print|output|respond|tell)\b" + _END,
         "override_foreign": _OVERRIDE_FOREIGN + _END,
         "role_play_foreign": _ROLE_PLAY_FOREIGN + _END,
         "role_play_henceforth": r"\b(?:from\s+now\s+on|henceforth),?\s+"
@@ -96,13 +110,13 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|instructions\s+above|prompt\s+above)" + _END,
         "new_instructions": r"\b(?:new|updated|real|actual)\s+(?:system\s+)?(?:instructions|message"
         r"|prompt|rules|task)\s*(?::|#)" + _END,
-        "delimiter_block": rf"<\s*({_ROLES})\s*>[\s\S]{{0,2000}}?<\s*/\s*\1\s*>"
+        "delimiter_block": rf"<\s*({_ROLES})\s*>(?={_ORDER})[\s\S]{{0,2000}}?<\s*/\s*\1\s*>"
         r"|<\|im_start\|>[\s\S]{0,2000}?(?:<\|im_end\|>|\Z)|\[\s*INST\s*\][\s\S]{0,2000}?\[\s*/\s*INST\s*\]"
         r"|<<\s*SYS\s*>>[\s\S]{0,2000}?<<\s*/\s*SYS\s*>>",
-        "delimiter_tag": rf"</?\s*{_ROLES}\s*/?>",
+        "delimiter_tag": rf"</?\s*{_ROLES}\s*/?>(?={_ORDER})",
         "delimiter_token": r"<\|[^|<>\n]{0,40}\|>|<<\s*/?\s*SYS\s*>>|\[\s*/?\s*(?:INST|SYS)\s*\]",
         "delimiter_bracket": r"\[\s*(?:system|admin|administrator|assistant|developer|operator|root"
-        r"|instructions?)\s*\]" + _END,
+        r"|instructions?)\s*\]" + f"(?={_ORDER})" + _END,
         "delimiter_heading": r"^\s*(?:#+|={2,}|-{2,}|\*{2,})\s*"
         r"(?:system|assistant|developer|instructions?)\b[^\n]*" + r"(?:\n" + _END + ")?",
         "delimiter_banner": r"\b(?:begin|end)\s+(?:of\s+)?(?:the\s+)?(?:system\s+prompt|context"
@@ -137,8 +151,7 @@ _COMPACT_PATTERNS: dict[str, re.Pattern[str]] = {
 }
 # Chat-template delimiters with every space and dot gone ("< | s y s t e m | >", "[.S.Y.S.].").
 _SQUEEZED_DELIMITER = re.compile(
-    r"<\|[a-z_]{2,20}\|>|<</?sys>>|\[/?(?:inst|sys|system|admin|assistant|developer)\]"
-    r"|</?(?:system|assistant|developer)>",
+    r"<\|[a-z_]{2,20}\|>|<</?sys>>|\[/?(?:inst|sys)\]|<im_?(?:start|end)>",
     re.IGNORECASE,
 )
 _SQUEEZABLE = frozenset(" \t.*_-·")

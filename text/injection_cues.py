@@ -43,6 +43,13 @@ _RULE_NOUN = (
     r"|diretrizes|istruzioni|regole|indicazioni|direttive|instructies|regels|aanwijzingen"
     r"|instrukcj\w*|polecen\w*|zasad\w*|instruktioner|regler|talimat\w*|kural\w*)"
 )
+#: Words saying the rules are earlier ones or the reader's own, in the other Latin-script languages.
+FOREIGN_EARLIER = (
+    r"(?:toutes|tous|precedentes?|anterieures?|ci-dessus|vos|tes|alle[ns]?|vorherigen|bisherigen"
+    r"|obigen|deine[n]?|ihre[n]?|todas|todos|anteriores|previas|tus|sus|suas|seus|acima|tutte"
+    r"|precedenti|tue|sopra|vorige|eerdere|bovenstaande|je|jouw|wszystkie|poprzednie|swoje"
+    r"|wczesniejsz\w*|tidigare|alla|dina|onceki|tum)"
+)
 _QUALIFIER = (
     r"(?:your|you\s+were\s+given|previous|prior|earlier|above|initial|original|usual|system"
     r"|all|any|every|these|those|my|developer'?s?|the\s+user'?s)"
@@ -50,7 +57,10 @@ _QUALIFIER = (
 _LATIN: dict[str, str] = {
     # an imperative override of the model's rules, in any of the languages, mixed ones too
     "override": rf"(?:\b{_IMPERATIVE}\b(?:\s+[\w'-]+){{0,4}}?\s+{_QUALIFIER}\b"
-    rf"(?:\s+[\w'-]+){{0,3}}?\s+{_RULE_NOUN}\b|\b{_FOREIGN_IMPERATIVE}\b(?:\s*[\w',-]+){{0,6}}?\s+{_RULE_NOUN}\b"
+    rf"(?:\s+[\w'-]+){{0,3}}?\s+{_RULE_NOUN}\b"
+    rf"|\b{_FOREIGN_IMPERATIVE}\b(?:\s*[\w',-]+){{0,3}}?\s+{FOREIGN_EARLIER}"
+    rf"(?:\s+[\w',-]+){{0,2}}?\s+{_RULE_NOUN}\b|\b{_FOREIGN_IMPERATIVE}\b(?:\s*[\w',-]+){{0,5}}?\s+"
+    rf"{_RULE_NOUN}(?:\s+[\w',-]+){{0,2}}?\s+{FOREIGN_EARLIER}\b"
     rf"|\b{_IMPERATIVE}\s+(?:the\s+)?(?:user'?s\s+question|question\s+you\s+were\s+asked"
     r"|(?:all|everything|what(?:ever)?)\s+(?:that\s+)?you\s+(?:were|have\s+been|got)\b)"
     # Turkish puts the verb last
@@ -65,7 +75,10 @@ _LATIN: dict[str, str] = {
     "persona_foreign": r"\b(?:assistant|assistent|asistente|assistente|ia|ki|ai|modelo|modell)\b"
     r"[^.!?\n]{0,20}?\b(?:sans\s+(?:regles|restrictions|limites)|ohne\s+(?:regeln|grenzen"
     r"|einschrankungen)|sin\s+(?:reglas|restricciones|limites)|sem\s+(?:regras|restricoes)"
-    r"|senza\s+(?:regole|restrizioni)|zonder\s+(?:regels|beperkingen))",
+    r"|senza\s+(?:regole|restrizioni)|zonder\s+(?:regels|beperkingen))"
+    r"|\b(?:tu\s+n'as|vous\s+n'avez|du\s+hast|no\s+tienes|voce\s+nao\s+tem|non\s+hai|je\s+hebt)"
+    r"\s+(?:plus\s+de|keine|ya|mais|piu|geen)\s+(?:\w+\s+)?(?:regles|regeln|reglas|regras|regole"
+    r"|regels)\b",
     "force": r"\b(?:reply|respond|answer|say|write|output|print|emit)\b[^.!?\n]{0,30}?"
     r"\b(?:nothing\s+but|and\s+nothing\s+(?:else|more)|no\s+other\s+text|solely|exclusively"
     r"|verbatim|nothing\s+more)\b|\byour\s+(?:entire\s+|whole\s+|only\s+)?(?:answer|response"
@@ -81,7 +94,15 @@ _LATIN: dict[str, str] = {
     "banner": r"(?:={2,}|-{3,}|\[\[|#{2,}|\*{3,})\s*(?:admin|system|developer|new|assistant)\s+"
     r"(?:instructions?|prompt|override|message)\b|\bnew\s+system\s+prompt\b"
     r"|\b(?:admin|system)\s+override\b|<\s*/?\s*(?:system[_-]prompt|im_start|im_end|sys)\s*>"
-    r"|\[\s*system\s*\]\s*\(",
+    r"|\[\s*system\s*\]\s*\(|[\"']role[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']"
+    r"|<\s*/?\s*(?:tool_call|function_call|tool_code|tool_use)\s*>"
+    r"|%{2,}\s*(?:system|admin|developer)\s+(?:message|prompt|instructions?)\b"
+    r"|#{2,}\s*(?:instruction|response|system|user|assistant)\s*:",
+    "reveal_foreign": r"\b(?:affiche[zs]?|montre[zs]?|revele[zs]?|zeig(?:e|en)?|gib|muestra|revela"
+    r"|mostra|mostre|mostrami|toon|laat|pokaz|visa|goster)\b[^.!?\n]{0,40}?\b(?:instructions"
+    r"|consignes|regles|anweisungen|regeln|instrucciones|reglas|instrucoes|regras|istruzioni"
+    r"|regole|instructies|regels|instrukcje|instruktioner|talimat\w*)\s+(?:cachees|secretes"
+    r"|versteckten|geheimen|ocultas|secretas|nascoste|segrete|verborgen|ukryte|dolda|gizli)\b",
 }
 # Weak cues: each alone is ordinary prose; a pair within the window is an instruction.
 _WEAK: dict[str, str] = {
@@ -119,12 +140,61 @@ _WEAK: dict[str, str] = {
     # what a planted instruction sends out: the conversation, the user's words, secrets
     "data": r"(?:\bthe\s+(?:full\s+|whole\s+|entire\s+)?conversation\b|\b(?:chat|conversation)"
     r"\s+history\b|\byour\s+(?:memory|context)\b|\btranscript\b|\buser'?s\s+(?:question"
-    r"|(?:previous\s+)?messages?)\b|\bprevious\s+messages\b|api[_\s-]?key|\bpasswords?\b"
+    r"|(?:previous\s+)?messages?)\b|\bprevious\s+messages\b|api[_\s-]?key|\bstored\s+passwords?\b"
     r"|/etc/(?:passwd|shadow)\b|\bcurl\b[^|\n]{0,80}\|\s*(?:ba)?sh\b|\bshell\s+command\b)",
     "tool": r"\b(?:your\s+\w*\s*tool|(?:search|download|browse|code|shell)\s+(?:tool|function))\b",
     "reveal": r"\b(?:print|reveal|show|output|repeat|disclose|leak|dump|echo|quote|write\s+out"
     r"|tell\s+me)\b",
 }
+# The model named as the addressee: its kind, its internals, its conversation.
+_ADDRESSEE = {
+    "bot": r"\b(?:chat\s*bot|a\.i\.|llm|language\s+model|ai\s+(?:agent|model|system)|gpt\w*"
+    r"|\w*(?<!ro)bot|attention\s+model|model\s+reading|dear\s+(?:model|ai))\b"
+    r"|\bassistant\b(?!\s+(?:engineer|master|pilot|maintainer|manager|director|professor|editor"
+    r"|purser|cook|steward|superintendent|to\b|of\b|engine))",
+    "internals": r"\byour\s+(?:own\s+|previous\s+|prior\s+|earlier\s+|original\s+|current\s+"
+    r"|existing\s+|usual\s+|initial\s+|hidden\s+)?(?:instructions|rules|guidelines"
+    r"|directives|programming|restrictions|guardrails|creators|developers|system\s+prompt"
+    r"|persona|orders|policies)\b|\bsystem\s+(?:prompt|instructions)\b|\b(?:instructions"
+    r"|guidance|rules|prompt|configuration|keys|orders|directions|directives|guidelines|policies)"
+    r"\s+(?:that\s+)?you\s+(?:were|have\s+been|got|received)\b|\b(?:nothing|everything"
+    r"|anything|all|what(?:ever)?)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:told"
+    r"|instructed|given)\b|\b(?:all|any|every)\s+(?:of\s+the\s+)?(?:previous|prior|earlier"
+    r"|above|preceding)\s+(?:instructions|directives|rules|prompts?|orders|directions)\b"
+    r"|\beverything\s+(?:above|before)\s+(?:this|here)\b|\bthe\s+prompt\s+(?:that\s+)?"
+    r"(?:precedes|above|before)\b|\b(?:first|previous|last)\s+user\s+message\b"
+    r"|\bcontent\s+polic\w+|\bguardrails\b|\bin\s+character\b|\bjailbr\w+|\b(?:sudo"
+    r"|developer|admin|god|dan|jailbreak|unrestricted|debug)\s+mode\b|\bfilters?\s+(?:turned"
+    r"\s+)?off\b|\bwithout\s+(?:any\s+)?(?:rules|restrictions|guardrails|limits)\b"
+    r"|\b(?:no|zero)\s+(?:rules|restrictions|guardrails|content\s+policy)\b|\b(?:hidden"
+    r"|secret|confidential)\s+(?:rules|instructions|settings|prompt|configuration"
+    r"|guidelines)\b|\bdeveloper\s+(?:instructions|message)\b",
+    "meta": r"\b(?:every|(?:to|for)\s+any)\s+(?:further\s+|following\s+|other\s+)?(?:question"
+    r"|query|request)s?\b|\ball\s+(?:further|following|future)\s+(?:questions|queries)\b"
+    r"|\b(?:whatever|regardless\s+of|no\s+matter)\s+(?:what\s+|which\s+)?(?:the\s+)?(?:question"
+    r"|you\s+are\s+asked|sources|documents|report)\b"
+    r"|\bthe\s+next\s+question\b|\bwhatever\s+you\s+are\s+asked\b|\bthe\s+(?:documents"
+    r"|sources)\s+(?:say|show)\b|\byour\s+(?:whole\s+|entire\s+|only\s+)?(?:reply|answer"
+    r"|response|output)\s*(?::|is\b|has\s+to\b|must\b|should\b|shall\b|will\b|contains?\b"
+    r"|consists?\b)",
+}
+# An order: an imperative opening a clause, a "you must", an exclusive output.
+_DIRECTIVE = (
+    r"(?:(?:^|[.!?;:,>\]\)\n]\s*|\b(?:please|kindly|just|now|then|and|also|simply|first"
+    r"|so)\s+)(?:say|print|write|output|emit|reply|respond|answer|tell|claim|confirm|state"
+    r"|announce|approve|deny|include|add|append|send|forward|post|e-?mail|encode|put|paste|copy"
+    r"|list|show|reveal|display|recite|spell\s+out|translate|dump|leak|disclose|repeat|echo"
+    r"|summari[sz]e|begin|start|end|make\s+(?:sure|every)|treat|forget|ignore|disregard|skip"
+    r"|drop|bypass|overlook|scrap|set\s+aside|abandon|discard|neglect|become|act|behave|play"
+    r"|pretend|imagine|simulate|take\s+on|switch|enable|enter|activate|call|invoke|visit|open"
+    r"|download|fetch|run|execute|obey|stay|never|always|only\s+ever|do\s+not|don'?t)\b"
+    r"|\byou\s+(?:must|will|shall)\s+(?:now|always|only|henceforth)\b"
+    r"|\bthe\s+(?:assistant|model|ai|bot)\s+(?:must|should|will|shall)\b"
+    r"|\bno\s+other\s+text\b|\bnothing\s+(?:else|further|more)\b|\bverbatim\b"
+    r"|\bword\s+(?:for|by)\s+word\b)"
+)
+_WEAK.update(_ADDRESSEE)
+_WEAK["directive"] = _DIRECTIVE
 # Which two weak cues together make an instruction (order free, within the window).
 _PAIRS = {
     frozenset(p)
@@ -135,22 +205,26 @@ _PAIRS = {
         ("revoke", "force"), ("force", "ai"), ("force", "address"), ("role", "persona"),
         ("role", "ai"), ("role", "address"), ("url", "data"), ("url", "slot"), ("force", "slot"),
         ("tool", "data"), ("tool", "slot"), ("tool", "url"), ("ai", "slot"),
+        *(("directive", a) for a in (*_ADDRESSEE, "data")),
+        ("bot", "internals"), ("internals", "meta"),
     )
 }  # fmt: skip
 
 # ---- other scripts (matched on the unfolded copy, combining marks removed) ----
 _SCRIPT: dict[str, str] = {
     "override_ru": r"(?:игнорируй|игнорируйте|проигнорируй|забудь|забудьте|не\s+обращай(?:те)?"
-    r"\s+внимания)[^.!?\n]{0,40}?(?:инструкци|указани|правил|промпт|что\s+теб\w*\s+говорил)",
+    r"\s+внимания)[^.!?\n]{0,40}?(?:инструкци|указани|правил|промпт|что\s+теб\w*\s+говорил"
+    r"|instructions?|rules|prompt)",
     "override_cjk": r"(?:忽略|无视|無視|忘记|忘掉|忘れ|不要理会|不理会|别管|무시|잊어)"
-    r"[^。！？\n]{0,20}?(?:指令|指示|规则|規則|ルール|提示|プロンプト|命令|设定|設定|지시|규칙|프롬프트|명령)"
+    r"[^。！？\n]{0,20}?(?:指令|指示|规则|規則|ルール|提示|プロンプト|命令|设定|設定|지시|규칙|프롬프트|명령"
+    r"|instructions?|rules|prompt)"
     r"|(?:指令|指示|规则|規則|ルール|プロンプト|命令|지시|규칙|프롬프트|명령)"
     r"[^。！？\n]{0,20}?(?:忽略|无视|無視|忘记|忘れ|무시|잊어)",
     "override_ar": r"(?:تجاهل|انس|لا\s+تلتزم)[^.!?\n]{0,40}?"
     r"(?:التعليمات|القواعد|الأوامر|ما\s+قيل\s+لك)",
     "prompt_script": r"системн\w*\s+(?:промпт|подсказк|инструкци)"
     r"|系统提示|系統提示|システムプロンプト|موجه\s+النظام|시스템\s*프롬프트",
-    "persona_script": r"(?:ассистент|помощник|модель|助手|アシスタント|مساعد|어시스턴트)"
+    "persona_script": r"(?:ассистент|помощник|модель|бот|助手|アシスタント|مساعد|어시스턴트)"
     r"[^.!?\n]{0,20}?(?:без\s+(?:ограничений|правил)|بلا\s+قيود|بدون\s+قيود)"
     r"|(?:没有任何限制|没有限制|无限制|制限のない|制限なし|제한\s*없는)[^。！？\n]{0,12}?"
     r"(?:助手|アシスタント|模型|AI|어시스턴트)",
@@ -198,15 +272,31 @@ def _paired(flat: str) -> list[tuple[int, int, str]]:
 
 def latin_cues(folded: str) -> list[tuple[int, int, str]]:
     """Spans ``(start, end, name)`` of instruction cues in ``folded`` (the detector's folded,
-    de-spaced copy); newlines read as spaces, so a phrasing written one word a line is read."""
-    flat = folded.replace("\n", " ")
+    de-spaced copy); a blank line ends a clause, a single newline reads as a space (so a
+    phrasing written one word a line is read)."""
+    flat = folded.replace("\n\n", ". ").replace("\n", " ")
     return _strong(flat) + _paired(flat)
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
+
+
+def _kept(text: str, i: int) -> bool:
+    """Whether character ``i`` of ``text`` is read: not a combining mark (Arabic vowel signs),
+    not a space or separator between two CJK characters ("忽 略 之 前", "忽.略")."""
+    ch = text[i]
+    if unicodedata.category(ch) == "Mn":
+        return False
+    if ch in " ./*_-·" and 0 < i < len(text) - 1:
+        before, after = text[i - 1], text[i + 1]
+        return not (_CJK.match(before) and _CJK.match(after))
+    return True
 
 
 def script_cues(text: str) -> list[tuple[int, int, str]]:
     """Spans of instruction cues written in other scripts (Cyrillic, CJK, Hangul, Arabic), read
-    on ``text`` with combining marks (Arabic vowel signs) skipped."""
-    index = [i for i, ch in enumerate(text) if unicodedata.category(ch) != "Mn"]
+    on ``text`` with combining marks and the gaps between CJK characters skipped."""
+    index = [i for i in range(len(text)) if _kept(text, i)]
     plain = "".join(text[i] for i in index).lower()
     if plain.isascii():
         return []
