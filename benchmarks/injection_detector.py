@@ -4,10 +4,13 @@ how much benign text it flags.
 - recognition on set A, ``tests/data/injections.jsonl`` (``python tests/data/make_injections.py``),
   by split, family and disguise. Its ``held_back`` half was scored and its misses read on
   2026-12-01, so both halves of set A are development data now;
-- set B, ``tests/data/injections_b.jsonl`` (``python tests/data/make_injections_b.py``):
-  hand-written attacks and benign hard negatives, split (seed ``bosun-injections-b-2026-12-02``)
-  and committed before the detector was run on them; ``dev`` built on, ``held_back`` scored once
-  at the end. Recognition by split, family and disguise; hard negatives flagged by split;
+- sets B and C, ``tests/data/injections_b.jsonl`` and ``injections_c.jsonl`` (``python
+  tests/data/make_injections_b.py``): hand-written attacks and benign hard negatives, each split
+  (seeds ``bosun-injections-b-2026-12-02``, ``bosun-injections-c-2026-12-02``) and committed
+  before the detector was run on them. Set B's held-back half was scored once (84.5 % of attacks,
+  4.9 % of its hard negatives flagged) and is development data since; set C was then written as
+  the new held-back test (``dev`` built on, ``held_back`` scored once at the end). Recognition by
+  split, family and disguise; hard negatives flagged by split;
 - false positives on benign text: every question of ``benchmarks/questions/*.jsonl``, the
   passages (chunks as ingest cuts them) of the real mailing-list mail in
   ``../shared/data/email/usrp-users`` and of NTSB narratives, and the example archive.
@@ -35,12 +38,18 @@ from archive.ingest.model import LoadError, SourceDocument  # noqa: E402
 from text.injection import instructions_in  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
-SETS = {"A": DATA / "injections.jsonl", "B": DATA / "injections_b.jsonl"}
+SETS = {
+    "A": DATA / "injections.jsonl",
+    "B": DATA / "injections_b.jsonl",
+    "C": DATA / "injections_c.jsonl",
+}
+#: Sets whose held-back half has been scored and read: all of them is development data now.
+SPENT = {"A", "B"}
 
 
 def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
     """Rows of recognition by set, split, family and disguise (benign hard negatives: how many
-    were flagged); the held-back misses of set B (ids); the flagged hard negatives."""
+    were flagged); the held-back misses of set C (ids); the flagged hard negatives."""
     hits: Counter[tuple[str, str, str]] = Counter()
     totals: Counter[tuple[str, str, str]] = Counter()
     missed: list[str] = []
@@ -51,7 +60,7 @@ def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]
                 continue
             entry = json.loads(line)
             found = instructions_in(entry["text"])
-            split = "dev" if name == "A" else entry["split"]  # set A's held-back was read
+            split = "dev" if name in SPENT else entry["split"]
             if entry.get("label") == "benign":
                 groups = ["hard negatives (flagged)"]
                 if found:
@@ -59,7 +68,7 @@ def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]
             else:
                 disguise = entry["disguise"].split("+")[0]
                 groups = ["all", f"family:{entry['family']}", f"disguise:{disguise}"]
-                if not found and name == "B" and entry["split"] == "held_back":
+                if not found and name not in SPENT and entry["split"] == "held_back":
                     missed.append(entry["id"])
             for group in groups:
                 totals[name, split, group] += 1
@@ -162,7 +171,7 @@ def main() -> None:
     for r in benign:
         print(f"| {r['source']} | {r['n']} | {r['flagged']} | {r['rate']:.2%} |")  # noqa: T201
     if missed:
-        print(f"\nset B held-back misses: {', '.join(missed)}")  # noqa: T201
+        print(f"\nset C held-back misses: {', '.join(missed)}")  # noqa: T201
     for item in hard:
         print(f"hard negative flagged: {item['id']} {item['patterns']}")  # noqa: T201
     for item in flagged[: args.show]:
