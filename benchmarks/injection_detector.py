@@ -31,6 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from render import Table, emit  # noqa: E402
+
 from archive.ingest.chunking import chunk_document  # noqa: E402
 from archive.ingest.discover import load_paths  # noqa: E402
 from archive.ingest.loaders.email import parse_message  # noqa: E402
@@ -154,28 +156,56 @@ def main() -> None:
     args = parser.parse_args()
     rows, missed, hard = recognition()
     benign, flagged = false_positives(args.data, args.mails, args.records)
+    emit(
+        "python benchmarks/injection_detector.py --json",
+        tables(rows, benign),
+        as_json=args.json,
+        held_back_missed=missed,
+        hard_negatives_flagged=hard,
+    )
     if args.json:
-        out = {"recognition": rows, "held_back_missed": missed, "hard_negatives_flagged": hard,
-               "false_positives": benign}  # fmt: skip
-        print(json.dumps(out, indent=2))  # noqa: T201
         return
-    print("| set | split | group | n | recognised | rate |")  # noqa: T201
-    print("|---|---|---|---:|---:|---:|")  # noqa: T201
-    for r in rows:
-        print(  # noqa: T201
-            f"| {r['set']} | {r['split']} | {r['group']} | {r['n']} | {r['recognised']} "
-            f"| {r['rate']:.1%} |"
-        )
-    print("\n| benign source | texts | flagged | rate |")  # noqa: T201
-    print("|---|---:|---:|---:|")  # noqa: T201
-    for r in benign:
-        print(f"| {r['source']} | {r['n']} | {r['flagged']} | {r['rate']:.2%} |")  # noqa: T201
     if missed:
-        print(f"\nset C held-back misses: {', '.join(missed)}")  # noqa: T201
+        print(f"set C held-back misses: {', '.join(missed)}")  # noqa: T201
     for item in hard:
         print(f"hard negative flagged: {item['id']} {item['patterns']}")  # noqa: T201
     for item in flagged[: args.show]:
         print(item)  # noqa: T201
+
+
+def tables(rows: list[dict[str, Any]], benign: list[dict[str, Any]]) -> list[Table]:
+    """The summary (attacks recognised and hard negatives flagged, by set and split), the
+    rates by family and disguise, and the false positives on real archive text."""
+    by = {(r["set"], r["split"], r["group"]): r for r in rows}
+    summary = []
+    for name, split in sorted({(r["set"], r["split"]) for r in rows}):
+        attacks, hard = (
+            by.get((name, split, "all")),
+            by.get((name, split, "hard negatives (flagged)")),
+        )
+        summary.append([
+            name, split, attacks["n"], attacks["recognised"], f"{attacks['rate']:.1%}",
+            hard["n"] if hard else None, hard["recognised"] if hard else None,
+            f"{hard['rate']:.1%}" if hard else None,
+        ])  # fmt: skip
+    groups = [
+        [r["set"], r["split"], r["group"], r["n"], r["recognised"], f"{r['rate']:.1%}"]
+        for r in rows
+        if r["group"] not in ("all", "hard negatives (flagged)")
+    ]
+    real = [[r["source"], r["n"], r["flagged"], f"{r['rate']:.2%}"] for r in benign]
+    total = sum(r["n"] for r in benign)
+    real.append(["all real texts", total, sum(r["flagged"] for r in benign),
+                 f"{sum(r['flagged'] for r in benign) / max(total, 1):.2%}"])  # fmt: skip
+    return [
+        Table(
+            "summary",
+            ["set", "split", "attacks", "recognised", "rate", "hard negatives", "flagged", "rate"],
+            summary,
+        ),  # fmt: skip
+        Table("groups", ["set", "split", "group", "n", "recognised", "rate"], groups),
+        Table("real", ["benign source", "texts", "flagged", "rate"], real),
+    ]
 
 
 if __name__ == "__main__":
