@@ -52,9 +52,9 @@ _FOREIGN_RULES = (
 # à vos risques" is a warning in a manual, "ignorez toutes les consignes précédentes" is not).
 _FOREIGN_EARLIER = FOREIGN_EARLIER
 _OVERRIDE_FOREIGN = (
-    rf"\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,3}}?{_FOREIGN_EARLIER}\s+(?:[\w']+\s+){{0,2}}?"
+    rf"(?:\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,3}}?{_FOREIGN_EARLIER}\s+(?:[\w']+\s+){{0,2}}?"
     rf"{_FOREIGN_RULES}\b|\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,5}}?{_FOREIGN_RULES}\s+"
-    rf"(?:[\w']+\s+){{0,2}}?{_FOREIGN_EARLIER}\b"
+    rf"(?:[\w']+\s+){{0,2}}?{_FOREIGN_EARLIER}\b)"
 )
 # "You are now ..." with a persona after it, and "pretend to be ...".
 _ROLE_PLAY_FOREIGN = (
