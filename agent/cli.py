@@ -374,7 +374,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from agent.settings import Settings
 
             return int(_lazy("serve", "run_{}")(Settings.from_env(), args))
-        return asyncio.run(_run(args))
+        from agent.interrupts import run_command
+
+        return run_command(_run(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

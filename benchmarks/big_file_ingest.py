@@ -85,7 +85,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"megabytes": args.mb}
     try:
         started = time.monotonic()
-        proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            command,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            # Ctrl-C reaches the run even when this script was started in the background (where
+            # the shell ignores SIGINT, and an ignored signal stays ignored in children).
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         first = mails = None
         while proc.poll() is None:
             big, declared, stored_mails, _ = counts(url, "bigfile")

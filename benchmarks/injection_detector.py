@@ -1,9 +1,16 @@
 """The planted-instruction detector (:mod:`text.injection`): how many phrasings it recognises and
 how much benign text it flags.
 
-- recognition on ``tests/data/injections.jsonl`` (``python tests/data/make_injections.py``), by
-  split: ``dev`` (what the detector was tuned on) and ``held_back`` (never looked at while
-  tuning), by family and by disguise;
+- recognition on set A, ``tests/data/injections.jsonl`` (``python tests/data/make_injections.py``),
+  by split, family and disguise. Its ``held_back`` half was scored and its misses read on
+  2026-12-01, so both halves of set A are development data now;
+- sets B and C, ``tests/data/injections_b.jsonl`` and ``injections_c.jsonl`` (``python
+  tests/data/make_injections_b.py``): hand-written attacks and benign hard negatives, each split
+  (seeds ``bosun-injections-b-2026-12-02``, ``bosun-injections-c-2026-12-02``) and committed
+  before the detector was run on them. Set B's held-back half was scored once (84.5 % of attacks,
+  4.9 % of its hard negatives flagged) and is development data since; set C was then written as
+  the new held-back test (``dev`` built on, ``held_back`` scored once at the end). Recognition by
+  split, family and disguise; hard negatives flagged by split;
 - false positives on benign text: every question of ``benchmarks/questions/*.jsonl``, the
   passages (chunks as ingest cuts them) of the real mailing-list mail in
   ``../shared/data/email/usrp-users`` and of NTSB narratives, and the example archive.
@@ -24,38 +31,56 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from render import Table, emit  # noqa: E402
+
 from archive.ingest.chunking import chunk_document  # noqa: E402
 from archive.ingest.discover import load_paths  # noqa: E402
 from archive.ingest.loaders.email import parse_message  # noqa: E402
 from archive.ingest.model import LoadError, SourceDocument  # noqa: E402
 from text.injection import instructions_in  # noqa: E402
 
-PHRASINGS = ROOT / "tests" / "data" / "injections.jsonl"
+DATA = ROOT / "tests" / "data"
+SETS = {
+    "A": DATA / "injections.jsonl",
+    "B": DATA / "injections_b.jsonl",
+    "C": DATA / "injections_c.jsonl",
+}
+#: Sets whose held-back half has been scored and read: all of them is development data now.
+SPENT = {"A", "B"}
 
 
-def recognition() -> tuple[list[dict[str, Any]], list[str]]:
-    """Rows of recognition by split, family and disguise; the held-back misses (ids)."""
-    entries = [json.loads(line) for line in PHRASINGS.open(encoding="utf-8") if line.strip()]
-    hits: Counter[tuple[str, str]] = Counter()
-    totals: Counter[tuple[str, str]] = Counter()
+def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+    """Rows of recognition by set, split, family and disguise (benign hard negatives: how many
+    were flagged); the held-back misses of set C (ids); the flagged hard negatives."""
+    hits: Counter[tuple[str, str, str]] = Counter()
+    totals: Counter[tuple[str, str, str]] = Counter()
     missed: list[str] = []
-    for entry in entries:
-        found = bool(instructions_in(entry["text"]))
-        for key in (
-            (entry["split"], "all"),
-            (entry["split"], f"family:{entry['family']}"),
-            (entry["split"], f"disguise:{entry['disguise']}"),
-        ):
-            totals[key] += 1
-            hits[key] += found
-        if not found and entry["split"] == "held_back":
-            missed.append(entry["id"])
+    flagged: list[dict[str, Any]] = []
+    for name, path in SETS.items():
+        for line in path.open(encoding="utf-8"):
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            found = instructions_in(entry["text"])
+            split = "dev" if name in SPENT else entry["split"]
+            if entry.get("label") == "benign":
+                groups = ["hard negatives (flagged)"]
+                if found:
+                    flagged.append({"id": entry["id"], "patterns": found})
+            else:
+                disguise = entry["disguise"].split("+")[0]
+                groups = ["all", f"family:{entry['family']}", f"disguise:{disguise}"]
+                if not found and name not in SPENT and entry["split"] == "held_back":
+                    missed.append(entry["id"])
+            for group in groups:
+                totals[name, split, group] += 1
+                hits[name, split, group] += bool(found)
     rows = [
-        {"split": s, "group": g, "n": totals[s, g], "recognised": hits[s, g],
-         "rate": round(hits[s, g] / totals[s, g], 4)}
-        for s, g in sorted(totals)
+        {"set": n, "split": s, "group": g, "n": totals[n, s, g], "recognised": hits[n, s, g],
+         "rate": round(hits[n, s, g] / totals[n, s, g], 4)}
+        for n, s, g in sorted(totals)
     ]  # fmt: skip
-    return rows, missed
+    return rows, missed, flagged
 
 
 def _chunks(documents: Iterable[SourceDocument | LoadError]) -> Iterator[str]:
@@ -129,24 +154,58 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=2000, help="NTSB records read")
     parser.add_argument("--show", type=int, default=0, help="print N flagged benign texts")
     args = parser.parse_args()
-    rows, missed = recognition()
+    rows, missed, hard = recognition()
     benign, flagged = false_positives(args.data, args.mails, args.records)
+    emit(
+        "python benchmarks/injection_detector.py --json",
+        tables(rows, benign),
+        as_json=args.json,
+        held_back_missed=missed,
+        hard_negatives_flagged=hard,
+    )
     if args.json:
-        out = {"recognition": rows, "held_back_missed": missed, "false_positives": benign}
-        print(json.dumps(out, indent=2))  # noqa: T201
         return
-    print("| split | group | n | recognised | rate |")  # noqa: T201
-    print("|---|---|---:|---:|---:|")  # noqa: T201
-    for r in rows:
-        print(f"| {r['split']} | {r['group']} | {r['n']} | {r['recognised']} | {r['rate']:.1%} |")  # noqa: T201
-    print("\n| benign source | texts | flagged | rate |")  # noqa: T201
-    print("|---|---:|---:|---:|")  # noqa: T201
-    for r in benign:
-        print(f"| {r['source']} | {r['n']} | {r['flagged']} | {r['rate']:.2%} |")  # noqa: T201
     if missed:
-        print(f"\nheld-back misses: {len(missed)}")  # noqa: T201
+        print(f"set C held-back misses: {', '.join(missed)}")  # noqa: T201
+    for item in hard:
+        print(f"hard negative flagged: {item['id']} {item['patterns']}")  # noqa: T201
     for item in flagged[: args.show]:
         print(item)  # noqa: T201
+
+
+def tables(rows: list[dict[str, Any]], benign: list[dict[str, Any]]) -> list[Table]:
+    """The summary (attacks recognised and hard negatives flagged, by set and split), the
+    rates by family and disguise, and the false positives on real archive text."""
+    by = {(r["set"], r["split"], r["group"]): r for r in rows}
+    summary = []
+    for name, split in sorted({(r["set"], r["split"]) for r in rows}):
+        attacks, hard = (
+            by.get((name, split, "all")),
+            by.get((name, split, "hard negatives (flagged)")),
+        )
+        summary.append([
+            name, split, attacks["n"], attacks["recognised"], f"{attacks['rate']:.1%}",
+            hard["n"] if hard else None, hard["recognised"] if hard else None,
+            f"{hard['rate']:.1%}" if hard else None,
+        ])  # fmt: skip
+    groups = [
+        [r["set"], r["split"], r["group"], r["n"], r["recognised"], f"{r['rate']:.1%}"]
+        for r in rows
+        if r["group"] not in ("all", "hard negatives (flagged)")
+    ]
+    real = [[r["source"], r["n"], r["flagged"], f"{r['rate']:.2%}"] for r in benign]
+    total = sum(r["n"] for r in benign)
+    real.append(["all real texts", total, sum(r["flagged"] for r in benign),
+                 f"{sum(r['flagged'] for r in benign) / max(total, 1):.2%}"])  # fmt: skip
+    return [
+        Table(
+            "summary",
+            ["set", "split", "attacks", "recognised", "rate", "hard negatives", "flagged", "rate"],
+            summary,
+        ),  # fmt: skip
+        Table("groups", ["set", "split", "group", "n", "recognised", "rate"], groups),
+        Table("real", ["benign source", "texts", "flagged", "rate"], real),
+    ]
 
 
 if __name__ == "__main__":

@@ -272,8 +272,18 @@ MATRIX: tuple[Fault, ...] = (
         "ingest",
         "Ctrl-C while passages are embedded",
         "message",
-        "stops within one embedding call (16 passages); `interrupted: true`, exit status 130; "
-        "a rerun continues with no duplicate",
+        "stops within one embedding call (4 passages) and the process ends once the report is "
+        "printed; `interrupted: true`, exit status 130; a second Ctrl-C ends it at once; a rerun "
+        "continues with no duplicate",
+        noted=False,
+    ),
+    Fault(
+        "ingest.interrupted_stalled",
+        "ingest",
+        "Ctrl-C while an embedding request hangs (a stalled provider, its timeout far away)",
+        "message",
+        "the process ends once the report is printed, not waiting for the request; the slices "
+        "committed before stay and a rerun continues",
         noted=False,
     ),
 )

@@ -71,6 +71,10 @@ INGEST_ROWS = {
         "tests.e2e.test_ingest_interrupt",
         "test_ctrl_c_mid_file_stops_promptly_and_a_rerun_finishes_it",
     ),
+    "ingest.interrupted_stalled": (
+        "tests.e2e.test_ingest_interrupt",
+        "test_ctrl_c_ends_the_run_while_the_embedding_provider_stalls",
+    ),
 }
 
 

@@ -10,6 +10,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
+from text.injection_cues import FOREIGN_EARLIER, latin_cues, script_cues
+from text.injection_decode import decoded_copies
+
 # Control characters (Unicode category Cc) except newline and tab, plus format characters that can
 # hide text (zero-width spaces and joiners, bidirectional overrides), private-use and surrogates
 # (what invalid UTF-8 on a command line decodes to).
@@ -17,6 +20,12 @@ _KEEP = {"\n", "\t"}
 _DROPPED = ("Cc", "Cf", "Co", "Cs")
 
 _END = r"[^.!?;\n]*[.!?;]?"  # the rest of the clause an injected instruction started
+# What follows a role tag or label that speaks to the model (an XML <system> element in a
+# maintenance log does not): you, an order about the answer, the model itself.
+_ORDER = (
+    r"[^\n]{0,200}?\b(?:you|your|repl\w*|respond\w*|answer\w*|say|ignore|disregard|must|user"
+    r"|print|output|confirm\w*|always|never|only|reveal|obey|secrets?|pretend|forget)\b"
+)
 _OVERRIDE = r"(?:ignore|disregard|forget|override|bypass|skip|drop|abandon)"
 _EARLIER = r"(?:previous|prior|above|earlier|preceding|former|original|system|initial|all|any)"
 _RULES = r"(?:instructions?|prompts?|messages?|rules|directions|context|guidelines|directives)"
@@ -27,7 +36,7 @@ _ROLES = r"(?:system|assistant|developer|instructions?|context|passages?|tool|us
 # Portuguese) counts only before a French or Portuguese determiner, so English mail about
 # "ignoring the build instructions" is not read as one.
 _FOREIGN_VERBS = (
-    r"(?:ignorez|ignorer|ignore\s+(?=(?:toutes|tous|les|vos|tes|todas|todos|as|os|suas|seus)\s)"
+    r"(?:ignorez|ignorer|ignore(?=\s+(?:toutes|tous|les|vos|tes|todas|todos|as|os|suas|seus)\s)"
     r"|oublie[zr]?|ne\s+tene[zs]\s+pas\s+compte|fais\s+abstraction|faites\s+abstraction"
     r"|ignora[rd]?|olvida[rd]?|olvide|no\s+sigas|no\s+siga|no\s+hagas\s+caso|omite|desestima"
     r"|ignorier(?:e|en)?|vergiss|vergessen\s+sie|missachte|missachten\s+sie|ubergehe|befolge\s+nicht"
@@ -39,7 +48,14 @@ _FOREIGN_RULES = (
     r"|anweisungen|regeln|vorgaben|richtlinien|anordnungen|befehle|instrucoes|instrucao|regras"
     r"|orientacoes|diretrizes|istruzioni|regole|indicazioni|direttive|prompts?)"
 )
-_OVERRIDE_FOREIGN = rf"\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,5}}?{_FOREIGN_RULES}\b"
+# ... the rules said to be earlier ones or the reader's own ("ignorez les consignes du fabricant
+# à vos risques" is a warning in a manual, "ignorez toutes les consignes précédentes" is not).
+_FOREIGN_EARLIER = FOREIGN_EARLIER
+_OVERRIDE_FOREIGN = (
+    rf"(?:\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,3}}?{_FOREIGN_EARLIER}\s+(?:[\w']+\s+){{0,2}}?"
+    rf"{_FOREIGN_RULES}\b|\b{_FOREIGN_VERBS}\s+(?:[\w']+\s+){{0,5}}?{_FOREIGN_RULES}\s+"
+    rf"(?:[\w']+\s+){{0,2}}?{_FOREIGN_EARLIER}\b)"
+)
 # "You are now ..." with a persona after it, and "pretend to be ...".
 _ROLE_PLAY_FOREIGN = (
     r"\b(?:(?:tu\s+es|vous\s+etes|eres|du\s+bist|sie\s+sind|voce\s+e|tu\s+e|tu\s+sei|sei)"
@@ -71,8 +87,9 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|an?\s+(?:unrestricted|unfiltered|jailbroken|evil"
         r"|uncensored)\b|no\s+longer\s+(?:an?\s+|the\s+|bound|restricted|limited|required))" + _END,
         "new_task": r"\b(?:your|the)\s+(?:new|only|real|actual|next)\s+(?:task|job|goal|role"
-        r"|instruction)\s+(?:is|will\s+be)\b" + _END,
-        "instead_of_answering": r"\binstead\s+of\s+answering\b" + _END,
+        r"|instruction)\s+(?:is|will\s+be)\s+(?:to|now)\b" + _END,
+        "instead_of_answering": r"\binstead\s+of\s+answering\b(?:\s+the\s+question)?\s*,?\s*"
+        r"(?:just\s+|simply\s+|only\s+)?(?:say|write|reply|print|output|respond|tell)\b" + _END,
         "override_foreign": _OVERRIDE_FOREIGN + _END,
         "role_play_foreign": _ROLE_PLAY_FOREIGN + _END,
         "role_play_henceforth": r"\b(?:from\s+now\s+on|henceforth),?\s+"
@@ -83,7 +100,8 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         "role_play_pretend": r"\b(?:(?:pretend|roleplay|role-play)\s+(?:to\s+be|that\s+you"
         r"(?:\s+are)?|you\s+are|as)|imagine\s+(?:that\s+)?you\s+are\s+(?:now\s+)?(?:an?|the)\s)\b"
         + _END,
-        "jailbreak": r"\b(?:dan\s+mode|developer\s+mode|jailbreak(?:en|ed)?|do\s+anything\s+now"
+        "jailbreak": r"\b(?:dan\s+mode|(?:in|enable|activate)\s+developer\s+mode"
+        r"|jailbreak(?:en|ed)?|do\s+anything\s+now"
         r"|god\s+mode)\b" + _END,
         "reveal_prompt": r"\b(?:reveal|show|print|repeat|output|display|leak|dump|tell\s+me)\s+"
         r"(?:me\s+)?(?:your\s+|the\s+)?(?:full\s+|hidden\s+|secret\s+|original\s+)?"
@@ -92,18 +110,21 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|instructions\s+above|prompt\s+above)" + _END,
         "new_instructions": r"\b(?:new|updated|real|actual)\s+(?:system\s+)?(?:instructions|message"
         r"|prompt|rules|task)\s*(?::|#)" + _END,
-        "delimiter_block": rf"<\s*({_ROLES})\s*>[\s\S]{{0,2000}}?<\s*/\s*\1\s*>"
+        "delimiter_block": rf"<\s*({_ROLES})\s*>(?={_ORDER})[\s\S]{{0,2000}}?<\s*/\s*\1\s*>"
         r"|<\|im_start\|>[\s\S]{0,2000}?(?:<\|im_end\|>|\Z)|\[\s*INST\s*\][\s\S]{0,2000}?\[\s*/\s*INST\s*\]"
         r"|<<\s*SYS\s*>>[\s\S]{0,2000}?<<\s*/\s*SYS\s*>>",
-        "delimiter_tag": rf"</?\s*{_ROLES}\s*/?>",
+        "delimiter_tag": rf"</?\s*{_ROLES}\s*/?>(?={_ORDER})",
         "delimiter_token": r"<\|[^|<>\n]{0,40}\|>|<<\s*/?\s*SYS\s*>>|\[\s*/?\s*(?:INST|SYS)\s*\]",
         "delimiter_bracket": r"\[\s*(?:system|admin|administrator|assistant|developer|operator|root"
-        r"|instructions?)\s*\]" + _END,
+        r"|instructions?)\s*\]" + f"(?={_ORDER})" + _END,
         "delimiter_heading": r"^\s*(?:#+|={2,}|-{2,}|\*{2,})\s*"
         r"(?:system|assistant|developer|instructions?)\b[^\n]*" + r"(?:\n" + _END + ")?",
         "delimiter_banner": r"\b(?:begin|end)\s+(?:of\s+)?(?:the\s+)?(?:system\s+prompt|context"
         r"|passages|instructions)\b",
-        "role_label": r"(?:^|(?<=[>\]\)|#*=\-}.!?;:]))\s*(?:system|assistant|developer)\s*:" + _END,
+        # a chat turn's label, when what follows it speaks to the model
+        "role_label": r"(?:^|(?<=[>\]\)|#*=\-}.!?;:]))\s*(?:system|assistant|developer)\s*:"
+        r"(?=[^\n]{0,200}\b(?:you|your|repl\w*|respond\w*|answer\w*|say|ignore|disregard|must"
+        r"|user|print|output|confirm\w*)\b)" + _END,
         "citation_header": r"\[\s*CITE\s*:[^\]\n]{0,400}\]?",
         "citation_marker": r"\[\s*C\s*:[^\]\n]{0,60}\]?",
     }.items()
@@ -117,7 +138,7 @@ _COMPACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:instructions?|prompts?|rules|directions|guidelines)",
         "override_prompt": r"(?:ignore|disregard|forget|override|bypass)(?:the|your)?systemprompt",
         "role_play": r"youarenow(?:dan|an?(?:unrestricted|unfiltered|jailbroken|evil))",
-        "jailbreak": r"danmode|developermode|jailbreak|doanythingnow",
+        "jailbreak": r"danmode|(?:in|enable|activate)developermode|jailbreak|doanythingnow",
         "reveal_prompt": r"(?:reveal|show|print|repeat|leak|dump)(?:me)?(?:your|the)?"
         r"(?:full|hidden|secret)?(?:systemprompt|initialinstructions|hiddeninstructions)",
         "override_told": r"(?:ignore|disregard|forget)(?:all|everything)?(?:that)?"
@@ -125,13 +146,12 @@ _COMPACT_PATTERNS: dict[str, re.Pattern[str]] = {
         "role_play_henceforth": r"(?:fromnowon|henceforth)(?:you(?:are|will|must)|actas|pretend)",
         "role_play_act": r"actas(?:an?)?(?:dan|unrestricted|unfiltered|jailbroken|evil|uncensored)",
         "role_play_pretend": r"pretend(?:tobe|youare|thatyouare)",
-        "new_instructions": r"(?:new|updated)(?:system)?instructions",
+        "new_instructions": r"(?:new|updated)(?:system)?instructions(?:reply|answer|say|respond)",
     }.items()
 }
 # Chat-template delimiters with every space and dot gone ("< | s y s t e m | >", "[.S.Y.S.].").
 _SQUEEZED_DELIMITER = re.compile(
-    r"<\|[a-z_]{2,20}\|>|<</?sys>>|\[/?(?:inst|sys|system|admin|assistant|developer)\]"
-    r"|</?(?:system|assistant|developer)>",
+    r"<\|[a-z_]{2,20}\|>|<</?sys>>|\[/?(?:inst|sys)\]|<im_?(?:start|end)>",
     re.IGNORECASE,
 )
 _SQUEEZABLE = frozenset(" \t.*_-·")
@@ -143,8 +163,8 @@ _LOOKALIKES = str.maketrans(
     "аᴀвеєёкмнорсԁтуухѕіїјһӏԛԝɡɑαβεηικνορτυχωϲϳօսᴦАВЕКМНОРСТХУЅІЈԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
     "aabeeekmhopcdtyyxsiijhlqwgaabenikvoptuxwcjourABEKMHOPCTXYSIJQWABEZHIKMNOPTYX",
 )
-_LEET = str.maketrans("013457@$", "oieastas")
-_LEET_CHARS = frozenset("013457@$")
+_LEET = str.maketrans("0134579@$", "oieastgas")
+_LEET_CHARS = frozenset("0134579@$")
 _LEET_WORD = re.compile(r"[A-Za-z0-9@$]+")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
 # Single letters spaced apart by one space, dot, dash or star ("i g n o r e", "i.g.n.o.r.e."),
@@ -199,15 +219,17 @@ def _despaced(folded: str) -> tuple[str, list[int]]:
                 )
             ):
                 keep[i] = False
-    index = [i for i, k in enumerate(keep) if k]
-    return "".join(folded[i] for i in index), index
+    index = [i for i, k in enumerate(keep) if k and unicodedata.category(folded[i]) != "Mn"]
+    return "".join(folded[i] for i in index), index  # combining marks left over are dropped
 
 
-def find_injections(text: str) -> list[tuple[int, int, str]]:
+def find_injections(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
     """Spans ``(start, end, pattern name)`` of injection phrasings in ``text`` (after
-    :func:`strip_control` and NFKC), found on folded, de-spaced and compacted copies."""
+    :func:`strip_control` and NFKC), found on folded, de-spaced and compacted copies, by the
+    cues of :mod:`text.injection_cues`, and in what HTML references, base64 or ROT13 hide (an
+    encoded part holding one is a span named ``encoded``; ``depth`` bounds the nesting)."""
     spans: list[tuple[int, int, str]] = []
-    despaced, index = _despaced(fold(text))
+    despaced, index = _despaced(fold(text).replace(" / ", "   "))  # "a b / c d": words apart
     for name, pattern in (*INJECTION_PATTERNS.items(), ("role_label", _SHOUTED_ROLE)):
         for m in pattern.finditer(despaced):
             if m.end() > m.start():
@@ -228,6 +250,18 @@ def find_injections(text: str) -> list[tuple[int, int, str]]:
     for m in _SQUEEZED_DELIMITER.finditer(squeezed):
         start, end = kept[m.start()], kept[m.end() - 1] + 1
         spans.append((index[start], index[end - 1] + 1, "delimiter_token"))
+    # Cues and encodings add what the named phrasings did not find (never a second name for one).
+    found = [(index[start], index[end - 1] + 1, name) for start, end, name in latin_cues(despaced)]
+    found += script_cues(text)
+    if depth < 2:
+        found += [
+            (start, end, "encoded")
+            for start, end, decoded in decoded_copies(text)
+            if find_injections(readable(decoded), depth + 1)
+        ]
+    for start, end, name in found:
+        if not any(s < end and start < e for s, e, _ in spans):
+            spans.append((start, end, name))
     return spans
 
 

@@ -1,23 +1,28 @@
 """A large text file streams into the store in committed slices: small mails read after it are
 not held back (stored while it is still being written), Ctrl-C (SIGINT) stops the run mid-file
-with a partial, resumable state, and a rerun finishes it with no duplicate passage."""
+with a partial, resumable state (also while the embedding provider stalls), and a rerun
+finishes it with no duplicate passage."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import signal
+import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 
 from agent.settings import Settings
 from tests.e2e.harness import ROOT, Bosun, offline_env
+from tests.fakes.http_providers import FakeRequest, cohere_embed_v1, fake_provider_server
 
 pytestmark = pytest.mark.e2e
 
@@ -25,6 +30,11 @@ pytestmark = pytest.mark.e2e
 BIG_CHARS = 320_000
 #: A generous bound: a run that keeps embedding after Ctrl-C takes minutes on this file.
 PROMPT_S = 30
+#: Embedding requests the stalling provider answers before it stalls (4 passages each: a few
+#: slices of the big file are committed first).
+STALL_AFTER = 40
+#: A hang guard: without a prompt exit the run waits for the provider's one-hour timeout.
+HANG_S = 120
 
 
 def big_text() -> str:
@@ -105,3 +115,58 @@ def test_ctrl_c_mid_file_stops_promptly_and_a_rerun_finishes_it(
     assert done["stored"] == done["declared"] > left["stored"], done
     assert done["duplicates"] == 0 and done["mails"] == 3
     assert summary["chunks_added"] >= done["declared"] - left["stored"]
+
+
+def test_ctrl_c_ends_the_run_while_the_embedding_provider_stalls(
+    settings: Settings, folder: Path
+) -> None:
+    """An embedding request that never comes back (a stalled provider, its timeout an hour
+    away) does not keep an interrupted run alive: the report comes and the process ends, the
+    slices committed before stay, and a rerun once the provider answers again finishes."""
+    answered, stalled, release = [0], [0], threading.Event()
+
+    def embed(request: FakeRequest) -> tuple[int, Any]:
+        if answered[0] >= STALL_AFTER and not release.is_set():
+            stalled[0] += 1
+            release.wait()  # the request hangs as long as the provider stalls
+        answered[0] += 1
+        return cohere_embed_v1(request)
+
+    with fake_provider_server(routes=[("POST", r"/v1/embed", embed)]) as provider:
+        cli = replace(settings, collection=f"stall_{uuid.uuid4().hex[:8]}")
+        env = {
+            **offline_env(cli),
+            "BOSUN_EMBEDDINGS": "cohere",
+            "COHERE_API_KEY": "fake-cohere-key-1234",
+            "BOSUN_COHERE_BASE_URL": provider.url,
+            "BOSUN_COHERE_EMBEDDING_MODEL": "embed-english-v3.0",
+            "BOSUN_PROVIDER_TIMEOUT_S": "3600",
+        }
+        bosun = Bosun(cli, env)
+        try:
+            proc = bosun.start("ingest", str(folder), "--json", "--no-progress")
+            deadline = time.monotonic() + 600
+            while proc.poll() is None and time.monotonic() < deadline:
+                if stalled[0] and _big(bosun)["stored"]:
+                    break
+                time.sleep(0.05)
+            else:
+                pytest.fail(f"the provider never stalled after a stored slice: {_big(bosun)}")
+            proc.send_signal(signal.SIGINT)
+            try:
+                stdout, stderr = proc.communicate(timeout=HANG_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                pytest.fail("Ctrl-C did not end the run while an embedding request hung")
+            assert proc.returncode == 130, stderr[-2000:]
+            assert "Traceback" not in stderr
+            assert json.loads(stdout)["interrupted"] is True
+            left = _big(bosun)
+            assert 0 < left["stored"] < left["declared"] and left["duplicates"] == 0, left
+        finally:
+            release.set()
+        rerun = bosun.run("ingest", str(folder), "--json", "--no-progress", timeout=900)
+        assert not rerun.json()["interrupted"], rerun.stderr[-2000:]
+        done = _big(bosun)
+        assert done["stored"] == done["declared"] > left["stored"], done
+        assert done["duplicates"] == 0 and done["mails"] == 3

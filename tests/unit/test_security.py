@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graph.sanitization import FULL_LIMIT, SHORT_LIMIT, sanitize
 from providers.scrub import scrub_secrets
+from text.injection_cues import CUE_NAMES
 
 
 def test_control_characters_are_removed_but_newlines_and_tabs_stay() -> None:
@@ -32,7 +33,7 @@ def test_injection_phrasings_are_stripped_and_recorded() -> None:
             "override_prompt",
             "role_play",
             "reveal_prompt",
-        }
+        } | {name for name in CUE_NAMES if "override" in name or "reveal" in name or "role" in name}
 
 
 def test_ordinary_questions_pass_unchanged() -> None:
