@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from answers import prompts
 from answers.aspects import Aspect, asks_cause, question_aspect
 from answers.extractive import ended
+from answers.followup_answer import RecordFacts, record_facts, without_filler
 from answers.lines import (
     closest_records,
     missing_terms,
@@ -79,24 +80,28 @@ def compose_answer(request: AnswerRequest) -> str:
         year_first(request.passages, request.year), request.pool, request.subject_documents
     )
     head = list(request.notes)
+    facts = record_facts(request.question, passages, request.pool, request.subject_documents)
+    if facts is not None and facts.alone:
+        return _joined(head, prompts.EXTRACTIVE_LEAD, [facts.line])
+    aspect, passages = RecordFacts.narrowed(facts, aspect, passages)
     missing = missing_terms(request.question, passages, scope=request.scope, year=request.year)
     answer = _Answer(seen=said_sentences(request.said))
+    fresh = RecordFacts.unpadded(request.question, answer.fresh)
 
     listed: Aspect = "cause" if asks_cause(request.question) else "pattern"
 
     def score(units: list[Unit]) -> list[float]:
         return scores(request.query, units, listed, scope=request.scope, embed=request.embed)
 
-    if missing.essential or aspect == "pattern":
-        body = closest_records(
-            passages, request.pool, score=score, fresh=answer.fresh, take=answer.take
-        )
+    if facts is None and (missing.essential or aspect == "pattern"):
+        body = closest_records(passages, request.pool, score=score, fresh=fresh, take=answer.take)
         if missing.essential:
             head.append(prompts.NOT_FOUND.format(terms=", ".join(missing.terms)))
             return _joined(head, prompts.CLOSEST_RECORDS, body)
         if len(body) > 1:
             return _joined(head, prompts.PATTERN_LEAD.format(n=len(body)), body)
     units = [u for rank, r in enumerate(passages[:MAX_PASSAGES]) for u in units_of(r, rank)]
+    units = without_filler(request.question, units)
     units += _cause_units(aspect, passages, request.pool, units)
     scored = scores(
         request.query,
@@ -106,7 +111,7 @@ def compose_answer(request: AnswerRequest) -> str:
         embed=request.embed,
         also_cause=asks_cause(request.question),
     )
-    first: list[str] = []
+    first: list[str] = [facts.line] if facts is not None else []
     if aspect == "happened":
         first = _record_line(passages[0], units, scored, answer)
     chosen = _choose(units, scored, aspect, answer, request.max_sentences)

@@ -11,6 +11,7 @@ from answers.extractive import ended
 from answers.layout import shown_field
 from answers.units import CAUSE_SECTIONS, Unit, units_of
 from archive.store.passages import Passage
+from text.models import mentions_model, model_keys, model_mentions
 from text.words import STOP_WORDS
 
 #: Documents listed in a pattern answer.
@@ -91,7 +92,8 @@ def missing_terms(
     """Names (capitalised words after the first), numbers and years of ``question`` that none
     of ``passages`` mentions (a year also counts when a passage is dated in it)."""
     scoped = {w.casefold() for name in scope for w in _WORD.findall(name)}
-    words = _WORD.findall(question)
+    spans = [(m.start(), m.end()) for m in _WORD.finditer(question)]
+    words = [question[start:end] for start, end in spans]
     salient = []
     for i, word in enumerate(words):
         folded = word.casefold()
@@ -103,17 +105,32 @@ def missing_terms(
     salient = list(dict.fromkeys(salient))
     if not salient:
         return Missing([], 0)
-    haystack = " ".join(
+    written = " ".join(
         " ".join(str(r.get(k) or "") for k in ("title", "text", "subject", "vessel_name"))
         for r in passages
-    ).casefold()
+    )
+    haystack = written.casefold()
+    as_models = named_models(question, written, spans)
     missing = []
     for word in salient:
         if _YEAR.match(word) and any(_dated(r, int(word)) for r in passages):
             continue
+        if word in as_models:
+            continue
         if not re.search(rf"(?<![\w-]){re.escape(word.casefold())}(?![\w-])", haystack):
             missing.append(word)
     return Missing(missing, len(salient))
+
+
+def named_models(question: str, written: str, spans: Sequence[tuple[int, int]]) -> set[str]:
+    """The words of ``question`` (at ``spans``) inside a model name ``written`` also names,
+    however written ("P-51" in a question, "P-51D" in the record)."""
+    keys = model_keys(written)
+    found: set[str] = set()
+    for start, end, name in model_mentions(question):
+        if mentions_model(name, keys):
+            found |= {question[s:e] for s, e in spans if s >= start and e <= end}
+    return found
 
 
 def closest_records(

@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from typing_extensions import TypedDict
 
 from answers import subject_of
+from answers.record_aspects import record_aspect
 
 _ANAPHORA = re.compile(
     r"\b(it|its|it's|this|that|these|those|they|them|their|he|she|his|her|there|the same)\b",
@@ -45,7 +46,9 @@ def is_followup(question: str) -> bool:
         return False
     if _ANAPHORA.search(question) or _CONTINUATION.search(question):
         return True
-    return bool(_REFERENT.search(question)) and not _names_anything(words)
+    # "was anyone hurt?", "what was the location?": an aspect of a record, and no record named.
+    asks_aspect = bool(_REFERENT.search(question)) or record_aspect(question) is not None
+    return asks_aspect and not _names_anything(words)
 
 
 def _names_anything(words: Sequence[str]) -> bool:

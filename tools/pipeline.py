@@ -28,6 +28,7 @@ from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from providers.rerankers import Reranker, RerankError, rerank_text
 from providers.resilience import degrade, reason_of
+from text.models import with_model_forms
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval
@@ -143,8 +144,8 @@ async def run_pipeline(
         timings["expand"] = elapsed_ms(started)
         logger.info("query expansion (%s): %r -> %r", expansion["method"], query, expansion["text"])
     pool = pool_size(config, pipeline.reranker)
-    retrieval, topics = await _retrieve(
-        pipeline.backend, expansion["text"], filters, config, pool, degraded
+    retrieval, topics = await _retrieve(  # a model name is also searched as otherwise written
+        pipeline.backend, with_model_forms(expansion["text"]), filters, config, pool, degraded
     )
     timings = {**retrieval.timings_ms, **timings}
     ranking = await _rank(

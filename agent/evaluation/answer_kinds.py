@@ -12,7 +12,9 @@ Question sets (``benchmarks/questions/answers_*.jsonl``) hold one object a line 
   first answer;
 - ``count``: ``{"question", "count"}``, gold = the number of matching records computed from the
   raw records (``benchmarks/questions/make_count_questions.py``): the first number the answer
-  states must be it exactly.
+  states must be it exactly;
+- ``claim`` and ``dates``, and a ``followup`` asking one ``aspect`` of a record: scored by
+  :mod:`agent.evaluation.followup_scores` (``make_followup_questions.py`` writes them).
 
 Every answer is also checked for valid citations, repeated sentences (normalised-token Jaccard
 at least :data:`REPEAT_JACCARD`) and whether the cutoff or a filter wrongly stopped it.
@@ -25,12 +27,13 @@ import re
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import HumanMessage
 
+from agent.evaluation import followup_scores
 from agent.evaluation.answers import QuestionsError
 from agent.evaluation.metrics import percentile
 from graph.builder import BosunGraph
@@ -39,7 +42,7 @@ from graph.state import diagnostics_of
 from text.sentences import sentences
 from tools.timing import elapsed_ms
 
-KINDS = ("cause", "fix", "pattern", "followup", "count")
+KINDS = ("cause", "fix", "pattern", "followup", "count", "claim", "dates")
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w])")
 #: Two sentences of one answer (or of a follow-up and the answer before) this alike repeat.
 REPEAT_JACCARD = 0.8
@@ -56,6 +59,7 @@ class KindQuestion:
     followup: str = ""
     min_documents: int = 3
     count: int | None = None  # a count question's exact answer
+    spec: Mapping[str, Any] = field(default_factory=dict)  # the line (followup_scores reads it)
 
 
 @dataclass
@@ -67,6 +71,7 @@ class Turn:
     citations: list[dict[str, Any]]
     invalid: int
     ms: float
+    filters: dict[str, Any] = field(default_factory=dict)  # the filters in force after the turn
 
 
 @dataclass
@@ -98,6 +103,13 @@ class KindResult:
             first = self.turns[0]
             out["followup_answered"] = bool(last.citations) and not last.stopped
             out["followup_not_repeated"] = not overlap(first.answer, last.answer)
+        out |= followup_scores.measure(
+            q.kind,
+            q.spec,
+            [t.answer for t in self.turns],
+            [t.citations for t in self.turns],
+            last.filters,
+        )
         return out
 
 
@@ -174,6 +186,7 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
                 followup=str(row.get("followup") or ""),
                 min_documents=int(row.get("min_documents", 3)),
                 count=row.get("count") if kind == "count" else None,
+                spec=row,
             )
         )
     return out
@@ -192,6 +205,8 @@ def _gold(kind: str, row: dict[str, Any], gold_causes: Mapping[str, str], where:
         raise QuestionsError(f'{where}: a count question needs a whole number "count"')
     if kind == "followup" and not row.get("followup"):
         raise QuestionsError(f'{where}: a followup needs "followup"')
+    if kind == "dates" and not isinstance(row.get("today"), str):
+        raise QuestionsError(f'{where}: a dates question needs "today" (an ISO date)')
     return gold
 
 
@@ -216,10 +231,12 @@ async def run_kind_questions(
     for question in questions:
         config: Any = {"configurable": {"thread_id": f"eval-{uuid.uuid4().hex[:12]}"}}
         result = KindResult(question)
+        today = question.spec.get("today")
+        asked = replace(context, today=str(today)) if today else context
         for text in filter(None, (question.question, question.followup)):
             started = time.perf_counter()
             state = await graph.ainvoke(
-                {"messages": [HumanMessage(content=text)]}, config, context=context
+                {"messages": [HumanMessage(content=text)]}, config, context=asked
             )
             result.turns.append(_turn(state, elapsed_ms(started)))
         results.append(result)
@@ -237,6 +254,7 @@ def _turn(state: Mapping[str, Any], ms: float) -> Turn:
         citations=list(state.get("citations") or []),
         invalid=int((diagnostics_of(state).get("citation_check") or {}).get("invalid", 0)),
         ms=ms,
+        filters=dict(state.get("filters") or {}),
     )
 
 
@@ -273,6 +291,7 @@ def summarise(results: Sequence[KindResult]) -> dict[str, dict[str, Any]]:
         if kind == "followup":
             both = [m["followup_answered"] and m["followup_not_repeated"] for m in measured]
             row["followup_answered_not_repeated"] = round(sum(both) / n, 4)
+        row |= followup_scores.shares(measured, kind)
         out[kind] = row
     return out
 
@@ -292,12 +311,34 @@ def failures(results: Sequence[KindResult], limit: int = 10) -> list[dict[str, A
                 ("documents", m.get("documents", 99) >= r.question.min_documents),
                 ("followup", m.get("followup_not_repeated", True)),
                 ("count", m.get("exact_count", True)),
+                *(
+                    (key, m[key])
+                    for key in followup_scores.MEASURES.get(r.question.kind, ())
+                    if key in m
+                ),
             )
             if not ok
         ]
         if missed:
             out.append({"kind": r.question.kind, "question": r.question.question, "missed": missed})
     return out[:limit]
+
+
+def write_details(path: Path, results: Sequence[KindResult]) -> None:
+    """One JSON line per question: its turns' answers, cited sources and measures."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [
+        {
+            "kind": r.question.kind,
+            "questions": [r.question.question, r.question.followup],
+            "answers": [t.answer for t in r.turns],
+            "cited": [sorted(followup_scores.cited_reports(t.citations)) for t in r.turns],
+            "filters": r.last.filters,
+            "measures": r.measures(),
+        }
+        for r in results
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
 
 
 def format_kinds(summary: Mapping[str, Mapping[str, Any]], *, label: str) -> str:
@@ -319,4 +360,5 @@ def format_kinds(summary: Mapping[str, Mapping[str, Any]], *, label: str) -> str
             f"{pct(row.get('followup_answered_not_repeated')):>11}"
             f"{pct(row.get('exact_count')):>9}{row['ms_p50']:>9.0f}"
         )
-    return "\n".join(lines)
+    measures = followup_scores.format_measures(summary)
+    return "\n".join(lines + ([measures] if measures else []))

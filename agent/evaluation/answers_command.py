@@ -20,6 +20,7 @@ from agent.evaluation.answer_kinds import (
     read_kind_questions,
     run_kind_questions,
     summarise,
+    write_details,
 )
 from agent.evaluation.answers import (
     EXPECTS,
@@ -141,6 +142,7 @@ async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: lis
         questions: list[KindQuestion] = []
         for path in paths:
             questions += read_kind_questions(path, gold_causes=gold)
+        questions = questions[: args.limit]
     except (QuestionsError, ValueError) as err:
         write_err(f"bosun: {err}")
         return 2
@@ -164,6 +166,8 @@ async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: lis
             )
             progress.close()
             reports[label] = {"kinds": summarise(results), "failures": failures(results)}
+            if args.details is not None:
+                write_details(args.details, results)
         schema = services.store.schema
     if args.json:
         write_out(json.dumps({"collection": schema, **reports}))
