@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from answers.extractive import ended
+from answers.incidents import incident_key
 from answers.layout import shown_field
 from answers.units import CAUSE_SECTIONS, Unit, units_of
 from archive.store.passages import Passage
@@ -16,6 +17,8 @@ from text.words import STOP_WORDS
 
 #: Documents listed in a pattern answer.
 MAX_LISTED = 8
+#: Documents of one incident whose sentences are considered for its line.
+MAX_TOLD = 3
 _WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _YEAR = re.compile(r"^(?:19|20)\d{2}$")
 #: Capitalised words that are not names ("I", question words, month names are kept as names).
@@ -141,32 +144,40 @@ def closest_records(
     fresh: Callable[[str], bool],
     take: Callable[[str], None],
 ) -> list[str]:
-    """One line per distinct document: its label and its best-scoring sentence (its stated
-    cause when that was retrieved this turn), cited."""
-    firsts: dict[str, Passage] = {}
+    """One line per distinct incident (:func:`answers.incidents.incident_key`: a thread's
+    messages and digest are one): its label and its best-scoring sentence (its stated cause
+    when that was retrieved this turn), cited."""
+    told: dict[str, list[Passage]] = {}  # incident -> its passages, best first
     for record in passages:
-        if len(firsts) < MAX_LISTED:
-            firsts.setdefault(record["doc_id"], record)
+        key = incident_key(record)
+        if key in told or len(told) < MAX_LISTED:
+            told.setdefault(key, []).append(record)
     units: list[Unit] = []
-    for doc_id, record in firsts.items():
-        own = [record] + [
-            r
-            for r in pool
-            if r["doc_id"] == doc_id
-            and r["chunk_id"] != record["chunk_id"]
-            and CAUSE_SECTIONS.search(r.get("section") or "")
-        ]
-        units += [u for r in own[:2] for u in units_of(r, 0)]
+    for records in told.values():
+        for record in records[:MAX_TOLD]:
+            own = [record] + [
+                r
+                for r in pool
+                if r["doc_id"] == record["doc_id"]
+                and r["chunk_id"] != record["chunk_id"]
+                and CAUSE_SECTIONS.search(r.get("section") or "")
+            ]
+            units += [u for r in own[:2] for u in units_of(r, 0)]
     scored = score(units)
     lines: list[str] = []
-    for doc_id, record in firsts.items():
+    for key in told:
         ranked = sorted(
-            (pair for pair in zip(scored, units, strict=True) if pair[1].doc_id == doc_id),
+            (
+                pair
+                for pair in zip(scored, units, strict=True)
+                if incident_key(pair[1].record) == key
+            ),
             key=lambda pair: (-pair[0], pair[1].position),
         )
         unit = next((u for _, u in ranked if fresh(u.text)), None)
         if unit is None:
             continue
         take(unit.text)
+        record = unit.record
         lines.append(f"- {record_label(record)}: {ended(unit.text)} [C:{unit.chunk_id}]")
     return lines
