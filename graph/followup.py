@@ -26,6 +26,10 @@ _REFERENT = re.compile(
     r"|ship|aircraft|airplane|engine|part|board|device)s?\b",
     re.IGNORECASE,
 )
+#: "were there any injuries?": "there" points at nothing (only the question's length does).
+_EXISTENTIAL = re.compile(
+    r"\b(?:(?:is|are|was|were|will|has|have|had)\s+there|there\s+(?:is|are|was|were|been))\b", re.I
+)
 MAX_FOLLOWUP_WORDS = 10
 
 
@@ -44,7 +48,7 @@ def is_followup(question: str) -> bool:
     words = question.split()
     if len(words) > MAX_FOLLOWUP_WORDS:
         return False
-    if _ANAPHORA.search(question) or _CONTINUATION.search(question):
+    if _ANAPHORA.search(_EXISTENTIAL.sub(" ", question)) or _CONTINUATION.search(question):
         return True
     # "was anyone hurt?", "what was the location?": an aspect of a record, and no record named.
     asks_aspect = bool(_REFERENT.search(question)) or record_aspect(question) is not None

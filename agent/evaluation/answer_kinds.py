@@ -195,7 +195,8 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
 def _gold(kind: str, row: dict[str, Any], gold_causes: Mapping[str, str], where: str) -> str:
     """A question's gold statement; QuestionsError when its kind's fields are missing."""
     gold = str(row.get("gold") or "")
-    if kind in ("cause", "followup") and not gold and row.get("report_no"):
+    asks_cause = kind == "cause" or (kind == "followup" and not row.get("aspect"))
+    if asks_cause and not gold and row.get("report_no"):
         gold = gold_causes.get(str(row.get("report_no", "")).upper(), "")
         if not gold:
             raise QuestionsError(f"{where}: no probable cause for {row.get('report_no')!r}")

@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from text.sentences import sentences
+
 #: Kinds scored here, and the measures each adds (each a share in the table).
 MEASURES = {
     "followup": ("aspect_value", "subject_cited", "no_unrelated", "no_filler"),
@@ -32,7 +34,7 @@ DENIED = re.compile(r"\bnot in the archive\b|\bnothing retrieved mentions\b", re
 _FILLER = re.compile(
     r"^\s*(?:-\s*)?(?P<label>vessel|ship|imo|flag|aircraft|registration|location|place"
     r"|date|injuries|operator)\s*:",
-    re.IGNORECASE | re.MULTILINE,
+    re.IGNORECASE,
 )
 _FILLER_ASPECT = {
     "vessel": "vessel",
@@ -104,9 +106,9 @@ def _states_injuries(text: str, expected: Mapping[str, Any]) -> bool:
 
 def filler_lines(answer: str, aspect: str) -> int:
     """Metadata lines of ``answer`` that state another aspect than the one asked."""
-    return sum(
-        _FILLER_ASPECT[m["label"].casefold()] != aspect for m in _FILLER.finditer(plain(answer))
-    )
+    lines = _MARKER.sub(" ", answer).splitlines()
+    starts = [m for line in lines for s in sentences(line) if (m := _FILLER.match(s))]
+    return sum(_FILLER_ASPECT[m["label"].casefold()] != aspect for m in starts)
 
 
 def cited_reports(citations: Sequence[Mapping[str, Any]]) -> set[str]:
