@@ -14,7 +14,10 @@ repeated. Three kinds:
   "PA28" for "PA-28-140", "737" for "737-800"): the answer must not claim the archive lacks it
   and must cite the record.
 - ``dates``: one turn with a relative or partial date ("since February 2014", "last spring",
-  "in the past two years", "before March") and a fixed ``today``; gold is the date range
+  "in the past two years", "before March") and a fixed ``today`` between February 2014 and
+  August 2015 (the records end in July 2015: a first version drew 2016 days, whose ranges hold
+  no record, so those questions measured only the "no document matches" reply; changed after
+  the first dev run, before the held-back half was looked at); gold is the date range
   (inclusive ISO dates, either end open) this script computes itself. Seasons are the
   meteorological ones (spring = March-May); "last <season>" is the latest one that has ended;
   "before <month>" with no year is before that month's latest start up to today; "the past N
@@ -283,7 +286,8 @@ def relative(today: date, rng: random.Random) -> tuple[str, str | None, str | No
 def dates(rng: random.Random, n: int) -> list[Record]:
     out = []
     for _ in range(n):
-        today = date(2016, rng.randint(1, 12), rng.randint(1, 28))
+        # Within the records' span (January 2010 to July 2015), so each range can hold records.
+        today = date(2015, 8, 1) - timedelta(days=rng.randint(0, 540))
         phrase, start, end = relative(today, rng)
         out.append(
             {
