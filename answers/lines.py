@@ -12,24 +12,13 @@ from answers.incidents import incident_key
 from answers.layout import shown_field
 from answers.units import CAUSE_SECTIONS, Unit, units_of
 from archive.store.passages import Passage
-from text.models import mentions_model, model_keys, model_mentions
-from text.words import STOP_WORDS
+from text.names import found_names, names_of
 
 #: Documents listed in a pattern answer.
 MAX_LISTED = 8
 #: Documents of one incident whose sentences are considered for its line.
 MAX_TOLD = 3
-_WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _YEAR = re.compile(r"^(?:19|20)\d{2}$")
-#: Capitalised words that are not names ("I", question words, month names are kept as names).
-_NOT_NAMES = frozenset(
-    re.findall(
-        r"\w+",
-        "i what which who whom whose when where why how was were is are did does do the a an "
-        "and or in on at of for to from with by it its this that these those there please tell "
-        "show list give find any all no",
-    )
-)
 
 
 def record_label(record: Passage) -> str:
@@ -93,47 +82,23 @@ def missing_terms(
     year: int | None = None,
 ) -> Missing:
     """Names (capitalised words after the first), numbers and years of ``question`` that none
-    of ``passages`` mentions (a year also counts when a passage is dated in it)."""
-    scoped = {w.casefold() for name in scope for w in _WORD.findall(name)}
-    spans = [(m.start(), m.end()) for m in _WORD.finditer(question)]
-    words = [question[start:end] for start, end in spans]
-    salient = []
-    for i, word in enumerate(words):
-        folded = word.casefold()
-        if folded in scoped or folded in _NOT_NAMES or folded in STOP_WORDS:
-            continue
-        named = i > 0 and word[:1].isupper()
-        if named or any(ch.isdigit() for ch in word):
-            salient.append(word)
-    salient = list(dict.fromkeys(salient))
+    of ``passages`` mentions (a year also counts when a passage is dated in it; a model name
+    counts however written: :mod:`text.names`)."""
+    salient = names_of(question, scope)
     if not salient:
         return Missing([], 0)
     written = " ".join(
         " ".join(str(r.get(k) or "") for k in ("title", "text", "subject", "vessel_name"))
         for r in passages
     )
-    haystack = written.casefold()
-    as_models = named_models(question, written, spans)
+    found = found_names(question, salient, written)
     missing = []
     for word in salient:
         if _YEAR.match(word) and any(_dated(r, int(word)) for r in passages):
             continue
-        if word in as_models:
-            continue
-        if not re.search(rf"(?<![\w-]){re.escape(word.casefold())}(?![\w-])", haystack):
+        if word not in found:
             missing.append(word)
     return Missing(missing, len(salient))
-
-
-def named_models(question: str, written: str, spans: Sequence[tuple[int, int]]) -> set[str]:
-    """The words of ``question`` (at ``spans``) inside a model name ``written`` also names,
-    however written ("P-51" in a question, "P-51D" in the record)."""
-    keys = model_keys(written)
-    found: set[str] = set()
-    for start, end, name in model_mentions(question):
-        if mentions_model(name, keys):
-            found |= {question[s:e] for s, e in spans if s >= start and e <= end}
-    return found
 
 
 def closest_records(

@@ -38,6 +38,7 @@ from tools.relevance import (
     relevance_of,
     rerank_decision,
     rerank_floor,
+    rescued_by_names,
 )
 from tools.retrieval_config import RetrievalConfig
 from tools.stock_relevance import StockJudge
@@ -225,6 +226,7 @@ async def _rank(
         relevance = await pipeline.judge.relevance(
             question, text, pool, cutoff=config.score_cutoff, floor=config.rerank_floor
         )
+    relevance = rescued_by_names(relevance, question, kept)
     timings["cutoff"] = elapsed_ms(started)
     record = RerankRecord(
         status="ok",

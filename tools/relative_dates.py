@@ -5,9 +5,10 @@ Conventions (each a choice a user could make otherwise, written down so an answe
 judged): seasons are the meteorological ones (spring March-May, summer June-August, autumn or
 fall September-November, winter December-February); "last <season>" is the latest one that has
 ended by today; a month without a year ("before March", "since June") is that month's latest
-start on or before today; "the past N years/months/weeks/days" ends today and starts the same
-day N units earlier; "last year" and "last month" are the previous calendar ones, "this year"
-runs from January 1 to today. Ranges are inclusive; an open end is None.
+start on or before today; a day ("on April 27, 2014") is its month; "the past N
+years/months/weeks/days" ends today and starts the same day N units earlier; "last year" and
+"last month" are the previous calendar ones, "this year" runs from January 1 to today.
+Ranges are inclusive; an open end is None.
 """
 
 from __future__ import annotations
@@ -49,6 +50,12 @@ _BETWEEN_MONTHS = re.compile(
 _BOUND_MONTH = re.compile(
     rf"\b(since|after|from|before|until|till|through|prior\s+to)\s+(?:the\s+(?:start|beginning)"
     rf"\s+of\s+)?{_MONTH}(?:\s+(?:of\s+)?{_YEAR})?\b",
+    re.IGNORECASE,
+)
+#: A day ("on April 27, 2014", "27 April 2014"): the month it falls in, so a day remembered
+#: a little wrong still finds the event.
+_DAY = re.compile(
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}\b|\b\d{{1,2}}\s+{_MONTH}\s+{_YEAR}\b",
     re.IGNORECASE,
 )
 _IN_MONTH = re.compile(rf"\b(?:in|during|of|for)\s+{_MONTH}\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE)
@@ -120,9 +127,13 @@ def _bounded(text: str, today: date) -> Range | None:
 
 def _in_month(text: str, today: date) -> Range | None:
     m = _IN_MONTH.search(text)
-    if m is None:
+    if m is not None:
+        year, month = int(m[2]), _month(m[1])
+        return date(year, month, 1), _month_end(year, month)
+    day = _DAY.search(text)
+    if day is None:
         return None
-    year, month = int(m[2]), _month(m[1])
+    year, month = int(day[2] or day[4]), _month(day[1] or day[3])
     return date(year, month, 1), _month_end(year, month)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from answers.lines import missing_terms
 from tests.fakes.clients import passage
 from text.models import mentions_model, model_keys, with_model_forms
+from text.names import names_record
+from tools.relevance import decide, rescued_by_names
 
 RENO = passage(
     "a00000000001",
@@ -32,3 +34,19 @@ def test_retrieval_searches_a_model_in_its_other_forms() -> None:
     assert with_model_forms("Why did the R-66 crash near Philip?").endswith(" R66")
     assert "ASW-27" in with_model_forms("Why did the ASW 27 crash?")
     assert with_model_forms("accidents in 2012") == "accidents in 2012"
+
+
+def test_a_question_naming_the_best_record_is_not_stopped() -> None:
+    kokhanok = passage(
+        "b00000000002",
+        "The pilot selected unsuitable terrain for takeoff.",
+        title="ANC13CA073 2013-08-04 Kokhanok, Alaska CESSNA U206F N5364Q",
+    )
+    stopped = decide(0.03, 0.27, 0.1, empty=False)
+    assert stopped["stopped"]
+    question = "Why did the U-206F crash near Kokhanok?"
+    assert names_record(question, kokhanok["title"])
+    assert not rescued_by_names(stopped, question, [kokhanok])["stopped"]
+    # One name is not enough, nor two when the record lacks one of them.
+    assert rescued_by_names(stopped, "Why did Kokhanok flood?", [kokhanok])["stopped"]
+    assert rescued_by_names(stopped, "Why did the P-38 crash near Kokhanok?", [kokhanok])["stopped"]

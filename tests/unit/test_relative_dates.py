@@ -29,6 +29,7 @@ TODAY = date(2016, 7, 15)
         ("last year", (date(2015, 1, 1), date(2015, 12, 31))),
         ("this year", (date(2016, 1, 1), TODAY)),
         ("accidents in 2014", (date(2014, 1, 1), date(2014, 12, 31))),
+        ("the crash at Highmore on April 27, 2014", (date(2014, 4, 1), date(2014, 4, 30))),
     ],
 )
 def test_a_relative_or_partial_date_is_a_range_from_today(
