@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from answers import prompts
 from answers.aspects import Aspect, asks_cause, question_aspect
 from answers.extractive import ended
-from answers.followup_answer import RecordFacts, record_facts, without_filler
+from answers.followup_answer import RecordFacts, record_facts, unsaid, without_filler
 from answers.lines import (
     closest_records,
     missing_terms,
@@ -79,7 +79,7 @@ def compose_answer(request: AnswerRequest) -> str:
     passages = subject_first(
         year_first(request.passages, request.year), request.pool, request.subject_documents
     )
-    head = list(request.notes)
+    head = unsaid(request.notes, request.said)
     facts = record_facts(request.question, passages, request.pool, request.subject_documents)
     if facts is not None and facts.alone:
         return _joined(head, prompts.EXTRACTIVE_LEAD, [facts.line])

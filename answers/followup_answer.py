@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from answers.aspects import Aspect, asks_cause
 from answers.record_aspects import aspect_line, is_metadata_line, record_aspect, subject_record
-from answers.units import Unit
+from answers.units import Unit, is_repeat, said_sentences, signature
 from archive.store.passages import Passage
 
 
@@ -65,3 +65,10 @@ def without_filler(question: str, units: list[Unit]) -> list[Unit]:
     ``question`` does not ask about."""
     asked = record_aspect(question)
     return [u for u in units if not is_metadata_line(u.text, asked)]
+
+
+def unsaid(notes: Sequence[str], said: Sequence[str]) -> list[str]:
+    """``notes`` (how dates were used) less those an earlier answer of the conversation said:
+    "Dates filtered to ..., as asked." is said once, not on every follow-up."""
+    seen = said_sentences(said)
+    return [note for note in notes if not is_repeat(signature(note), seen)]

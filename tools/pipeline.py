@@ -32,6 +32,7 @@ from text.models import with_model_forms
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval
+from tools.relative_dates import without_days
 from tools.relevance import (
     Relevance,
     cutoff_threshold,
@@ -226,7 +227,7 @@ async def _rank(
         relevance = await pipeline.judge.relevance(
             question, text, pool, cutoff=config.score_cutoff, floor=config.rerank_floor
         )
-    relevance = rescued_by_names(relevance, question, kept)
+    relevance = rescued_by_names(relevance, without_days(question), kept)
     timings["cutoff"] = elapsed_ms(started)
     record = RerankRecord(
         status="ok",

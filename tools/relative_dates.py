@@ -198,3 +198,9 @@ def _calendar(text: str, today: date) -> Range | None:
         return date(today.year, today.month, 1), today
     start = _back(today.replace(day=1), 1)
     return start, _month_end(start.year, start.month)
+
+
+def without_days(text: str) -> str:
+    """``text`` without the days and months it names ("on April 27, 2014", "in March 2014"):
+    what is left names the subject (the dates filter)."""
+    return _IN_MONTH.sub(" ", _DAY.sub(" ", text))

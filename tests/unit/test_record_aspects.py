@@ -131,3 +131,10 @@ def test_one_incident_told_by_a_message_and_its_digest_is_listed_once() -> None:
     items = [line for line in answer.splitlines() if line.startswith("- ")]
     assert len(items) == 2, answer
     assert "2 records" in answer
+
+
+def test_the_date_note_is_said_once_in_a_conversation() -> None:
+    note = "Dates filtered to 2011-11-01 to 2011-11-30, as asked."
+    said = [f"{note}\nFrom the archive:\n\nThe helicopter impacted trees. [C:a00000000001]"]
+    answer = followup("were there any injuries?", R44, notes=[note], said=said)
+    assert note not in answer and "1 fatal" in answer

@@ -49,3 +49,10 @@ def test_the_filters_take_the_range_against_the_given_today() -> None:
     assert resolution.filters == {"date_from": "2015-02-01"}
     later = resolve("Which accidents happened last spring?", {}, [], today=date(2017, 1, 3))
     assert later.filters == {"date_from": "2016-03-01", "date_to": "2016-05-31"}
+
+
+def test_what_is_left_without_the_days_names_the_subject() -> None:
+    from tools.relative_dates import without_days
+
+    text = without_days("Tell me about the accident at Staples, Texas on March 5, 2012.")
+    assert "March" not in text and "2012" not in text and "Staples, Texas" in text
