@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 from answers import prompts
 from answers.aspects import Aspect, asks_cause, question_aspect
 from answers.extractive import ended
-from answers.followup_answer import RecordFacts, record_facts, unsaid, without_filler
+from answers.followup_answer import (
+    RecordFacts,
+    named_first,
+    record_facts,
+    unsaid,
+    without_filler,
+)
 from answers.lines import (
     closest_records,
     missing_terms,
@@ -77,7 +83,9 @@ def compose_answer(request: AnswerRequest) -> str:
         return prompts.NO_RESULTS_REPLY
     aspect = request.aspect or question_aspect(request.question)
     passages = subject_first(
-        year_first(request.passages, request.year), request.pool, request.subject_documents
+        named_first(request.question, year_first(request.passages, request.year)),
+        request.pool,
+        request.subject_documents,
     )
     head = unsaid(request.notes, request.said)
     facts = record_facts(request.question, passages, request.pool, request.subject_documents)

@@ -11,6 +11,7 @@ from answers.aspects import Aspect, asks_cause
 from answers.record_aspects import aspect_line, is_metadata_line, record_aspect, subject_record
 from answers.units import Unit, is_repeat, said_sentences, signature
 from archive.store.passages import Passage
+from text.names import found_names, names_of
 
 
 @dataclass(frozen=True)
@@ -72,3 +73,16 @@ def unsaid(notes: Sequence[str], said: Sequence[str]) -> list[str]:
     "Dates filtered to ..., as asked." is said once, not on every follow-up."""
     seen = said_sentences(said)
     return [note for note in notes if not is_repeat(signature(note), seen)]
+
+
+def named_first(question: str, passages: Sequence[Passage]) -> list[Passage]:
+    """``passages`` with those whose record holds more of the question's names first (stable):
+    "the PA20 crash near Dover" is the PA-20's at Dover, not another PA-20's ranked above it."""
+    names = names_of(question)
+    if len(names) < 2:
+        return list(passages)
+
+    def held(passage: Passage) -> int:
+        return len(found_names(question, names, f"{passage['title']} {passage['text']}"))
+
+    return sorted(passages, key=lambda p: -held(p))

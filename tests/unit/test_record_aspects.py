@@ -134,3 +134,23 @@ def test_the_date_note_is_said_once_in_a_conversation() -> None:
     said = [f"{note}\nFrom the archive:\n\nThe helicopter impacted trees. [C:a00000000001]"]
     answer = followup("were there any injuries?", R44, notes=[note], said=said)
     assert note not in answer and "1 fatal" in answer
+
+
+def test_the_record_holding_every_name_asked_is_the_subject() -> None:
+    naknek = passage(
+        "a10000000001",
+        "The loss of engine power during cruise flight for an undetermined reason.",
+        doc_id="naknek",
+        title="ANC10LA084 2010-09-10 South Naknek, Alaska PIPER PA-20",
+        section="Probable Cause",
+    )
+    dover = passage(
+        "a20000000002",
+        "The pilot's failure to maintain directional control during the landing roll.",
+        doc_id="dover",
+        title="CEN10CA361 2010-06-02 Dover, Arkansas PIPER PA-20",
+        section="Probable Cause",
+    )
+    question = "Why did the PA20 crash near Dover?"
+    answer = compose_answer(AnswerRequest(question, question, [naknek, dover]))
+    assert cited(answer) == {"a20000000002"}, answer
