@@ -8,13 +8,21 @@ answer or in the conversation's earlier ones, and what the archive does not hold
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from answers import prompts
 from answers.aspects import Aspect, asks_cause, question_aspect
 from answers.extractive import ended
+from answers.followup_answer import (
+    RecordFacts,
+    named_first,
+    record_facts,
+    unsaid,
+    without_filler,
+)
 from answers.lines import (
+    Missing,
     closest_records,
     missing_terms,
     record_label,
@@ -77,26 +85,23 @@ def compose_answer(request: AnswerRequest) -> str:
         return prompts.NO_RESULTS_REPLY
     aspect = request.aspect or question_aspect(request.question)
     passages = subject_first(
-        year_first(request.passages, request.year), request.pool, request.subject_documents
+        named_first(request.question, year_first(request.passages, request.year)),
+        request.pool,
+        request.subject_documents,
     )
-    head = list(request.notes)
+    head = unsaid(request.notes, request.said)
+    facts = record_facts(request.question, passages, request.pool, request.subject_documents)
+    if facts is not None and facts.alone:
+        return _joined(head, prompts.EXTRACTIVE_LEAD, [facts.line])
+    aspect, passages = RecordFacts.narrowed(facts, aspect, passages)
     missing = missing_terms(request.question, passages, scope=request.scope, year=request.year)
     answer = _Answer(seen=said_sentences(request.said))
+    fresh = RecordFacts.unpadded(request.question, answer.fresh)
 
-    listed: Aspect = "cause" if asks_cause(request.question) else "pattern"
-
-    def score(units: list[Unit]) -> list[float]:
-        return scores(request.query, units, listed, scope=request.scope, embed=request.embed)
-
-    if missing.essential or aspect == "pattern":
-        body = closest_records(
-            passages, request.pool, score=score, fresh=answer.fresh, take=answer.take
-        )
-        if missing.essential:
-            head.append(prompts.NOT_FOUND.format(terms=", ".join(missing.terms)))
-            return _joined(head, prompts.CLOSEST_RECORDS, body)
-        if len(body) > 1:
-            return _joined(head, prompts.PATTERN_LEAD.format(n=len(body)), body)
+    if facts is None and (missing.essential or aspect == "pattern"):
+        records = _records(request, passages, missing, head, fresh, answer)
+        if records is not None:
+            return records
     threaded = thread_answer(  # a question about a mail thread: from the reply that answers
         ThreadQuestion(
             request.question,
@@ -114,6 +119,7 @@ def compose_answer(request: AnswerRequest) -> str:
     if threaded is not None:
         return "\n".join([*head, *threaded])
     units = [u for rank, r in enumerate(passages[:MAX_PASSAGES]) for u in units_of(r, rank)]
+    units = without_filler(request.question, units)
     units += _cause_units(aspect, passages, request.pool, units)
     scored = scores(
         request.query,
@@ -123,7 +129,7 @@ def compose_answer(request: AnswerRequest) -> str:
         embed=request.embed,
         also_cause=asks_cause(request.question),
     )
-    first: list[str] = []
+    first: list[str] = [facts.line] if facts is not None else []
     if aspect == "happened":
         first = _record_line(passages[0], units, scored, answer)
     chosen = _choose(units, scored, aspect, answer, request.max_sentences)
@@ -138,6 +144,30 @@ def compose_answer(request: AnswerRequest) -> str:
     return _joined(
         head, prompts.EXTRACTIVE_LEAD, [" ".join(body)] if aspect != "happened" else body
     )
+
+
+def _records(
+    request: AnswerRequest,
+    passages: Sequence[Passage],
+    missing: Missing,
+    head: list[str],
+    fresh: Callable[[str], bool],
+    answer: _Answer,
+) -> str | None:
+    """The closest records, one line each: what the archive holds when the question names
+    something it lacks, or a pattern over several records (None: fewer than two)."""
+    listed: Aspect = "cause" if asks_cause(request.question) else "pattern"
+
+    def score(units: list[Unit]) -> list[float]:
+        return scores(request.query, units, listed, scope=request.scope, embed=request.embed)
+
+    body = closest_records(passages, request.pool, score=score, fresh=fresh, take=answer.take)
+    if missing.essential:
+        head.append(prompts.NOT_FOUND.format(terms=", ".join(missing.terms)))
+        return _joined(head, prompts.CLOSEST_RECORDS, body)
+    if len(body) > 1:
+        return _joined(head, prompts.PATTERN_LEAD.format(n=len(body)), body)
+    return None
 
 
 def _cause_units(

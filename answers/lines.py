@@ -8,24 +8,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from answers.extractive import ended
+from answers.incidents import incident_key
 from answers.layout import shown_field
 from answers.units import CAUSE_SECTIONS, Unit, units_of
 from archive.store.passages import Passage
-from text.words import STOP_WORDS
+from text.names import found_names, names_of
 
 #: Documents listed in a pattern answer.
 MAX_LISTED = 8
-_WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+#: Documents of one incident whose sentences are considered for its line.
+MAX_TOLD = 3
 _YEAR = re.compile(r"^(?:19|20)\d{2}$")
-#: Capitalised words that are not names ("I", question words, month names are kept as names).
-_NOT_NAMES = frozenset(
-    re.findall(
-        r"\w+",
-        "i what which who whom whose when where why how was were is are did does do the a an "
-        "and or in on at of for to from with by it its this that these those there please tell "
-        "show list give find any all no",
-    )
-)
 
 
 def record_label(record: Passage) -> str:
@@ -89,29 +82,21 @@ def missing_terms(
     year: int | None = None,
 ) -> Missing:
     """Names (capitalised words after the first), numbers and years of ``question`` that none
-    of ``passages`` mentions (a year also counts when a passage is dated in it)."""
-    scoped = {w.casefold() for name in scope for w in _WORD.findall(name)}
-    words = _WORD.findall(question)
-    salient = []
-    for i, word in enumerate(words):
-        folded = word.casefold()
-        if folded in scoped or folded in _NOT_NAMES or folded in STOP_WORDS:
-            continue
-        named = i > 0 and word[:1].isupper()
-        if named or any(ch.isdigit() for ch in word):
-            salient.append(word)
-    salient = list(dict.fromkeys(salient))
+    of ``passages`` mentions (a year also counts when a passage is dated in it; a model name
+    counts however written: :mod:`text.names`)."""
+    salient = names_of(question, scope)
     if not salient:
         return Missing([], 0)
-    haystack = " ".join(
+    written = " ".join(
         " ".join(str(r.get(k) or "") for k in ("title", "text", "subject", "vessel_name"))
         for r in passages
-    ).casefold()
+    )
+    found = found_names(question, salient, written)
     missing = []
     for word in salient:
         if _YEAR.match(word) and any(_dated(r, int(word)) for r in passages):
             continue
-        if not re.search(rf"(?<![\w-]){re.escape(word.casefold())}(?![\w-])", haystack):
+        if word not in found:
             missing.append(word)
     return Missing(missing, len(salient))
 
@@ -124,32 +109,40 @@ def closest_records(
     fresh: Callable[[str], bool],
     take: Callable[[str], None],
 ) -> list[str]:
-    """One line per distinct document: its label and its best-scoring sentence (its stated
-    cause when that was retrieved this turn), cited."""
-    firsts: dict[str, Passage] = {}
+    """One line per distinct incident (:func:`answers.incidents.incident_key`: a thread's
+    messages and digest are one): its label and its best-scoring sentence (its stated cause
+    when that was retrieved this turn), cited."""
+    told: dict[str, list[Passage]] = {}  # incident -> its passages, best first
     for record in passages:
-        if len(firsts) < MAX_LISTED:
-            firsts.setdefault(record["doc_id"], record)
+        key = incident_key(record)
+        if key in told or len(told) < MAX_LISTED:
+            told.setdefault(key, []).append(record)
     units: list[Unit] = []
-    for doc_id, record in firsts.items():
-        own = [record] + [
-            r
-            for r in pool
-            if r["doc_id"] == doc_id
-            and r["chunk_id"] != record["chunk_id"]
-            and CAUSE_SECTIONS.search(r.get("section") or "")
-        ]
-        units += [u for r in own[:2] for u in units_of(r, 0)]
+    for records in told.values():
+        for record in records[:MAX_TOLD]:
+            own = [record] + [
+                r
+                for r in pool
+                if r["doc_id"] == record["doc_id"]
+                and r["chunk_id"] != record["chunk_id"]
+                and CAUSE_SECTIONS.search(r.get("section") or "")
+            ]
+            units += [u for r in own[:2] for u in units_of(r, 0)]
     scored = score(units)
     lines: list[str] = []
-    for doc_id, record in firsts.items():
+    for key in told:
         ranked = sorted(
-            (pair for pair in zip(scored, units, strict=True) if pair[1].doc_id == doc_id),
+            (
+                pair
+                for pair in zip(scored, units, strict=True)
+                if incident_key(pair[1].record) == key
+            ),
             key=lambda pair: (-pair[0], pair[1].position),
         )
         unit = next((u for _, u in ranked if fresh(u.text)), None)
         if unit is None:
             continue
         take(unit.text)
+        record = unit.record
         lines.append(f"- {record_label(record)}: {ended(unit.text)} [C:{unit.chunk_id}]")
     return lines

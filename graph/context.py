@@ -4,6 +4,7 @@ own."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from tools.retrieval_config import ConfigError, RetrievalConfig
 
@@ -17,6 +18,7 @@ class Context(RetrievalConfig):
     dedup: bool = True  # best chunk per document (always off in single-report mode)
     max_passages: int = 8  # passages given to the answer
     max_searches: int = 2  # search tool calls the model may make per turn
+    today: str | None = None  # ISO date relative dates are read against (None: the clock's)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -24,6 +26,13 @@ class Context(RetrievalConfig):
             raise ConfigError(f"Context.user_id must be a string or None, got {self.user_id!r}")
         if not isinstance(self.dedup, bool):
             raise ConfigError(f"Context.dedup must be true or false, got {self.dedup!r}")
+        if self.today is not None:
+            try:
+                date.fromisoformat(self.today)
+            except (TypeError, ValueError):
+                raise ConfigError(
+                    f"Context.today must be an ISO date or None, got {self.today!r}"
+                ) from None
         for name in ("max_passages", "max_searches"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:

@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from typing_extensions import TypedDict
 
 from answers import subject_of
+from answers.record_aspects import record_aspect
 
 _ANAPHORA = re.compile(
     r"\b(it|its|it's|this|that|these|those|they|them|their|he|she|his|her|there|the same)\b",
@@ -24,6 +25,10 @@ _REFERENT = re.compile(
     r"|issue|error|repair|investigation|report|accident|incident|thread|reply|answer|vessel"
     r"|ship|aircraft|airplane|engine|part|board|device)s?\b",
     re.IGNORECASE,
+)
+#: "were there any injuries?": "there" points at nothing (only the question's length does).
+_EXISTENTIAL = re.compile(
+    r"\b(?:(?:is|are|was|were|will|has|have|had)\s+there|there\s+(?:is|are|was|were|been))\b", re.I
 )
 MAX_FOLLOWUP_WORDS = 10
 
@@ -43,9 +48,11 @@ def is_followup(question: str) -> bool:
     words = question.split()
     if len(words) > MAX_FOLLOWUP_WORDS:
         return False
-    if _ANAPHORA.search(question) or _CONTINUATION.search(question):
+    if _ANAPHORA.search(_EXISTENTIAL.sub(" ", question)) or _CONTINUATION.search(question):
         return True
-    return bool(_REFERENT.search(question)) and not _names_anything(words)
+    # "was anyone hurt?", "what was the location?": an aspect of a record, and no record named.
+    asks_aspect = bool(_REFERENT.search(question)) or record_aspect(question) is not None
+    return asks_aspect and not _names_anything(words)
 
 
 def _names_anything(words: Sequence[str]) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from tools.relative_dates import relative_range
+
 _YEAR = r"((?:19|20)\d{2})"
 
 _BETWEEN = re.compile(
@@ -29,10 +31,13 @@ _RESTRICTING = re.compile(
 _PLURAL = re.compile(r"^[a-z][a-z-]{2,}(?<!ss)(?<!us)(?<!is)s$")
 
 
-def year_in_passing(text: str) -> int | None:
+def year_in_passing(text: str, today: date | None = None) -> int | None:
     """The year of "in 2019" when the message only mentions it ("Airbus A380 crash in Mumbai in
     2019": ranks, not filters); None when it restricts to it ("accidents in 2019", "which
-    vessels ... in 2019", "since 2020", "between 2015 and 2017") or names no year."""
+    vessels ... in 2019", "since 2020", "between 2015 and 2017", "in the summer of 2019") or
+    names no year."""
+    if relative_range(text, today or date.today()) is not None:
+        return None
     if _BETWEEN.search(text) or _RANGE.search(text) or _SINCE.search(text) or _BEFORE.search(text):
         return None
     match = _IN.search(text)
@@ -50,8 +55,12 @@ def year_in_passing(text: str) -> int | None:
 _FILLER_QUESTION = frozenset("what which who how when where was were did does happened the".split())  # noqa: SIM905
 
 
-def date_range(text: str) -> tuple[date | None, date | None] | None:
-    """The years a message restricts to ("in 2019", "between 2015 and 2018", "since 2020")."""
+def date_range(text: str, today: date | None = None) -> tuple[date | None, date | None] | None:
+    """The dates a message restricts to: a relative or partial date read against ``today``
+    (default: the clock's; :mod:`tools.relative_dates`: "since February 2025", "last spring"),
+    else years ("in 2019", "between 2015 and 2018", "since 2020")."""
+    if (found := relative_range(text, today or date.today())) is not None:
+        return found
     if m := _BETWEEN.search(text) or _RANGE.search(text):
         lo, hi = sorted((int(m.group(1)), int(m.group(2))))
         return date(lo, 1, 1), date(hi, 12, 31)

@@ -283,8 +283,10 @@ def resolve(
     current: Filters,
     registry: Sequence[RegisteredVessel],
     request: FilterRequest | None = None,
+    today: date | None = None,
 ) -> Resolution:
-    """The filters for this message: ``current`` minus what it clears plus what it names."""
+    """The filters for this message: ``current`` minus what it clears plus what it names
+    (relative dates read against ``today``, default the clock's)."""
     filters, notes = clear(current, text)
     matches, unknown = named_vessels(text, registry)
     request = request or {}
@@ -315,10 +317,10 @@ def resolve(
         filters["report_no"] = report.strip().upper()
         notes.append(f"report: {filters['report_no']} (single-report mode)")
 
-    in_passing = year_in_passing(text)
+    in_passing = year_in_passing(text, today)
     if in_passing is not None:
         notes.append(f"year {in_passing}: mentioned in passing, ranks (not a filter)")
-    elif (years := date_range(text)) is not None:
+    elif (years := date_range(text, today)) is not None:
         _set_dates(filters, *years)
         notes.append(f"dates: {describe_dates(filters)}")
     return Resolution(filters, notes, ranked_year=in_passing)

@@ -28,15 +28,18 @@ from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from providers.rerankers import Reranker, RerankError, rerank_text
 from providers.resilience import degrade, reason_of
+from text.models import with_model_forms
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval
+from tools.relative_dates import without_days
 from tools.relevance import (
     Relevance,
     cutoff_threshold,
     relevance_of,
     rerank_decision,
     rerank_floor,
+    rescued_by_names,
 )
 from tools.retrieval_config import RetrievalConfig
 from tools.stock_relevance import StockJudge
@@ -143,8 +146,8 @@ async def run_pipeline(
         timings["expand"] = elapsed_ms(started)
         logger.info("query expansion (%s): %r -> %r", expansion["method"], query, expansion["text"])
     pool = pool_size(config, pipeline.reranker)
-    retrieval, topics = await _retrieve(
-        pipeline.backend, expansion["text"], filters, config, pool, degraded
+    retrieval, topics = await _retrieve(  # a model name is also searched as otherwise written
+        pipeline.backend, with_model_forms(expansion["text"]), filters, config, pool, degraded
     )
     timings = {**retrieval.timings_ms, **timings}
     ranking = await _rank(
@@ -224,6 +227,7 @@ async def _rank(
         relevance = await pipeline.judge.relevance(
             question, text, pool, cutoff=config.score_cutoff, floor=config.rerank_floor
         )
+    relevance = rescued_by_names(relevance, without_days(question), kept)
     timings["cutoff"] = elapsed_ms(started)
     record = RerankRecord(
         status="ok",

@@ -10,6 +10,7 @@ from typing_extensions import TypedDict
 
 from archive.store.passages import Passage
 from providers.rerankers import Reranker
+from text.names import names_record
 
 #: For rerankers that do not state their own ``default_cutoff``.
 DEFAULT_CUTOFF = 0.1
@@ -48,6 +49,7 @@ class Relevance(TypedDict):
     below_cosine_floor: bool  # the closest passage is far and the reranker is not sure
     kept_for_followup: NotRequired[bool]  # the graph let a grounded follow-up through
     judge: NotRequired[str]  # "stock": decided on the stock model's view (tools.stock_relevance)
+    rescued_by_names: NotRequired[bool]  # stopped, but the best record holds every name asked
 
 
 def rerank_floor(override: float | None, reranker: Reranker) -> float:
@@ -134,3 +136,15 @@ def relevance_of(
     closest = max((p["cosine"] for p in kept), default=0.0)
     measured = any(p["cosine"] for p in kept)
     return decide(best, closest, limit, empty=not kept, calibrated=calibrated and measured)
+
+
+def rescued_by_names(relevance: Relevance, question: str, kept: Sequence[Passage]) -> Relevance:
+    """``relevance``, not stopped when the best kept passage's record holds every name the
+    question gives, at least two ("Why did the U-206F crash near Kokhanok?": the reranker may
+    score a terse record low, but the question names it: :func:`text.names.names_record`)."""
+    if not relevance["stopped"] or not kept:
+        return relevance
+    best = kept[0]
+    if not names_record(question, f"{best['title']} {best.get('subject') or ''} {best['text']}"):
+        return relevance
+    return Relevance(**{**relevance, "stopped": False, "rescued_by_names": True})

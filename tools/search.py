@@ -19,7 +19,7 @@ from typing_extensions import TypedDict
 from archive.store.passages import Passage
 from tools import prompts
 from tools.filters import Filters, to_search_filters
-from tools.pipeline import ExpansionRecord, Pipeline, RerankRecord, run_pipeline
+from tools.pipeline import ExpansionRecord, Pipeline, Ranking, RerankRecord, run_pipeline
 from tools.relevance import Relevance
 from tools.retrieval_config import RetrievalConfig
 from tools.topics import TopicDecision
@@ -58,6 +58,7 @@ def make_search_tool(
         filters: Annotated[dict[str, Any] | None, InjectedToolArg] = None,
         options: Annotated[dict[str, Any] | None, InjectedToolArg] = None,
         question: Annotated[str | None, InjectedToolArg] = None,
+        subject: Annotated[list[str] | None, InjectedToolArg] = None,
     ) -> tuple[str, SearchArtifact]:
         # Filters and the retrieval configuration arrive as plain dicts (pydantic validates the
         # tool's arguments); RetrievalConfig.from_dict refuses unknown keys and bad values.
@@ -67,9 +68,10 @@ def make_search_tool(
         ranking = await run_pipeline(
             pipeline, question or query, where, RetrievalConfig.from_dict(options), query=query
         )
-        logger.debug("search %r: %d passages, %s", query, len(ranking.kept), ranking.timings)
+        kept = with_subject(ranking, subject or [])
+        logger.debug("search %r: %d passages, %s", query, len(kept), ranking.timings)
         artifact = SearchArtifact(
-            passages=ranking.kept,
+            passages=kept,
             retrieved=len(ranking.ranked),
             rerank=ranking.rerank,
             relevance=ranking.relevance,
@@ -78,7 +80,7 @@ def make_search_tool(
             timings=ranking.timings,
             degraded=ranking.degraded,
         )
-        return layout(ranking.kept), artifact
+        return layout(kept), artifact
 
     return StructuredTool.from_function(
         coroutine=search_archive,
@@ -86,3 +88,15 @@ def make_search_tool(
         description=prompts.SEARCH_TOOL_DESCRIPTION,
         response_format="content_and_artifact",
     )
+
+
+def with_subject(ranking: Ranking, subject: Sequence[str]) -> list[Passage]:
+    """The kept passages, after a follow-up's ``subject`` documents' best passage where the
+    floor dropped it ("were there any injuries?" scores low against the record it asks about)."""
+    have = {p["doc_id"] for p in ranking.kept}
+    added: list[Passage] = []
+    for passage in ranking.ranked:
+        if passage["doc_id"] in subject and passage["doc_id"] not in have:
+            added.append(passage)
+            have.add(passage["doc_id"])
+    return [*added, *ranking.kept]

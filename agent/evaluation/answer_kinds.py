@@ -16,7 +16,9 @@ Question sets (``benchmarks/questions/answers_*.jsonl``) hold one object a line 
   first answer;
 - ``count``: ``{"question", "count"}``, gold = the number of matching records computed from the
   raw records (``benchmarks/questions/make_count_questions.py``): the first number the answer
-  states must be it exactly.
+  states must be it exactly;
+- ``claim`` and ``dates``, and a ``followup`` asking one ``aspect`` of a record: scored by
+  :mod:`agent.evaluation.followup_scores` (``make_followup_questions.py`` writes them).
 
 Every answer is also checked for valid citations, repeated sentences (normalised-token Jaccard
 at least :data:`REPEAT_JACCARD`) and whether the cutoff or a filter wrongly stopped it.
@@ -29,15 +31,15 @@ import re
 import time
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import HumanMessage
 
+from agent.evaluation import followup_scores
 from agent.evaluation.answers import QuestionsError
-from agent.evaluation.metrics import percentile
-from agent.evaluation.pattern_score import PATTERN_CHECKS, PatternGold, measure_pattern
+from agent.evaluation.pattern_score import PatternGold, measure_pattern
 from agent.evaluation.thread_gold import cites_message, fix_stated
 from graph.builder import BosunGraph
 from graph.context import Context
@@ -45,7 +47,7 @@ from graph.state import diagnostics_of
 from text.sentences import sentences
 from tools.timing import elapsed_ms
 
-KINDS = ("cause", "fix", "pattern", "followup", "count")
+KINDS = ("cause", "fix", "pattern", "followup", "count", "claim", "dates")
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w])")
 #: Two sentences of one answer (or of a follow-up and the answer before) this alike repeat.
 REPEAT_JACCARD = 0.8
@@ -65,6 +67,7 @@ class KindQuestion:
     pattern: PatternGold | None = None  # a pattern question's set and dominant group
     phrases: tuple[str, ...] = ()  # a thread question's gold key phrases (see thread_gold)
     stated_in: tuple[str, ...] = ()  # ... and the messages that state them
+    spec: Mapping[str, Any] = field(default_factory=dict)  # the line (followup_scores reads it)
 
 
 @dataclass
@@ -76,6 +79,7 @@ class Turn:
     citations: list[dict[str, Any]]
     invalid: int
     ms: float
+    filters: dict[str, Any] = field(default_factory=dict)  # the filters in force after the turn
 
 
 @dataclass
@@ -112,6 +116,13 @@ class KindResult:
             first = self.turns[0]
             out["followup_answered"] = bool(last.citations) and not last.stopped
             out["followup_not_repeated"] = not overlap(first.answer, last.answer)
+        out |= followup_scores.measure(
+            q.kind,
+            q.spec,
+            [t.answer for t in self.turns],
+            [t.citations for t in self.turns],
+            last.filters,
+        )
         return out
 
 
@@ -192,6 +203,7 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
                 pattern=_pattern_gold(row) if kind == "pattern" else None,
                 phrases=phrases,
                 stated_in=tuple(row.get("stated_in") or [row.get("message_id", "")]),
+                spec=row,
             )
         )
     return out
@@ -200,7 +212,8 @@ def read_kind_questions(path: Path, *, gold_causes: Mapping[str, str]) -> list[K
 def _gold(kind: str, row: dict[str, Any], gold_causes: Mapping[str, str], where: str) -> str:
     """A question's gold statement; QuestionsError when its kind's fields are missing."""
     gold = str(row.get("gold") or "")
-    if kind in ("cause", "followup") and not gold and row.get("report_no"):
+    asks_cause = kind == "cause" or (kind == "followup" and not row.get("aspect"))
+    if asks_cause and not gold and row.get("report_no"):
         gold = gold_causes.get(str(row.get("report_no", "")).upper(), "")
         if not gold:
             raise QuestionsError(f"{where}: no probable cause for {row.get('report_no')!r}")
@@ -210,6 +223,8 @@ def _gold(kind: str, row: dict[str, Any], gold_causes: Mapping[str, str], where:
         raise QuestionsError(f'{where}: a count question needs a whole number "count"')
     if kind == "followup" and not row.get("followup"):
         raise QuestionsError(f'{where}: a followup needs "followup"')
+    if kind == "dates" and not isinstance(row.get("today"), str):
+        raise QuestionsError(f'{where}: a dates question needs "today" (an ISO date)')
     return gold
 
 
@@ -258,10 +273,12 @@ async def run_kind_questions(
     for question in questions:
         config: Any = {"configurable": {"thread_id": f"eval-{uuid.uuid4().hex[:12]}"}}
         result = KindResult(question)
+        today = question.spec.get("today")
+        asked = replace(context, today=str(today)) if today else context
         for text in filter(None, (question.question, question.followup)):
             started = time.perf_counter()
             state = await graph.ainvoke(
-                {"messages": [HumanMessage(content=text)]}, config, context=context
+                {"messages": [HumanMessage(content=text)]}, config, context=asked
             )
             result.turns.append(_turn(state, elapsed_ms(started)))
         results.append(result)
@@ -279,97 +296,5 @@ def _turn(state: Mapping[str, Any], ms: float) -> Turn:
         citations=list(state.get("citations") or []),
         invalid=int((diagnostics_of(state).get("citation_check") or {}).get("invalid", 0)),
         ms=ms,
+        filters=dict(state.get("filters") or {}),
     )
-
-
-def summarise(results: Sequence[KindResult]) -> dict[str, dict[str, Any]]:
-    """Per kind: counts and shares of each measure."""
-    out: dict[str, dict[str, Any]] = {}
-    for kind in KINDS:
-        measured = [r.measures() for r in results if r.question.kind == kind]
-        if not measured:
-            continue
-        n = len(measured)
-
-        def share(key: str, rows: list[dict[str, Any]] = measured) -> float | None:
-            values = [bool(m[key]) for m in rows if key in m]
-            return round(sum(values) / len(values), 4) if values else None
-
-        row: dict[str, Any] = {
-            "questions": n,
-            "gold": share("gold"),
-            "citations_valid": share("citations_valid"),
-            "repeated_sentences": sum(m["repeated"] for m in measured),
-            "wrongly_stopped": share("stopped"),
-            "ms_p50": round(percentile([m["ms"] for m in measured], 50), 1),
-        }
-        if kind == "pattern":
-            minimum = [r.question.min_documents for r in results if r.question.kind == kind]
-            docs = [m["documents"] for m in measured]
-            row["min_documents_met"] = round(
-                sum(d >= k for d, k in zip(docs, minimum, strict=True)) / n, 4
-            )
-            row["mean_documents"] = round(sum(docs) / n, 2)
-            row["pattern_ok"] = share("pattern_ok")
-            for key in PATTERN_CHECKS:
-                row[key] = share(key)
-        if kind == "count":
-            row["exact_count"] = share("exact_count")
-        if any("message_cited" in m for m in measured):  # thread questions: the reply cited
-            row["message_cited"] = share("message_cited")
-        if kind == "followup":
-            both = [m["followup_answered"] and m["followup_not_repeated"] for m in measured]
-            row["followup_answered_not_repeated"] = round(sum(both) / n, 4)
-        out[kind] = row
-    return out
-
-
-def failures(results: Sequence[KindResult], limit: int = 10) -> list[dict[str, Any]]:
-    """The questions that missed a measure, for the report."""
-    out = []
-    for r in results:
-        m = r.measures()
-        missed = [
-            key
-            for key, ok in (
-                ("gold", m.get("gold", True)),
-                ("citations", m["citations_valid"]),
-                ("stopped", not m["stopped"]),
-                ("repeated", not m["repeated"]),
-                ("documents", m.get("documents", 99) >= r.question.min_documents),
-                ("followup", m.get("followup_not_repeated", True)),
-                ("count", m.get("exact_count", True)),
-                *(
-                    (k, m[k])
-                    for k in ("named_groups", "set_stated", "examples", "dominant")
-                    if k in m
-                ),
-            )
-            if not ok
-        ]
-        if missed:
-            out.append({"kind": r.question.kind, "question": r.question.question, "missed": missed})
-    return out[:limit]
-
-
-def format_kinds(summary: Mapping[str, Mapping[str, Any]], *, label: str) -> str:
-    """The table: one row per kind."""
-
-    def pct(value: Any) -> str:
-        return "—" if value is None else f"{100 * value:.1f}%"
-
-    head = (
-        f"{'kind':<10}{'n':>4}{'gold':>8}{'cites ok':>10}{'repeats':>9}{'stopped':>9}"
-        f"{'≥k docs':>9}{'groups':>9}{'follow-up':>11}{'exact n':>9}{'p50 ms':>9}"
-    )
-    lines = [f"answers by kind ({label})", head]
-    for kind, row in summary.items():
-        lines.append(
-            f"{kind:<10}{row['questions']:>4}{pct(row['gold']):>8}"
-            f"{pct(row['citations_valid']):>10}{row['repeated_sentences']:>9}"
-            f"{pct(row['wrongly_stopped']):>9}{pct(row.get('min_documents_met')):>9}"
-            f"{pct(row.get('pattern_ok')):>9}"
-            f"{pct(row.get('followup_answered_not_repeated')):>11}"
-            f"{pct(row.get('exact_count')):>9}{row['ms_p50']:>9.0f}"
-        )
-    return "\n".join(lines)

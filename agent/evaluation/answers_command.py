@@ -14,13 +14,9 @@ from tqdm import tqdm
 from agent.conversation import add_layer_args, context_from_args
 from agent.evaluation.answer_kinds import (
     KindQuestion,
-    KindResult,
-    failures,
-    format_kinds,
     read_gold_causes,
     read_kind_questions,
     run_kind_questions,
-    summarise,
 )
 from agent.evaluation.answers import (
     EXPECTS,
@@ -41,6 +37,7 @@ from agent.evaluation.collections import (
 #: Stages whose cost the layers add, shown for every run of an ablation.
 from agent.evaluation.command import prepare_collection, write_err, write_out
 from agent.evaluation.folds import parse_fold, split_queries
+from agent.evaluation.kind_report import failures, format_kinds, summarise, write_details
 from agent.settings import Settings
 from agent.wiring import build_clients, open_services
 from graph.builder import build_graph
@@ -140,16 +137,6 @@ def _is_kind_file(path: Path) -> bool:
     return isinstance(row, dict) and "kind" in row
 
 
-def write_kind_details(path: Path, label: str, results: list[KindResult]) -> None:
-    """Each question's measures and last answer, one JSON line each (``--details``)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as handle:
-        for r in results:
-            row: dict[str, Any] = {"mode": label, "question": r.question.question}
-            row |= {"measures": r.measures(), "answer": r.last.answer}
-            handle.write(json.dumps(row) + "\n")
-
-
 async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: list[Path]) -> int:
     """``eval-answers`` over per-kind question files: one table offline, one with the model."""
     try:
@@ -157,6 +144,7 @@ async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: lis
         questions: list[KindQuestion] = []
         for path in paths:
             questions += read_kind_questions(path, gold_causes=gold)
+        questions = questions[: args.limit]
     except (QuestionsError, ValueError) as err:
         write_err(f"bosun: {err}")
         return 2
@@ -180,8 +168,8 @@ async def run_kind_eval(settings: Settings, args: argparse.Namespace, paths: lis
             )
             progress.close()
             reports[label] = {"kinds": summarise(results), "failures": failures(results)}
-            if args.details:
-                write_kind_details(args.details, label, results)
+            if args.details is not None:
+                write_details(args.details, label, results)
         schema = services.store.schema
     if args.json:
         write_out(json.dumps({"collection": schema, **reports}))

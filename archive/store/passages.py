@@ -19,7 +19,13 @@ from archive.store.database import Store
 PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.content, c.section,
        c.page, c.date, c.sender, d.subject, c.thread_id, c.vessel_name, c.imo, c.report_no,
        d.archive_path, d.embedding_mode, d.summary, d.parent_id,
-       d.metadata->>'ocr_pages' AS ocr_pages, c.instructions"""
+       d.metadata->>'ocr_pages' AS ocr_pages, c.instructions,
+       jsonb_strip_nulls(jsonb_build_object(
+           'injuries', d.metadata->>'injuries', 'make', d.metadata->>'make',
+           'model', d.metadata->>'model', 'registration', d.metadata->>'registration',
+           'city', d.metadata->>'city', 'state', d.metadata->>'state',
+           'location', d.metadata->>'location', 'ship_type', d.metadata->>'ship_type',
+           'flag', d.metadata->>'flag')) AS facts"""
 
 
 class Passage(TypedDict):
@@ -60,6 +66,9 @@ class Passage(TypedDict):
     in_reply_to: NotRequired[str | None]
     references: NotRequired[list[str]]
     conversation: NotRequired[str]
+    # The record's own fields an aspect is answered from (NTSB: injuries "fatal 1, serious 0,
+    # minor 1", make, model, registration, city, state; IMO: location, ship type, flag).
+    facts: NotRequired[dict[str, str]]
 
 
 def passage_of(
@@ -93,6 +102,7 @@ def passage_of(
         parent_id=row["parent_id"],
         ocr=row["page"] is not None and str(row["page"]) in (row["ocr_pages"] or "").split(","),
         instructions=list(row.get("instructions") or ()),
+        facts=dict(row.get("facts") or {}),
     )
 
 

@@ -6,8 +6,11 @@ import logging
 import time
 from datetime import date
 
+from langgraph.runtime import Runtime
+
 from archive.store.search_filters import SearchFilters
 from graph import prompts
+from graph.context import Context, context_of
 from graph.followup import followup_of
 from graph.state import Diagnostics, State
 from tools.backend import SearchBackend
@@ -25,15 +28,24 @@ logger = logging.getLogger(__name__)
 
 
 async def resolve_filters(
-    state: State, *, registry: VesselRegistry, backend: SearchBackend
+    state: State,
+    runtime: Runtime[Context] | None = None,
+    *,
+    registry: VesselRegistry,
+    backend: SearchBackend,
 ) -> State:
     """Inherit, clear or change the filters; a filter that matches nothing is reported, never
     dropped (the active filters stay as they were). Also notes what a follow-up leans on and a
     year mentioned only in passing (it ranks, :func:`tools.dates.year_in_passing`)."""
     start = time.perf_counter()
     current = state.get("filters", {})
+    today = context_of(runtime.context if runtime is not None else None).today
     resolution = resolve(
-        state.get("question", ""), current, await registry.vessels(), state.get("filter_request")
+        state.get("question", ""),
+        current,
+        await registry.vessels(),
+        state.get("filter_request"),
+        today=date.fromisoformat(today) if today else None,
     )
     notes = list(resolution.notes)
     update: State = {

@@ -58,6 +58,7 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
                     "filters": dict(state.get("filters", {})),
                     "options": ctx.as_dict(),  # the context's retrieval fields
                     "question": question or query,
+                    "subject": subject_documents(state),
                 },
             }
         )
@@ -134,3 +135,9 @@ def relevant(earlier: Relevance | None, artifacts: list[SearchArtifact]) -> Rele
         decisions.insert(0, earlier)
     going = [d for d in decisions if not d["stopped"]]
     return going[-1] if going else decisions[-1]
+
+
+def subject_documents(state: State) -> list[str]:
+    """The documents a follow-up's subject was cited from (kept whatever the floor says)."""
+    followup = state.get("followup")
+    return list(followup.get("documents", [])) if followup else []

@@ -1,0 +1,52 @@
+"""Model names match however they are written, in retrieval and in the claim check."""
+
+from __future__ import annotations
+
+from answers.lines import missing_terms
+from tests.fakes.clients import passage
+from text.models import mentions_model, model_keys, with_model_forms
+from text.names import names_record
+from tools.relevance import decide, rescued_by_names
+
+RENO = passage(
+    "a00000000001",
+    "The airplane pitched up and impacted the ramp area near the grandstands.",
+    title="WPR11MA454 2011-09-16 Reno, Nevada NORTH AMERICAN/AERO CLASSICS P-51D N79111",
+)
+
+
+def test_a_model_is_found_in_its_hyphenated_spaced_and_variant_forms() -> None:
+    keys = model_keys("P-51D, PA-28-140, ASW-27, Boeing 737-800, A380 and R66 at 45 knots")
+    for name in ("P-51", "P51D", "P 51D", "PA28", "PA-28", "ASW 27", "B-737", "737", "A-380"):
+        assert mentions_model(name, keys), name
+    assert mentions_model("R-66", keys)
+    assert not mentions_model("P-38", keys)
+    assert not mentions_model("45", keys)  # a count is no model
+
+
+def test_the_claim_check_finds_the_p51d_for_a_p51_question() -> None:
+    missing = missing_terms("How many people died in the Reno P-51 crash and why?", [RENO])
+    assert missing.terms == [] and missing.salient == 2
+    assert missing_terms("How many died in the Reno P-38 crash?", [RENO]).terms == ["P-38"]
+
+
+def test_retrieval_searches_a_model_in_its_other_forms() -> None:
+    assert with_model_forms("Why did the R-66 crash near Philip?").endswith(" R66")
+    assert "ASW-27" in with_model_forms("Why did the ASW 27 crash?")
+    assert with_model_forms("accidents in 2012") == "accidents in 2012"
+
+
+def test_a_question_naming_the_best_record_is_not_stopped() -> None:
+    kokhanok = passage(
+        "b00000000002",
+        "The pilot selected unsuitable terrain for takeoff.",
+        title="ANC13CA073 2013-08-04 Kokhanok, Alaska CESSNA U206F N5364Q",
+    )
+    stopped = decide(0.03, 0.27, 0.1, empty=False)
+    assert stopped["stopped"]
+    question = "Why did the U-206F crash near Kokhanok?"
+    assert names_record(question, kokhanok["title"])
+    assert not rescued_by_names(stopped, question, [kokhanok])["stopped"]
+    # One name is not enough, nor two when the record lacks one of them.
+    assert rescued_by_names(stopped, "Why did Kokhanok flood?", [kokhanok])["stopped"]
+    assert rescued_by_names(stopped, "Why did the P-38 crash near Kokhanok?", [kokhanok])["stopped"]

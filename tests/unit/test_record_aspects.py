@@ -1,0 +1,156 @@
+"""A follow-up asking one aspect of a record is answered from that record's fields, cited to it
+alone; metadata lines of aspects nobody asked are left out; one incident is one listed item."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from answers import AnswerRequest, compose_answer
+from answers.record_aspects import is_metadata_line, record_aspect
+from archive.store.passages import Passage
+from graph.followup import is_followup
+from tests.fakes.clients import passage
+
+R44 = passage(
+    "a00000000001",
+    "The helicopter impacted trees shortly after takeoff and was destroyed by fire.",
+    doc_id="r44",
+    title="CEN12FA091 2011-11-24 Hackensack, Minnesota ROBINSON HELICOPTER COMPANY R44 II",
+    report_no="CEN12FA091",
+    date="2011-11-24",
+    facts={
+        "injuries": "fatal 1, serious 0, minor 1",
+        "make": "ROBINSON HELICOPTER COMPANY",
+        "model": "R44 II",
+        "registration": "N821JV",
+        "city": "Hackensack",
+        "state": "Minnesota",
+    },
+)
+OTHER = passage(
+    "b00000000002",
+    "The pilot and passenger were not injured; the airplane sustained substantial damage.",
+    doc_id="other",
+    title="WPR12CA431 2012-09-20 McMinnville, Oregon ROBINSON R44 II",
+    report_no="WPR12CA431",
+    facts={"injuries": "fatal 0, serious 0, minor 3"},
+)
+
+
+def followup(question: str, *passages: Passage, **fields: Any) -> str:
+    return compose_answer(
+        AnswerRequest(
+            question,
+            f"R44 Hackensack {question}",
+            list(passages),
+            pool=list(passages),
+            subject_documents=["r44"],
+            **fields,
+        )
+    )
+
+
+def cited(answer: str) -> set[str]:
+    return set(re.findall(r"\[C:([0-9a-f]{12})\]", answer))
+
+
+def test_an_injuries_followup_states_the_subject_records_counts_and_cites_only_it() -> None:
+    answer = followup("were there any injuries?", OTHER, R44)
+    assert "CEN12FA091: 1 fatal, 0 serious, 1 minor injuries." in answer
+    assert cited(answer) == {"a00000000001"}  # not the other R44 record ranked above it
+
+
+def test_each_record_aspect_is_answered_from_its_field() -> None:
+    assert "happened on November 24, 2011" in followup("when did it happen?", R44)
+    assert "happened in Hackensack, Minnesota" in followup("where was that?", R44)
+    aircraft = followup("what type of aircraft was it?", R44)
+    assert "ROBINSON HELICOPTER COMPANY R44 II, registration N821JV" in aircraft
+
+
+def test_no_injuries_is_said_as_such() -> None:
+    calm = passage("c00000000003", "The airplane nosed over.", doc_id="calm", report_no="X1")
+    calm["facts"] = {"injuries": "fatal 0, serious 0, minor 0"}
+    answer = compose_answer(
+        AnswerRequest("was anyone hurt?", "was anyone hurt?", [calm], subject_documents=["calm"])
+    )
+    assert "X1: no injuries (0 fatal, 0 serious, 0 minor)." in answer
+
+
+def test_short_aspect_questions_are_followups_and_name_their_aspect() -> None:
+    for question, aspect in (
+        ("was anyone hurt?", "injuries"),
+        ("any fatalities?", "injuries"),
+        ("how many people were injured?", "injuries"),
+        ("what was the location?", "place"),
+        ("what aircraft was involved?", "aircraft"),
+        ("what day did it happen?", "date"),
+        ("which ship was it?", "vessel"),
+    ):
+        assert is_followup(question), question
+        assert record_aspect(question) == aspect, question
+    assert not is_followup("Were there injuries in the R44 accident in Hackensack?")
+    assert record_aspect("What caused the engine to lose power?") is None
+
+
+MAIL = passage(
+    "e00000000005",
+    "Vessel: Baltic Trader, IMO 9345678, general cargo ship.\n"
+    "On opening hold 2 the surveyor found wet damage on 14 steel coils.",
+    kind="email",
+    doc_id="mail",
+)
+
+
+def test_a_metadata_line_is_said_only_when_its_aspect_is_asked() -> None:
+    answer = compose_answer(
+        AnswerRequest(
+            "What damage did the surveyor find on Baltic Trader?",
+            "damage surveyor find Baltic Trader",
+            [MAIL],
+        )
+    )
+    assert "wet damage on 14 steel coils" in answer
+    assert "Vessel:" not in answer
+    assert is_metadata_line("Vessel: Baltic Trader, IMO 9345678.", None)
+    assert not is_metadata_line("Vessel: Baltic Trader, IMO 9345678.", "vessel")
+    assert not is_metadata_line("Note: the coils were dry.", None)
+
+
+def test_one_incident_told_by_a_message_and_its_digest_is_listed_once() -> None:
+    thread = [
+        passage("f00000000006", "We found a crack on the liner.", kind="email", thread_id="t1"),
+        passage("f00000000007", "The liner crack was fixed.", kind="thread_digest", thread_id="t1"),
+        passage("f00000000008", "A crack was found in the hatch cover.", kind="email"),
+    ]
+    answer = compose_answer(AnswerRequest("Which vessels had cracks?", "cracks", thread))
+    items = [line for line in answer.splitlines() if line.startswith("- ")]
+    assert len(items) == 2, answer
+    assert "2 records" in answer
+
+
+def test_the_date_note_is_said_once_in_a_conversation() -> None:
+    note = "Dates filtered to 2011-11-01 to 2011-11-30, as asked."
+    said = [f"{note}\nFrom the archive:\n\nThe helicopter impacted trees. [C:a00000000001]"]
+    answer = followup("were there any injuries?", R44, notes=[note], said=said)
+    assert note not in answer and "1 fatal" in answer
+
+
+def test_the_record_holding_every_name_asked_is_the_subject() -> None:
+    naknek = passage(
+        "a10000000001",
+        "The loss of engine power during cruise flight for an undetermined reason.",
+        doc_id="naknek",
+        title="ANC10LA084 2010-09-10 South Naknek, Alaska PIPER PA-20",
+        section="Probable Cause",
+    )
+    dover = passage(
+        "a20000000002",
+        "The pilot's failure to maintain directional control during the landing roll.",
+        doc_id="dover",
+        title="CEN10CA361 2010-06-02 Dover, Arkansas PIPER PA-20",
+        section="Probable Cause",
+    )
+    question = "Why did the PA20 crash near Dover?"
+    answer = compose_answer(AnswerRequest(question, question, [naknek, dover]))
+    assert cited(answer) == {"a20000000002"}, answer

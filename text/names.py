@@ -1,0 +1,64 @@
+"""The names a question gives (capitalised words after the first, numbers, model names) and
+whether a text holds them, a model name in any of its written forms (:mod:`text.models`). The
+answer's "not in the archive" check and the relevance cutoff's rescue of a question whose every
+name the best record holds share this one reading."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from text.models import mentions_model, model_keys, model_mentions
+from text.words import STOP_WORDS
+
+_WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+#: Capitalised words that are not names ("I", question words, month names are kept as names).
+_NOT_NAMES = frozenset(
+    re.findall(
+        r"\w+",
+        "i what which who whom whose when where why how was were is are did does do the a an "
+        "and or in on at of for to from with by it its this that these those there please tell "
+        "show list give find any all no",
+    )
+)
+#: A question holding this many names, all in one record's text, is about that record.
+NAMED_RECORD = 2
+
+
+def names_of(question: str, scope: Iterable[str] = ()) -> list[str]:
+    """``question``'s names, numbers and years, each once, in order (``scope``'s words, the
+    filters' names, left out)."""
+    scoped = {w.casefold() for name in scope for w in _WORD.findall(name)}
+    names = []
+    for i, word in enumerate(_WORD.findall(question)):
+        folded = word.casefold()
+        if folded in scoped or folded in _NOT_NAMES or folded in STOP_WORDS:
+            continue
+        if (i > 0 and word[:1].isupper()) or any(ch.isdigit() for ch in word):
+            names.append(word)
+    return list(dict.fromkeys(names))
+
+
+def found_names(question: str, names: Iterable[str], written: str) -> set[str]:
+    """Those of ``names`` (from ``question``) that ``written`` holds: as a word, or inside a
+    model name ``written`` also names however written ("P-51" and "P-51D")."""
+    haystack = written.casefold()
+    keys = model_keys(written)
+    spans = [(m.start(), m.end()) for m in _WORD.finditer(question)]
+    as_models: set[str] = set()
+    for start, end, name in model_mentions(question):
+        if mentions_model(name, keys):
+            as_models |= {question[s:e] for s, e in spans if s >= start and e <= end}
+    return {
+        word
+        for word in names
+        if word in as_models
+        or re.search(rf"(?<![\w-]){re.escape(word.casefold())}(?![\w-])", haystack)
+    }
+
+
+def names_record(question: str, written: str) -> bool:
+    """Whether ``written`` (one record's title and text) holds every name of ``question``, and
+    the question gives at least :data:`NAMED_RECORD` ("the U-206F crash near Kokhanok")."""
+    names = names_of(question)
+    return len(names) >= NAMED_RECORD and found_names(question, names, written) == set(names)
