@@ -12,13 +12,12 @@ from agent.evaluation.answer_kinds import (
     KindResult,
     Turn,
     contains,
-    format_kinds,
     overlap,
     read_kind_questions,
     repeats,
-    summarise,
 )
 from agent.evaluation.answers import QuestionsError
+from agent.evaluation.kind_report import format_kinds, summarise
 
 CAUSE = "The pilot's failure to maintain directional control during the landing roll."
 

@@ -9,11 +9,10 @@ from typing import Any
 from agent.evaluation.answer_kinds import (
     KindResult,
     Turn,
-    format_kinds,
     read_kind_questions,
-    summarise,
 )
 from agent.evaluation.followup_scores import filler_lines, measure, states_aspect
+from agent.evaluation.kind_report import format_kinds, summarise
 
 INJURIES = {"fatal": 1, "serious": 0, "minor": 1}
 
