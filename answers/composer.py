@@ -132,14 +132,15 @@ def compose_answer(request: AnswerRequest) -> str:
     first: list[str] = [facts.line] if facts is not None else []
     if aspect == "happened":
         first = _record_line(passages[0], units, scored, answer)
+    said = _best_said(units, scored, answer)
+    unsaid_best = max(
+        (v for u, v in zip(units, scored, strict=True) if answer.fresh(u.text)), default=0.0
+    )
+    if said is not None and request.said and not first and said[0] > unsaid_best:
+        return _pointed_back(head, said[1])  # the follow-up's answer was said above
     chosen = _choose(units, scored, aspect, answer, request.max_sentences)
     if not chosen and not first:
-        said = [(score, u) for u, score in zip(units, scored, strict=True) if score > 0]
-        said = [(score, u) for score, u in said if not answer.fresh(u.text)]
-        if said:
-            _, best = max(said, key=lambda pair: pair[0])  # answered above: point back to it
-            return _joined(head, prompts.ALREADY_SAID, [f"{ended(best.text)} [C:{best.chunk_id}]"])
-        return _fallback(head, units, answer)
+        return _pointed_back(head, said[1]) if said is not None else _fallback(head, units, answer)
     body = first + [f"{ended(u.text)} [C:{u.chunk_id}]" for u in _ordered(chosen, aspect)]
     return _joined(
         head, prompts.EXTRACTIVE_LEAD, [" ".join(body)] if aspect != "happened" else body
@@ -187,6 +188,20 @@ def _cause_units(
         if record["doc_id"] == top and CAUSE_SECTIONS.search(record.get("section") or ""):
             return units_of(record, 0)
     return []
+
+
+def _pointed_back(head: list[str], unit: Unit) -> str:
+    return _joined(head, prompts.ALREADY_SAID, [f"{ended(unit.text)} [C:{unit.chunk_id}]"])
+
+
+def _best_said(
+    units: Sequence[Unit], scored: Sequence[float], answer: _Answer
+) -> tuple[float, Unit] | None:
+    """The best-scoring sentence an earlier answer of the conversation already said."""
+    said = [
+        (v, u) for u, v in zip(units, scored, strict=True) if v > 0 and not answer.fresh(u.text)
+    ]
+    return max(said, key=lambda pair: pair[0]) if said else None
 
 
 def _choose(

@@ -77,7 +77,7 @@ def thread_answer(
 ) -> list[str] | None:
     """The answer's lines (the problem's, the lead, the reply's cited sentences), or None when
     the question is not about a thread with a reply by someone other than the asker."""
-    if request.aspect not in THREAD_ASPECTS:
+    if not _about_thread(request):
         return None
     thread_id = mail_thread_id(request.passages)
     thread = thread_of(thread_id, [*request.pool, *request.passages]) if thread_id else None
@@ -95,6 +95,18 @@ def thread_answer(
     body += _confirmation(reply, request, fresh, take)
     lines.append("\n" + " ".join(body))
     return lines
+
+
+def _about_thread(request: ThreadQuestion) -> bool:
+    """Whether the question asks what a thread concluded: a fix or a cause, or a plain first
+    question whose best passage is a message. A plain question about an attachment asks what the
+    attachment says, and a plain follow-up ("who replaced it?") what was already answered."""
+    if request.aspect not in THREAD_ASPECTS:
+        return False
+    if request.aspect != "general":
+        return True
+    best = request.passages[0]["kind"] if request.passages else None
+    return not request.followup and best != "attachment"
 
 
 def _confirmation(
