@@ -26,8 +26,12 @@ _ASPECTS: tuple[tuple[RecordAspect, re.Pattern[str]], ...] = (
     ),
     (
         "date",
+        # "when" asks a date where it opens the question or its clause asks ("and when did it
+        # happen?", "when?"), not in a condition ("it fails when I stream from RX2").
         re.compile(
-            r"\bwhen\b|\b(?:what|which)\s+(?:date|day|year|month)\b|\bthe\s+date\b", re.IGNORECASE
+            r"^\W*when\b|\bwhen\s*\?|\bwhen\s+(?:did|was|were|is|are|does|do|had|has|exactly)\b"
+            r"|\b(?:what|which)\s+(?:date|day|year|month)\b|\bthe\s+date\b",
+            re.IGNORECASE,
         ),
     ),
     (

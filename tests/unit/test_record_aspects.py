@@ -154,3 +154,10 @@ def test_the_record_holding_every_name_asked_is_the_subject() -> None:
     question = "Why did the PA20 crash near Dover?"
     answer = compose_answer(AnswerRequest(question, question, [naknek, dover]))
     assert cited(answer) == {"a20000000002"}, answer
+
+
+def test_a_condition_with_when_asks_no_date() -> None:
+    assert record_aspect("when did it happen?") == "date"
+    assert record_aspect("When was this?") == "date"
+    assert record_aspect("It fails when I stream from TX/RX and RX2; how do I fix it?") is None
+    assert record_aspect("What do the S errors mean when recording into the replay block?") is None
