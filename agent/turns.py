@@ -31,6 +31,7 @@ from psycopg_pool import AsyncConnectionPool
 from agent.server import db
 from agent.server.labels import record_shown
 from agent.settings import Settings
+from agent.thread_registry import claim_thread
 from agent.wiring import build_clients, open_services
 from archive.store.database import RECONNECT_S
 from checkpoints.postgres import open_checkpointer
@@ -41,7 +42,6 @@ from graph.state import Diagnostics, InputState, diagnostics_of, record
 from providers.resilience import degrade
 from providers.tracing import new_trace_id, trace_metadata, tracing_callbacks
 from text.sentences import sentence_pieces
-from text.storable import displayable
 from tools.filters import FilterRequest, Filters, describe
 
 logger = logging.getLogger(__name__)
@@ -53,10 +53,6 @@ Connection = AsyncConnection[DictRow]
 #: Nodes whose AI messages are not new text for the reader (the validated copy of the answer).
 _SILENT_NODES = {"validate_citations"}
 LOCAL_USER = "local"  # the single user of a deployment with no API keys (and of the CLI)
-
-
-class ThreadNotFound(LookupError):
-    """The thread belongs to another user (reported as not found, so ids are not probed)."""
 
 
 @dataclass
@@ -279,47 +275,6 @@ def _new_text(message: BaseMessage, node: str) -> list[str]:
     if not text:
         return []
     return [text] if isinstance(message, AIMessageChunk) else sentence_pieces(text)
-
-
-#: A thread's title: its first question cut to this many characters at a word boundary.
-TITLE_CHARS = 60
-#: The first question as kept beside the title (shown in full on hover).
-QUESTION_CHARS = 1000
-
-
-def thread_title(question: str, limit: int = TITLE_CHARS) -> str:
-    """``question`` on one line, bidi controls removed, and if longer than ``limit`` characters
-    cut after the last whole word that fits, with an ellipsis ("" for a blank question)."""
-    line = " ".join(displayable(question).split())
-    if len(line) <= limit:
-        return line
-    cut = line[: limit - 1]  # room for the ellipsis
-    space = cut.rfind(" ")
-    # Back to the last whole word (unless the cut fell just after one), if one is not too far
-    # back; else one long word is cut.
-    if line[len(cut)] != " " and space >= limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:.-") + "…"
-
-
-async def claim_thread(conn: Connection, thread_id: str, user: str, question: str) -> None:
-    """Register ``thread_id`` as ``user``'s (titled by its first question) or touch it; raises
-    :class:`ThreadNotFound` when another user owns it."""
-    cur = await conn.execute(
-        """INSERT INTO bosun_threads (thread_id, user_id, title, question)
-           VALUES (%s, %s, %s, %s)
-           ON CONFLICT (thread_id) DO UPDATE SET updated_at = now()
-               WHERE bosun_threads.user_id = EXCLUDED.user_id
-           RETURNING user_id""",
-        (
-            thread_id,
-            user,
-            thread_title(question) or "New conversation",
-            thread_title(question, QUESTION_CHARS),
-        ),
-    )
-    if await cur.fetchone() is None:
-        raise ThreadNotFound(thread_id)
 
 
 async def record_turn(

@@ -25,7 +25,8 @@ from agent.server.health import SLOW, UNAVAILABLE, database_failed
 from agent.server.payloads import with_links
 from agent.server.requests import MAX_MESSAGE_CHARS, json_object, text_field, thread_id_of
 from agent.server.runtime import Runtime, config_of, runtime_of
-from agent.turns import ThreadNotFound, Turn, new_thread_id
+from agent.thread_registry import ThreadNotFound
+from agent.turns import Turn, new_thread_id
 from providers.scrub import scrub_secrets
 from providers.tracing import new_trace_id
 from text.storable import storable

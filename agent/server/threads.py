@@ -16,7 +16,8 @@ from agent.server.labels import forget_thread
 from agent.server.payloads import history
 from agent.server.requests import json_object, text_field, thread_id_of
 from agent.server.runtime import Runtime, config_of, runtime_of
-from agent.turns import LOCAL_USER, Connection, claim_thread, thread_title
+from agent.thread_registry import claim_thread, thread_title
+from agent.turns import LOCAL_USER, Connection
 from text.storable import displayable
 from tools.filters import Filters
 

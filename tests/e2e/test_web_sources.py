@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
-from agent.turns import thread_title
+from agent.thread_registry import thread_title
 from answers.citations import render_answer
 from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium, serve
 from tests.e2e.harness import ROOT, Bosun

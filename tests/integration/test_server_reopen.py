@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from agent.settings import Settings
-from agent.turns import thread_title
+from agent.thread_registry import thread_title
 from agent.wiring import Services
 from archive.ingest.pipeline import ingest_documents
 from tests.integration.server_harness import ask, serve

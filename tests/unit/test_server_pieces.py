@@ -14,7 +14,7 @@ from agent.server.auth import key_of, user_for_key
 from agent.server.citations import archive_relative, document_text
 from agent.server.config import ServerConfig, ServerConfigError, parse_api_keys, stored_secret
 from agent.server.signing import signed_url, verify
-from agent.turns import thread_title
+from agent.thread_registry import thread_title
 from text.sentences import sentence_pieces
 
 SECRET = b"unit-secret"
