@@ -31,6 +31,7 @@ from adapt.services import AdaptServices
 from archive.ingest.reembed import stored_vectors, transform_collection
 from archive.store.database import Store
 from archive.store.embedder import (
+    ADAPTED_KEYS,
     CALIBRATION_KEYS,
     FILE_KEY,
     HEAD_SHA_KEY,
@@ -49,7 +50,6 @@ if TYPE_CHECKING:
     from adapt.command import AdaptOptions
 
 #: The meta an adapted model writes besides its model id (back to stock drops them all).
-ADAPTED_KEYS = (FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS)
 EMBEDDED_POSITIVES = 1500  # pairs fitted at most when positives must be embedded first
 
 
@@ -221,7 +221,6 @@ async def headed(services: AdaptServices) -> bool:
 
 
 __all__ = [
-    "ADAPTED_KEYS",
     "adapt_head",
     "adapt_report",
     "adapted_meta",

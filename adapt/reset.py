@@ -17,11 +17,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from adapt.head import ADAPTED_KEYS, start_from_stock
+from adapt.head import start_from_stock
 from adapt.services import AdaptServices, Collection
 from archive.ingest.reembed import reembed_collection
 from archive.store.database import EmbeddingIdentity
-from archive.store.embedder import MODEL_KEY, EmbedderRecord, read_embedder
+from archive.store.embedder import ADAPTED_KEYS, MODEL_KEY, EmbedderRecord, read_embedder
 from providers.minilm import BASE_MODEL_ID, default_minilm, sha256_file
 
 logger = logging.getLogger(__name__)

@@ -17,18 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
-from adapt.head import ADAPTED_KEYS, current_head
+from adapt.head import current_head
 from adapt.services import Collection
 from archive.ingest.reembed import transform_collection
-from archive.store.embedder import MODEL_KEY
+from archive.store.embedder import MODEL_KEYS
 from providers.linear_head import apply_head, stock_vectors
 
 logger = logging.getLogger(__name__)
 
+
 #: The meta keys that say which model (and reranker) a collection is embedded with.
-MODEL_KEYS = (MODEL_KEY, *ADAPTED_KEYS)
-
-
 @dataclass(frozen=True)
 class Snapshot:
     """What a collection was embedded with before `bosun adapt` fitted a new model."""

@@ -27,11 +27,10 @@ from adapt.checked import Scorer, adapt_lock, adapt_on_labels
 from adapt.command import AdaptOptions
 from adapt.feedback import last_run, new_labels_since
 from adapt.linear_head import AdaptUnavailable
-from adapt.rollback import MODEL_KEYS
 from agent.adapt_command import adapt_target, scorer
 from agent.environment import EnvironmentModel, read_environment, seconds, whole
 from agent.settings import Settings
-from archive.store.embedder import read_meta
+from archive.store.embedder import MODEL_KEYS, read_meta
 from archive.store.schema import StoreError
 
 logger = logging.getLogger(__name__)

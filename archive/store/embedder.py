@@ -33,8 +33,11 @@ RERANKER_TRAINING_KEY = "reranker_training"  # JSON: the queries it was fitted o
 HEAD_SHA_KEY = "head_sha256"  # W of a headed model, saved beside it (providers.linear_head)
 #: What `bosun adapt` fitted besides the model (a new model or ``--reset`` drops them).
 CALIBRATION_KEYS = (RERANKER_FILE_KEY, RERANKER_SHA_KEY, RERANKER_TRAINING_KEY)
-#: Every key naming the collection's models: a long-lived process compares them to reopen.
-MODEL_KEYS = (FILE_KEY, SHA_KEY, MODEL_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS)
+#: What `bosun adapt` records beside the model id (``--reset`` drops them).
+ADAPTED_KEYS = (FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS)
+#: Every key naming the collection's models (a rollback restores them; a long-lived process
+#: compares them to reopen).
+MODEL_KEYS = (MODEL_KEY, *ADAPTED_KEYS)
 
 
 @dataclass(frozen=True)

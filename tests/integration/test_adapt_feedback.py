@@ -18,13 +18,12 @@ import pytest
 from adapt.checked import adapt_on_labels
 from adapt.command import AdaptOptions
 from adapt.feedback import FeedbackLabel, read_shown, split_labels, turn_labels
-from adapt.rollback import MODEL_KEYS
 from agent.adapt_command import adapt_target, scorer
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, open_eval_services
 from agent.settings import Settings
 from agent.wiring import open_services
-from archive.store.embedder import read_embedder, read_meta
+from archive.store.embedder import MODEL_KEYS, read_embedder, read_meta
 from archive.store.passages import fetch_vectors
 from tests.integration.test_adapt import CORPUS, QUERIES, _chunk_ids, _parse
 
