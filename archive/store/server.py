@@ -77,6 +77,17 @@ def _hand_over(pgdata: Path, linger_s: float) -> None:
         logger.warning("cannot keep the embedded server up after exit: %s", err)
 
 
+def release_embedded(pgdata: Path) -> None:
+    """Give up this process's hold on the embedded server of ``pgdata`` now, stopping it when
+    this was the last holder (what exit would do; before its folder is removed, say)."""
+    from pgserver.postgres_server import PostgresServer  # pinned 0.1.6: its instance registry
+
+    held = PostgresServer._instances.get(pgdata)
+    if held is not None:
+        held.cleanup()
+    _embedded_uri.cache_clear()
+
+
 def database_uri(database_url: str | None, pgdata: Path, *, linger_s: float = 0.0) -> str:
     """``database_url`` when one is configured, else the embedded server's (in ``pgdata``),
     kept up ``linger_s`` seconds after this process exits (:mod:`archive.store.linger`)."""

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from agent.settings import Settings
+from agent.warm.client import stop as stop_warm
 from agent.wiring import Services, open_services
+from archive.store.linger import stop
+from archive.store.server import release_embedded
 
 
 @pytest.fixture(scope="session")
@@ -28,6 +31,13 @@ def settings() -> Iterator[Settings]:
         database_url=os.environ.get("DATABASE_URL") or None,
         collection=f"test_{uuid.uuid4().hex[:8]}",
     )
+    # Commands the tests ran may have left a warm ask process or a linger process holding an
+    # embedded server (this home's, a benchmark's in a subfolder): stopped before the folder
+    # goes, or PostgreSQL would run on without its data folder.
+    stop_warm(home.resolve())
+    for pgdata in sorted(home.rglob("pgdata")):
+        stop(pgdata)
+    release_embedded(home / "pgdata")  # this process's own hold (the services fixture)
     shutil.rmtree(home, ignore_errors=True)
 
 
