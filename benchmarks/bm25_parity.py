@@ -84,8 +84,9 @@ async def bosun_scores(
     return out
 
 
-async def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def split_arguments(description: str) -> argparse.Namespace:
+    """The command line of both BM25 benchmarks: ``--data``, ``--only``, ``--limit``, ``--json``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument(
         "--data",
         type=Path,
@@ -97,28 +98,45 @@ async def main() -> int:
     )
     parser.add_argument("--limit", type=int, help="only the first N queries of each split")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    args = parser.parse_args()
-    settings = Settings.from_env()
-    rows: list[list[object]] = []
+    return parser.parse_args()
+
+
+def splits(args: argparse.Namespace) -> list[tuple[str, BeirDataset]]:
+    """Each chosen split's table label ("scifact/train (809 q)") and dataset; SystemExit 2
+    when the shared data folder is missing."""
+    out = []
     for folder, split in SPLITS:
         if args.only and folder != args.only:
             continue
         path = args.data / folder
         if not path.is_dir():
             print(f"{path} is missing: the shared data folder is needed", file=sys.stderr)  # noqa: T201
-            return 2
+            raise SystemExit(2)
         dataset = load_dataset(path, split)
-        queries = len(list(dataset.queries)[: args.limit])
-        name = f"{dataset.name}/{split} ({queries} q)"
+        out.append(
+            (f"{dataset.name}/{split} ({len(list(dataset.queries)[: args.limit])} q)", dataset)
+        )
+    return out
+
+
+def command_of(script: str, args: argparse.Namespace) -> str:
+    """The command line that reproduces this run, as the docs' tables name it."""
+    only = f" --only {args.only}" if args.only else ""
+    limit = only + (f" --limit {args.limit}" if args.limit else "")
+    return f"python benchmarks/{script}{limit} --json"
+
+
+async def main() -> int:
+    args = split_arguments(__doc__.splitlines()[0])
+    settings = Settings.from_env()
+    rows: list[list[object]] = []
+    for name, dataset in splits(args):
         ndcg, recall = bm25s_scores(dataset, args.limit)
         rows.append([name, "bm25s (k1 1.5, b 0.75)", round(ndcg, 4), round(recall, 4)])
         for label, ndcg, recall in await bosun_scores(settings, dataset, args.limit):
             rows.append([name, label, round(ndcg, 4), round(recall, 4)])
     columns = ["split", "ranker", "nDCG@10", "Recall@100"]
-    only = f" --only {args.only}" if args.only else ""
-    limit = only + (f" --limit {args.limit}" if args.limit else "")
-    command = f"python benchmarks/bm25_parity.py{limit} --json"
-    emit(command, [Table("parity", columns, rows)], as_json=args.json)
+    emit(command_of("bm25_parity.py", args), [Table("parity", columns, rows)], as_json=args.json)
     return 0
 
 

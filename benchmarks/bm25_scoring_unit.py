@@ -22,18 +22,16 @@ written) and no embeddings. The side-by-side with the product itself is
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
-from bm25_parity import SPLITS, bm25s_scores
-from render import ROOT, Table, emit
+from bm25_parity import bm25s_scores, command_of, split_arguments, splits
+from render import Table, emit
 
-from agent.evaluation.beir import BeirDataset, load_dataset
+from agent.evaluation.beir import BeirDataset
 from agent.evaluation.collections import DEFAULT_CHUNK_CHARS, DEFAULT_OVERLAP, collection_name
 from agent.evaluation.metrics import ndcg_at_k, recall_at_k
 from agent.settings import Settings
@@ -139,30 +137,10 @@ async def study(
 
 
 async def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--data",
-        type=Path,
-        default=ROOT.parent / "shared" / "data" / "beir",
-        help="folder holding scifact/ and ntsb_pc2narr/ (default: ../shared/data/beir)",
-    )
-    parser.add_argument(
-        "--only", choices=[folder for folder, _ in SPLITS], help="run one dataset's split only"
-    )
-    parser.add_argument("--limit", type=int, help="only the first N queries of each split")
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
-    args = parser.parse_args()
+    args = split_arguments(__doc__.splitlines()[0])
     settings = Settings.from_env()
     rows: list[list[object]] = []
-    for folder, split in SPLITS:
-        if args.only and folder != args.only:
-            continue
-        path = args.data / folder
-        if not path.is_dir():
-            print(f"{path} is missing: the shared data folder is needed", file=sys.stderr)
-            return 2
-        dataset = load_dataset(path, split)
-        name = f"{dataset.name}/{split} ({len(list(dataset.queries)[: args.limit])} q)"
+    for name, dataset in splits(args):
         ndcg, recall = bm25s_scores(dataset, args.limit)
         rows.append(
             [name, "bm25s (whole text, its tokens, k1 1.5)", round(ndcg, 4), round(recall, 4)]
@@ -171,9 +149,7 @@ async def main() -> int:
             for unit, ndcg, recall in await study(services.store, dataset, args.limit):
                 rows.append([name, unit, round(ndcg, 4), round(recall, 4)])
     columns = ["split", "scoring unit", "nDCG@10", "Recall@100"]
-    only = f" --only {args.only}" if args.only else ""
-    limit = only + (f" --limit {args.limit}" if args.limit else "")
-    command = f"python benchmarks/bm25_scoring_unit.py{limit} --json"
+    command = command_of("bm25_scoring_unit.py", args)
     emit(command, [Table("units", columns, rows)], as_json=args.json)
     return 0
 
