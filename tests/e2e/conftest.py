@@ -15,8 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 from agent.settings import Settings
+from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium, serve
 from tests.e2e.harness import EXAMPLE_ARCHIVE, Bosun, offline_env
 
 
@@ -46,3 +48,20 @@ def bosun(settings: Settings) -> Bosun:
     assert summary["errors"] == [] and summary["added"] > 300, summary
     cli.ingested.update(summary, wall_s=round(ingest.seconds, 1))
     return cli
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium under Playwright, one per page-test module."""
+    require_chromium()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(bosun: Bosun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`bosun serve` on the session's archive, one per page-test module: its base URL."""
+    with serve(bosun, tmp_path_factory.mktemp("serve") / "server.log") as url:
+        yield url

@@ -5,38 +5,20 @@ model reads them as a label; deleting the thread in the thread list deletes them
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 from psycopg.rows import dict_row
 
 from adapt.feedback import read_shown, turn_labels
 from agent.settings import Settings
-from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium, serve
-from tests.e2e.harness import Bosun
 from tests.e2e.test_web_page import _ask, _close, _get, _page, _thread_id
 
 pytestmark = pytest.mark.e2e
 
 QUESTION = "How was the cylinder liner crack on Nordic Star resolved?"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def server(bosun: Bosun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(bosun, tmp_path_factory.mktemp("serve") / "server.log") as url:
-        yield url
 
 
 def shown(settings: Settings, message_id: str) -> list[dict[str, Any]]:

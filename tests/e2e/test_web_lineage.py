@@ -4,27 +4,16 @@ attachment's (headless Chromium against `bosun serve` on the example archive).""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, WATCH_STREAM, require_chromium, serve
+from tests.e2e.browser import WATCH_STREAM, serve
 from tests.e2e.harness import Bosun
 
 pytestmark = pytest.mark.e2e
 
 QUESTION = "What did the jacket cooling water log record for the Nordic Star main engine?"
 ANSWER_S = 180_000  # ms: a turn on two shared CPU cores, the first one loading models
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def test_an_attachment_badge_names_its_message_and_the_panel_offers_both_files(

@@ -12,17 +12,16 @@ The screenshot in docs/web.md is taken by tests/e2e/test_web_sources.py (``BOSUN
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import psycopg
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from agent.settings import Settings
-from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, WATCH_STREAM, require_chromium, serve
+from tests.e2e.browser import WATCH_STREAM, serve
 from tests.e2e.harness import Bosun
 
 pytestmark = pytest.mark.e2e
@@ -30,21 +29,6 @@ pytestmark = pytest.mark.e2e
 QUESTION = "How was the cylinder liner crack on Nordic Star resolved?"
 ERA = "What was the probable cause of the ERA25LA084 accident?"
 ANSWER_S = 180_000  # ms: a turn on two shared CPU cores, first one loading models
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def server(bosun: Bosun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(bosun, tmp_path_factory.mktemp("serve") / "server.log") as url:
-        yield url
 
 
 def _page(browser: Browser, url: str, width: int = 1280, height: int = 860) -> Page:

@@ -22,8 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Response, sync_playwright
 
 from agent.settings import Settings
-from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium, serve
-from tests.e2e.harness import Bosun
+from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
 pytestmark = pytest.mark.e2e
 
@@ -72,12 +71,6 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
         yield launched
         launched.close()
-
-
-@pytest.fixture(scope="module")
-def server(bosun: Bosun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(bosun, tmp_path_factory.mktemp("serve") / "server.log") as url:
-        yield url
 
 
 def evil_site(html: str) -> tuple[ThreadingHTTPServer, str]:

@@ -18,12 +18,11 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from agent.thread_registry import thread_title
 from answers.citations import render_answer
-from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium, serve
-from tests.e2e.harness import ROOT, Bosun
+from tests.e2e.harness import ROOT
 
 pytestmark = pytest.mark.e2e
 
@@ -42,21 +41,6 @@ window.__violations = [];
 document.addEventListener("securitypolicyviolation",
   (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
-def server(bosun: Bosun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(bosun, tmp_path_factory.mktemp("serve") / "server.log") as url:
-        yield url
 
 
 @pytest.fixture
