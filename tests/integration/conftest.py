@@ -45,3 +45,17 @@ def settings() -> Iterator[Settings]:
 async def services(settings: Settings) -> AsyncIterator[Services]:
     async with open_services(settings) as opened:
         yield opened
+
+
+@pytest.fixture(scope="module")
+async def ingested(services: Services) -> Services:
+    """The session's archive with the fixture fleet mail and records ingested (once a module;
+    a rerun adds nothing)."""
+    from archive.ingest.pipeline import ingest_documents
+    from tests.integration.test_conversation_postgres import fixture_documents
+
+    report = await ingest_documents(
+        fixture_documents(), services.store, services.embeddings, services.archive, progress=False
+    )
+    assert not report.errors
+    return services

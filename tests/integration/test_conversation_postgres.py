@@ -15,7 +15,6 @@ from agent.settings import Settings
 from agent.wiring import Services, build_clients
 from answers.citations import MARKER
 from archive.ingest.model import Section, SourceDocument, Vessel
-from archive.ingest.pipeline import ingest_documents
 from archive.store.passages import fetch_passages
 from checkpoints.postgres import open_checkpointer
 from graph import Context, build_graph
@@ -75,15 +74,6 @@ def fixture_documents() -> list[SourceDocument]:
             "<ol-1@osprey.example>",
         ),
     ]
-
-
-@pytest.fixture(scope="module")
-async def ingested(services: Services) -> Services:
-    report = await ingest_documents(
-        fixture_documents(), services.store, services.embeddings, services.archive, progress=False
-    )
-    assert not report.errors
-    return services
 
 
 async def ask(graph, thread: str, text: str, **context: object) -> dict:  # type: ignore[no-untyped-def]

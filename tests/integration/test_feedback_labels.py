@@ -29,15 +29,6 @@ BOB = {"Authorization": "Bearer key-b"}
 
 
 @pytest.fixture(scope="module")
-async def ingested(services: Services) -> Services:
-    report = await ingest_documents(
-        fixture_documents(), services.store, services.embeddings, services.archive, progress=False
-    )
-    assert not report.errors
-    return services
-
-
-@pytest.fixture(scope="module")
 async def other(ingested: Services, settings: Settings) -> AsyncIterator[Settings]:
     """A second collection in the same database holding the same documents."""
     second = dataclasses.replace(settings, collection=f"{settings.collection}_b")

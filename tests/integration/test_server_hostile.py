@@ -14,24 +14,13 @@ import pytest
 from agent.settings import Settings
 from agent.turns import open_pool
 from agent.wiring import Services
-from archive.ingest.pipeline import ingest_documents
 from tests.integration.server_harness import ask, frames, serve
-from tests.integration.test_conversation_postgres import fixture_documents
 
 pytestmark = pytest.mark.integration
 
 QUESTION = "Why did the purifier on Kestrel Dawn overheat?"
 JSON = {"Content-Type": "application/json"}
 RLO = "\u202e"  # right-to-left override: "\u202efdp.exe" reads as "exe.pdf"
-
-
-@pytest.fixture(scope="module")
-async def ingested(services: Services) -> Services:
-    report = await ingest_documents(
-        fixture_documents(), services.store, services.embeddings, services.archive, progress=False
-    )
-    assert not report.errors
-    return services
 
 
 @pytest.fixture(scope="module")

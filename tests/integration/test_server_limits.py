@@ -25,24 +25,13 @@ import pytest
 from agent.settings import Settings
 from agent.turns import open_pool
 from agent.wiring import Services
-from archive.ingest.pipeline import ingest_documents
 from providers.tracing import flush_tracing, shutdown_tracing
 from tests.fakes.otlp_receiver import TRACES_PATH, OtlpReceiver
 from tests.integration.server_harness import ask, frames, serve
-from tests.integration.test_conversation_postgres import fixture_documents
 
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-async def ingested(services: Services) -> Services:
-    report = await ingest_documents(
-        fixture_documents(), services.store, services.embeddings, services.archive, progress=False
-    )
-    assert not report.errors
-    return services
 
 
 def _free_port() -> int:

@@ -13,9 +13,7 @@ import pytest
 from agent.settings import Settings
 from agent.thread_registry import thread_title
 from agent.wiring import Services
-from archive.ingest.pipeline import ingest_documents
 from tests.integration.server_harness import ask, serve
-from tests.integration.test_conversation_postgres import fixture_documents
 
 pytestmark = pytest.mark.integration
 
@@ -25,15 +23,6 @@ QUESTION = (
     "what did the chief engineer do about it afterwards?"
 )
 KEYS = {"key-a": "alice", "key-b": "bob"}
-
-
-@pytest.fixture(scope="module")
-async def ingested(services: Services) -> Services:
-    report = await ingest_documents(
-        fixture_documents(), services.store, services.embeddings, services.archive, progress=False
-    )
-    assert not report.errors
-    return services
 
 
 async def test_a_reopened_thread_returns_the_feedback_given_on_each_answer(

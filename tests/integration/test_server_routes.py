@@ -16,9 +16,7 @@ from agent.server.signing import signed_url
 from agent.settings import Settings
 from agent.turns import open_runner
 from agent.wiring import Services
-from archive.ingest.pipeline import ingest_documents
 from tests.integration.server_harness import SECRET, ask, frames, serve
-from tests.integration.test_conversation_postgres import fixture_documents
 
 pytestmark = pytest.mark.integration
 
@@ -38,15 +36,6 @@ PAYLOAD_KEYS = {
     "download_url",
     "lineage",
 }
-
-
-@pytest.fixture(scope="module")
-async def ingested(services: Services) -> Services:
-    report = await ingest_documents(
-        fixture_documents(), services.store, services.embeddings, services.archive, progress=False
-    )
-    assert not report.errors
-    return services
 
 
 @pytest.fixture(scope="module")
