@@ -17,6 +17,7 @@ from answers.extractive import ended
 from answers.followup_answer import (
     RecordFacts,
     named_first,
+    named_subject_only,
     record_facts,
     unsaid,
     without_filler,
@@ -94,6 +95,9 @@ def compose_answer(request: AnswerRequest) -> str:
     if facts is not None and facts.alone:
         return _joined(head, prompts.EXTRACTIVE_LEAD, [facts.line])
     aspect, passages = RecordFacts.narrowed(facts, aspect, passages)
+    passages = named_subject_only(
+        request.question, aspect, passages, request.pool, request.subject_documents
+    )
     missing = missing_terms(request.question, passages, scope=request.scope, year=request.year)
     answer = _Answer(seen=said_sentences(request.said))
     fresh = RecordFacts.unpadded(request.question, answer.fresh)

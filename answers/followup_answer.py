@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from answers.aspects import Aspect, asks_cause
+from answers.incidents import incident_key
 from answers.record_aspects import aspect_line, is_metadata_line, record_aspect, subject_record
 from answers.units import Unit, is_repeat, said_sentences, signature
 from archive.store.passages import Passage
@@ -59,6 +60,27 @@ def record_facts(
     if subject is None or line is None:
         return None
     return RecordFacts(line=line, subject=subject, alone=not asks_cause(question))
+
+
+def named_subject_only(
+    question: str,
+    aspect: Aspect,
+    passages: list[Passage],
+    pool: Sequence[Passage],
+    documents: Sequence[str],
+) -> list[Passage]:
+    """For a what-happened question about one incident (its top record holds every name the
+    question gives, or it is a follow-up's subject), the passages telling that incident only
+    (:func:`answers.incidents.incident_key`: a thread's messages stay together): the account of
+    one accident cites no other record. Other questions keep ``passages``."""
+    if aspect != "happened":
+        return passages
+    subject = subject_record(question, passages, pool, documents)
+    if subject is None:
+        return passages
+    told = incident_key(subject)
+    own = {p["chunk_id"]: p for p in (*passages, *pool) if incident_key(p) == told}
+    return list(own.values()) or [subject]
 
 
 def without_filler(question: str, units: list[Unit]) -> list[Unit]:

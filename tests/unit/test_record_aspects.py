@@ -161,3 +161,20 @@ def test_a_condition_with_when_asks_no_date() -> None:
     assert record_aspect("When was this?") == "date"
     assert record_aspect("It fails when I stream from TX/RX and RX2; how do I fix it?") is None
     assert record_aspect("What do the S errors mean when recording into the replay block?") is None
+
+
+def test_a_what_happened_question_naming_one_record_cites_only_that_record() -> None:
+    # The README's example: sentences of an unrelated record scored well enough to join the
+    # answer about the R44 at Hackensack.
+    elt = passage(
+        "c00000000003",
+        "Based on the findings of this accident, the NTSB issued three safety recommendations "
+        "to the FAA. The accident happened near the airport.",
+        doc_id="mooney",
+        title="WPR11FA032 2010-10-25 Lander, Wyoming MOONEY M20J",
+        report_no="WPR11FA032",
+    )
+    question = "What happened in the Robinson R44 accident near Hackensack, Minnesota?"
+    answer = compose_answer(AnswerRequest(question, question, [R44, elt], pool=[R44, elt]))
+    assert "CEN12FA091" in answer
+    assert cited(answer) == {"a00000000001"}, answer
