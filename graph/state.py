@@ -109,6 +109,7 @@ class State(InputState, total=False):
     brief: str  # the same, at most 500 characters (classification, filters, topics)
     intent: Intent  # routing decision
     counted: bool  # a count question was answered from the exact count (no search)
+    record_set: int  # records a question asks for by their fields select (0: none, or no fields)
     filter_problem: str  # a requested filter that matched nothing ("" when none)
     filters_only: bool  # the message only cleared filters: confirm, no search
     followup: Followup | None  # what a follow-up question leans on (None: it stands alone)
@@ -135,6 +136,7 @@ def turn_defaults() -> dict[str, Any]:
         "filter_problem": "",
         "filters_only": False,
         "counted": False,
+        "record_set": 0,
         "followup": None,
         "ranked_year": None,
         "searches": 0,

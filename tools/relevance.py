@@ -48,6 +48,7 @@ class Relevance(TypedDict):
     rescued_by_cosine: bool  # below the cutoff, but a passage is within the rescue cosine
     below_cosine_floor: bool  # the closest passage is far and the reranker is not sure
     kept_for_followup: NotRequired[bool]  # the graph let a grounded follow-up through
+    kept_for_record_set: NotRequired[bool]  # the graph let a set selected by fields through
     judge: NotRequired[str]  # "stock": decided on the stock model's view (tools.stock_relevance)
     rescued_by_names: NotRequired[bool]  # stopped, but the best record holds every name asked
 

@@ -20,6 +20,7 @@ from answers.patterns import (
     pattern_plan,
     statements_of,
 )
+from answers.record_sets import record_set_query
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.patterns import SetStatements
 from graph import prompts
@@ -54,7 +55,8 @@ async def count_records(
     if counter is None or state.get("filters", {}).get("report_no"):
         return {"counted": False}
     if plan is None:
-        return await grouped(state, causes, model)
+        done = await grouped(state, causes, model)
+        return done if done.get("counted") else {**done, **await record_set(state, counter)}
     start = time.perf_counter()
     count = await counter(plan.query)
     if not count.scope:
@@ -77,6 +79,20 @@ async def count_records(
             timings={"count": elapsed_ms(start)},
         ),
     }
+
+
+async def record_set(state: State, counter: Counter) -> State:
+    """How many records a question asking for records by their fields selects ("Which
+    accidents happened since November 2014?": the active date filters and the words' place,
+    make, flag...; :func:`answers.record_sets.record_set_query`); 0 when it names none. A
+    non-empty set keeps the search's relevance cutoff from stopping it
+    (:func:`graph.nodes.search.kept_for_record_set`)."""
+    filters = state.get("filters", {})
+    dates = {k: v for k, v in filters.items() if k in ("date_from", "date_to")}
+    query = record_set_query(state.get("question", ""), dates)  # type: ignore[arg-type]
+    if query is None:
+        return {"record_set": 0}
+    return {"record_set": (await counter(query)).scope}
 
 
 async def phrased(

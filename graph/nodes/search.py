@@ -101,7 +101,11 @@ async def search(state: State, runtime: Runtime[Context], *, search_tool: BaseTo
         "ranked": ranked,
         "searches": state.get("searches", 0) + 1,
         "query": query,
-        "relevance": kept_for_followup(state, relevant(state.get("relevance"), artifacts), ranked),
+        "relevance": kept_for_record_set(
+            state,
+            kept_for_followup(state, relevant(state.get("relevance"), artifacts), ranked),
+            ranked,
+        ),
         "diagnostics": diagnostics,
     }
 
@@ -125,6 +129,15 @@ def kept_for_followup(state: State, relevance: Relevance, ranked: list[Passage])
     followup = state.get("followup")
     if relevance["stopped"] and ranked and followup and followup.get("grounded"):
         return {**relevance, "stopped": False, "kept_for_followup": True}
+    return relevance
+
+
+def kept_for_record_set(state: State, relevance: Relevance, ranked: list[Passage]) -> Relevance:
+    """A question asking for records by their fields ("Which accidents happened since November
+    2014?") is not stopped while its set holds records and passages were found: the set is in
+    the archive, whatever the cutoff makes of words that name only a kind of record."""
+    if relevance["stopped"] and ranked and state.get("record_set"):
+        return {**relevance, "stopped": False, "kept_for_record_set": True}
     return relevance
 
 

@@ -185,3 +185,19 @@ async def _doc_ids(services: Services, *report_nos: str) -> list[tuple[str]]:
             "SELECT doc_id FROM documents WHERE report_no = ANY(%s)", (list(report_nos),)
         )
         return [(r["doc_id"],) for r in await cur.fetchall()]
+
+
+async def test_a_question_asking_for_records_by_date_alone_is_answered_not_cut_off(
+    services: Services,
+) -> None:
+    """ "Which accidents happened since ...?" names nothing but a kind of record and a date:
+    its set holds records, so the relevance cutoff does not stop it; a question about
+    something the archive does not hold, in the same dates, still stops."""
+    state = await ask(services, "Which accidents happened since June 2011?")
+    assert not state["cutoff"] and state["record_set"] == 2, state["messages"][-1].content
+    assert state["relevance"].get("kept_for_record_set") or not state["relevance"]["stopped"]
+    cited = await _doc_ids(services, "CEN11LA003", "CEN12FA004")
+    assert {c["doc_id"] for c in state["citations"]} <= {d for (d,) in cited}
+    assert state["citations"]
+    state = await ask(services, "What was the best sourdough recipe since June 2011?")
+    assert state["cutoff"] and state["record_set"] == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
@@ -10,14 +11,16 @@ from langgraph.errors import NodeError
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Overwrite
 
+from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
 from graph.context import Context
 from graph.nodes.classify_intent import classify_failed, classify_intent
+from graph.nodes.count_records import count_records
 from graph.nodes.cutoff import cutoff
 from graph.nodes.dedup import dedup
 from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
-from graph.nodes.search import kept_for_followup
+from graph.nodes.search import kept_for_followup, kept_for_record_set
 from graph.nodes.validate_citations import validate_citations
 from graph.offline import date_notes
 from graph.state import State
@@ -189,6 +192,39 @@ def test_a_followup_on_a_subject_found_before_is_not_cut_off() -> None:
     ungrounded: State = {"followup": {**followup, "grounded": False}}  # type: ignore[typeddict-item]
     assert kept_for_followup(ungrounded, stopped, records("a"))["stopped"] is True
     assert kept_for_followup(state, stopped, [])["stopped"] is True
+
+
+async def test_a_question_asking_for_records_by_their_fields_counts_its_set() -> None:
+    asked: list[RecordQuery] = []
+
+    async def counter(query: RecordQuery) -> RecordCount:
+        asked.append(query)
+        return RecordCount(matched=7, scope=7)
+
+    state: State = {
+        "question": "Which accidents happened since November 2014?",
+        "filters": {"date_from": "2014-11-01"},
+    }
+    update = await count_records(state, counter=counter)
+    assert update["record_set"] == 7 and not update["counted"]
+    assert asked == [RecordQuery("ntsb_report", date_from=date(2014, 11, 1))]
+    texas = await count_records({"question": "Which accidents happened in Texas?"}, counter=counter)
+    assert texas["record_set"] == 7 and asked[-1].region == "Texas"
+    for question, filters in (
+        ("Which accidents happened?", {}),  # no field selects them: the cutoff judges
+        ("What was the best film of 2014?", {"date_from": "2014-01-01"}),  # no kind of record
+    ):
+        update = await count_records({"question": question, "filters": filters}, counter=counter)  # type: ignore[typeddict-item]
+        assert update["record_set"] == 0, question
+    assert len(asked) == 2
+
+
+def test_a_set_selected_by_fields_is_not_cut_off_while_it_holds_records() -> None:
+    stopped = decide(0.01, 0.2, 0.1, empty=False)
+    kept = kept_for_record_set({"record_set": 12}, stopped, records("a"))
+    assert kept["stopped"] is False and kept["kept_for_record_set"] is True
+    assert kept_for_record_set({"record_set": 0}, stopped, records("a"))["stopped"] is True
+    assert kept_for_record_set({"record_set": 12}, stopped, [])["stopped"] is True
 
 
 async def test_dedup_per_document_except_single_report_mode() -> None:
