@@ -10,6 +10,7 @@ from __future__ import annotations
 from langchain_core.embeddings import Embeddings
 
 from answers import AnswerRequest, compose_answer, embedder, prompts
+from answers.followup_answer import named_first, record_facts
 from graph.followup import standalone_query
 from graph.state import State
 from tools.filters import describe_dates
@@ -49,6 +50,22 @@ def offline_answer(state: State, *, embeddings: Embeddings | None = None) -> str
             embed=embedder(embeddings.embed_documents) if embeddings is not None else None,
         )
     )
+
+
+def record_facts_of(state: State) -> str | None:
+    """The line stating the record aspect this turn's question asks ("were there any
+    injuries?": the subject record's injury counts), read from the record's fields and cited,
+    as the composer would say it; None when the question asks none or no subject has it. The
+    chat-model path hands it to the model as a fact, as counts are."""
+    followup = state.get("followup")
+    question = state.get("question", "")
+    facts = record_facts(
+        question,
+        named_first(question, state.get("passages", [])),
+        state.get("ranked", []),
+        followup.get("documents", []) if followup else (),
+    )
+    return facts.line if facts is not None else None
 
 
 def date_notes(state: State) -> list[str]:

@@ -46,6 +46,13 @@ ANSWER_INSTRUCTIONS = (
     "missing."
 )
 
+#: Added when the question asks an aspect of one record (injuries, date, place, aircraft,
+#: vessel) whose fields Bosun read: the model states them, it does not read them off the text.
+RECORD_FACTS_INSTRUCTIONS = (
+    " Bosun read the asked fact from the record's own fields; state it as written, with its "
+    "marker, and do not contradict it: {facts}"
+)
+
 #: Added while the model may still search (the search tool is offered).
 SEARCH_AGAIN_INSTRUCTIONS = (
     " Call search_archive with a better query only if none of the passages is about the question."

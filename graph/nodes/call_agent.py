@@ -23,7 +23,7 @@ from langgraph.types import Command
 from checkpoints.prune import drop_orphans
 from graph import prompts
 from graph.context import Context, context_of
-from graph.offline import offline_answer, search_query
+from graph.offline import offline_answer, record_facts_of, search_query
 from graph.state import Diagnostics, State, diagnostics_of
 from providers.chat import ChatModel
 from providers.resilience import chat_fault, degrade
@@ -44,6 +44,8 @@ def dynamic_context(state: State, *, may_search: bool = False) -> str:
         instructions += prompts.SEARCH_AGAIN_INSTRUCTIONS
     if state.get("filters", {}).get("report_no"):
         instructions += prompts.SINGLE_REPORT_INSTRUCTIONS
+    if (facts := record_facts_of(state)) is not None:
+        instructions += prompts.RECORD_FACTS_INSTRUCTIONS.format(facts=facts)
     return prompts.CONTEXT_PROMPT.format(
         instructions=instructions,
         filters=describe(state.get("filters", {})),

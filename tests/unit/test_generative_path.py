@@ -14,7 +14,7 @@ from graph import Clients, Context, build_graph
 from graph.prompts import OFFLINE_SUMMARY, UNCITED_NOTE
 from providers.minilm import MiniLMEmbeddings
 from tests.fakes.chat import ScriptedChatModel
-from tests.fakes.clients import FakeArchive, FakeBackend, FakeReranker, fleet_fixture
+from tests.fakes.clients import FakeArchive, FakeBackend, FakeReranker, fleet_fixture, passage
 
 QUESTION = "How was the cylinder liner crack on Nordic Star resolved?"
 CRACK = "a00000000001"
@@ -177,3 +177,33 @@ async def test_a_classifier_model_failure_skips_the_answer_model_too() -> None:
     assert out["diagnostics"]["intent_source"] == "fallback" and out["chat_failed"] is True
     assert model.calls == [] and out["answer_source"] == "fallback"
     assert out["citations"]
+
+
+async def test_a_record_followup_hands_the_records_fields_to_the_model_as_a_fact() -> None:
+    """ "were there any injuries?" after an R44 question: the model is given the record's
+    injury counts, read from its fields and cited, as counts are handed to it."""
+    r44 = passage(
+        "f00000000001",
+        "The helicopter impacted the water of a lake at night during a hover near Hackensack.",
+        doc_id="r44",
+        title="CEN12FA091 2011-11-24 Hackensack, Minnesota ROBINSON HELICOPTER COMPANY R44 II",
+        report_no="CEN12FA091",
+        date="2011-11-24",
+        facts={"injuries": "fatal 1, serious 0, minor 1", "make": "ROBINSON", "model": "R44 II"},
+    )
+    passages, registry, docs = fleet_fixture()
+    backend = FakeBackend([*passages, r44], registry, docs)
+    model = ScriptedChatModel.replying(
+        "The helicopter hit a lake at night [C:f00000000001].",
+        "One person died and one had minor injuries [C:f00000000001].",
+    )
+    graph = build_graph(
+        Clients(backend=backend, archive=FakeArchive(), reranker=FakeReranker(), chat_model=model),
+        checkpointer=InMemorySaver(),
+    )
+    await ask(graph, "What happened in the Robinson R44 accident near Hackensack?", "r44")
+    out = await ask(graph, "were there any injuries?", "r44")
+    first, followup = (call[-1].content for call in model.calls)
+    fact = "CEN12FA091: 1 fatal, 0 serious, 1 minor injuries. [C:f00000000001]"
+    assert fact in followup and fact not in first  # the first turn asked no record aspect
+    assert out["answer_source"] == "model" and out["citations"][0]["id"] == "f00000000001"
