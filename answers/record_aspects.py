@@ -10,12 +10,43 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Literal
 
+import pycountry
+
+from answers.incidents import RECORD_KINDS
 from answers.lines import missing_terms
 from archive.store.passages import Passage
 
-RecordAspect = Literal["injuries", "date", "place", "aircraft", "vessel"]
+RecordAspect = Literal[
+    "initial_event",
+    "consequences",
+    "injuries",
+    "date",
+    "place",
+    "aircraft",
+    "flag",
+    "tonnage",
+    "vessel",
+]
 
 _ASPECTS: tuple[tuple[RecordAspect, re.Pattern[str]], ...] = (
+    # Before injuries: "what kind of casualty was it?" asks the event, not who was hurt.
+    (
+        "initial_event",
+        re.compile(
+            r"\binitial\s+event\b|\bfirst\s+event\b|\b(?:what|which)\s+(?:kind|type|sort)\s+of\s+"
+            r"(?:event|casualty)\b|\bhow\s+did\s+(?:it|the\s+(?:casualty|accident|incident))\s+"
+            r"(?:start|begin)\b|\bwhat\s+(?:started|began)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "consequences",
+        re.compile(
+            r"\bconsequences?\b|\boutcomes?\b|\bwhat\s+came\s+of\b"
+            r"|\bwhat\s+(?:was|were)\s+the\s+results?\b",
+            re.IGNORECASE,
+        ),
+    ),
     (
         "injuries",
         re.compile(
@@ -51,10 +82,26 @@ _ASPECTS: tuple[tuple[RecordAspect, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "flag",
+        re.compile(
+            r"\bflag(?:ged|s)?\b|\bflying\b|\bport\s+of\s+registry\b"
+            r"|\bregistered\s+(?:in|under)\b|\bnationality\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "tonnage",
+        re.compile(
+            r"\btonnage\b|\bgross\s+tons?\b|\bhow\s+(?:big|large|heavy)\b"
+            r"|\bsize\s+of\s+(?:the|that|this)\s+(?:ship|vessel|boat)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         "vessel",
         re.compile(
             r"\b(?:what|which)\s+(?:(?:kind|type|sort)\s+of\s+)?(?:vessel|ship|boat)\b"
-            r"|\bimo\s+number\b|\bflag(?:ged)?\b|\bship\s+type\b",
+            r"|\bimo\s+number\b|\bship\s+type\b",
             re.IGNORECASE,
         ),
     ),
@@ -65,8 +112,8 @@ METADATA_LABELS: dict[str, RecordAspect] = {
     "vessel": "vessel",
     "ship": "vessel",
     "imo": "vessel",
-    "flag": "vessel",
-    "flag state": "vessel",
+    "flag": "flag",
+    "flag state": "flag",
     "ship type": "vessel",
     "aircraft": "aircraft",
     "registration": "aircraft",
@@ -115,7 +162,9 @@ def subject_record(
 def aspect_line(record: Passage, aspect: RecordAspect) -> str | None:
     """The record's ``aspect`` in one cited line from its fields; None when it has none."""
     facts = record.get("facts") or {}
-    ref = record.get("report_no") or record["title"]
+    ref = record.get("report_no") or (
+        record["source_id"] if record["kind"] in RECORD_KINDS else record["title"]
+    )
     value = _value(record, facts, aspect)
     if value is None:
         return None
@@ -149,12 +198,44 @@ def _value(record: Passage, facts: dict[str, str], aspect: RecordAspect) -> str 
         return f"the aircraft was a {aircraft}" + (
             f", registration {registration}." if registration else "."
         )
-    vessel = record.get("vessel_name")
-    if not vessel:
+    return _vessel_value(record, facts, aspect)
+
+
+def _vessel_value(record: Passage, facts: dict[str, str], aspect: RecordAspect) -> str | None:
+    """A casualty record's vessel aspects, from its fields (``archive.ingest.loaders.casualties``
+    metadata): the ship, its flag, its tonnage, the initial event and the consequences."""
+    vessel = record.get("vessel_name") or "the ship"
+    if aspect == "initial_event":
+        event = facts.get("initial_event")
+        return f"the initial event was {event.lower()}." if event else None
+    if aspect == "consequences":
+        found = [c.strip().lower() for c in (facts.get("consequences") or "").split(",")]
+        found = [c for c in found if c]
+        return f"the recorded consequences were: {'; '.join(found)}." if found else None
+    if aspect == "flag":
+        codes = [c.strip() for c in (facts.get("flag") or "").split(",") if c.strip()]
+        flags = [f"{_country(c)} ({c})" if _country(c) else c for c in codes]
+        return f"{vessel} was flagged in {' and '.join(flags)}." if flags else None
+    if aspect == "tonnage":
+        tons = (facts.get("gross_tonnage") or "").strip()
+        if not tons:
+            return None
+        return (
+            f"{vessel} had a gross tonnage of {int(tons):,}."
+            if tons.isdigit()
+            else (f"{vessel} had a gross tonnage of {tons}.")
+        )
+    if not record.get("vessel_name"):
         return None
     parts = [vessel] + [f"IMO {imo}" for imo in [record.get("imo")] if imo]
     parts += [facts[k] for k in ("ship_type", "flag") if facts.get(k)]
     return f"the vessel was {', '.join(parts)}."
+
+
+def _country(code: str) -> str | None:
+    """The common name of a flag state's ISO alpha-3 code ("PAN": Panama)."""
+    found = pycountry.countries.get(alpha_3=code.upper()) if len(code) == 3 else None
+    return str(getattr(found, "common_name", None) or found.name) if found else None
 
 
 def _titled(place: str) -> str:

@@ -25,7 +25,9 @@ PASSAGE_COLUMNS = """c.chunk_id, c.doc_id, c.kind, c.source_id, c.title, c.conte
            'model', d.metadata->>'model', 'registration', d.metadata->>'registration',
            'city', d.metadata->>'city', 'state', d.metadata->>'state',
            'location', d.metadata->>'location', 'ship_type', d.metadata->>'ship_type',
-           'flag', d.metadata->>'flag')) AS facts"""
+           'flag', d.metadata->>'flag', 'gross_tonnage', d.metadata->>'gross_tonnage',
+           'initial_event', d.metadata->>'initial_event',
+           'consequences', d.metadata->>'consequences')) AS facts"""
 
 
 class Passage(TypedDict):

@@ -201,3 +201,33 @@ async def test_a_question_asking_for_records_by_date_alone_is_answered_not_cut_o
     assert state["citations"]
     state = await ask(services, "What was the best sourdough recipe since June 2011?")
     assert state["cutoff"] and state["record_set"] == 0
+
+
+async def test_a_vessel_followup_is_answered_from_the_casualty_records_fields(
+    services: Services,
+) -> None:
+    """ "what flag was she flying?" after a question about one ship: the casualty record's flag
+    field, cited to that record alone (the fields travel with the passage from the store)."""
+    graph = build_graph(build_clients(services, offline=True), checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": uuid.uuid4().hex}}
+    await graph.ainvoke({"messages": [HumanMessage("What happened to the DELTA in 2006?")]}, config)
+    turns = {
+        "what flag was she flying?": "C3: DELTA was flagged in Malta (MLT).",
+        "what were the consequences?": "consequences were: loss of life; total loss of the ship.",
+        "what was the initial event?": "the initial event was collision.",
+    }
+    (delta,) = await _casualty_ids(services, "C3")
+    for question, line in turns.items():
+        state = await graph.ainvoke({"messages": [HumanMessage(question)]}, config)
+        answer = str(state["messages"][-1].content)
+        assert line in answer, (question, answer)
+        assert {c["doc_id"] for c in state["citations"]} == {delta}, (question, answer)
+
+
+async def _casualty_ids(services: Services, *references: str) -> list[str]:
+    async with services.store.pool.connection() as conn:
+        cur = await conn.execute(
+            "SELECT doc_id FROM documents WHERE kind = 'casualty' AND source_id = ANY(%s)",
+            (list(references),),
+        )
+        return [r["doc_id"] for r in await cur.fetchall()]

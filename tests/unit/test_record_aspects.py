@@ -178,3 +178,64 @@ def test_a_what_happened_question_naming_one_record_cites_only_that_record() -> 
     answer = compose_answer(AnswerRequest(question, question, [R44, elt], pool=[R44, elt]))
     assert "CEN12FA091" in answer
     assert cited(answer) == {"a00000000001"}, answer
+
+
+GALA = passage(
+    "d00000000004",
+    "Ships involved: GALA (IMO 6812637).\nFlag state: ATG.\nInitial event: Stranding / grounding."
+    "\nShip type: General Cargo Ship.\nGross tonnage: 1064.\nConsequences: Total loss of the "
+    "ship.\n\nSummary of events:\nThe vessel dragged her anchor in a storm and grounded.",
+    doc_id="gala",
+    kind="casualty",
+    title="C0001133 GALA — General Cargo Ship — Very serious casualty — 1995-01-23",
+    source_id="C0001133",
+    vessel_name="GALA",
+    imo="6812637",
+    date="1995-01-23",
+    facts={
+        "flag": "ATG",
+        "ship_type": "General Cargo Ship",
+        "location": "Fakse Bugt",
+        "gross_tonnage": "1064",
+        "initial_event": "Stranding / grounding",
+        "consequences": "Total loss of the ship",
+    },
+)
+
+
+def vessel_followup(question: str) -> str:
+    return compose_answer(
+        AnswerRequest(
+            question,
+            f"GALA {question}",
+            [OTHER, GALA],
+            pool=[OTHER, GALA],
+            subject_documents=["gala"],
+        )
+    )
+
+
+def test_a_vessel_followup_is_answered_from_the_casualty_records_fields() -> None:
+    expected = {
+        "what flag was she flying?": "GALA was flagged in Antigua and Barbuda (ATG).",
+        "what was her gross tonnage?": "GALA had a gross tonnage of 1,064.",
+        "what type of ship was it?": "the vessel was GALA, IMO 6812637, General Cargo Ship, ATG.",
+        "what was the initial event?": "the initial event was stranding / grounding.",
+        "what were the consequences?": "the recorded consequences were: total loss of the ship.",
+        "what kind of casualty was it?": "the initial event was stranding / grounding.",
+        "when did it happen?": "happened on January 23, 1995.",
+        "where did it happen?": "happened in Fakse Bugt.",
+    }
+    for question, line in expected.items():
+        answer = vessel_followup(question)
+        assert f"C0001133: {line}" in answer, (question, answer)
+        assert cited(answer) == {"d00000000004"}, (question, answer)
+
+
+def test_the_vessel_aspects_are_told_apart_from_the_accident_ones() -> None:
+    assert record_aspect("what kind of casualty was it?") == "initial_event"
+    assert record_aspect("any casualties?") == "injuries"
+    assert record_aspect("which flag was the ship under?") == "flag"
+    assert record_aspect("how big was the ship?") == "tonnage"
+    assert record_aspect("what was the outcome?") == "consequences"
+    assert record_aspect("what kind of vessel was she?") == "vessel"
