@@ -2,8 +2,10 @@
 
 Question lines (``benchmarks/questions/make_followup_questions.py`` writes them):
 
-- ``followup`` with ``"aspect"`` (injuries, date, place, aircraft), ``"report_no"`` and
-  ``"expected"`` (the record's own values): the follow-up's answer must state the value
+- ``followup`` with ``"aspect"`` (injuries, date, place, aircraft; for an IMO casualty flag,
+  ship_type, tonnage, date, place, consequences, initial_event), ``"report_no"`` (the NTSB
+  number or the casualty's reference) and ``"expected"`` (the record's own values): the
+  follow-up's answer must state the value
   (:func:`states_aspect`), cite the subject record, cite no other record, carry no metadata line
   of another aspect (filler) and repeat no sentence;
 - ``claim`` (``"report_no"``, ``"variant"``: the model as the user wrote it): the answer must
@@ -19,6 +21,8 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
+
+import pycountry
 
 from text.sentences import sentences
 
@@ -49,6 +53,8 @@ _FILLER_ASPECT = {
     "injuries": "injuries",
     "operator": "aircraft",
 }
+#: A casualty's ship aspects: a "Vessel:" or "Flag:" line states them.
+_VESSEL_ASPECTS = {"flag": "vessel", "ship_type": "vessel", "tonnage": "vessel"}
 _MARKER = re.compile(r"\s*\[(?:C:)?[^\]\s]{1,16}\]")
 _INJURY_WORDS = {
     "fatal": r"fatal\w*|killed|died|dead|deaths?",
@@ -81,13 +87,40 @@ def states_aspect(answer: str, aspect: str, expected: Mapping[str, Any]) -> bool
         )
         return any(form.casefold() in text.casefold() for form in forms)
     if aspect == "place":
-        return all(
-            str(expected[k]).casefold() in text.casefold() for k in ("city", "state") if expected[k]
-        )
+        keys = [k for k in ("city", "state", "location") if expected.get(k)]
+        return bool(keys) and all(_holds(text, str(expected[k])) for k in keys)
     if aspect == "aircraft":
         model = re.sub(r"[\s-]", "", str(expected["model"])).casefold()
         return model in re.sub(r"[\s-]", "", text).casefold()
+    if aspect == "flag":
+        code = str(expected["flag"])
+        return bool(re.search(rf"\b{re.escape(code)}\b", text)) or any(
+            _holds(text, name) for name in _country_names(code)
+        )
+    if aspect == "tonnage":
+        tons = str(expected["gross_tonnage"])
+        numbers = re.findall(r"\d+", re.sub(r"(?<=\d)[,\s](?=\d{3}\b)", "", text))
+        return tons in numbers
+    if aspect in ("ship_type", "initial_event"):
+        return _holds(text, str(expected[aspect]))
+    if aspect == "consequences":
+        return all(_holds(text, str(c)) for c in expected["consequences"])
     raise ValueError(f"unknown aspect {aspect!r}")
+
+
+def _holds(text: str, value: str) -> bool:
+    """Whether ``text`` states ``value``, case, spacing and punctuation aside."""
+
+    def folded(s: str) -> str:
+        return " ".join(re.sub(r"[^\w]+", " ", s).casefold().split())
+
+    return folded(value) in folded(text)
+
+
+def _country_names(code: str) -> list[str]:
+    found = pycountry.countries.get(alpha_3=code.upper()) if len(code) == 3 else None
+    fields = ("name", "common_name", "official_name")
+    return [str(getattr(found, f)) for f in fields if getattr(found, f, None)] if found else []
 
 
 def _states_injuries(text: str, expected: Mapping[str, Any]) -> bool:
@@ -108,7 +141,8 @@ def filler_lines(answer: str, aspect: str) -> int:
     """Metadata lines of ``answer`` that state another aspect than the one asked."""
     lines = _MARKER.sub(" ", answer).splitlines()
     starts = [m for line in lines for s in sentences(line) if (m := _FILLER.match(s))]
-    return sum(_FILLER_ASPECT[m["label"].casefold()] != aspect for m in starts)
+    asked = _VESSEL_ASPECTS.get(aspect, aspect)
+    return sum(_FILLER_ASPECT[m["label"].casefold()] != asked for m in starts)
 
 
 def cited_reports(citations: Sequence[Mapping[str, Any]]) -> set[str]:

@@ -30,6 +30,11 @@ only at the end)::
     python benchmarks/questions/make_followup_questions.py
     bosun eval-answers --offline --ntsb-records ../shared/data/ntsb/reports_2010_2016.jsonl \\
         benchmarks/questions/followup_ntsb_dev.jsonl   # NTSB records ingested
+
+Round 2 (``--round 2``) draws a new set with new seeds (``ROUNDS``), after round 1's held-back
+half had been scored: the NTSB questions as above (``followup_ntsb2_*``) and two-turn follow-ups
+about one ship's casualty with gold from the IMO records' fields (``followup_imo_*``,
+:mod:`followup_vessels`), each split 50/50 the same way before any answer is scored.
 """
 
 from __future__ import annotations
@@ -44,10 +49,12 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import followup_vessels
+
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 HERE = Path(__file__).resolve().parent
-QUESTION_SEED = 2604
-SPLIT_SEED = 2631
+#: Per round: (question seed, split seed, NTSB file stem, IMO follow-ups).
+ROUNDS = {1: (2604, 2631, "followup_ntsb", 0), 2: (2702, 2719, "followup_ntsb2", 140)}
 FOLLOWUPS = 160
 CLAIMS = 40
 DATES = 40
@@ -301,27 +308,39 @@ def dates(rng: random.Random, n: int) -> list[Record]:
     return out
 
 
-def split(questions: list[Record]) -> tuple[list[Record], list[Record]]:
+def split(questions: list[Record], seed: int) -> tuple[list[Record], list[Record]]:
     order = list(questions)
-    random.Random(SPLIT_SEED).shuffle(order)
+    random.Random(seed).shuffle(order)
     return order[0::2], order[1::2]
+
+
+def write(out: Path, stem: str, questions: list[Record], seed: int) -> None:
+    """``questions`` split with ``seed`` into ``<stem>_dev.jsonl`` and ``<stem>_heldout.jsonl``."""
+    dev, heldout = split(questions, seed)
+    for name, half in (("dev", dev), ("heldout", heldout)):
+        path = out / f"{stem}_{name}.jsonl"
+        path.write_text("".join(json.dumps(q) + "\n" for q in half), encoding="utf-8")
+        kinds = Counter(q.get("aspect") or q["kind"] for q in half)
+        print(f"{path.name}: {len(half)} questions ({dict(kinds)})")  # noqa: T201
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=Path, default=DATA / "ntsb" / "reports_2010_2016.jsonl")
+    parser.add_argument("--casualties", type=Path, default=DATA / "maritime" / "imo_casualties.csv")
+    parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=1)
     parser.add_argument("--out", type=Path, default=HERE)
     args = parser.parse_args()
+    question_seed, split_seed, stem, vessels = ROUNDS[args.round]
     records = load(args.records)
-    rng = random.Random(QUESTION_SEED)
+    rng = random.Random(question_seed)
     questions = followups(records, rng, FOLLOWUPS) + claims(records, rng, CLAIMS)
     questions += dates(rng, DATES)
-    dev, heldout = split(questions)
-    for name, half in (("dev", dev), ("heldout", heldout)):
-        path = args.out / f"followup_ntsb_{name}.jsonl"
-        path.write_text("".join(json.dumps(q) + "\n" for q in half), encoding="utf-8")
-        kinds = Counter(q["kind"] for q in half)
-        print(f"{path.name}: {len(half)} questions ({dict(kinds)})")  # noqa: T201
+    write(args.out, stem, questions, split_seed)
+    if vessels:
+        rows = followup_vessels.load(args.casualties)
+        asked = followup_vessels.vessel_followups(rows, random.Random(question_seed), vessels)
+        write(args.out, "followup_imo", asked, split_seed)
 
 
 if __name__ == "__main__":

@@ -99,3 +99,24 @@ def test_files_with_these_kinds_are_read_scored_and_tabled(tmp_path: Path) -> No
     assert summary["dates"]["date_range"] == 0.0
     table = format_kinds(summary, label="offline")
     assert "followup: aspect_value 100.0%" in table and "dates: date_range 0.0%" in table
+
+
+def test_a_casualty_records_aspects_are_found_in_usual_wordings() -> None:
+    assert states_aspect("GALA was flagged in Antigua and Barbuda.", "flag", {"flag": "ATG"})
+    assert states_aspect("Flag state: ATG. [1]", "flag", {"flag": "ATG"})
+    assert not states_aspect("The ship was flagged in Panama.", "flag", {"flag": "ATG"})
+    assert states_aspect("a gross tonnage of 1,064 [1]", "tonnage", {"gross_tonnage": "1064"})
+    assert not states_aspect("a gross tonnage of 10,640", "tonnage", {"gross_tonnage": "1064"})
+    event = {"initial_event": "Stranding / grounding"}
+    assert states_aspect("the initial event was stranding/grounding.", "initial_event", event)
+    assert not states_aspect("the ship ran aground.", "initial_event", event)
+    lost = {"consequences": ["Total loss of the ship", "Loss of life"]}
+    assert states_aspect(
+        "consequences: loss of life; total loss of the ship.", "consequences", lost
+    )
+    assert not states_aspect("the ship was a total loss of the ship.", "consequences", lost)
+    assert states_aspect("happened in Fakse Bugt. [1]", "place", {"location": "Fakse Bugt"})
+    cargo = {"ship_type": "General Cargo Ship"}
+    assert states_aspect("the vessel was GALA, general cargo ship.", "ship_type", cargo)
+    assert filler_lines("Vessel: GALA, IMO 6812637. [1]", "flag") == 0  # the ship's own line
+    assert filler_lines("Vessel: GALA, IMO 6812637. [1]", "date") == 1
