@@ -29,7 +29,8 @@ RecordAspect = Literal[
 ]
 
 _ASPECTS: tuple[tuple[RecordAspect, re.Pattern[str]], ...] = (
-    # Before injuries: "what kind of casualty was it?" asks the event, not who was hurt.
+    # First match wins, so the specific before the general: "what kind of casualty was it?"
+    # asks the event, "where was the vessel flagged?" the flag, not the place.
     (
         "initial_event",
         re.compile(
@@ -50,8 +51,24 @@ _ASPECTS: tuple[tuple[RecordAspect, re.Pattern[str]], ...] = (
     (
         "injuries",
         re.compile(
-            r"\b(?:injur\w*|hurt|harmed|died|die|dead|deaths?|fatal\w*|kill\w*|casualt\w*"
+            r"\b(?:injur\w*|hurt|harmed|died|die|dead|deaths?|fatal\w*|kill\w*|casualties"
             r"|surviv\w*|wounded)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "flag",
+        re.compile(
+            r"\bflag(?:ged|s)?\b|\bport\s+of\s+registry\b|\bnationality\b"
+            r"|\bregistered\s+(?:in|under)\b|\bwhere\s+(?:was|is)\s+(?:\w+\s+){1,2}registered\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "tonnage",
+        re.compile(
+            r"\btonnage\b|\bgross\s+tons?\b|\bhow\s+(?:big|large|heavy)\b"
+            r"|\bsize\s+of\s+(?:the|that|this)\s+(?:ship|vessel|boat)\b",
             re.IGNORECASE,
         ),
     ),
@@ -78,22 +95,6 @@ _ASPECTS: tuple[tuple[RecordAspect, re.Pattern[str]], ...] = (
             r"\b(?:what|which)\s+(?:(?:kind|type|make|model|sort)\s+of\s+)?(?:aircraft|plane"
             r"|airplane|helicopter|glider)\b|\b(?:what|which)\s+(?:aircraft\s+)?(?:model|make)\b"
             r"|\bregistration\b|\btail\s+number\b",
-            re.IGNORECASE,
-        ),
-    ),
-    (
-        "flag",
-        re.compile(
-            r"\bflag(?:ged|s)?\b|\bflying\b|\bport\s+of\s+registry\b"
-            r"|\bregistered\s+(?:in|under)\b|\bnationality\b",
-            re.IGNORECASE,
-        ),
-    ),
-    (
-        "tonnage",
-        re.compile(
-            r"\btonnage\b|\bgross\s+tons?\b|\bhow\s+(?:big|large|heavy)\b"
-            r"|\bsize\s+of\s+(?:the|that|this)\s+(?:ship|vessel|boat)\b",
             re.IGNORECASE,
         ),
     ),

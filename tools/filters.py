@@ -9,6 +9,7 @@ filter it cannot apply instead of dropping it (the search is never silently wide
 from __future__ import annotations
 
 import asyncio
+import calendar
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -82,6 +83,8 @@ _CLEAR_DATE = re.compile(
     r"\b(?:any|all)\s+(?:dates?|years?|time|periods?)\b|\bany\s+time\b", re.IGNORECASE
 )
 
+#: Words that are written capitalised and are no misspelt vessel name ("August" is not "AUGUSTA").
+_CALENDAR_WORDS = frozenset(w.casefold() for w in (*calendar.month_name[1:], *calendar.day_name))
 #: A fuzzy name match in free text must score at least this (typos: "Nordc Star").
 TEXT_FUZZY_ACCEPT = 90.0
 
@@ -248,8 +251,8 @@ def _spelled_names(
                 if _plausible(window, by_folded[folded]):
                     found.append((by_folded[folded], span, 100.0))
                 continue
-            if not window[:1].isupper() or len(window) < 6:
-                continue  # a misspelt name is still written capitalised
+            if not window[:1].isupper() or len(window) < 6 or folded in _CALENDAR_WORDS:
+                continue  # a misspelt name is still written capitalised; "August" is a month
             close = process.extractOne(
                 folded, longer, scorer=fuzz.ratio, score_cutoff=TEXT_FUZZY_ACCEPT
             )

@@ -41,6 +41,15 @@ def test_short_names_need_a_capital_and_longer_names_win() -> None:
     assert [v["name"] for v in both["vessels"]] == ["NORDIC STAR", "STAR"]
 
 
+def test_a_month_is_no_misspelt_vessel_name() -> None:
+    augusta = [*REGISTRY, RegisteredVessel("8004105", "AUGUSTA", "8004105", None, None)]
+    found = resolve("Tell me about the casualty of the Nordic Star in August 2001.", {}, augusta)
+    assert [v["name"] for v in found.filters["vessels"]] == ["NORDIC STAR"]
+    assert resolve("What happened to the Augusta?", {}, augusta).filters["vessels"][0]["name"] == (
+        "AUGUSTA"
+    )
+
+
 def test_imo_numbers() -> None:
     assert resolve("fires on IMO 9345678", {}, REGISTRY).filters["vessels"][0]["name"] == (
         "BALTIC TRADER"

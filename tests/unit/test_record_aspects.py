@@ -239,3 +239,6 @@ def test_the_vessel_aspects_are_told_apart_from_the_accident_ones() -> None:
     assert record_aspect("how big was the ship?") == "tonnage"
     assert record_aspect("what was the outcome?") == "consequences"
     assert record_aspect("what kind of vessel was she?") == "vessel"
+    assert record_aspect("what was the date of the casualty?") == "date"
+    assert record_aspect("where was the vessel flagged?") == "flag"
+    assert record_aspect("where was she registered?") == "flag"
