@@ -23,6 +23,13 @@ _SEA_RECORDS = re.compile(
     r"\b(?:casualt(?:y|ies)|shipwrecks?|imo\s+(?:records?|casualt(?:y|ies)))\b", re.IGNORECASE
 )
 _BARE = RecordQuery(kind="ntsb_report")
+# Words that say a question is about a ship: a registered name alone may be a word ("Pride",
+# "Africa" are ships of the IMO records too).
+_SHIP_WORDS = re.compile(
+    r"\b(?:ships?|vessels?|boats?|casualt(?:y|ies)|m/?v|tankers?|carriers?|ferr(?:y|ies)"
+    r"|trawlers?|tugs?|yachts?|crew|master|voyage|sank|sunk|aground|grounding|collision)\b",
+    re.IGNORECASE,
+)
 
 
 def record_set_query(question: str, dates: dict[str, str]) -> RecordQuery | None:
@@ -43,6 +50,14 @@ def record_set_query(question: str, dates: dict[str, str]) -> RecordQuery | None
         )
     selects = replace(query_only, kind=_BARE.kind) != _BARE
     return query_only if selects else None
+
+
+def about_named_ship(question: str, *, dated: bool) -> bool:
+    """Whether ``question``, which names a registered ship, asks about that ship's records: it
+    also sets a date (``dated``: "What happened to the Ethnos on July 31, 2005?") or speaks of
+    ships ("the casualty of the Ethnos"). "What is the plot of Pride and Prejudice?" names the
+    ship PRIDE and asks nothing of it."""
+    return dated or bool(_SHIP_WORDS.search(question))
 
 
 def _day(value: str | None) -> date | None:

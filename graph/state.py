@@ -109,7 +109,7 @@ class State(InputState, total=False):
     brief: str  # the same, at most 500 characters (classification, filters, topics)
     intent: Intent  # routing decision
     counted: bool  # a count question was answered from the exact count (no search)
-    record_set: int  # records a question asks for by their fields select (0: none, or no fields)
+    record_set: int  # records the question selects by fields or a ship it names (0: none)
     filter_problem: str  # a requested filter that matched nothing ("" when none)
     filters_only: bool  # the message only cleared filters: confirm, no search
     followup: Followup | None  # what a follow-up question leans on (None: it stands alone)

@@ -84,14 +84,14 @@ async def count_records(
 async def record_set(state: State, counter: Counter) -> State:
     """How many records a question asking for records by their fields selects ("Which
     accidents happened since November 2014?": the active date filters and the words' place,
-    make, flag...; :func:`answers.record_sets.record_set_query`); 0 when it names none. A
+    make, flag...; :func:`answers.record_sets.record_set_query`); unchanged when it names none. A
     non-empty set keeps the search's relevance cutoff from stopping it
     (:func:`graph.nodes.search.kept_for_record_set`)."""
     filters = state.get("filters", {})
     dates = {k: v for k, v in filters.items() if k in ("date_from", "date_to")}
     query = record_set_query(state.get("question", ""), dates)  # type: ignore[arg-type]
     if query is None:
-        return {"record_set": 0}
+        return {}  # the set of a vessel the question names stays (resolve_filters)
     return {"record_set": (await counter(query)).scope}
 
 

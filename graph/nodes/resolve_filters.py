@@ -8,6 +8,7 @@ from datetime import date
 
 from langgraph.runtime import Runtime
 
+from answers.record_sets import about_named_ship
 from archive.store.search_filters import SearchFilters
 from graph import prompts
 from graph.context import Context, context_of
@@ -55,6 +56,7 @@ async def resolve_filters(
     }
     problem = resolution.problem
     filters = resolution.filters
+    matching = 0
     if problem is None and filters and filters != current:
         matching = await backend.count(await to_search_filters(filters, backend.vessel_documents))
         if matching == 0 and _new_dates(current, filters) and not await _dated(backend):
@@ -81,8 +83,19 @@ async def resolve_filters(
     else:
         update["filters"] = filters
         update["filters_only"] = only_clears(state.get("question", ""))
+        if _named_ship_set(state.get("question", ""), current, filters):
+            update["record_set"] = matching  # the ship this question asks about has records
     update["diagnostics"] = Diagnostics(filter_notes=notes, timings={"filters": elapsed_ms(start)})
     return update
+
+
+def _named_ship_set(question: str, current: Filters, filters: Filters) -> bool:
+    """Whether this message names a ship of the registry and asks about its records
+    (:func:`answers.record_sets.about_named_ship`): the filtered set it selects is then in the
+    archive, whatever the relevance cutoff makes of its words."""
+    if not filters.get("vessels") or filters.get("vessels") == current.get("vessels"):
+        return False
+    return about_named_ship(question, dated=_new_dates(current, filters))
 
 
 def _new_dates(current: Filters, filters: Filters) -> bool:

@@ -93,6 +93,23 @@ async def test_unknown_vessel_is_reported_without_changing_filters() -> None:
     assert "retrieve" not in backend.calls
 
 
+async def test_a_question_about_a_named_ship_holds_its_set() -> None:
+    """The ship's records are in the archive: the relevance cutoff may not stop the question
+    (``record_set``); a registered name used as a word ("Nordic Star" in a title) sets none."""
+    passages, registry, docs = fleet_fixture()
+    backend = FakeBackend(passages, registry, docs)
+    cache = VesselRegistry(backend.vessels)
+    for question, held in (
+        ("What happened to the Nordic Star in May 2019?", True),  # a date as well
+        ("Tell me about the casualty of the Nordic Star.", True),  # ship words
+        ("Who wrote Nordic Star, the novel?", False),
+    ):
+        state: State = {"question": question, "filters": {}}
+        update = await resolve_filters(state, runtime(), registry=cache, backend=backend)
+        assert update["filters"]["vessels"][0]["name"] == "NORDIC STAR", question
+        assert bool(update.get("record_set")) is held, question
+
+
 async def test_filters_that_match_nothing_are_reported() -> None:
     passages, registry, docs = fleet_fixture()
     backend = FakeBackend(passages, registry, docs)
@@ -215,7 +232,7 @@ async def test_a_question_asking_for_records_by_their_fields_counts_its_set() ->
         ("What was the best film of 2014?", {"date_from": "2014-01-01"}),  # no kind of record
     ):
         update = await count_records({"question": question, "filters": filters}, counter=counter)  # type: ignore[typeddict-item]
-        assert update["record_set"] == 0, question
+        assert update.get("record_set", 0) == 0, question
     assert len(asked) == 2
 
 
