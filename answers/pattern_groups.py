@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from archive.store.passages import Passage
@@ -108,13 +108,15 @@ def group_phrases(
     glue: Iterable[str] | None = None,
     max_groups: int = MAX_GROUPS,
     shortest: int = 1,
+    nameable: Callable[[tuple[str, ...]], bool] | None = None,
 ) -> list[Group]:
     """Groups of free-text statements by the phrases most items share; the items no group took
     form a last group, :data:`OTHER`. ``ignore``: stems that name no group (the question's own
     words: "landing" in a question about landing accidents); ``glue``: stems that name nothing
     (:func:`glue_stems` of a reference set; by default those of this set); ``shortest``: the
     fewest stems a group's phrase has (2 where an item says many things, as a report's
-    findings do: one word is in most of them)."""
+    findings do: one word is in most of them); ``nameable``: whether a phrase (its stems) may
+    name a group (None: any)."""
     items: dict[str, Said] = defaultdict(list)
     for statement in statements:
         words = [w for w in tokens(statement.text) if w.isalpha()]
@@ -135,7 +137,9 @@ def group_phrases(
         scored = [
             (len(found & left) * WEIGHT[len(p)], -where[p] / len(found), p)
             for p, found in phrases.items()
-            if len(found & left) >= least and len(p) >= shortest
+            if len(found & left) >= least
+            and len(p) >= shortest
+            and (nameable is None or nameable(p))
         ]
         if not scored:
             break

@@ -187,7 +187,7 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     for group in groups[:top]:
         share = 100 * group.count / max(grouped, 1)
         lines.append(f"- **{group.name}** — {group.count:,} of {grouped:,} ({share:.0f}%)")
-        for line in _examples(group, shown):
+        for line in example_lines(group, shown):
             markers = "".join(f"[C:{s.passage['chunk_id']}]" for s in line)
             said = _clip(_said(line[0]))
             if line[0].passage["kind"] != "casualty":
@@ -199,7 +199,7 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     return "\n".join(lines)
 
 
-def _examples(group: Group, shown: list[frozenset[str]]) -> list[list[Statement]]:
+def example_lines(group: Group, shown: list[frozenset[str]]) -> list[list[Statement]]:
     """Up to :data:`EXAMPLES` members, one per document, as lines: members saying the same
     (the same words, near enough) share one line; what an earlier group said is not said again."""
     lines: list[tuple[frozenset[str], list[Statement]]] = []
