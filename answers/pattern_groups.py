@@ -144,7 +144,7 @@ def group_phrases(
         if not scored:
             break
         best = max(scored)[2]
-        best = _specialised(best, phrases, left, least)
+        best = _specialised(best, phrases, left, least, nameable)
         taken = sorted(phrases[best] & left)
         group = _named(best, [items[i] for i in taken])
         same = next(
@@ -167,17 +167,23 @@ def group_phrases(
 
 
 def _specialised(
-    phrase: tuple[str, ...], phrases: dict[tuple[str, ...], set[str]], left: set[str], least: int
+    phrase: tuple[str, ...],
+    phrases: dict[tuple[str, ...], set[str]],
+    left: set[str],
+    least: int,
+    nameable: Callable[[tuple[str, ...]], bool] | None = None,
 ) -> tuple[str, ...]:
     """The longest phrase holding ``phrase`` that still holds at least :data:`SPECIALISE` of its
     items ("engine" -> "loss of engine power" when most mentions of the engine are that), and
-    at least ``least``."""
+    at least ``least``, and may name a group."""
     while True:
         base = len(phrases[phrase] & left)
         longer = [
             (len(found & left), p)
             for p, found in phrases.items()
-            if len(p) == len(phrase) + 1 and (p[:-1] == phrase or p[1:] == phrase)
+            if len(p) == len(phrase) + 1
+            and (p[:-1] == phrase or p[1:] == phrase)
+            and (nameable is None or nameable(p))
         ]
         best = max(longer, default=(0, phrase))
         if best[0] < max(SPECIALISE * base, least):
