@@ -59,6 +59,10 @@ COMMON_SHARE = 0.08
 #: does, and a message that says it says it this many times on average.
 LIFT = 4.0
 BURST = 1.3
+#: A word said about once wherever it is said is talk ("next", "absolutely"), and ends no
+#: phrase either, once the list holds it often enough to tell.
+TALK_BURST = 1.15
+KNOWN_SHARE = 0.003
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ def thread_groups(
 ) -> list[Group]:
     """Named groups of the statements, largest first ("Other" last). ``shares``: each stem's
     share of the whole list's messages; a stem of the list's common talk (:data:`COMMON_SHARE`:
-    "use", "like") ends no phrase; a phrase names a group only when it holds a topic's word
+    "use", "like") ends no phrase, nor does talk (:data:`TALK_BURST`); a phrase names a group only when it holds a topic's word
     (``bursts``: a message that says it says it :data:`BURST` times on average: "dram",
     "hugepages", not "maybe", "suggest"; Church and Gale's burstiness), and a single word only
     when these statements use it :data:`LIFT` times as often as the list does. The
@@ -133,6 +137,9 @@ def thread_groups(
     n = max(len(per_item), 1)
     glue = {s for s, k in counts.items() if n >= MIN_GLUE_ITEMS and k >= GLUE_SHARE * n}
     glue |= {s for s, share in shares.items() if share >= COMMON_SHARE}
+    glue |= {
+        s for s, b in bursts.items() if b < TALK_BURST and shares.get(s, 0.0) >= KNOWN_SHARE
+    }
 
     def nameable(phrase: tuple[str, ...]) -> bool:
         if not any(bursts.get(stem, 0.0) >= BURST for stem in phrase):

@@ -135,14 +135,17 @@ async def topic_conversations(
     store: Store, topic: str, *, limit: int = MAX_TOPIC_THREADS
 ) -> TopicSet:
     """The conversations whose emails mention every word of ``topic`` (PostgreSQL's English
-    text search over each message's chunks, digests aside): how many threads match, the latest
+    text search over each thread's emails together, digests aside: one message may name the
+    device, another the problem): how many threads match, the latest
     ``limit`` of them as :func:`thread_messages` reads them (one conversation reached from two
     of its threads once), and each stem's share of the list's email chunks and burstiness."""
     statement = """SELECT c.thread_id, max(d.date) AS latest
         FROM chunks c JOIN documents d USING (doc_id)
         WHERE d.kind = 'email' AND c.thread_id IS NOT NULL
-          AND to_tsvector('english', c.content) @@ plainto_tsquery('english', %(topic)s)
-        GROUP BY c.thread_id ORDER BY latest DESC NULLS LAST, c.thread_id"""
+        GROUP BY c.thread_id
+        HAVING to_tsvector('english', string_agg(c.content, ' '))
+            @@ plainto_tsquery('english', %(topic)s)
+        ORDER BY latest DESC NULLS LAST, c.thread_id"""
     async with store.pool.connection() as conn:
         cur = await conn.execute(statement, {"topic": topic})
         rows: Any = await cur.fetchall()

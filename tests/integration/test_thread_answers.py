@@ -130,5 +130,7 @@ async def test_the_conversations_mentioning_a_topic_are_read_once_with_the_lists
     (members,) = found.conversations.values()
     assert {m["source_id"] for m in members} >= {"ask@x", "fix@x", "thanks@x"}
     assert 0 < found.shares["firmwar"] <= 1 and found.bursts["firmwar"] >= 1
+    across = await topic_conversations(services.store, "lsusb firmware")  # asker's, reply's word
+    assert across.matched == 1
     nothing = await topic_conversations(services.store, "octoclock")
     assert (nothing.matched, nothing.conversations, nothing.shares) == (0, {}, {})
