@@ -125,11 +125,12 @@ def thread_groups(
 ) -> list[Group]:
     """Named groups of the statements, largest first ("Other" last). ``shares``: each stem's
     share of the whole list's messages; a stem of the list's common talk (:data:`COMMON_SHARE`:
-    "use", "like") ends no phrase, nor does talk (:data:`TALK_BURST`); a phrase names a group only when it holds a topic's word
-    (``bursts``: a message that says it says it :data:`BURST` times on average: "dram",
-    "hugepages", not "maybe", "suggest"; Church and Gale's burstiness), and a single word only
-    when these statements use it :data:`LIFT` times as often as the list does. The
-    question's own words, and words most of these statements use, name nothing either."""
+    "use", "like") ends no phrase, nor does talk (:data:`TALK_BURST`). A phrase names a group
+    only when it holds a topic's word (``bursts``: a message that says it says it
+    :data:`BURST` times on average: "dram", "hugepages", not "maybe", "suggest"; Church and
+    Gale's burstiness), and a single word only when these statements use it :data:`LIFT`
+    times as often as the list does. The question's own words, and words most of these
+    statements use, name nothing either."""
     per_item: dict[str, set[str]] = {}
     for s in statements:
         per_item.setdefault(s.item, set()).update(content_stems(tokens(s.text)))
@@ -137,9 +138,7 @@ def thread_groups(
     n = max(len(per_item), 1)
     glue = {s for s, k in counts.items() if n >= MIN_GLUE_ITEMS and k >= GLUE_SHARE * n}
     glue |= {s for s, share in shares.items() if share >= COMMON_SHARE}
-    glue |= {
-        s for s, b in bursts.items() if b < TALK_BURST and shares.get(s, 0.0) >= KNOWN_SHARE
-    }
+    glue |= {s for s, b in bursts.items() if b < TALK_BURST and shares.get(s, 0.0) >= KNOWN_SHARE}
 
     def nameable(phrase: tuple[str, ...]) -> bool:
         if not any(bursts.get(stem, 0.0) >= BURST for stem in phrase):
