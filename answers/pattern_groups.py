@@ -146,21 +146,24 @@ def group_phrases(
         return nameable is None or nameable(phrase)
 
     left, groups = set(items), list[Group]()
+    banned: set[tuple[str, ...]] = set()  # phrases that would only repeat an earlier group's name
     while left and len(groups) < max_groups:
         scored = [
             (len(found & left) * WEIGHT[len(p)], -where[p] / len(found), p)
             for p, found in phrases.items()
-            if len(found & left) >= least and len(p) >= shortest and may_name(p)
+            if len(found & left) >= least and len(p) >= shortest and p not in banned and may_name(p)
         ]
         if not scored:
             break
-        best = max(scored)[2]
-        best = _specialised(best, phrases, left, least, may_name)
+        best = _specialised(max(scored)[2], phrases, left, least, may_name)
         taken = sorted(phrases[best] & left)
         group = _named(best, [items[i] for i in taken])
         same = next((g for g in groups if _same_cause(g.name, group.name, kind_stems)), None)
         if same is not None:  # "maintain airplane control", "maintain control of the airplane"
             same.members += group.members
+        elif any(_within(group.name, g.name, kind_stems) for g in groups):
+            banned.add(best)  # "interface" after "network interface": a name said already
+            continue
         else:
             groups.append(group)
         left -= set(taken)
@@ -192,6 +195,12 @@ def _same_cause(a: str, b: str, kinds: set[str]) -> bool:
     if not x or not y:
         return False
     return x == y or (min(len(x), len(y)) >= 2 and (x <= y or y <= x))
+
+
+def _within(a: str, b: str, kinds: set[str]) -> bool:
+    """Whether every word of name ``a`` (what the records are aside) is in name ``b``."""
+    x = set(_stems(a)) - kinds
+    return bool(x) and x <= set(_stems(b)) - kinds
 
 
 def proper_stems(texts: Iterable[str], *, share: float = 0.6) -> set[str]:

@@ -229,3 +229,12 @@ def test_a_group_that_says_less_than_an_earlier_one_joins_it() -> None:
     counts = {g.name: g.count for g in groups}
     assert counts["Loss of airplane control"] == 7, counts  # "loss of control" joined it
     assert counts["Loss of engine power"] == 5, counts  # "loss of engine" joined it
+
+
+def test_a_word_of_an_earlier_groups_name_is_no_group_of_its_own() -> None:
+    causes = {f"n{i}": f"The network interface dropped frames {i}." for i in range(3)}
+    causes |= {"v1": "The verilog interface was deleted.", "v2": "An interface timing error."}
+    groups = group_phrases(_statements(causes), glue=set())
+    names = [g.name for g in groups if g.name != OTHER]
+    assert names[0].startswith("Network interface")
+    assert "Interface" not in names, names  # it would only repeat the first group's name
