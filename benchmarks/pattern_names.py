@@ -12,7 +12,7 @@ the product's rules::
 
     bosun eval-answers --offline --collection ntsb benchmarks/questions/pattern_ntsb_dev.jsonl \\
         --details ntsb_dev.jsonl
-    python benchmarks/pattern_names.py ntsb_dev.jsonl [more.jsonl ...] [--json]
+    python benchmarks/pattern_names.py --run dev=ntsb_dev.jsonl,imo_dev.jsonl [--json]
 """
 
 from __future__ import annotations
@@ -25,8 +25,11 @@ from typing import Any
 
 import pycountry
 
-from agent.evaluation.pattern_score import groups_of
-from text.words import content_stems, tokens
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from render import Table, emit  # noqa: E402
+
+from agent.evaluation.pattern_score import groups_of  # noqa: E402
+from text.words import content_stems, tokens  # noqa: E402
 
 CATEGORY_WORDS = {
     "aircraft", "airplane", "airplanes", "aeroplane", "plane", "helicopter", "helicopters",
@@ -74,26 +77,35 @@ def measure(paths: list[Path]) -> dict[str, Any]:
     return {"totals": totals, "examples": {k: sorted(set(v))[:8] for k, v in examples.items()}}
 
 
+COMMAND = "python benchmarks/pattern_names.py --run LABEL=DETAILS[,DETAILS...] [--json]"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("details", nargs="+", type=Path)
+    parser.add_argument(
+        "--run",
+        action="append",
+        required=True,
+        metavar="LABEL=FILE[,FILE...]",
+        help="eval-answers --details files of one run, labelled (repeat)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = measure(args.details)
-    if args.json:
-        json.dump(result, sys.stdout, indent=1)
-        print()
-        return 0
-    t = result["totals"]
-    print("| answers | group names | places | categories alone | near-duplicates |")
-    print("|---|---|---|---|---|")
-    print(
-        f"| {t['answers']} | {t['groups']} | {t['place']} | {t['category']} "
-        f"| {t['near_duplicate']} |"
-    )
-    for key, names in result["examples"].items():
-        if names:
-            print(f"{key}: {', '.join(names)}")
+    rows, notes = [], {}
+    for run in args.run:
+        label, _, files = run.partition("=")
+        result = measure([Path(f) for f in files.split(",")])
+        t = result["totals"]
+        rows.append(
+            [label, t["answers"], t["groups"], t["place"], t["category"], t["near_duplicate"]]
+        )
+        notes[label] = result["examples"]
+    columns = ("run", "answers", "group names", "places", "categories alone", "near-duplicates")
+    emit(COMMAND, [Table("weak", columns, rows)], as_json=args.json, examples=notes)
+    if not args.json:
+        for label, examples in notes.items():
+            said = "; ".join(f"{k}: {', '.join(v)}" for k, v in examples.items() if v)
+            print(f"{label}: {said or 'none'}")  # noqa: T201
     return 0
 
 
