@@ -23,7 +23,7 @@ from archive.store.embedder import read_calibration, read_embedder
 from archive.store.passages import fetch_vectors
 from archive.store.patterns import About, SetStatements, set_statements
 from archive.store.schema import StoreError
-from archive.store.threads import thread_messages
+from archive.store.threads import thread_messages, topic_conversations
 from graph.builder import Clients
 from providers.chat import build_chat_model, build_classifier_model
 from providers.embeddings import build_embeddings, embedding_identity
@@ -211,6 +211,7 @@ def build_clients(services: Services, *, offline: bool = False) -> Clients:
         counter=functools.partial(count_records, services.store),
         causes=functools.partial(set_causes, services.store),
         threads=functools.partial(thread_messages, services.store),
+        topics=functools.partial(topic_conversations, services.store),
     )
 
 

@@ -11,6 +11,7 @@ composer. The rest of the question's words become filters on the records' typed 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -18,7 +19,8 @@ import pycountry
 
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
-from archive.vessel_types import families_in
+from archive.vessel_types import families_in, type_words
+from text.words import content_stems, tokens
 
 _ASKS_COUNT = re.compile(
     r"^\s*(?:(?:and|so|also|ok|okay),?\s+)?(?:how\s+many|what\s+(?:is|was)\s+the\s+number\s+of|"
@@ -209,6 +211,23 @@ class CountPlan:
     noun: str  # "accident records" | "casualty records"
     scope: str  # "in Texas from 2011" ("" when the whole kind is counted)
     outcome: str  # "fatal" ("" when the question asks no outcome)
+
+
+#: Words that say what an aircraft is (its category), not what went wrong.
+_AIRCRAFT = re.compile(
+    r"\b(?:aircraft|(?:air|aero)?planes?|" + "|".join(p for _, p in _CATEGORIES) + r")\b",
+    re.IGNORECASE,
+)
+
+
+def kind_stems(texts: Iterable[str]) -> set[str]:
+    """The content stems of the words in ``texts`` that say what a record is about (an aircraft
+    category: "helicopter", "airplane"; a vessel family: "bulk carrier"), never why."""
+    out: set[str] = set()
+    for text in texts:
+        for words in (*_AIRCRAFT.findall(text), *type_words(text)):
+            out |= set(content_stems(tokens(words)))
+    return out
 
 
 def count_plan(question: str) -> CountPlan | None:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from archive.store.passages import Passage
+from text.sentences import sentences
 from text.words import STOP_WORDS, stem, tokens
 
 #: A stem in at least this share of the set's items is glue ("pilot", "failure"), not a cause.
@@ -40,6 +41,7 @@ GAP = 1
 MIN_ITEMS = 2
 MIN_SHARE = 0.03
 OTHER = "Other causes"
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 #: A longer phrase names a group when it holds this share of the shorter phrase's items.
 SPECIALISE = 0.5
 
@@ -90,15 +92,21 @@ def group_categories(statements: Sequence[Statement], *, several: bool = False) 
     return sorted(groups, key=lambda g: (-g.count, g.name))
 
 
-def glue_stems(texts: Iterable[str], *, share: float = GLUE_SHARE) -> set[str]:
-    """Stems in at least ``share`` of ``texts`` (a reference set: every cause statement of the
-    archive's records of one kind): words every statement uses, which name no cause."""
+def stem_shares(texts: Iterable[str]) -> dict[str, float]:
+    """Each content stem with the share of ``texts`` that hold it ({} for fewer than
+    :data:`MIN_REFERENCE` texts: too few to tell)."""
     counts: Counter[str] = Counter()
     n = 0
     for text in texts:
         n += 1
         counts.update(set(_stems(text)))
-    return {s for s, k in counts.items() if n >= MIN_REFERENCE and k >= share * n}
+    return {s: k / n for s, k in counts.items()} if n >= MIN_REFERENCE else {}
+
+
+def glue_stems(texts: Iterable[str], *, share: float = GLUE_SHARE) -> set[str]:
+    """Stems in at least ``share`` of ``texts`` (a reference set: every cause statement of the
+    archive's records of one kind): words every statement uses, which name no cause."""
+    return {s for s, k in stem_shares(texts).items() if k >= share}
 
 
 def group_phrases(
@@ -108,13 +116,19 @@ def group_phrases(
     glue: Iterable[str] | None = None,
     max_groups: int = MAX_GROUPS,
     shortest: int = 1,
+    nameable: Callable[[tuple[str, ...]], bool] | None = None,
+    kinds: Iterable[str] = (),
 ) -> list[Group]:
     """Groups of free-text statements by the phrases most items share; the items no group took
     form a last group, :data:`OTHER`. ``ignore``: stems that name no group (the question's own
     words: "landing" in a question about landing accidents); ``glue``: stems that name nothing
     (:func:`glue_stems` of a reference set; by default those of this set); ``shortest``: the
     fewest stems a group's phrase has (2 where an item says many things, as a report's
-    findings do: one word is in most of them)."""
+    findings do: one word is in most of them); ``nameable``: whether a phrase (its stems) may
+    name a group (None: any); ``kinds``: stems that say what the records are, not why
+    ("helicopter", "airplane", "tanker"): never a group's name alone, and a group whose name
+    differs from an earlier one's only by them, or says less than it, joins it ("loss of
+    control" and "loss of airplane control", "loss of engine" and "loss of engine power")."""
     items: dict[str, Said] = defaultdict(list)
     for statement in statements:
         words = [w for w in tokens(statement.text) if w.isalpha()]
@@ -122,37 +136,34 @@ def group_phrases(
     if glue is None:
         glue = glue_stems(s.text for s in statements)
     glue = set(glue) | set(ignore) | {stem(w) for w in STOP_WORDS}
-    phrases: dict[tuple[str, ...], set[str]] = defaultdict(set)
-    where: Counter[tuple[str, ...]] = Counter()  # summed positions: a cause's head comes first
-    for item, said in items.items():
-        for _, words, stems in said:
-            for phrase, at in _phrases(words, stems, glue).items():
-                phrases[phrase].add(item)
-                where[phrase] += at
+    phrases, where = _phrase_items(items, glue)
     least = max(MIN_ITEMS, round(MIN_SHARE * len(items)))
+    kind_stems = set(kinds)
+
+    def may_name(phrase: tuple[str, ...]) -> bool:
+        if len(phrase) == 1 and phrase[0] in kind_stems:
+            return False
+        return nameable is None or nameable(phrase)
+
     left, groups = set(items), list[Group]()
+    banned: set[tuple[str, ...]] = set()  # phrases that would only repeat an earlier group's name
     while left and len(groups) < max_groups:
         scored = [
             (len(found & left) * WEIGHT[len(p)], -where[p] / len(found), p)
             for p, found in phrases.items()
-            if len(found & left) >= least and len(p) >= shortest
+            if len(found & left) >= least and len(p) >= shortest and p not in banned and may_name(p)
         ]
         if not scored:
             break
-        best = max(scored)[2]
-        best = _specialised(best, phrases, left, least)
+        best = _specialised(max(scored)[2], phrases, left, least, may_name)
         taken = sorted(phrases[best] & left)
         group = _named(best, [items[i] for i in taken])
-        same = next(
-            (
-                g
-                for g in groups
-                if _stems(g.name) and set(_stems(g.name)) == set(_stems(group.name))
-            ),
-            None,
-        )
+        same = next((g for g in groups if _same_cause(g.name, group.name, kind_stems)), None)
         if same is not None:  # "maintain airplane control", "maintain control of the airplane"
             same.members += group.members
+        elif any(_within(group.name, g.name, kind_stems) for g in groups):
+            banned.add(best)  # "interface" after "network interface": a name said already
+            continue
         else:
             groups.append(group)
         left -= set(taken)
@@ -162,18 +173,67 @@ def group_phrases(
     return groups
 
 
+def _phrase_items(
+    items: dict[str, Said], glue: set[str]
+) -> tuple[dict[tuple[str, ...], set[str]], Counter[tuple[str, ...]]]:
+    """Each phrase with the items that hold it, and its summed positions (a cause's head comes
+    first)."""
+    phrases: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    where: Counter[tuple[str, ...]] = Counter()
+    for item, said in items.items():
+        for _, words, stems in said:
+            for phrase, at in _phrases(words, stems, glue).items():
+                phrases[phrase].add(item)
+                where[phrase] += at
+    return phrases, where
+
+
+def _same_cause(a: str, b: str, kinds: set[str]) -> bool:
+    """Whether two group names name one cause: the same stems, what the records are aside, or
+    one's (two at least) all in the other's."""
+    x, y = set(_stems(a)) - kinds, set(_stems(b)) - kinds
+    if not x or not y:
+        return False
+    return x == y or (min(len(x), len(y)) >= 2 and (x <= y or y <= x))
+
+
+def _within(a: str, b: str, kinds: set[str]) -> bool:
+    """Whether every word of name ``a`` (what the records are aside) is in name ``b``."""
+    x = set(_stems(a)) - kinds
+    return bool(x) and x <= set(_stems(b)) - kinds
+
+
+def proper_stems(texts: Iterable[str], *, share: float = 0.6) -> set[str]:
+    """Stems written as names (capitalised inside a sentence, "New Zealand", "KiwiRail") in at
+    least ``share`` of their uses past a sentence's first word, twice at least: places and
+    organisations, which name no cause."""
+    uses: Counter[str] = Counter()
+    named: Counter[str] = Counter()
+    for text in texts:
+        for sentence in sentences(text):
+            for word in _WORD.findall(sentence)[1:]:
+                key = stem(word.lower())
+                uses[key] += 1
+                named[key] += word[0].isupper() and not word.isupper()
+    return {k for k, n in uses.items() if n >= 2 and named[k] >= share * n}
+
+
 def _specialised(
-    phrase: tuple[str, ...], phrases: dict[tuple[str, ...], set[str]], left: set[str], least: int
+    phrase: tuple[str, ...],
+    phrases: dict[tuple[str, ...], set[str]],
+    left: set[str],
+    least: int,
+    nameable: Callable[[tuple[str, ...]], bool],
 ) -> tuple[str, ...]:
     """The longest phrase holding ``phrase`` that still holds at least :data:`SPECIALISE` of its
     items ("engine" -> "loss of engine power" when most mentions of the engine are that), and
-    at least ``least``."""
+    at least ``least``, and may name a group."""
     while True:
         base = len(phrases[phrase] & left)
         longer = [
             (len(found & left), p)
             for p, found in phrases.items()
-            if len(p) == len(phrase) + 1 and (p[:-1] == phrase or p[1:] == phrase)
+            if len(p) == len(phrase) + 1 and (p[:-1] == phrase or p[1:] == phrase) and nameable(p)
         ]
         best = max(longer, default=(0, phrase))
         if best[0] < max(SPECIALISE * base, least):

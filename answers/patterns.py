@@ -15,13 +15,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from answers.counting import CountPlan, count_plan, plan_for
+from answers.counting import CountPlan, count_plan, kind_stems, plan_for
 from answers.pattern_groups import (
+    GLUE_SHARE,
     Group,
     Statement,
-    glue_stems,
     group_categories,
     group_phrases,
+    proper_stems,
+    stem_shares,
 )
 from archive.store.counts import RecordQuery
 from archive.store.passages import Passage
@@ -146,11 +148,18 @@ def groups_of(
     """Named groups, largest first (the rest, "other causes", last)."""
     if statements and statements[0].passage["kind"] == "casualty":
         return group_categories(statements, several=pattern.about == "outcome")
-    glue = None
-    if reference:
-        glue = glue_stems(_primary(_PAGE_MARK.sub(" ", t)) for t in reference)
+    shares = stem_shares(_primary(_PAGE_MARK.sub(" ", t)) for t in reference)
+    glue = {s for s, share in shares.items() if share >= GLUE_SHARE} if shares else None
     shortest = 2 if pattern.about == "finding" else 1
-    return group_phrases(statements, ignore=pattern.ignore, glue=glue, shortest=shortest)
+    texts = [s.text for s in statements]
+    names = proper_stems(texts)  # "New Zealand", "KiwiRail": places and bodies, not causes
+    return group_phrases(
+        statements,
+        ignore=pattern.ignore | names,
+        glue=glue,
+        shortest=shortest,
+        kinds=kind_stems(texts),
+    )
 
 
 def _basis(pattern: PatternPlan) -> tuple[str, str]:
@@ -187,7 +196,7 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     for group in groups[:top]:
         share = 100 * group.count / max(grouped, 1)
         lines.append(f"- **{group.name}** — {group.count:,} of {grouped:,} ({share:.0f}%)")
-        for line in _examples(group, shown):
+        for line in example_lines(group, shown):
             markers = "".join(f"[C:{s.passage['chunk_id']}]" for s in line)
             said = _clip(_said(line[0]))
             if line[0].passage["kind"] != "casualty":
@@ -199,7 +208,7 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     return "\n".join(lines)
 
 
-def _examples(group: Group, shown: list[frozenset[str]]) -> list[list[Statement]]:
+def example_lines(group: Group, shown: list[frozenset[str]]) -> list[list[Statement]]:
     """Up to :data:`EXAMPLES` members, one per document, as lines: members saying the same
     (the same words, near enough) share one line; what an earlier group said is not said again."""
     lines: list[tuple[frozenset[str], list[Statement]]] = []

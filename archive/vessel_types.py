@@ -119,3 +119,8 @@ def society_in(text: str) -> tuple[str, str] | None:
         if match:
             return society, match[0]
     return None
+
+
+def type_words(text: str) -> list[str]:
+    """Every span of ``text`` that names a vessel family ("bulk carrier", "tankers", "tug")."""
+    return [m[0] for _, pattern in _QUESTION_RULES for m in pattern.finditer(text)]

@@ -48,6 +48,7 @@ from graph.nodes.resolve_filters import resolve_filters
 from graph.nodes.sanitize import sanitize
 from graph.nodes.search import search
 from graph.nodes.slim import slim
+from graph.nodes.thread_patterns import TopicThreads
 from graph.nodes.validate_citations import validate_citations
 from graph.routing import (
     route_agent,
@@ -110,6 +111,7 @@ class Clients:
     counter: Counter | None = None  # exact record counts (None: count questions are searched)
     causes: Causes | None = None  # a whole set's cause statements, for pattern questions
     threads: ThreadReader | None = None  # whole mail threads, for fix and cause questions
+    topics: TopicThreads | None = None  # the conversations mentioning a problem, for patterns
 
 
 def build_graph(
@@ -153,6 +155,7 @@ def build_graph(
             counter=clients.counter,
             model=clients.chat_model,
             causes=clients.causes,
+            topics=clients.topics,
         ),
         retry_policy=DATABASE_RETRY,
     )

@@ -229,14 +229,16 @@ def _gold(kind: str, row: dict[str, Any], gold_causes: Mapping[str, str], where:
 
 
 def _pattern_gold(row: dict[str, Any]) -> PatternGold | None:
-    """A pattern question's gold when its line carries one (``set`` or ``dominant``)."""
-    if "set" not in row and "dominant" not in row:
+    """A pattern question's gold when its line carries one (``set``, ``dominant``,
+    ``dominant_messages`` or ``min_groups``)."""
+    if not {"set", "dominant", "dominant_messages", "min_groups"} & set(row):
         return None
     size = row.get("set")
     return PatternGold(
         size=int(size) if isinstance(size, int) else None,
         exact=bool(row.get("set_exact", True)),
         dominant=str(row.get("dominant") or ""),
+        dominant_messages=tuple(str(m) for m in row.get("dominant_messages") or ()),
     )
 
 

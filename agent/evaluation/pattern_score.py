@@ -39,6 +39,9 @@ class PatternGold:
     size: int | None = None  # the matching set's size
     exact: bool = True  # whether ``size`` must be stated exactly (else within SET_TOLERANCE)
     dominant: str = ""  # what the largest group is about ("collision"); "" for no check
+    #: Message-ID prefixes of replies stating the dominant fix (a mail thread pattern): a top
+    #: group must cite one of them; () for no check
+    dominant_messages: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,12 @@ def measure_pattern(
         "examples": examples,
         "dominant": not gold.dominant or _names(groups[:TOP_GROUPS], gold.dominant),
     }
+    if gold.dominant_messages:
+        source_of = {str(c.get("id", "")).lower(): str(c.get("source_id", "")) for c in citations}
+        sources = {source_of.get(i, "") for g in groups[:TOP_GROUPS] for i in g.cited}
+        out["dominant"] = out["dominant"] and any(
+            s.startswith(gold.dominant_messages) for s in sources if s
+        )
     out["pattern_ok"] = all(out.values())
     return out
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
@@ -107,3 +108,64 @@ def _members(conversation: str, rows: Sequence[Any], limit: int) -> list[Passage
         passage["conversation"] = conversation
         out.append(passage)
     return out
+
+
+#: Most threads read for one pattern question over the list (the latest first).
+MAX_TOPIC_THREADS = 60
+#: Each English stem of the list's emails: the share of email chunks that hold it, and how
+#: often a chunk that holds it says it.
+_SHARES = """SELECT word, ndoc::float / greatest(1, (SELECT count(*) FROM chunks
+        WHERE kind = 'email')) AS share, nentry::float / ndoc AS burst
+    FROM ts_stat('SELECT to_tsvector(''english'', content) FROM chunks WHERE kind = ''email''')"""
+
+
+@dataclass(frozen=True)
+class TopicSet:
+    """The conversations that mention a topic."""
+
+    matched: int  # threads whose emails mention it
+    conversations: dict[str, list[Passage]] = field(default_factory=dict)  # those read
+    shares: dict[str, float] = field(default_factory=dict)  # stem -> share of email chunks
+    #: stem -> its mean count in the email chunks that hold it (a topic's word comes in bursts:
+    #: "dram" 1.9; talk is spread evenly: "maybe" 1.1)
+    bursts: dict[str, float] = field(default_factory=dict)
+
+
+async def topic_conversations(
+    store: Store, topic: str, *, limit: int = MAX_TOPIC_THREADS
+) -> TopicSet:
+    """The conversations whose emails mention every word of ``topic`` (PostgreSQL's English
+    text search over each thread's emails together, digests aside: one message may name the
+    device, another the problem): how many threads match, the latest
+    ``limit`` of them as :func:`thread_messages` reads them (one conversation reached from two
+    of its threads once), and each stem's share of the list's email chunks and burstiness."""
+    statement = """SELECT c.thread_id, max(d.date) AS latest
+        FROM chunks c JOIN documents d USING (doc_id)
+        WHERE d.kind = 'email' AND c.thread_id IS NOT NULL
+        GROUP BY c.thread_id
+        HAVING to_tsvector('english', string_agg(c.content, ' '))
+            @@ plainto_tsquery('english', %(topic)s)
+        ORDER BY latest DESC NULLS LAST, c.thread_id"""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(statement, {"topic": topic})
+        rows: Any = await cur.fetchall()
+    ids = [str(r["thread_id"]) for r in rows]
+    conversations = await thread_messages(store, ids[:limit])
+    out: dict[str, list[Passage]] = {}
+    seen: set[frozenset[str]] = set()
+    for thread_id, members in conversations.items():
+        key = frozenset(p["doc_id"] for p in members)
+        if key not in seen:
+            seen.add(key)
+            out[thread_id] = members
+    if not out:
+        return TopicSet(len(ids))
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(_SHARES)
+        shares: Any = await cur.fetchall()
+    return TopicSet(
+        len(ids),
+        out,
+        {str(r["word"]): float(r["share"]) for r in shares},
+        {str(r["word"]): float(r["burst"]) for r in shares},
+    )

@@ -24,6 +24,7 @@ from answers.record_sets import record_set_query
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.patterns import SetStatements
 from graph import prompts
+from graph.nodes.thread_patterns import TopicThreads, grouped_threads
 from graph.state import Diagnostics, State
 from providers.chat import ChatModel
 from providers.resilience import chat_fault, degrade
@@ -45,6 +46,7 @@ async def count_records(
     counter: Counter | None,
     model: ChatModel | None = None,
     causes: Causes | None = None,
+    topics: TopicThreads | None = None,
 ) -> State:
     """A count question ("How many accidents in Texas in 2011 were fatal?") is answered from the
     archive's typed fields: the count over every matching record, the set it was taken among, and
@@ -55,7 +57,7 @@ async def count_records(
     if counter is None or state.get("filters", {}).get("report_no"):
         return {"counted": False}
     if plan is None:
-        done = await grouped(state, causes, model)
+        done = await grouped(state, causes, model, topics)
         return done if done.get("counted") else {**done, **await record_set(state, counter)}
     start = time.perf_counter()
     count = await counter(plan.query)
@@ -126,14 +128,19 @@ async def phrased(
     return fact, "count", [note]
 
 
-async def grouped(state: State, causes: Causes | None, model: ChatModel | None) -> State:
+async def grouped(
+    state: State, causes: Causes | None, model: ChatModel | None, topics: TopicThreads | None = None
+) -> State:
     """A pattern question ("most common causes of fatal landing accidents") is answered from
     the statements of its whole set, grouped and counted; a chat model only phrases that answer,
     keeping the set's size and the groups' counts. A question that is no pattern, or whose set
-    holds no records, goes on to the search."""
+    holds no records, goes on to the search; one about what usually fixes or causes a problem on
+    a mailing list is grouped over its conversations (:func:`grouped_threads`)."""
     question = state.get("question", "")
     pattern = pattern_plan(question)
-    if pattern is None or causes is None:
+    if pattern is None:
+        return await grouped_threads(state, topics, model, phrased)
+    if causes is None:
         return {"counted": False}
     start = time.perf_counter()
     found = await causes(pattern.plan.query, pattern.topic, pattern.about)

@@ -16,7 +16,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from agent.settings import Settings
 from agent.wiring import Services, build_clients, open_services
 from archive.ingest.pipeline import ingest_paths
-from archive.store.threads import thread_messages
+from archive.store.threads import thread_messages, topic_conversations
 from graph.builder import build_graph
 
 pytestmark = pytest.mark.integration
@@ -119,3 +119,18 @@ async def test_the_fix_is_answered_from_the_confirmed_reply_and_cited_to_it(
     assert all(c["kind"] != "thread_digest" for c in state["citations"])
     assert state["diagnostics"]["citation_check"]["invalid"] == 0
     assert answer.count("not found by uhd_find_devices although lsusb") <= 1
+
+
+async def test_the_conversations_mentioning_a_topic_are_read_once_with_the_lists_word_stats(
+    services: Services,
+) -> None:
+    found = await topic_conversations(services.store, "firmware images")
+    assert found.matched == 1  # only the reply says "firmware image": its thread
+    assert len(found.conversations) == 1
+    (members,) = found.conversations.values()
+    assert {m["source_id"] for m in members} >= {"ask@x", "fix@x", "thanks@x"}
+    assert 0 < found.shares["firmwar"] <= 1 and found.bursts["firmwar"] >= 1
+    across = await topic_conversations(services.store, "lsusb firmware")  # asker's, reply's word
+    assert across.matched == 1
+    nothing = await topic_conversations(services.store, "octoclock")
+    assert (nothing.matched, nothing.conversations, nothing.shares) == (0, {}, {})

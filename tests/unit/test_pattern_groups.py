@@ -6,8 +6,17 @@ from __future__ import annotations
 import pytest
 
 from agent.evaluation.pattern_score import PatternGold, groups_of, measure_pattern
-from answers.pattern_groups import OTHER, Statement, glue_stems, group_categories, group_phrases
+from answers.counting import kind_stems
+from answers.pattern_groups import (
+    OTHER,
+    Statement,
+    glue_stems,
+    group_categories,
+    group_phrases,
+    proper_stems,
+)
 from answers.patterns import compose_pattern, pattern_plan, statements_of
+from answers.patterns import groups_of as cause_groups
 from archive.store.passages import Passage
 from graph.nodes.classify_intent import classify_intent
 from tests.fakes.chat import ScriptedChatModel
@@ -191,3 +200,41 @@ def test_no_group_is_smaller_than_the_least_a_group_holds() -> None:
     }
     groups = group_phrases(_statements(causes), glue={"pilot", "failur"})
     assert [g.count for g in groups if g.name != OTHER] == [2]
+
+
+def test_places_and_what_the_records_are_name_no_cause_group() -> None:
+    findings = {
+        f"t{i}": f"The operator in New Zealand did not apply its fatigue risk management plan {i}."
+        for i in range(4)
+    }
+    findings |= {f"h{i}": f"The helicopter struck wires at low level, case {i}." for i in range(5)}
+    statements = _statements(findings)
+    names = proper_stems(findings.values())
+    assert {"new", "zealand"} <= names and "fatigu" not in names
+    plan = pattern_plan("most common causes of accidents")
+    assert plan is not None
+    groups = cause_groups(plan, statements, [])
+    named = [g.name.lower() for g in groups if g.name != OTHER]
+    assert not any("zealand" in n for n in named)
+    assert "helicopter" not in named  # a category is what a record is, not why
+    assert kind_stems(["the helicopter and the bulk carrier"]) >= {"helicopt", "bulk", "carrier"}
+
+
+def test_a_group_that_says_less_than_an_earlier_one_joins_it() -> None:
+    causes = {f"a{i}": f"The loss of airplane control in turbulence {i}." for i in range(4)}
+    causes |= {f"b{i}": f"A loss of control after the stall, case {i}." for i in range(3)}
+    causes |= {f"c{i}": f"The loss of engine power due to icing {i}." for i in range(3)}
+    causes |= {f"d{i}": f"A loss of engine, {i}." for i in range(2)}
+    groups = group_phrases(_statements(causes), glue={"case"}, kinds={"airplan"})
+    counts = {g.name: g.count for g in groups}
+    assert counts["Loss of airplane control"] == 7, counts  # "loss of control" joined it
+    assert counts["Loss of engine power"] == 5, counts  # "loss of engine" joined it
+
+
+def test_a_word_of_an_earlier_groups_name_is_no_group_of_its_own() -> None:
+    causes = {f"n{i}": f"The network interface dropped frames {i}." for i in range(3)}
+    causes |= {"v1": "The verilog interface was deleted.", "v2": "An interface timing error."}
+    groups = group_phrases(_statements(causes), glue=set())
+    names = [g.name for g in groups if g.name != OTHER]
+    assert names[0].startswith("Network interface")
+    assert "Interface" not in names, names  # it would only repeat the first group's name
