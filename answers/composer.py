@@ -140,7 +140,8 @@ def compose_answer(request: AnswerRequest) -> str:
     unsaid_best = max(
         (v for u, v in zip(units, scored, strict=True) if answer.fresh(u.text)), default=0.0
     )
-    if said is not None and request.said and not first and said[0] > unsaid_best:
+    pointed = said is not None and request.said and not first and said[0] > unsaid_best
+    if said is not None and pointed and not _cause_unsaid(aspect, units, answer):
         return _pointed_back(head, said[1])  # the follow-up's answer was said above
     chosen = _choose(units, scored, aspect, answer, request.max_sentences)
     if not chosen and not first:
@@ -192,6 +193,14 @@ def _cause_units(
         if record["doc_id"] == top and CAUSE_SECTIONS.search(record.get("section") or ""):
             return units_of(record, 0)
     return []
+
+
+def _cause_unsaid(aspect: Aspect, units: Sequence[Unit], answer: _Answer) -> bool:
+    """Whether a cause question has a stated cause (an NTSB "Probable Cause") not yet said: it
+    is the answer, even where a sentence said above scores higher for mentioning a cause."""
+    return aspect == "cause" and any(
+        u.stated and u.role == "cause" and answer.fresh(u.text) for u in units
+    )
 
 
 def _pointed_back(head: list[str], unit: Unit) -> str:

@@ -329,3 +329,35 @@ def test_a_followup_reads_the_thread_it_is_about_first() -> None:
     )
     assert body(answer).startswith("You need to update the B205mini firmware"), answer
     assert "X310" not in answer  # a one-event answer stays with its thread
+
+
+def test_a_cause_followup_states_the_unsaid_probable_cause_rather_than_point_back() -> None:
+    said = (
+        "Although the weather was conducive to carburetor icing, the investigation was unable "
+        "to determine the cause of the loss of engine power."
+    )
+    narrative = record(
+        "c10000000001",
+        f"{said} Shortly after takeoff the engine began to run rough and lost power.",
+        kind="ntsb_report",
+        doc_id="rec",
+        section="Narrative",
+    )
+    cause = record(
+        "c10000000002",
+        "A total loss of engine power for reasons that could not be determined.",
+        kind="ntsb_report",
+        doc_id="rec",
+        section="Probable Cause",
+    )
+    answer = compose_answer(
+        AnswerRequest(
+            "what caused it?",
+            "What happened in the accident CEN12LA244? what caused it?",
+            [narrative, cause],
+            pool=[narrative, cause],
+            said=[f"From the archive:\n\nCEN12LA244: {said} [C:c10000000001]"],
+        )
+    )
+    assert not answer.startswith(prompts.ALREADY_SAID), answer
+    assert "A total loss of engine power for reasons that could not be determined" in answer
