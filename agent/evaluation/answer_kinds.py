@@ -10,7 +10,9 @@ Question sets (``benchmarks/questions/answers_*.jsonl``) hold one object a line 
   ``"set"`` (the matching set's size, ``"set_exact"``) and ``"dominant"`` (what the largest group
   is about, ``benchmarks/questions/make_pattern_questions.py``) also named groups with counts,
   cited examples per top group and the dominant group named
-  (:mod:`agent.evaluation.pattern_score`);
+  (:mod:`agent.evaluation.pattern_score`); a mail-thread pattern line carries ``"min_groups"``
+  and, where read, ``"dominant_messages"`` (Message-ID prefixes one top group must cite,
+  ``benchmarks/questions/make_thread_pattern_questions.py``);
 - ``followup``: ``{"question", "followup", "gold" or "report_no" (optional, for the follow-up)}``:
   two turns on one thread; the follow-up must be answered (cited) and repeat no sentence of the
   first answer;

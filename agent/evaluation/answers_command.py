@@ -73,7 +73,9 @@ One table per kind, offline and, where a chat model is configured (and not --off
 A count answer is exact when the first number it states is "count" (column "exact n"). A
 pattern line with "set" and "dominant" (benchmarks/questions/make_pattern_questions.py) passes
 (column "groups") when the answer lists named groups with counts, states the set, cites two
-documents for each top group and names the dominant group among the top three."""
+documents for each top group and names the dominant group among the top three; a line with
+"min_groups" or "dominant_messages" (mail threads) needs the named groups and cited examples,
+and one of the top three groups citing a message whose Message-ID starts with a listed prefix."""
 
 #: Where the shared NTSB records are, relative to the project root.
 NTSB_RECORDS = Path("../shared/data/ntsb/reports_2010_2016.jsonl")

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
-
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from answers.citations import marker_ids
 from answers.counting import compose_count, count_plan
@@ -23,12 +20,10 @@ from answers.patterns import (
 from answers.record_sets import record_set_query
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.patterns import SetStatements
-from graph import prompts
+from graph.nodes.counted import counted_state, pattern_state, phrased
 from graph.nodes.thread_patterns import TopicThreads, grouped_threads
 from graph.state import Diagnostics, State
 from providers.chat import ChatModel
-from providers.resilience import chat_fault, degrade
-from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 
@@ -68,19 +63,8 @@ async def count_records(
     answer, source, notes = fact, "count", list[str]()
     if model is not None:
         answer, source, notes = await phrased(model, state.get("question", ""), fact, count)
-    return {
-        "counted": True,
-        "ranked": cite,
-        "passages": cite,
-        "answer_source": source,
-        "messages": [AIMessage(content=answer)],
-        "diagnostics": Diagnostics(
-            count=_record(plan.query, count),
-            llm_called=model is not None,
-            degraded=notes,
-            timings={"count": elapsed_ms(start)},
-        ),
-    }
+    record = _record(plan.query, count)
+    return counted_state(answer, source, notes, cite, record, llm_called=bool(model), start=start)
 
 
 async def record_set(state: State, counter: Counter) -> State:
@@ -97,37 +81,6 @@ async def record_set(state: State, counter: Counter) -> State:
     return {"record_set": (await counter(query)).scope}
 
 
-async def phrased(
-    model: ChatModel,
-    question: str,
-    fact: str,
-    count: RecordCount,
-    *,
-    prompt: str = prompts.COUNT_PHRASING,
-    numbers: tuple[int, ...] = (),
-) -> tuple[str, str, list[str]]:
-    """The model's phrasing of the counted answer, kept only when it states the count (and each
-    of ``numbers``) and cites what the fact cites; otherwise (or when the model fails) the
-    counted answer itself, with a ``degraded`` note. Returns (answer, answer source, notes)."""
-    try:
-        reply = await model.ainvoke(
-            [
-                SystemMessage(content=prompts.SYSTEM_PROMPT),
-                HumanMessage(content=prompt.format(question=question, fact=fact)),
-            ]
-        )
-    except Exception as err:  # noqa: BLE001 — any chat failure: the counted answer stands
-        fault = chat_fault(err)
-        return fact, "count", [degrade(fault, err, "the counted answer is given unphrased")]
-    text = reply.text if isinstance(reply, AIMessage) else ""
-    said = {int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", text) if n[0].isdigit()}
-    stated = {count.matched, *numbers} <= said
-    if stated and set(marker_ids(text)) & set(marker_ids(fact)):
-        return text, "model", []
-    note = degrade("chat.uncited", "the phrasing lost the count or its citations", "counted answer")
-    return fact, "count", [note]
-
-
 async def grouped(
     state: State, causes: Causes | None, model: ChatModel | None, topics: TopicThreads | None = None
 ) -> State:
@@ -139,7 +92,7 @@ async def grouped(
     question = state.get("question", "")
     pattern = pattern_plan(question)
     if pattern is None:
-        return await grouped_threads(state, topics, model, phrased)
+        return await grouped_threads(state, topics, model)
     if causes is None:
         return {"counted": False}
     start = time.perf_counter()
@@ -151,30 +104,9 @@ async def grouped(
     fact = compose_pattern(pattern, found.size, groups)
     cited = set(marker_ids(fact))
     cite = list({p["chunk_id"]: p for p, _ in found.statements if p["chunk_id"] in cited}.values())
-    answer, source, notes = fact, "count", list[str]()
-    if model is not None:
-        count = RecordCount(matched=found.size, scope=found.size)
-        answer, source, notes = await phrased(
-            model,
-            question,
-            fact,
-            count,
-            prompt=prompts.PATTERN_PHRASING,
-            numbers=tuple(g.count for g in groups[:1]),
-        )
-    return {
-        "counted": True,
-        "ranked": cite,
-        "passages": cite,
-        "answer_source": source,
-        "messages": [AIMessage(content=answer)],
-        "diagnostics": Diagnostics(
-            count=_pattern(pattern, found, groups),
-            llm_called=model is not None,
-            degraded=notes,
-            timings={"count": elapsed_ms(start)},
-        ),
-    }
+    top = tuple(g.count for g in groups[:1])
+    record = _pattern(pattern, found, groups)
+    return await pattern_state(model, question, fact, found.size, top, cite, record, start)
 
 
 def _pattern(pattern: PatternPlan, found: SetStatements, groups: list[Group]) -> dict[str, Any]:

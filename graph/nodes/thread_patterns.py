@@ -8,8 +8,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from langchain_core.messages import AIMessage
-
 from answers.citations import marker_ids
 from answers.pattern_groups import OTHER
 from answers.thread_patterns import (
@@ -18,23 +16,19 @@ from answers.thread_patterns import (
     thread_pattern_plan,
     thread_statements,
 )
-from archive.store.counts import RecordCount
 from archive.store.threads import TopicSet
-from graph import prompts
+from graph.nodes.counted import pattern_state
 from graph.state import Diagnostics, State
 from providers.chat import ChatModel
-from tools.timing import elapsed_ms
 
 logger = logging.getLogger(__name__)
 
 #: The conversations mentioning a topic (``archive.store.threads.topic_conversations``).
 TopicThreads = Callable[[str], Awaitable[TopicSet]]
-#: Phrases a counted answer with a chat model (``graph.nodes.count_records.phrased``).
-Phraser = Callable[..., Awaitable[tuple[str, str, list[str]]]]
 
 
 async def grouped_threads(
-    state: State, topics: TopicThreads | None, model: ChatModel | None, phrase: Phraser
+    state: State, topics: TopicThreads | None, model: ChatModel | None
 ) -> State:
     """ "What are the most common fixes for overflows on the mailing list?": every conversation
     mentioning the problem, each one's fix (or cause) from its confirmed or last answering
@@ -58,27 +52,6 @@ async def grouped_threads(
     cited = set(marker_ids(fact))
     by_id = {s.passage["chunk_id"]: s.passage for s in statements}
     cite = [by_id[i] for i in by_id if i in cited]
-    answer, source, notes = fact, "count", list[str]()
-    if model is not None:
-        answer, source, notes = await phrase(
-            model,
-            question,
-            fact,
-            RecordCount(matched=matched, scope=matched),
-            prompt=prompts.PATTERN_PHRASING,
-            numbers=tuple(g.count for g in groups[:1]),
-        )
     record.update(matched=matched, groups={g.name: g.count for g in groups})
-    return {
-        "counted": True,
-        "ranked": cite,
-        "passages": cite,
-        "answer_source": source,
-        "messages": [AIMessage(content=answer)],
-        "diagnostics": Diagnostics(
-            count=record,
-            llm_called=model is not None,
-            degraded=notes,
-            timings={"count": elapsed_ms(start)},
-        ),
-    }
+    top = tuple(g.count for g in groups[:1])
+    return await pattern_state(model, question, fact, matched, top, cite, record, start)
