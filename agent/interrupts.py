@@ -17,6 +17,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import sys
 from collections.abc import Coroutine
 from types import FrameType
@@ -56,6 +57,31 @@ class _Watch:
         self.loop.call_soon_threadsafe(self.task.cancel)
 
 
+@contextlib.contextmanager
+def _woken(loop: asyncio.AbstractEventLoop) -> Any:
+    """Wake ``loop`` on every signal, whichever thread the kernel delivers it to. Python runs
+    signal handlers in the main thread only; a SIGINT taken by a worker thread (a model call)
+    would otherwise wait until the main thread's ``epoll_wait`` returns, which, with nothing else
+    scheduled, is never (what asyncio's own signal handling does with the same call)."""
+    wake, woken = socket.socketpair()
+    for end in (wake, woken):
+        end.setblocking(False)
+    previous = signal.set_wakeup_fd(wake.fileno(), warn_on_full_buffer=False)
+    loop.add_reader(woken.fileno(), _drain, woken)
+    try:
+        yield
+    finally:
+        loop.remove_reader(woken.fileno())
+        signal.set_wakeup_fd(previous)
+        wake.close()
+        woken.close()
+
+
+def _drain(woken: socket.socket) -> None:
+    with contextlib.suppress(BlockingIOError, InterruptedError):
+        woken.recv(4096)
+
+
 def run_command(command: Coroutine[Any, Any, int]) -> int:
     """Run ``command`` on a new event loop and return its exit status (see the module's
     docstring for Ctrl-C). Where SIGINT is not Python's default (ignored in a background job,
@@ -67,7 +93,8 @@ def run_command(command: Coroutine[Any, Any, int]) -> int:
     async def watched() -> int:
         watch.task = asyncio.current_task()
         watch.loop = asyncio.get_running_loop()
-        return await command
+        with _woken(watch.loop):
+            return await command
 
     signal.signal(signal.SIGINT, watch.on_sigint)
     runner = asyncio.Runner()  # sees our handler, so it installs none of its own

@@ -33,6 +33,23 @@ async def ingest():
 sys.exit(run_command(ingest()))
 """
 
+TAKEN_BY_A_WORKER = """
+import signal, threading
+def model_call():
+    print("ready", flush=True)
+    time.sleep(0.5)  # until the main thread waits in the event loop's epoll_wait
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # the kernel's choice of thread
+    time.sleep(3600)
+async def ingest():
+    try:
+        await asyncio.to_thread(model_call)
+    except asyncio.CancelledError:
+        print('{"interrupted": true}', flush=True)
+        return 130
+    return 0
+sys.exit(run_command(ingest()))
+"""
+
 STUBBORN = """
 async def stubborn():
     print("ready", flush=True)
@@ -66,6 +83,13 @@ def test_first_ctrl_c_ends_the_process_once_reported_despite_a_stuck_model_call(
     assert '{"interrupted": true}' in out  # the command reported before the process ended
     assert "exit handlers ran" in out  # the embedded server's hand-over and the logs' flush
     assert "Traceback" not in err
+
+
+def test_a_ctrl_c_delivered_to_a_worker_thread_still_cancels_the_command() -> None:
+    proc = _start(TAKEN_BY_A_WORKER)  # it signals itself: nothing is sent from here
+    out, err = proc.communicate(timeout=HANG_S)
+    assert proc.returncode == 130, err
+    assert '{"interrupted": true}' in out
 
 
 def test_a_second_ctrl_c_ends_a_command_that_does_not_stop() -> None:
