@@ -38,8 +38,10 @@ async def retrieve(
     """Rank chunks for ``query`` under ``filters`` with the arms ``options`` turns on.
 
     Each arm is one statement that also scores its rows on the other arm, so fusion compares
-    every candidate on both scores; with both arms on, the two run side by side. A failing query
-    embedding searches BM25 alone (``embeddings.error`` in :mod:`providers.resilience`)."""
+    every candidate on both scores; with both arms on, the two run side by side. Fusion reads
+    each passage's own BM25 (what its weight and the reranker were fitted on); the lexical arm
+    alone ranks by its documents' BM25 (``doc_bm25``). A failing query embedding searches BM25
+    alone (``embeddings.error`` in :mod:`providers.resilience`)."""
     timings: dict[str, float] = {}
     degraded: list[str] = []
     limit = options.results()
@@ -93,8 +95,8 @@ async def retrieve(
     cosines = {cid: row["cosine"] for cid, row in found.items()}
     if options.lexical and options.dense:
         scores = fuse(lexical, cosines, options.fusion)
-    elif options.lexical:
-        scores = lexical
+    elif options.lexical:  # the arm's own order: its documents' BM25
+        scores = {row["chunk_id"]: row["doc_bm25"] for row in lexical_rows or ()}
     else:
         scores = cosines
     ranked = sorted(found, key=lambda c: (-scores[c], c))

@@ -1,11 +1,12 @@
 """The two retrieval arms in SQL, every candidate scored on both arms, with its passage.
 
-The lexical arm ranks chunks by Okapi BM25 (:mod:`archive.store.lexical` in SQL, or the compacted
-blocks of :mod:`archive.store.lexical_blocks`: the same exact top k) and scores its top rows'
-cosine against the query vector; the dense arm ranks by HNSW cosine and scores its top rows'
-BM25 from their postings. Each is one statement that also returns the passages, so a hybrid
-search is two statements run side by side on two connections (measured on the 6,140 NTSB
-reports: benchmarks/retrieval_speed.py).
+The lexical arm finds the chunk top k by Okapi BM25 (:mod:`archive.store.lexical` in SQL, or the
+compacted blocks of :mod:`archive.store.lexical_blocks`: the same exact top k), ranks their
+documents by document-level BM25 (:mod:`archive.store.document_bm25`) and returns each document's
+best chunk with its cosine against the query vector; the dense arm ranks by HNSW cosine and
+scores its top rows' BM25 from their postings. Each arm returns its passages from one statement
+after its top k, so a hybrid search is two arms run side by side on two connections (measured on
+the 6,140 NTSB reports: benchmarks/retrieval_speed.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from psycopg import sql
 
 from archive.store.database import Store
+from archive.store.document_bm25 import DOC_RANKED, DOC_WEIGHTS, pool_size
 from archive.store.lexical import BM25_SUM, BM25_WEIGHTS, K1, B, bm25_restriction, bm25_top
 from archive.store.lexical_blocks import block_search
 from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
@@ -25,17 +27,12 @@ from archive.store.search_filters import SearchFilters
 
 logger = logging.getLogger(__name__)
 
+# The best documents of a chunk top k, each as its best chunk's passage with the chunk's BM25,
+# the document's and the cosine.
 _LEXICAL = """
-WITH {weights}, top AS MATERIALIZED ({top})
-SELECT {columns}, top.score AS bm25, {cosine} AS cosine
-FROM top JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
-"""
-
-# The passages of a top k found in blocks, with their BM25 score and cosine.
-_PASSAGES = """
-SELECT {columns}, top.score AS bm25, {cosine} AS cosine
-FROM unnest(%(ids)s::text[], %(scores)s::float8[]) AS top(chunk_id, score)
-JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
+WITH {weights}, {ranked}
+SELECT {columns}, ranked.score AS bm25, ranked.doc_score AS doc_bm25, {cosine} AS cosine
+FROM ranked JOIN chunks c ON c.chunk_id = ranked.chunk_id JOIN documents d ON d.doc_id = c.doc_id
 """
 
 # The nearest rows: from the HNSW index (ef_search and the iterative scan are session settings of
@@ -162,27 +159,33 @@ async def lexical_candidates(
     vector: Sequence[float] | None = None,
     selective: bool | None = None,
 ) -> list[Passage]:
-    """The ``limit`` best chunks by BM25, best first, with their cosine to ``vector`` if given
-    (0 otherwise); ``selective`` is :func:`is_selective` of ``filters`` if known."""
+    """The ``limit`` best documents by document-level BM25 among those of the exact chunk top
+    :func:`~archive.store.document_bm25.pool_size` under ``filters``, best first, each as its
+    best chunk (``bm25`` the chunk's, ``doc_bm25`` the document's), with its cosine to
+    ``vector`` if given (0 otherwise); ``selective`` is :func:`is_selective` of ``filters`` if
+    known."""
+    found = await bm25_search(store, query, filters, limit=pool_size(limit), selective=selective)
+    if not found:
+        return []
     cosine = sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL")
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = {
+        "query": query,
+        "k1": K1,
+        "b": B,
+        "limit": limit,
+        "ids": [c for c, _ in found],
+        "scores": [s for _, s in found],
+    }
     if vector is not None:
         params["vector"] = np.asarray(vector, dtype=np.float32)
-    found = await _block_top(store, query, filters, limit, K1, B, selective)
-    if found is None:
-        restrict, where = bm25_restriction(filters)
-        params.update({"query": query, "k1": K1, "b": B, "limit": limit, **where})
-        statement = sql.SQL(_LEXICAL).format(
-            weights=sql.SQL(BM25_WEIGHTS),
-            top=bm25_top(restrict),
-            columns=sql.SQL(PASSAGE_COLUMNS),
-            cosine=cosine,
-        )
-    else:
-        params.update({"ids": [c for c, _ in found], "scores": [s for _, s in found]})
-        statement = sql.SQL(_PASSAGES).format(columns=sql.SQL(PASSAGE_COLUMNS), cosine=cosine)
+    statement = sql.SQL(_LEXICAL).format(
+        weights=sql.SQL(DOC_WEIGHTS),
+        ranked=sql.SQL(DOC_RANKED),
+        columns=sql.SQL(PASSAGE_COLUMNS),
+        cosine=cosine,
+    )
     rows = await _rows(store, statement, params)
-    ranked = sorted(rows, key=lambda r: (-round(r["bm25"] * 1e9), r["chunk_id"]))
+    ranked = sorted(rows, key=lambda r: (-round(r["doc_bm25"] * 1e9), r["chunk_id"]))
     return [_scored(r) for r in ranked]
 
 
@@ -242,7 +245,10 @@ async def _selective(store: Store, filters: SearchFilters, known: bool | None) -
 
 def _scored(row: dict[str, Any]) -> Passage:
     cosine = 0.0 if row["cosine"] is None else float(row["cosine"])
-    return passage_of(row, bm25=float(row["bm25"]), cosine=cosine)
+    passage = passage_of(row, bm25=float(row["bm25"]), cosine=cosine)
+    if "doc_bm25" in row:
+        passage["doc_bm25"] = float(row["doc_bm25"])
+    return passage
 
 
 async def _rows(store: Store, statement: sql.Composed, params: dict[str, Any]) -> list[Any]:
