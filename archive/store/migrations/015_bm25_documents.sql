@@ -104,3 +104,4 @@ CREATE TRIGGER chunks_bm25_doc_unindex AFTER DELETE ON chunks
     FOR EACH ROW EXECUTE FUNCTION bm25_doc_after_delete();
 
 SELECT bm25_doc_rebuild();
+ANALYZE bm25_doc_postings, bm25_doc_terms, bm25_doc_lens;
