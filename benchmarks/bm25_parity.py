@@ -9,8 +9,9 @@ For each split (SciFact ``train``, ntsb_pc2narr ``dev``; ``--data`` for the fold
   b 0.75); the top 100 documents.
 - Bosun, through ``bosun eval``'s own machinery (the dataset's collection under
   ``$BOSUN_HOME``, ingested once, then the product's pipeline): the BM25 arm alone, the hybrid
-  without rerank, and the default (hybrid + rerank). Documents are ranked by their best chunk
-  among the 100 the pipeline returns, as ``bosun eval`` ranks them.
+  without rerank, and the default (hybrid + rerank). Documents are ranked in the order of the
+  100 passages the pipeline returns, as ``bosun eval`` ranks them (the BM25 arm returns one
+  passage per document, ranked by document-level BM25: ``archive/store/document_bm25.py``).
 
 Prints nDCG@10 and Recall@100 side by side; bm25s comes with ``pip install -e ".[dev]"``.
 """
@@ -85,7 +86,7 @@ async def bosun_scores(
 
 
 def split_arguments(description: str) -> argparse.Namespace:
-    """The command line of both BM25 benchmarks: ``--data``, ``--only``, ``--limit``, ``--json``."""
+    """The command line of the BM25 benchmark: ``--data``, ``--only``, ``--limit``, ``--json``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument(
         "--data",

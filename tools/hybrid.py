@@ -95,11 +95,14 @@ async def retrieve(
     cosines = {cid: row["cosine"] for cid, row in found.items()}
     if options.lexical and options.dense:
         scores = fuse(lexical, cosines, options.fusion)
-    elif options.lexical:  # the arm's own order: its documents' BM25
+    elif options.lexical:  # the arm's own order: its documents' BM25, then the passages'
         scores = {row["chunk_id"]: row["doc_bm25"] for row in lexical_rows or ()}
     else:
         scores = cosines
-    ranked = sorted(found, key=lambda c: (-scores[c], c))
+    if options.lexical and not options.dense:
+        ranked = [row["chunk_id"] for row in lexical_rows or ()]
+    else:
+        ranked = sorted(found, key=lambda c: (-scores[c], c))
     timings["retrieve"] = elapsed_ms(start)
     return Retrieval(
         candidates=[_with_score(found[c], scores[c]) for c in ranked[:limit]],

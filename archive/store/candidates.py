@@ -27,8 +27,8 @@ from archive.store.search_filters import SearchFilters
 
 logger = logging.getLogger(__name__)
 
-# The best documents of a chunk top k, each as its best chunk's passage with the chunk's BM25,
-# the document's and the cosine.
+# The chunks of a chunk top k in the order of their documents' BM25, as passages with the chunk's
+# BM25, the document's and the cosine.
 _LEXICAL = """
 WITH {weights}, {ranked}
 SELECT {columns}, ranked.score AS bm25, ranked.doc_score AS doc_bm25, {cosine} AS cosine
@@ -159,11 +159,11 @@ async def lexical_candidates(
     vector: Sequence[float] | None = None,
     selective: bool | None = None,
 ) -> list[Passage]:
-    """The ``limit`` best documents by document-level BM25 among those of the exact chunk top
-    :func:`~archive.store.document_bm25.pool_size` under ``filters``, best first, each as its
-    best chunk (``bm25`` the chunk's, ``doc_bm25`` the document's), with its cosine to
-    ``vector`` if given (0 otherwise); ``selective`` is :func:`is_selective` of ``filters`` if
-    known."""
+    """The first ``limit`` chunks of the exact chunk top
+    :func:`~archive.store.document_bm25.pool_size` under ``filters`` in the order of their
+    documents' BM25, then their own (``bm25`` the chunk's, ``doc_bm25`` the document's), with
+    their cosine to ``vector`` if given (0 otherwise); ``selective`` is :func:`is_selective` of
+    ``filters`` if known."""
     found = await bm25_search(store, query, filters, limit=pool_size(limit), selective=selective)
     if not found:
         return []
@@ -185,7 +185,15 @@ async def lexical_candidates(
         cosine=cosine,
     )
     rows = await _rows(store, statement, params)
-    ranked = sorted(rows, key=lambda r: (-round(r["doc_bm25"] * 1e9), r["chunk_id"]))
+    ranked = sorted(
+        rows,
+        key=lambda r: (
+            -round(r["doc_bm25"] * 1e9),
+            r["doc_id"],
+            -round(r["bm25"] * 1e9),
+            r["chunk_id"],
+        ),
+    )
     return [_scored(r) for r in ranked]
 
 

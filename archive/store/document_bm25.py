@@ -6,9 +6,10 @@ narrative's length was judged against 1,000-character passages. The lexical arm 
 exact chunk top :data:`RESCORED` (SQL or blocks: :func:`archive.store.candidates.bm25_search`),
 and ranks their documents by BM25 over documents — a document's term counts and length summed
 over its chunks (migration 015 keeps them, ``bm25_doc_*``), df and mean length over documents,
-the same formula and k1, b as :mod:`archive.store.lexical`. Each document comes back as its best
-chunk, which keeps its own passage BM25 (``bm25``: what fusion, the reranker's features and the
-cutoff were fitted on) beside the document's (``doc_bm25``: the lexical arm's order).
+the same formula and k1, b as :mod:`archive.store.lexical`. The chunks come back in the order of
+their documents, each document's best first (a report asked about keeps its several passages);
+each keeps its own passage BM25 (``bm25``: what fusion, the reranker's features and the cutoff
+were fitted on) beside its document's (``doc_bm25``: the lexical arm's order).
 
 Both ways of finding the chunk top k return the same exact chunks and scores, and this stage
 reads only those and the document tables, so the two paths rank documents identically.
@@ -33,33 +34,34 @@ DOC_WEIGHTS = """dq AS (
     FROM bm25_doc_terms t JOIN dq USING (lexeme) CROSS JOIN ds
 )"""
 
-#: The chunk top k given as ``ids`` / ``scores`` (best first) reduced to its documents' best
-#: chunks, each with its document's BM25 ``doc_score``, the best ``limit`` documents (ties by the
-#: best chunk's id); needs :data:`DOC_WEIGHTS`; parameters ``k1``, ``b``, ``limit``. Postings are
-#: read by one index probe per (document, term) on (lexeme, doc_id) (OFFSET 0 keeps the planner
-#: from scanning every document posting of the terms: 140 ms against a few on the NTSB narratives).
-DOC_RANKED = """top AS (
-    SELECT * FROM unnest(%(ids)s::text[], %(scores)s::float8[]) WITH ORDINALITY
-        AS t(chunk_id, score, rank)
-), best AS MATERIALIZED (
-    SELECT DISTINCT ON (c.doc_id) c.doc_id, top.chunk_id, top.score
-    FROM top JOIN chunks c USING (chunk_id)
-    ORDER BY c.doc_id, top.rank
+#: The chunk top k given as ``ids`` / ``scores`` (best first), each chunk with its document's
+#: BM25 ``doc_score``, the first ``limit`` in the order of their documents' scores, then their
+#: own (ties by chunk id); needs :data:`DOC_WEIGHTS`; parameters ``k1``, ``b``, ``limit``.
+#: Postings are read by one index probe per (document, term) on (lexeme, doc_id) (OFFSET 0 keeps
+#: the planner from scanning every document posting of the terms: 140 ms against a few on the
+#: NTSB narratives).
+DOC_RANKED = """top AS MATERIALIZED (
+    SELECT t.chunk_id, t.score, c.doc_id
+    FROM unnest(%(ids)s::text[], %(scores)s::float8[]) AS t(chunk_id, score)
+    JOIN chunks c USING (chunk_id)
+), docs AS (
+    SELECT DISTINCT doc_id FROM top
 ), scored AS (
-    SELECT best.doc_id,
+    SELECT docs.doc_id,
            sum(dw.idf * p.tf * (%(k1)s + 1)
                / (p.tf + %(k1)s * (1 - %(b)s + %(b)s * l.len / ds.avgdl))) AS doc_score
-    FROM best CROSS JOIN ds CROSS JOIN dw CROSS JOIN LATERAL (
+    FROM docs CROSS JOIN ds CROSS JOIN dw CROSS JOIN LATERAL (
         SELECT p.tf FROM bm25_doc_postings p
-        WHERE p.lexeme = dw.lexeme AND p.doc_id = best.doc_id OFFSET 0
+        WHERE p.lexeme = dw.lexeme AND p.doc_id = docs.doc_id OFFSET 0
     ) p CROSS JOIN LATERAL (
-        SELECT l.len FROM bm25_doc_lens l WHERE l.doc_id = best.doc_id OFFSET 0
+        SELECT l.len FROM bm25_doc_lens l WHERE l.doc_id = docs.doc_id OFFSET 0
     ) l
-    GROUP BY best.doc_id
+    GROUP BY docs.doc_id
 ), ranked AS MATERIALIZED (
-    SELECT best.doc_id, best.chunk_id, best.score, scored.doc_score
-    FROM best JOIN scored USING (doc_id)
-    ORDER BY round(scored.doc_score * 1e9) DESC, best.chunk_id
+    SELECT top.chunk_id, top.score, scored.doc_score
+    FROM top JOIN scored USING (doc_id)
+    ORDER BY round(scored.doc_score * 1e9) DESC, top.doc_id, round(top.score * 1e9) DESC,
+             top.chunk_id
     LIMIT %(limit)s
 )"""
 
