@@ -27,13 +27,17 @@ from archive.store.search_filters import SearchFilters
 
 logger = logging.getLogger(__name__)
 
-# The chunks of a chunk top k in the order of their documents' BM25, as passages with the chunk's
-# BM25, the document's and the cosine.
+# The chunks of a chunk top k (``ranked``: in the order of their documents' BM25, or as found), as
+# passages with the chunk's BM25, the document's (NULL: not scored) and the cosine.
 _LEXICAL = """
-WITH {weights}, {ranked}
+WITH {ctes}
 SELECT {columns}, ranked.score AS bm25, ranked.doc_score AS doc_bm25, {cosine} AS cosine
 FROM ranked JOIN chunks c ON c.chunk_id = ranked.chunk_id JOIN documents d ON d.doc_id = c.doc_id
 """
+_AS_FOUND = """ranked AS (
+    SELECT t.chunk_id, t.score, NULL::float8 AS doc_score
+    FROM unnest(%(ids)s::text[], %(scores)s::float8[]) AS t(chunk_id, score)
+)"""
 
 # The nearest rows: from the HNSW index (ef_search and the iterative scan are session settings of
 # every pooled connection, see Store.open), or, under a filter that :data:`EXACT_BELOW` rows or
@@ -158,13 +162,16 @@ async def lexical_candidates(
     limit: int,
     vector: Sequence[float] | None = None,
     selective: bool | None = None,
+    by_document: bool = True,
 ) -> list[Passage]:
     """The first ``limit`` chunks of the exact chunk top
     :func:`~archive.store.document_bm25.pool_size` under ``filters`` in the order of their
     documents' BM25, then their own (``bm25`` the chunk's, ``doc_bm25`` the document's), with
     their cosine to ``vector`` if given (0 otherwise); ``selective`` is :func:`is_selective` of
-    ``filters`` if known."""
-    found = await bm25_search(store, query, filters, limit=pool_size(limit), selective=selective)
+    ``filters`` if known. Without ``by_document``: the exact chunk top ``limit`` by the chunks'
+    own BM25 (no ``doc_bm25``), the pool the hybrid's fusion and reranker were fitted on."""
+    pool = pool_size(limit) if by_document else limit
+    found = await bm25_search(store, query, filters, limit=pool, selective=selective)
     if not found:
         return []
     cosine = sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL")
@@ -178,13 +185,17 @@ async def lexical_candidates(
     }
     if vector is not None:
         params["vector"] = np.asarray(vector, dtype=np.float32)
+    parts = (DOC_WEIGHTS, DOC_RANKED) if by_document else (_AS_FOUND,)
     statement = sql.SQL(_LEXICAL).format(
-        weights=sql.SQL(DOC_WEIGHTS),
-        ranked=sql.SQL(DOC_RANKED),
+        ctes=sql.SQL(", ").join(sql.SQL(part) for part in parts),
         columns=sql.SQL(PASSAGE_COLUMNS),
         cosine=cosine,
     )
     rows = await _rows(store, statement, params)
+    if not by_document:
+        return [
+            _scored(r) for r in sorted(rows, key=lambda r: (-round(r["bm25"] * 1e9), r["chunk_id"]))
+        ]
     ranked = sorted(
         rows,
         key=lambda r: (
@@ -254,7 +265,7 @@ async def _selective(store: Store, filters: SearchFilters, known: bool | None) -
 def _scored(row: dict[str, Any]) -> Passage:
     cosine = 0.0 if row["cosine"] is None else float(row["cosine"])
     passage = passage_of(row, bm25=float(row["bm25"]), cosine=cosine)
-    if "doc_bm25" in row:
+    if row.get("doc_bm25") is not None:
         passage["doc_bm25"] = float(row["doc_bm25"])
     return passage
 

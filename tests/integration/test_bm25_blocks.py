@@ -77,11 +77,11 @@ async def _same(svc: Services, questions: list[str], limit: int, mode: str = "bl
 
 
 async def _same_documents(svc: Services, questions: list[str], filters: SearchFilters) -> None:
-    """The lexical arm's documents, best passages and scores are the same in exact and blocks
-    mode, and documents of several chunks are among them."""
+    """The lexical arm's documents, passages and scores are the same in exact and blocks mode
+    (and its chunk top k, the hybrid's pool), with documents of several chunks among them."""
     several = 0
     for question in questions:
-        ranked = {}
+        ranked, pooled = {}, {}
         for mode in ("exact", "blocks"):
             svc.store.bm25 = mode
             rows = await lexical_candidates(svc.store, question, filters, limit=20, vector=None)
@@ -89,7 +89,12 @@ async def _same_documents(svc: Services, questions: list[str], filters: SearchFi
                 (p["doc_id"], p["chunk_id"], round(p["bm25"], 9), round(p["doc_bm25"], 9))
                 for p in rows
             ]
+            rows = await lexical_candidates(
+                svc.store, question, filters, limit=20, by_document=False
+            )
+            pooled[mode] = [(p["chunk_id"], round(p["bm25"], 9)) for p in rows]
         assert ranked["blocks"] == ranked["exact"], question
+        assert pooled["blocks"] == pooled["exact"], question
         async with svc.store.pool.connection() as conn:
             cur = await conn.execute(
                 "SELECT count(*) AS n FROM bm25_doc_lens WHERE doc_id = ANY(%s) AND chunks > 1",
