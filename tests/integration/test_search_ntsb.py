@@ -11,7 +11,7 @@ import pytest
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_paths
-from archive.store.candidates import bm25_search, lexical_candidates
+from archive.store.candidates import bm25_search
 from archive.store.passages import fetch_vectors
 from archive.store.search_filters import SearchFilters
 from tools.hybrid import retrieve
@@ -135,8 +135,7 @@ async def test_hybrid_scores_every_candidate_on_both_arms(ntsb: Services) -> Non
         ntsb.store, ntsb.embeddings, query, SearchFilters(), RetrievalConfig(k=100, arm_rows=20)
     )
     every_bm25 = dict(await bm25_search(ntsb.store, query, SearchFilters(), limit=100_000))
-    lexical = await lexical_candidates(ntsb.store, query, SearchFilters(), limit=20)
-    lexical_top = {p["chunk_id"] for p in lexical}
+    lexical_top = set(list(every_bm25)[:20])
     ids = [c["chunk_id"] for c in result.candidates]
     assert lexical_top <= set(ids) and len(ids) > 20  # the dense arm added candidates
     stored = await fetch_vectors(ntsb.store, ids)
