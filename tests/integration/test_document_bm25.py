@@ -16,6 +16,8 @@ from archive.ingest.model import Chunk, Section, SourceDocument, short_id
 from archive.store.candidates import bm25_search, lexical_candidates
 from archive.store.documents import delete_document, write_document
 from archive.store.search_filters import SearchFilters
+from tools.hybrid import retrieve
+from tools.retrieval_config import RetrievalConfig
 
 pytestmark = pytest.mark.integration
 
@@ -132,6 +134,17 @@ async def test_terms_spread_over_two_chunks_outrank_one_term_in_one(settings: Se
         for row in rows:
             assert row["doc_bm25"] == pytest.approx(score(by_id[row["doc_id"]]), rel=1e-9)
         assert [r["doc_bm25"] for r in rows] == sorted((r["doc_bm25"] for r in rows), reverse=True)
+
+        # BM25 alone ranks so; the hybrid's lexical pool is the chunk top k, fused by the
+        # passages' own BM25.
+        alone = await retrieve(
+            svc.store, svc.embeddings, query, NONE, RetrievalConfig(dense=False, k=10)
+        )
+        assert [c["chunk_id"] for c in alone.candidates] == [r["chunk_id"] for r in rows]
+        assert [c["score"] for c in alone.candidates] == [r["doc_bm25"] for r in rows]
+        hybrid = await retrieve(svc.store, svc.embeddings, query, NONE, RetrievalConfig(k=10))
+        assert {c["chunk_id"] for c in hybrid.candidates} >= {c for c, _ in chunks}
+        assert all("doc_bm25" not in c for c in hybrid.candidates)
 
         # The triggers kept the document tables as the backfill would build them.
         stored = await _tables(svc)
