@@ -9,8 +9,12 @@ For each split (SciFact ``train``, ntsb_pc2narr ``dev``; ``--data`` for the fold
   b 0.75); the top 100 documents.
 - Bosun, through ``bosun eval``'s own machinery (the dataset's collection under
   ``$BOSUN_HOME``, ingested once, then the product's pipeline): the BM25 arm alone, the hybrid
-  without rerank, and the default (hybrid + rerank). Documents are ranked by their best chunk
-  among the 100 the pipeline returns, as ``bosun eval`` ranks them.
+  without rerank, and the default (hybrid + rerank). Documents are ranked in the order of the
+  100 passages the pipeline returns, as ``bosun eval`` ranks them (the BM25 arm returns one
+  passage per document, ranked by document-level BM25: ``archive/store/document_bm25.py``).
+  Beside them the BM25 arm asked the question as written (``tools.hybrid.retrieve``, lexical
+  only), without what the pipeline does to a query first (the other written forms of model names
+  it appends: ``text.models.with_model_forms``).
 
 Prints nDCG@10 and Recall@100 side by side; bm25s comes with ``pip install -e ".[dev]"``.
 """
@@ -34,6 +38,9 @@ from agent.evaluation.layers import Layers, layered_search
 from agent.evaluation.metrics import ndcg_at_k, recall_at_k
 from agent.settings import Settings
 from agent.wiring import open_services
+from archive.store.search_filters import SearchFilters
+from tools.hybrid import Retrieval, retrieve
+from tools.retrieval_config import RetrievalConfig
 
 #: The shared dev splits: (folder under --data, split).
 SPLITS = (("scifact", "train"), ("ntsb_pc2narr", "dev"))
@@ -44,6 +51,12 @@ CONFIGURATIONS = (
     ("Bosun hybrid", Layers(rerank=False)),
     ("Bosun default (hybrid + rerank)", Layers()),
 )
+
+
+#: The BM25 arm alone, the question as written.
+ARM_LABEL = "Bosun BM25 arm, question as written"
+ARM = RetrievalConfig(dense=False, k=EVAL_CHUNKS)
+NONE = SearchFilters()
 
 
 def bm25s_scores(dataset: BeirDataset, limit: int | None) -> tuple[float, float]:
@@ -81,11 +94,17 @@ async def bosun_scores(
             search = await layered_search(services, layers, EVAL_CHUNKS)
             result = await evaluate(services, dataset, limit=limit, search=search)
             out.append((label, result.metrics["ndcg@10"], result.metrics["recall@100"]))
+
+        async def arm(text: str) -> Retrieval:
+            return await retrieve(services.store, services.embeddings, text, NONE, ARM)
+
+        result = await evaluate(services, dataset, limit=limit, search=arm)
+        out.insert(1, (ARM_LABEL, result.metrics["ndcg@10"], result.metrics["recall@100"]))
     return out
 
 
 def split_arguments(description: str) -> argparse.Namespace:
-    """The command line of both BM25 benchmarks: ``--data``, ``--only``, ``--limit``, ``--json``."""
+    """The command line of the BM25 benchmark: ``--data``, ``--only``, ``--limit``, ``--json``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument(
         "--data",

@@ -187,6 +187,7 @@ async def bulk_load(
     await conn.execute("ALTER TABLE bm25_postings DROP CONSTRAINT IF EXISTS bm25_postings_pkey")
     await conn.execute("ALTER TABLE chunks DISABLE TRIGGER chunks_bm25_len")
     await conn.execute("ALTER TABLE chunks DISABLE TRIGGER chunks_bm25_index")
+    await conn.execute("ALTER TABLE chunks DISABLE TRIGGER chunks_bm25_doc_index")
     await conn.execute("CREATE TEMP TABLE stage (chunk_id text, title text, content text)")
     titles = [f"Scale document {j}" for j in range(docs)]
     async with conn.cursor().copy("COPY stage FROM STDIN") as copy:
@@ -248,6 +249,8 @@ async def bulk_load(
     await conn.execute("CREATE INDEX bm25_postings_chunk ON bm25_postings (chunk_id)")
     await conn.execute("ALTER TABLE chunks ENABLE TRIGGER chunks_bm25_len")
     await conn.execute("ALTER TABLE chunks ENABLE TRIGGER chunks_bm25_index")
+    await conn.execute("ALTER TABLE chunks ENABLE TRIGGER chunks_bm25_doc_index")
+    await conn.execute("SELECT bm25_doc_rebuild()")  # document-level BM25 (migration 015)
     t = step("bm25_indexes", t)
     m, ef_construction = hnsw
     if vectors is None:

@@ -38,8 +38,12 @@ async def retrieve(
     """Rank chunks for ``query`` under ``filters`` with the arms ``options`` turns on.
 
     Each arm is one statement that also scores its rows on the other arm, so fusion compares
-    every candidate on both scores; with both arms on, the two run side by side. A failing query
-    embedding searches BM25 alone (``embeddings.error`` in :mod:`providers.resilience`)."""
+    every candidate on both scores; with both arms on, the two run side by side. BM25 alone
+    ranks documents (``doc_bm25``: :mod:`archive.store.document_bm25`); the hybrid fuses the
+    chunk top k by each passage's own BM25, the pool its weight and the reranker were fitted on
+    (the document-ranked pool lowered the default by 0.002 nDCG@10 on both dev splits without a
+    refit: docs/retrieval.md). A failing query embedding searches BM25 alone
+    (``embeddings.error`` in :mod:`providers.resilience`)."""
     timings: dict[str, float] = {}
     degraded: list[str] = []
     limit = options.results()
@@ -66,6 +70,7 @@ async def retrieve(
                 limit=options.arm_rows,
                 vector=vector,
                 selective=selective,
+                by_document=not options.dense,
             ),
             timings,
             "bm25",
@@ -93,11 +98,14 @@ async def retrieve(
     cosines = {cid: row["cosine"] for cid, row in found.items()}
     if options.lexical and options.dense:
         scores = fuse(lexical, cosines, options.fusion)
-    elif options.lexical:
-        scores = lexical
+    elif options.lexical:  # the arm's own order: its documents' BM25, then the passages'
+        scores = {row["chunk_id"]: row["doc_bm25"] for row in lexical_rows or ()}
     else:
         scores = cosines
-    ranked = sorted(found, key=lambda c: (-scores[c], c))
+    if options.lexical and not options.dense:
+        ranked = [row["chunk_id"] for row in lexical_rows or ()]
+    else:
+        ranked = sorted(found, key=lambda c: (-scores[c], c))
     timings["retrieve"] = elapsed_ms(start)
     return Retrieval(
         candidates=[_with_score(found[c], scores[c]) for c in ranked[:limit]],

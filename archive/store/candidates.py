@@ -1,11 +1,12 @@
 """The two retrieval arms in SQL, every candidate scored on both arms, with its passage.
 
-The lexical arm ranks chunks by Okapi BM25 (:mod:`archive.store.lexical` in SQL, or the compacted
-blocks of :mod:`archive.store.lexical_blocks`: the same exact top k) and scores its top rows'
-cosine against the query vector; the dense arm ranks by HNSW cosine and scores its top rows'
-BM25 from their postings. Each is one statement that also returns the passages, so a hybrid
-search is two statements run side by side on two connections (measured on the 6,140 NTSB
-reports: benchmarks/retrieval_speed.py).
+The lexical arm finds the chunk top k by Okapi BM25 (:mod:`archive.store.lexical` in SQL, or the
+compacted blocks of :mod:`archive.store.lexical_blocks`: the same exact top k), ranks their
+documents by document-level BM25 (:mod:`archive.store.document_bm25`) and returns each document's
+best chunk with its cosine against the query vector; the dense arm ranks by HNSW cosine and
+scores its top rows' BM25 from their postings. Each arm returns its passages from one statement
+after its top k, so a hybrid search is two arms run side by side on two connections (measured on
+the 6,140 NTSB reports: benchmarks/retrieval_speed.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from psycopg import sql
 
 from archive.store.database import Store
+from archive.store.document_bm25 import DOC_RANKED, DOC_WEIGHTS, pool_size
 from archive.store.lexical import BM25_SUM, BM25_WEIGHTS, K1, B, bm25_restriction, bm25_top
 from archive.store.lexical_blocks import block_search
 from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
@@ -25,18 +27,17 @@ from archive.store.search_filters import SearchFilters
 
 logger = logging.getLogger(__name__)
 
+# The chunks of a chunk top k (``ranked``: in the order of their documents' BM25, or as found), as
+# passages with the chunk's BM25, the document's (NULL: not scored) and the cosine.
 _LEXICAL = """
-WITH {weights}, top AS MATERIALIZED ({top})
-SELECT {columns}, top.score AS bm25, {cosine} AS cosine
-FROM top JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
+WITH {ctes}
+SELECT {columns}, ranked.score AS bm25, ranked.doc_score AS doc_bm25, {cosine} AS cosine
+FROM ranked JOIN chunks c ON c.chunk_id = ranked.chunk_id JOIN documents d ON d.doc_id = c.doc_id
 """
-
-# The passages of a top k found in blocks, with their BM25 score and cosine.
-_PASSAGES = """
-SELECT {columns}, top.score AS bm25, {cosine} AS cosine
-FROM unnest(%(ids)s::text[], %(scores)s::float8[]) AS top(chunk_id, score)
-JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_id)
-"""
+_AS_FOUND = """ranked AS (
+    SELECT t.chunk_id, t.score, NULL::float8 AS doc_score
+    FROM unnest(%(ids)s::text[], %(scores)s::float8[]) AS t(chunk_id, score)
+)"""
 
 # The nearest rows: from the HNSW index (ef_search and the iterative scan are session settings of
 # every pooled connection, see Store.open), or, under a filter that :data:`EXACT_BELOW` rows or
@@ -161,28 +162,49 @@ async def lexical_candidates(
     limit: int,
     vector: Sequence[float] | None = None,
     selective: bool | None = None,
+    by_document: bool = True,
 ) -> list[Passage]:
-    """The ``limit`` best chunks by BM25, best first, with their cosine to ``vector`` if given
-    (0 otherwise); ``selective`` is :func:`is_selective` of ``filters`` if known."""
+    """The first ``limit`` chunks of the exact chunk top
+    :func:`~archive.store.document_bm25.pool_size` under ``filters`` in the order of their
+    documents' BM25, then their own (``bm25`` the chunk's, ``doc_bm25`` the document's), with
+    their cosine to ``vector`` if given (0 otherwise); ``selective`` is :func:`is_selective` of
+    ``filters`` if known. Without ``by_document``: the exact chunk top ``limit`` by the chunks'
+    own BM25 (no ``doc_bm25``), the pool the hybrid's fusion and reranker were fitted on."""
+    pool = pool_size(limit) if by_document else limit
+    found = await bm25_search(store, query, filters, limit=pool, selective=selective)
+    if not found:
+        return []
     cosine = sql.SQL("1 - (c.embedding <=> %(vector)s)" if vector is not None else "NULL")
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = {
+        "query": query,
+        "k1": K1,
+        "b": B,
+        "limit": limit,
+        "ids": [c for c, _ in found],
+        "scores": [s for _, s in found],
+    }
     if vector is not None:
         params["vector"] = np.asarray(vector, dtype=np.float32)
-    found = await _block_top(store, query, filters, limit, K1, B, selective)
-    if found is None:
-        restrict, where = bm25_restriction(filters)
-        params.update({"query": query, "k1": K1, "b": B, "limit": limit, **where})
-        statement = sql.SQL(_LEXICAL).format(
-            weights=sql.SQL(BM25_WEIGHTS),
-            top=bm25_top(restrict),
-            columns=sql.SQL(PASSAGE_COLUMNS),
-            cosine=cosine,
-        )
-    else:
-        params.update({"ids": [c for c, _ in found], "scores": [s for _, s in found]})
-        statement = sql.SQL(_PASSAGES).format(columns=sql.SQL(PASSAGE_COLUMNS), cosine=cosine)
+    parts = (DOC_WEIGHTS, DOC_RANKED) if by_document else (_AS_FOUND,)
+    statement = sql.SQL(_LEXICAL).format(
+        ctes=sql.SQL(", ").join(sql.SQL(part) for part in parts),
+        columns=sql.SQL(PASSAGE_COLUMNS),
+        cosine=cosine,
+    )
     rows = await _rows(store, statement, params)
-    ranked = sorted(rows, key=lambda r: (-round(r["bm25"] * 1e9), r["chunk_id"]))
+    if not by_document:
+        return [
+            _scored(r) for r in sorted(rows, key=lambda r: (-round(r["bm25"] * 1e9), r["chunk_id"]))
+        ]
+    ranked = sorted(
+        rows,
+        key=lambda r: (
+            -round(r["doc_bm25"] * 1e9),
+            r["doc_id"],
+            -round(r["bm25"] * 1e9),
+            r["chunk_id"],
+        ),
+    )
     return [_scored(r) for r in ranked]
 
 
@@ -242,7 +264,10 @@ async def _selective(store: Store, filters: SearchFilters, known: bool | None) -
 
 def _scored(row: dict[str, Any]) -> Passage:
     cosine = 0.0 if row["cosine"] is None else float(row["cosine"])
-    return passage_of(row, bm25=float(row["bm25"]), cosine=cosine)
+    passage = passage_of(row, bm25=float(row["bm25"]), cosine=cosine)
+    if row.get("doc_bm25") is not None:
+        passage["doc_bm25"] = float(row["doc_bm25"])
+    return passage
 
 
 async def _rows(store: Store, statement: sql.Composed, params: dict[str, Any]) -> list[Any]:

@@ -51,11 +51,14 @@ class Passage(TypedDict):
     archive_path: str
     embedding_mode: str  # full | summary | metadata_only
     summary: str
-    bm25: float  # Okapi BM25 (0 when no query term occurs)
+    bm25: float  # Okapi BM25 of the passage (0 when no query term occurs)
     cosine: float  # cosine of query and passage vectors (0 when not scored)
     score: float  # fused retrieval score (the active arm's score when only one is on)
     rerank: float | None  # reranker relevance in [0, 1]; None when not reranked
     parent_id: NotRequired[str | None]  # an attachment's message (its source id)
+    # The BM25 of the passage's whole document (its chunks' terms summed, statistics over
+    # documents: archive.store.document_bm25), set by the lexical arm, which ranks by it.
+    doc_bm25: NotRequired[float]
     ocr: NotRequired[bool]  # the passage's page was read by OCR
     # Planted instructions ingest found in the passage (text.injection pattern names): shown to
     # a model only as marked, quoted data, never copied into an answer. Absent in passages

@@ -76,6 +76,34 @@ async def _same(svc: Services, questions: list[str], limit: int, mode: str = "bl
         assert [s for _, s in blocks] == pytest.approx([s for _, s in exact], rel=1e-9), question
 
 
+async def _same_documents(svc: Services, questions: list[str], filters: SearchFilters) -> None:
+    """The lexical arm's documents, passages and scores are the same in exact and blocks mode
+    (and its chunk top k, the hybrid's pool), with documents of several chunks among them."""
+    several = 0
+    for question in questions:
+        ranked, pooled = {}, {}
+        for mode in ("exact", "blocks"):
+            svc.store.bm25 = mode
+            rows = await lexical_candidates(svc.store, question, filters, limit=20, vector=None)
+            ranked[mode] = [
+                (p["doc_id"], p["chunk_id"], round(p["bm25"], 9), round(p["doc_bm25"], 9))
+                for p in rows
+            ]
+            rows = await lexical_candidates(
+                svc.store, question, filters, limit=20, by_document=False
+            )
+            pooled[mode] = [(p["chunk_id"], round(p["bm25"], 9)) for p in rows]
+        assert ranked["blocks"] == ranked["exact"], question
+        assert pooled["blocks"] == pooled["exact"], question
+        async with svc.store.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT count(*) AS n FROM bm25_doc_lens WHERE doc_id = ANY(%s) AND chunks > 1",
+                ([doc for doc, *_ in ranked["exact"]],),
+            )
+            several += (await cur.fetchone())["n"]
+    assert several > 0
+
+
 def _halves(tmp_path: Path) -> tuple[Path, Path]:
     """The sample's first 200 reports and the rest, as two files in two folders."""
     lines = SAMPLE.read_text(encoding="utf-8").splitlines()
@@ -156,14 +184,9 @@ async def test_blocks_top_k_equals_exact_through_delta_dead_and_compaction(
         assert state["dead"] > 0
         await _same(svc, questions, 20)
 
-        # The hybrid arm ranks the same passages with the same scores either way.
-        for question in questions[:10]:
-            ranked = {}
-            for mode in ("exact", "blocks"):
-                svc.store.bm25 = mode
-                rows = await lexical_candidates(svc.store, question, NONE, limit=20, vector=None)
-                ranked[mode] = [(p["chunk_id"], round(p["bm25"], 9)) for p in rows]
-            assert ranked["blocks"] == ranked["exact"], question
+        # The lexical arm ranks the same documents, as the same best passages, with the same
+        # chunk and document scores either way; documents of several chunks among them.
+        await _same_documents(svc, questions[:20], NONE)
 
         async with svc.store.pool.connection() as conn:
             await compact(conn, BLOCK)
@@ -296,6 +319,7 @@ async def test_filtered_search_in_blocks_mode_equals_exact(
                 blocks = await bm25_search(svc.store, question, filters, limit=10)
                 assert [c for c, _ in blocks] == [c for c, _ in exact], question
                 assert [s for _, s in blocks] == pytest.approx([s for _, s in exact], rel=1e-9)
+            await _same_documents(svc, _questions()[:10], filters)
     if wide:  # the blocks ranked, widening past 4 x k where a filter kept too few
         assert 40 in widths and 160 in widths
     else:
