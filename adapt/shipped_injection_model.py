@@ -3,7 +3,9 @@
 Labelled texts: every attack and hard negative of sets A, B and C
 (``tests/data/injections*.jsonl``, both halves: they are development data), the ``dev`` half of
 set D, and training-only phrasings in ``adapt/data/injection_phrasings.jsonl`` (115 attacks and
-60 benign sentences in 30 languages, written after D's dev half was read). Set D's
+60 benign sentences in 30 languages, written after D's dev half was read, and 50 benign questions
+a user asks the assistant about itself, its sources and its answers), and the off-topic training
+questions (``adapt/data/off_topic_train.jsonl``). Set D's
 ``held_back`` half is never read here. Each text is read as the detector reads it
 (:func:`text.injection_fold.model_text` of :func:`text.injection_fold.readable`), and so are its
 decoded copies (base64, hex, percent-encoding ...), with the same label; an encoded text only by
@@ -53,6 +55,7 @@ MAIL_SEED = "bosun-injection-mail-2026-12-02"
 SETS = ("injections.jsonl", "injections_b.jsonl", "injections_c.jsonl", "injections_d.jsonl")
 #: Training-only phrasings (adapt/data), written after set D's dev half was read.
 EXTRA = Path(__file__).with_name("data") / "injection_phrasings.jsonl"
+OFF_TOPIC = Path(__file__).with_name("data") / "off_topic_train.jsonl"
 ENCODINGS = frozenset(
     {"base64", "rot13", "html_entities", "hex", "percent", "quoted_printable", "json_escaped",
      "backwards"}
@@ -74,6 +77,9 @@ class Example:
 
 def labelled() -> Iterator[Example]:
     """The attacks and hard negatives of A, B, C and D's dev half, and their decoded copies."""
+    for line in OFF_TOPIC.open(encoding="utf-8"):
+        text = json.loads(line)["question"]
+        yield Example(model_text(text), 0, "hard", f"off_topic:{text}", "off_topic")
     for path in [ROOT / "tests" / "data" / name for name in SETS] + [EXTRA]:
         name = path.name
         for line in path.open(encoding="utf-8"):
