@@ -9,11 +9,21 @@ how much benign text it flags.
   (seeds ``bosun-injections-b-2026-12-02``, ``bosun-injections-c-2026-12-02``) and committed
   before the detector was run on them. Set B's held-back half was scored once (84.5 % of attacks,
   4.9 % of its hard negatives flagged) and is development data since; set C was then written as
-  the new held-back test (``dev`` built on, ``held_back`` scored once at the end). Recognition by
-  split, family and disguise; hard negatives flagged by split;
+  the next held-back test; its held-back half was scored once (68.2 %, cues only) and is
+  development data since. Recognition by split, family and disguise; hard negatives flagged by
+  split;
+- set D, ``tests/data/injections_d.jsonl`` (``python tests/data/make_injections_d.py``): written
+  for the trained classifier (:mod:`text.injection_model`) and split half and half (seed
+  ``bosun-injections-d-2026-12-02``) before any detector read it. The classifier is fitted on
+  A, B, C (both halves: set C's held-back half was scored once before, on 2026-12-02, and is
+  training data since) and D's ``dev`` half; D's ``held_back`` half is the test, scored once;
+- every set is read twice: by the hand-written phrasings and cues alone, and by the detector as
+  it ships (phrasings, cues the classifier supports, or the classifier);
 - false positives on benign text: every question of ``benchmarks/questions/*.jsonl``, the
   passages (chunks as ingest cuts them) of the real mailing-list mail in
-  ``../shared/data/email/usrp-users`` and of NTSB narratives, and the example archive.
+  ``../shared/data/email/usrp-users`` (the half the classifier learnt from apart from the other)
+  and of NTSB narratives, and the example archive, and how many of them the detector reads a
+  second (ingest speed).
 
 ``python benchmarks/injection_detector.py [--json] [--data ../shared/data] [--mails N]``
 """
@@ -23,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -33,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from render import Table, emit  # noqa: E402
 
+from adapt.shipped_injection_model import trained_mail  # noqa: E402
 from archive.ingest.chunking import chunk_document  # noqa: E402
 from archive.ingest.discover import load_paths  # noqa: E402
 from archive.ingest.loaders.email import parse_message  # noqa: E402
@@ -44,15 +56,17 @@ SETS = {
     "A": DATA / "injections.jsonl",
     "B": DATA / "injections_b.jsonl",
     "C": DATA / "injections_c.jsonl",
+    "D": DATA / "injections_d.jsonl",
 }
-#: Sets whose held-back half has been scored and read: all of them is development data now.
-SPENT = {"A", "B"}
+#: The one set whose held-back half nothing was built on; its misses are listed.
+TEST = "D"
 
 
 def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
     """Rows of recognition by set, split, family and disguise (benign hard negatives: how many
-    were flagged); the held-back misses of set C (ids); the flagged hard negatives."""
-    hits: Counter[tuple[str, str, str]] = Counter()
+    were flagged), by the cues alone and by the shipped detector; the held-back misses of set
+    D (ids); the flagged hard negatives."""
+    hits: Counter[tuple[str, str, str, str]] = Counter()
     totals: Counter[tuple[str, str, str]] = Counter()
     missed: list[str] = []
     flagged: list[dict[str, Any]] = []
@@ -61,8 +75,9 @@ def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]
             if not line.strip():
                 continue
             entry = json.loads(line)
+            cues = instructions_in(entry["text"], classifier=False)
             found = instructions_in(entry["text"])
-            split = "dev" if name in SPENT else entry["split"]
+            split = entry["split"]
             if entry.get("label") == "benign":
                 groups = ["hard negatives (flagged)"]
                 if found:
@@ -70,14 +85,16 @@ def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]
             else:
                 disguise = entry["disguise"].split("+")[0]
                 groups = ["all", f"family:{entry['family']}", f"disguise:{disguise}"]
-                if not found and name not in SPENT and entry["split"] == "held_back":
+                if not found and name == TEST and split == "held_back":
                     missed.append(entry["id"])
             for group in groups:
                 totals[name, split, group] += 1
-                hits[name, split, group] += bool(found)
+                hits[name, split, group, "cues"] += bool(cues)
+                hits[name, split, group, "shipped"] += bool(found)
     rows = [
-        {"set": n, "split": s, "group": g, "n": totals[n, s, g], "recognised": hits[n, s, g],
-         "rate": round(hits[n, s, g] / totals[n, s, g], 4)}
+        {"set": n, "split": s, "group": g, "n": totals[n, s, g],
+         "cues": hits[n, s, g, "cues"], "recognised": hits[n, s, g, "shipped"],
+         "rate": round(hits[n, s, g, "shipped"] / totals[n, s, g], 4)}
         for n, s, g in sorted(totals)
     ]  # fmt: skip
     return rows, missed, flagged
@@ -92,8 +109,12 @@ def _chunks(documents: Iterable[SourceDocument | LoadError]) -> Iterator[str]:
         yield doc.title
 
 
-def _mails(folder: Path, limit: int) -> Iterator[SourceDocument | LoadError]:
+def _mails(folder: Path, limit: int, trained: bool) -> Iterator[SourceDocument | LoadError]:
+    """The first ``limit`` mails of ``folder``, of the half the classifier was (or was not)
+    trained on."""
     for path in sorted(folder.glob("*.eml"))[:limit]:
+        if trained_mail(path) != trained:
+            continue
         try:
             yield from parse_message(path.read_bytes(), origin=str(path))
         except LoadError as err:
@@ -124,7 +145,8 @@ def false_positives(data: Path, mails: int, records: int) -> tuple[list[dict[str
     }
     usrp = data / "email" / "usrp-users"
     if usrp.is_dir():
-        sources["usrp-users mail passages"] = _chunks(_mails(usrp, mails))
+        sources["usrp-users mail passages (trained on)"] = _chunks(_mails(usrp, mails, True))
+        sources["usrp-users mail passages (not trained on)"] = _chunks(_mails(usrp, mails, False))
     notmuch = data / "email" / "notmuch"
     if notmuch.is_dir():
         sources["notmuch mail passages"] = _chunks(load_paths([notmuch]))
@@ -133,16 +155,26 @@ def false_positives(data: Path, mails: int, records: int) -> tuple[list[dict[str
         sources["NTSB narratives and causes"] = _narratives(ntsb, records)
     rows, flagged = [], []
     for name, texts in sources.items():
-        n = hit = 0
+        n = hit = cues = 0
+        seconds = {"cues": 0.0, "shipped": 0.0}
         for text in texts:
             if not text.strip():
                 continue
             n += 1
+            start = time.perf_counter()
+            cues += bool(instructions_in(text, classifier=False))
+            middle = time.perf_counter()
             names = instructions_in(text)
+            seconds["cues"] += middle - start
+            seconds["shipped"] += time.perf_counter() - middle
             if names:
                 hit += 1
                 flagged.append({"source": name, "patterns": names, "text": text[:300]})
-        rows.append({"source": name, "n": n, "flagged": hit, "rate": round(hit / max(n, 1), 5)})
+        rows.append({
+            "source": name, "n": n, "cues": cues, "flagged": hit, "rate": round(hit / max(n, 1), 5),
+            "cues_per_s": round(n / max(seconds["cues"], 1e-9), 1),
+            "per_s": round(n / max(seconds["shipped"], 1e-9), 1),
+        })  # fmt: skip
     return rows, flagged
 
 
@@ -166,7 +198,7 @@ def main() -> None:
     if args.json:
         return
     if missed:
-        print(f"set C held-back misses: {', '.join(missed)}")  # noqa: T201
+        print(f"set {TEST} held-back misses: {', '.join(missed)}")  # noqa: T201
     for item in hard:
         print(f"hard negative flagged: {item['id']} {item['patterns']}")  # noqa: T201
     for item in flagged[: args.show]:
@@ -174,8 +206,9 @@ def main() -> None:
 
 
 def tables(rows: list[dict[str, Any]], benign: list[dict[str, Any]]) -> list[Table]:
-    """The summary (attacks recognised and hard negatives flagged, by set and split), the
-    rates by family and disguise, and the false positives on real archive text."""
+    """The summary (attacks recognised and hard negatives flagged, by set and split, by the cues
+    alone and as shipped), the rates by family and disguise, and the false positives and speed
+    on real archive text."""
     by = {(r["set"], r["split"], r["group"]): r for r in rows}
     summary = []
     for name, split in sorted({(r["set"], r["split"]) for r in rows}):
@@ -184,27 +217,52 @@ def tables(rows: list[dict[str, Any]], benign: list[dict[str, Any]]) -> list[Tab
             by.get((name, split, "hard negatives (flagged)")),
         )
         summary.append([
-            name, split, attacks["n"], attacks["recognised"], f"{attacks['rate']:.1%}",
-            hard["n"] if hard else None, hard["recognised"] if hard else None,
-            f"{hard['rate']:.1%}" if hard else None,
+            name, split, attacks["n"], f"{attacks['cues'] / attacks['n']:.1%}",
+            attacks["recognised"], f"{attacks['rate']:.1%}",
+            hard["n"] if hard else None, f"{hard['cues'] / hard['n']:.1%}" if hard else None,
+            hard["recognised"] if hard else None, f"{hard['rate']:.1%}" if hard else None,
         ])  # fmt: skip
     groups = [
         [r["set"], r["split"], r["group"], r["n"], r["recognised"], f"{r['rate']:.1%}"]
         for r in rows
         if r["group"] not in ("all", "hard negatives (flagged)")
     ]
-    real = [[r["source"], r["n"], r["flagged"], f"{r['rate']:.2%}"] for r in benign]
-    total = sum(r["n"] for r in benign)
-    real.append(["all real texts", total, sum(r["flagged"] for r in benign),
-                 f"{sum(r['flagged'] for r in benign) / max(total, 1):.2%}"])  # fmt: skip
+    real = [[r["source"], r["n"], r["cues"], r["flagged"], f"{r['rate']:.2%}", r["cues_per_s"],
+             r["per_s"]] for r in benign]  # fmt: skip
+    total, hit = sum(r["n"] for r in benign), sum(r["flagged"] for r in benign)
+    real.append(["all real texts", total, sum(r["cues"] for r in benign), hit,
+                 f"{hit / max(total, 1):.2%}", None, None])  # fmt: skip
     return [
         Table(
             "summary",
-            ["set", "split", "attacks", "recognised", "rate", "hard negatives", "flagged", "rate"],
+            [
+                "set",
+                "split",
+                "attacks",
+                "cues only",
+                "recognised",
+                "rate",
+                "hard negatives",
+                "cues only flagged",
+                "flagged",
+                "rate",
+            ],
             summary,
         ),  # fmt: skip
         Table("groups", ["set", "split", "group", "n", "recognised", "rate"], groups),
-        Table("real", ["benign source", "texts", "flagged", "rate"], real),
+        Table(
+            "real",
+            [
+                "benign source",
+                "texts",
+                "cues only flagged",
+                "flagged",
+                "rate",
+                "cues only texts/s",
+                "texts/s",
+            ],
+            real,
+        ),  # fmt: skip
     ]
 
 

@@ -6,18 +6,23 @@ by this one detector; what it finds is named by pattern and span, never echoed."
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections import Counter
 from collections.abc import Sequence
 
 from text.injection_cues import FOREIGN_EARLIER, latin_cues, script_cues
 from text.injection_decode import decoded_copies
-
-# Control characters (Unicode category Cc) except newline and tab, plus format characters that can
-# hide text (zero-width spaces and joiners, bidirectional overrides), private-use and surrogates
-# (what invalid UTF-8 on a command line decodes to).
-_KEEP = {"\n", "\t"}
-_DROPPED = ("Cc", "Cf", "Co", "Cs")
+from text.injection_fold import (
+    LEET,
+    LEET_CHARS,
+    despaced,
+    fold,
+    model_text,
+    readable,
+)
+from text.injection_fold import (
+    strip_control as strip_control,  # the sanitizer's import
+)
+from text.injection_model import SUPPORT, readable_enough, shipped
+from text.sentences import sentence_spans
 
 _END = r"[^.!?;\n]*[.!?;]?"  # the rest of the clause an injected instruction started
 # What follows a role tag or label that speaks to the model (an XML <system> element in a
@@ -157,112 +162,100 @@ _SQUEEZED_DELIMITER = re.compile(
 _SQUEEZABLE = frozenset(" \t.*_-·")
 # The role-label pattern in capitals anywhere ("... ]] SYSTEM: obey"): case-sensitive.
 _SHOUTED_ROLE = re.compile(r"\b(?:SYSTEM|ASSISTANT|DEVELOPER)\s*:" + _END)
-
-# Look-alike letters (Cyrillic, Greek, Armenian, Latin variants) folded to the ASCII they imitate.
-_LOOKALIKES = str.maketrans(
-    "аᴀвеєёкмнорсԁтуухѕіїјһӏԛԝɡɑαβεηικνορτυχωϲϳօսᴦАВЕКМНОРСТХУЅІЈԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
-    "aabeeekmhopcdtyyxsiijhlqwgaabenikvoptuxwcjourABEKMHOPCTXYSIJQWABEZHIKMNOPTYX",
-)
-_LEET = str.maketrans("0134579@$", "oieastgas")
-_LEET_CHARS = frozenset("0134579@$")
-_LEET_WORD = re.compile(r"[A-Za-z0-9@$]+")
-_HAS_LETTER = re.compile(r"[A-Za-z]")
-# Single letters spaced apart by one space, dot, dash or star ("i g n o r e", "i.g.n.o.r.e."),
-# words by wider gaps; three letters or more.
-_SEPARATORS = " .*_-·|"
-_LETTER = r"[^\W\d_](?![^\W_])"
-_SPACED = re.compile(
-    rf"(?<![^\W_]){_LETTER}(?:(?:[ .*_\-·|]| {{2,}}|[.*_\-·|] +){_LETTER}){{2,}}[.*_\-·|]?"
-)
 _CLAUSE = re.compile(_END)
 
 
-def strip_control(text: str) -> tuple[str, int]:
-    """``text`` without control and invisible format characters (newline and tab stay)."""
-    kept = [ch for ch in text if ch in _KEEP or unicodedata.category(ch) not in _DROPPED]
-    return "".join(kept), len(text) - len(kept)
-
-
-def fold(text: str) -> str:
-    """``text`` as injection matching reads it, one character per character of ``text``:
-    accents dropped, look-alike letters as the ASCII they imitate, leet digits in words that
-    have letters ("1gn0re") as letters."""
-    out = []
-    for ch in text:
-        base = unicodedata.normalize("NFKD", ch)[:1] or ch
-        out.append(base.translate(_LOOKALIKES))
-    folded = "".join(out)
-    return _LEET_WORD.sub(
-        lambda m: m.group(0).translate(_LEET) if _HAS_LETTER.search(m.group(0)) else m.group(0),
-        folded,
-    )
-
-
-def _despaced(folded: str) -> tuple[str, list[int]]:
-    """``folded`` with letters spaced apart joined up ("i g n o r e   a l l" reads "ignore
-    all"), and the index in ``folded`` of each character kept."""
-    keep = [True] * len(folded)
-    for run in _SPACED.finditer(folded):
-        gaps = Counter(folded[run.start() + 1 : run.end() : 2])
-        own = gaps.most_common(1)[0][0] if gaps else " "
-        for i in range(run.start(), run.end()):
-            if own != " " and folded[i] == " ":  # dotted letters, words apart: the gap stays
-                continue
-            if (
-                folded[i] in _SEPARATORS
-                and (
-                    folded[i - 1] != " "
-                    and folded[i + 1 : i + 2] not in (" ", "")
-                    or i + 1 == run.end()
-                    and folded[i] == folded[run.start() + 1]  # "D.A.N.," but not "i.t. What"
-                    and folded[i + 1 : i + 2] not in (" ", "\n", "")
-                )
-            ):
-                keep[i] = False
-    index = [i for i, k in enumerate(keep) if k and unicodedata.category(folded[i]) != "Mn"]
-    return "".join(folded[i] for i in index), index  # combining marks left over are dropped
-
-
-def find_injections(text: str, depth: int = 0) -> list[tuple[int, int, str]]:
-    """Spans ``(start, end, pattern name)`` of injection phrasings in ``text`` (after
-    :func:`strip_control` and NFKC), found on folded, de-spaced and compacted copies, by the
-    cues of :mod:`text.injection_cues`, and in what HTML references, base64 or ROT13 hide (an
-    encoded part holding one is a span named ``encoded``; ``depth`` bounds the nesting)."""
+def _named(flat: str, index: list[int]) -> list[tuple[int, int, str]]:
+    """Spans (in the original text, through ``index``) of the named phrasings on the folded,
+    de-spaced copy ``flat``, its letters-only copy and its squeezed delimiters."""
     spans: list[tuple[int, int, str]] = []
-    despaced, index = _despaced(fold(text).replace(" / ", "   "))  # "a b / c d": words apart
     for name, pattern in (*INJECTION_PATTERNS.items(), ("role_label", _SHOUTED_ROLE)):
-        for m in pattern.finditer(despaced):
+        for m in pattern.finditer(flat):
             if m.end() > m.start():
                 spans.append((index[m.start()], index[m.end() - 1] + 1, name))
     # Letters only, every leet digit read as a letter ("Ac7 45 4n" is "actasan").
     letters = [
-        i for i, ch in enumerate(despaced) if ch.isascii() and (ch.isalpha() or ch in _LEET_CHARS)
+        i for i, ch in enumerate(flat) if ch.isascii() and (ch.isalpha() or ch in LEET_CHARS)
     ]
-    compact = "".join(despaced[i] for i in letters).translate(_LEET).lower()
+    compact = "".join(flat[i] for i in letters).translate(LEET).lower()
     for name, pattern in _COMPACT_PATTERNS.items():
         for m in pattern.finditer(compact):
             start, end = letters[m.start()], letters[m.end() - 1] + 1
-            clause = _CLAUSE.match(despaced, end)
+            clause = _CLAUSE.match(flat, end)
             end = clause.end() if clause else end
             spans.append((index[start], index[end - 1] + 1, name))
-    kept = [i for i, ch in enumerate(despaced) if ch not in _SQUEEZABLE]
-    squeezed = "".join(despaced[i] for i in kept)
+    kept = [i for i, ch in enumerate(flat) if ch not in _SQUEEZABLE]
+    squeezed = "".join(flat[i] for i in kept)
     for m in _SQUEEZED_DELIMITER.finditer(squeezed):
         start, end = kept[m.start()], kept[m.end() - 1] + 1
         spans.append((index[start], index[end - 1] + 1, "delimiter_token"))
+    return spans
+
+
+def find_injections(
+    text: str, depth: int = 0, *, classifier: bool = True
+) -> list[tuple[int, int, str]]:
+    """Spans ``(start, end, pattern name)`` of injection phrasings in ``text`` (after
+    :func:`strip_control` and NFKC), found on folded, de-spaced and compacted copies, by the
+    cues of :mod:`text.injection_cues`, by the trained classifier (windows it flags are named
+    ``classifier``; off with ``classifier=False``), and in what encodings hide (an encoded part
+    holding one is a span named ``encoded``; ``depth`` bounds the nesting)."""
+    flat, index = despaced(fold(text).replace(" / ", "   "))  # "a b / c d": words apart
+    spans = _named(flat, index)
     # Cues and encodings add what the named phrasings did not find (never a second name for one).
-    found = [(index[start], index[end - 1] + 1, name) for start, end, name in latin_cues(despaced)]
+    found = [(index[start], index[end - 1] + 1, name) for start, end, name in latin_cues(flat)]
     found += script_cues(text)
+    if classifier:  # a cue of meaning counts where the classifier does not read plain prose
+        read = _classifier_read(text)
+        found = [cue for cue in found if _supported(cue, read)]
     if depth < 2:
         found += [
             (start, end, "encoded")
             for start, end, decoded in decoded_copies(text)
-            if find_injections(readable(decoded), depth + 1)
+            if find_injections(readable(decoded), depth + 1, classifier=classifier)
         ]
+    if classifier:  # last: it names only what nothing else found
+        threshold = shipped().threshold
+        found += [(start, end, "classifier") for start, end, p in read if p >= threshold]
     for start, end, name in found:
         if not any(s < end and start < e for s, e, _ in spans):
             spans.append((start, end, name))
     return spans
+
+
+_WINDOW = 400  # characters: a text this short is also read whole by the classifier
+
+
+def classifier_windows(text: str) -> list[tuple[int, int]]:
+    """The spans the classifier reads: each pair of neighbouring sentences (a text of one
+    sentence whole), and the whole text when it is short."""
+    spans = sentence_spans(text)
+    windows = [(spans[i][0], spans[i + 1][1]) for i in range(len(spans) - 1)] or spans[:1]
+    if len(text) <= _WINDOW and text.strip():
+        windows.append((0, len(text)))
+    return list(dict.fromkeys(windows))
+
+
+def _classifier_read(text: str) -> list[tuple[int, int, float]]:
+    """``(start, end, probability)`` of each window of ``text`` the trained classifier of
+    :mod:`text.injection_model` reads (windows of too few words are not read)."""
+    read = [
+        (s, e, n)
+        for s, e in classifier_windows(text)
+        if readable_enough(n := model_text(text[s:e]))
+    ]
+    if not read:
+        return []
+    found = shipped().probabilities([normal for _, _, normal in read])
+    return [(s, e, float(p)) for (s, e, _), p in zip(read, found, strict=True)]
+
+
+def _supported(cue: tuple[int, int, str], read: list[tuple[int, int, float]]) -> bool:
+    """Whether a cue span stands: a named phrasing always; a cue of meaning (``cue_...``) where
+    a window around it reaches :data:`SUPPORT` (the cues alone mark too many hard negatives)."""
+    start, end, name = cue
+    around = [p for s, e, p in read if s < end and start < e]
+    return not name.startswith("cue_") or not around or max(around) >= SUPPORT
 
 
 def strip_injections(text: str) -> tuple[str, list[str], int]:
@@ -287,17 +280,11 @@ def strip_injections(text: str) -> tuple[str, list[str], int]:
     return "".join(parts), list(names), removed
 
 
-def readable(text: str) -> str:
-    """``text`` as the detector reads it: control and invisible format characters (zero-width
-    spaces and joiners, bidi controls) removed, full-width and styled letters as ASCII (NFKC)."""
-    cleaned, _ = strip_control(text)
-    return unicodedata.normalize("NFKC", cleaned)
-
-
-def instructions_in(text: str) -> tuple[str, ...]:
+def instructions_in(text: str, *, classifier: bool = True) -> tuple[str, ...]:
     """Names of the instruction phrasings in ``text`` (any text: a question, an archive
-    passage, an answer), once each in order of appearance; () when it holds none."""
-    spans = sorted(find_injections(readable(text)))
+    passage, an answer), once each in order of appearance; () when it holds none. Without
+    ``classifier`` only the hand-written phrasings and cues are read (for measuring them)."""
+    spans = sorted(find_injections(readable(text), classifier=classifier))
     return tuple(dict.fromkeys(name for _, _, name in spans))
 
 
