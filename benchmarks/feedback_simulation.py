@@ -16,7 +16,8 @@ first five citations: ``GET /api/citations/{id}`` to open one, its signed downlo
 scored again, split into those whose relevant document received feedback ("memory") and those
 whose did not, and the server resumes on whatever model the collection then holds. At the end
 the simulation's threads (and the feedback stored with them) are deleted through the threads
-route and the collection is reset to the stock model.
+route and the collection is reset to the stock model (``--keep-model``: left on the last model
+`adapt` installed, for ``bosun eval-answers``).
 
 Uses ``BOSUN_HOME`` like the CLI; the eval collections are built on first use (minutes).
 """
@@ -188,7 +189,8 @@ async def simulate(
         with served(env, log) as url:
             async with user_on(url, key) as user:
                 await user.forget_everything()
-        await reset_if_adapted(settings, collection, env)
+        if not args.keep_model:
+            await reset_if_adapted(settings, collection, env)
     return {
         "dataset": f"{name} {dataset.split}",
         "rows": [checkpoint_row(p) for p in points],
@@ -285,6 +287,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="chance a user also opens a wrong citation (default 0.1)",
     )
     parser.add_argument("--json", action="store_true", help="print the --json document")
+    parser.add_argument(
+        "--keep-model",
+        action="store_true",
+        help="leave each collection on the last model adapt installed (to check its cutoff "
+        "with bosun eval-answers); by default it goes back to the stock model",
+    )
     parser.add_argument(
         "--corpus",
         type=int,
