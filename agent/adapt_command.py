@@ -35,12 +35,13 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         "adapt",
         description="Fit the collection's embedder (a linear head on MiniLM; needs the [adapt] "
         "extra) and its reranker on labels. Labels come from the operators' feedback the web "
-        "app stores for the collection (bosun serve): the citations they opened, the originals "
-        "they downloaded and thumbed-up answers are positives; passages shown above an opened "
-        "one and left alone, and those of thumbed-down answers, are negatives; and from "
-        f"--queries. A fifth of the feedback questions is held back: the fitted model is "
-        "scored on it (nDCG@10, question by question) before and after, and kept unless its "
-        f"mean drops by more than {TOLERANCE}. "
+        "app stores for the collection (bosun serve): the citations they opened and the "
+        "originals they downloaded are positives (unless the answer was thumbed down; a "
+        "thumbs-up names no passage); passages shown above an opened one and left alone, and "
+        "those of thumbed-down answers, are negatives; and from --queries. A fifth of the "
+        "feedback questions is held back: the fitted model is scored on it (nDCG@10, question "
+        "by question) before and after, and refused when its mean drops by more than "
+        f"{TOLERANCE} and two standard errors. "
         f"Without --queries, fewer than {MIN_TRAIN} feedback questions to train on or "
         f"{MIN_HELD} held back change nothing (exit 0).",
     )
