@@ -9,15 +9,14 @@ The held-back slice of the feedback is scored (nDCG@10 of each question's labell
 ranked among every candidate the collection's served retrieval finds, not only among the
 passages its user was shown) before and after fitting, question by question. The comparison is
 paired: a model is refused when its mean change over those questions is a drop of more than
-:data:`TOLERANCE` and more than two standard errors of the mean change below zero
-(:func:`verdict`). Held-back questions are labelled only where the model in
-place already showed a relevant passage among the first five, so "before" sits near the
-ceiling, and one labelled document slipping from first to second place reads as a loss of 0.37
-on its question: on ten held-back questions that alone is a mean drop of 0.037, and "any drop
-refuses" (or a fixed tolerance alone) refused a model for a single such swap (full simulation,
-SciFact, 100 events: 1 question lower, none higher). A drop on one question in ten is within
-two standard errors; a model lower on many questions is not. A model worse by more
-than the tolerance is still refused, and the collection goes back to the model it had
+:data:`TOLERANCE` (:func:`verdict`). Held-back questions are labelled only where the model in
+place already showed a relevant passage among the first five, so "before" sits near the ceiling
+and one labelled document slipping from first to second place reads as a loss of 0.37 on its
+question; the tolerance lets such noise through on a few dozen questions. It is no more lenient
+than that: an allowance of two standard errors, tried in the full simulation, let through a
+SciFact model lower on 6 held-back questions of 42 and higher on 1 (mean −0.022, standard error
+0.018) that lost 0.03 nDCG@10 on queries no user asked. A refused model is not kept: the
+collection goes back to the model it had
 (:mod:`adapt.rollback`). Everything from the first score to the verdict runs under the
 collection's write lock, so no other ingest or adapt run sees the model being judged.
 """
@@ -63,8 +62,8 @@ class Verdict:
     after: float  # mean nDCG@10 of the fitted model
     better: int  # questions the fitted model ranks higher
     worse: int  # questions it ranks lower
-    spread: float  # standard error of the mean change
-    refused: bool  # a drop of more than TOLERANCE and more than two standard errors
+    spread: float  # standard error of the mean change (reported, not decisive)
+    refused: bool  # a mean drop of more than TOLERANCE
 
     def report(self) -> dict[str, Any]:
         return {
@@ -80,8 +79,7 @@ class Verdict:
 
 def verdict(before: list[float], after: list[float], tolerance: float = TOLERANCE) -> Verdict:
     """Compare per-question scores of the same held-back questions (paired, same order): the
-    fitted model is refused when the mean change is a drop of more than ``tolerance`` and lies
-    more than two standard errors below zero (a paired one-sided test at about 97.5 %)."""
+    fitted model is refused when the mean change is a drop of more than ``tolerance``."""
     if len(before) != len(after) or not before:
         raise ValueError(f"paired scores needed, got {len(before)} before and {len(after)} after")
     deltas = [a - b for b, a in zip(before, after, strict=True)]
@@ -95,7 +93,7 @@ def verdict(before: list[float], after: list[float], tolerance: float = TOLERANC
         better=sum(d > 1e-9 for d in deltas),
         worse=sum(d < -1e-9 for d in deltas),
         spread=spread,
-        refused=change < -tolerance and change + 2 * spread < 0,
+        refused=change < -tolerance,
     )
 
 
@@ -176,8 +174,8 @@ async def _adapt_on_labels(
     if judged is not None and worse:
         report["reason"] = (
             f"the fitted model scored {judged.after:.4f} on the {len(held)} held-back questions "
-            f"({judged.worse} lower, {judged.better} higher), more than {TOLERANCE} and two "
-            f"standard errors below the current one's {judged.before:.4f}: the current model stays"
+            f"({judged.worse} lower, {judged.better} higher), more than {TOLERANCE} below the "
+            f"current one's {judged.before:.4f}: the current model stays"
         )
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report

@@ -41,7 +41,7 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         "those of thumbed-down answers, are negatives; and from --queries. A fifth of the "
         "feedback questions is held back: the fitted model is scored on it (nDCG@10, question "
         "by question) before and after, and refused when its mean drops by more than "
-        f"{TOLERANCE} and two standard errors. "
+        f"{TOLERANCE}. "
         f"Without --queries, fewer than {MIN_TRAIN} feedback questions to train on or "
         f"{MIN_HELD} held back change nothing (exit 0).",
     )

@@ -27,14 +27,16 @@ def test_a_model_worse_on_many_held_back_questions_is_refused() -> None:
     assert judged.report()["tolerance"] == TOLERANCE
 
 
-def test_one_swap_among_ten_questions_is_noise_a_drop_on_many_is_not() -> None:
-    # As measured (full simulation, SciFact, 100 events): 10 held back, one of them from first
-    # to second place: a mean drop of 0.037, over the tolerance but within two standard errors.
-    before = [1.0] * 10
-    one = verdict(before, [1.0] * 9 + [0.6309])
-    assert one.before - one.after > TOLERANCE and not one.refused
-    four = verdict(before, [1.0] * 6 + [0.6309] * 4)
-    assert four.refused and four.worse == 4
+def test_a_model_lower_on_several_questions_is_refused_within_two_standard_errors() -> None:
+    # As measured (full simulation, SciFact, 500 events): 42 held back, 6 lower, 1 higher, a mean
+    # drop of 0.022 with a standard error of 0.018; that model lost 0.03 on unseen queries.
+    before = [1.0] * 35 + [1.0] * 3 + [0.5] * 3 + [0.4]
+    after = [1.0] * 35 + [0.5] * 3 + [0.49] * 3 + [1.0]
+    judged = verdict(before, after)
+    assert (judged.worse, judged.better) == (6, 1)
+    assert judged.before - judged.after > TOLERANCE
+    assert judged.before - judged.after < 2 * judged.spread  # within two standard errors
+    assert judged.refused
 
 
 def test_the_tolerance_is_a_mean_drop_and_a_better_model_passes() -> None:
