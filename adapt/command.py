@@ -18,7 +18,7 @@ import logging
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,12 @@ from archive.store.locks import rewriting
 from providers.linear_head import head_file
 
 logger = logging.getLogger(__name__)
+
+#: Training queries needed to fit a reranker for the new model (fewer: a head only, and the
+#: shipped reranker stays). A listwise ranker and a vocabulary fitted on a few dozen feedback
+#: questions, cross-fitted on halves of a dozen, replaced the shipped reranker's order with
+#: one learnt from too little; below this the fitting also skips the two cross-fit heads.
+CALIBRATE_FROM = 100
 
 
 @dataclass(frozen=True)
@@ -96,8 +102,11 @@ async def adapt_calibrated(
     async with target.open() as services:
         chunks = await stored_chunks(services.store)
     plan = cross_fit_plan(chunks, query_source)
-    if not any(plan.halves):
-        logger.warning("no training queries or question-like anchors: the shipped reranker stays")
+    planned = sum(len(half) for half in plan.halves)
+    if planned < CALIBRATE_FROM:
+        logger.warning(
+            "%d training queries (< %d): the shipped reranker stays", planned, CALIBRATE_FROM
+        )
         async with target.open() as services:
             report = await adapt(services, args, query_source, chunks=chunks)
             report["calibration"] = await record_calibration(services, Calibrated(None))
@@ -105,8 +114,11 @@ async def adapt_calibrated(
     off_topic = off_topic_questions()
     collected = []
     for half, source, skip in zip(plan.halves, plan.head_sources, plan.skip_anchors, strict=True):
+        # The half's own feedback stays out of its head too, or the reranker learns the
+        # cosines of questions the head was trained on (far higher than a new question's).
+        without = replace(args, feedback=feedback_outside(args.feedback, source))
         async with target.open() as services:
-            fitted = await adapt(services, args, source, skip_anchors=skip, chunks=chunks)
+            fitted = await adapt(services, without, source, skip_anchors=skip, chunks=chunks)
         write_err(f"cross-fit head in {fitted['seconds']:.0f} s; collecting {len(half)} queries")
         vocabulary = await asyncio.to_thread(vocabulary_model, chunks, source, skip)
         async with target.open() as services:
@@ -118,6 +130,14 @@ async def adapt_calibrated(
         report["calibration"] = await record_calibration(services, calibrated)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
+
+
+def feedback_outside(
+    labels: tuple[FeedbackLabel, ...], source: QuerySource
+) -> tuple[FeedbackLabel, ...]:
+    """The feedback labels among the training queries of ``source`` (a cross-fit half's head
+    source, which leaves the half out)."""
+    return tuple(label for label in labels if label.key in source[0])
 
 
 async def adapt(
@@ -232,10 +252,12 @@ def write_err(text: str) -> None:
 
 
 __all__ = [
+    "CALIBRATE_FROM",
     "AdaptOptions",
     "adapt",
     "adapt_collection",
     "adapt_unlocked",
     "choose_pairs",
+    "feedback_outside",
     "format_report",
 ]

@@ -8,15 +8,18 @@ its own schema): the rows of one collection are those whose ``collection`` names
 
 A turn becomes a label by a click model that corrects for the place a passage was shown at:
 
-- positives: passages opened or downloaded, and every shown passage of a thumbed-up answer;
+- positives: passages opened or downloaded, unless the answer was thumbed down (an answer the
+  user rejected does not vouch for what they opened in it). A thumbs-up names no passage: it
+  makes no passage positive by itself (taking every shown passage as relevant made four wrong
+  positives of five when the user opened one, and trained the head towards them);
 - negatives: passages shown *above* the lowest positive and left alone ("skip-above": a user who
   reads top-down saw them and passed; a passage below the last click may simply not have been
   read, so it says nothing), and every untouched passage of a thumbed-down answer.
 
-A turn nobody touched gives no label. Labels of the same question (its retrieval query, the
-follow-up resolved) are merged. A slice of them, chosen by a hash of the question so that it is
-the same slice on every run, is held back from training: the fitted model is scored on it before
-it is kept.
+A turn nobody opened or thumbed down gives no label. Labels of the same question (its retrieval
+query, the follow-up resolved) are merged. A slice of them, chosen by a hash of the question so
+that it is the same slice on every run, is held back from training: the fitted model is scored on
+it before it is kept.
 """
 
 from __future__ import annotations
@@ -123,8 +126,6 @@ def turn_labels(shown: Iterable[Shown]) -> list[FeedbackLabel]:
 def _clicks(rows: list[Shown]) -> tuple[list[Shown], list[Shown]]:
     thumbs = rows[0].thumbs
     clicked = [r for r in rows if r.opened or r.downloaded]
-    if thumbs == 1:
-        return rows, []
     if thumbs == -1:
         return [], [r for r in rows if not (r.opened or r.downloaded)]
     if not clicked:

@@ -13,7 +13,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from adapt.checked import Scorer, adapt_on_labels
+from adapt.checked import TOLERANCE, Scorer, adapt_on_labels
 from adapt.command import AdaptOptions, adapt_collection, format_report
 from adapt.feedback import MIN_HELD, MIN_TRAIN, FeedbackLabel
 from adapt.queries import QuerySource
@@ -35,11 +35,13 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         "adapt",
         description="Fit the collection's embedder (a linear head on MiniLM; needs the [adapt] "
         "extra) and its reranker on labels. Labels come from the operators' feedback the web "
-        "app stores for the collection (bosun serve): the citations they opened, the originals "
-        "they downloaded and thumbed-up answers are positives; passages shown above an opened "
-        "one and left alone, and those of thumbed-down answers, are negatives; and from "
-        f"--queries. A fifth of the feedback questions is held back: the fitted model is "
-        "scored on it (nDCG@10) before and after, and kept only if it does not score lower. "
+        "app stores for the collection (bosun serve): the citations they opened and the "
+        "originals they downloaded are positives (unless the answer was thumbed down; a "
+        "thumbs-up names no passage); passages shown above an opened one and left alone, and "
+        "those of thumbed-down answers, are negatives; and from --queries. A fifth of the "
+        "feedback questions is held back: the fitted model is scored on it (nDCG@10, question "
+        "by question) before and after, and refused when its mean drops by more than "
+        f"{TOLERANCE}. "
         f"Without --queries, fewer than {MIN_TRAIN} feedback questions to train on or "
         f"{MIN_HELD} held back change nothing (exit 0).",
     )
@@ -119,22 +121,21 @@ async def run_adapt(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def scorer(settings: Settings, collection: str) -> Scorer:
-    """Mean nDCG@10 of labelled questions on ``collection`` as it is served now: hybrid
-    retrieval and the reranker fitted for it, documents ranked by their best passage."""
+    """nDCG@10 of each labelled question on ``collection`` as it is served now: its labelled
+    documents ranked among every candidate of hybrid retrieval and the reranker fitted for it
+    (documents by their best passage), not only among the passages its user was shown."""
 
-    async def score(labels: list[FeedbackLabel]) -> float:
-        if not labels:
-            return 0.0
+    async def score(labels: list[FeedbackLabel]) -> list[float]:
+        scores = []
         async with open_services(settings, collection=collection) as services:
             search = await layered_search(services, Layers(), EVAL_CHUNKS)
-            total = 0.0
             for label in labels:
                 found = await search(label.query)
                 ranked = aggregate_documents(
                     [(c["source_id"], c["score"]) for c in found.candidates]
                 )
-                total += ndcg_at_k(ranked, dict.fromkeys(label.relevant_sources, 1), 10)
-        return total / len(labels)
+                scores.append(ndcg_at_k(ranked, dict.fromkeys(label.relevant_sources, 1), 10))
+        return scores
 
     return score
 

@@ -2,7 +2,7 @@
 worker checks whether BOSUN_ADAPT_MIN_NEW_LABELS labels (opens, downloads, thumbs) arrived on the
 served collection since its last `bosun adapt` run; if so it runs one, as `bosun adapt` does:
 scored on the held-back feedback before and after, the fitted model kept only if it does not
-score lower.
+score more than the tolerance lower (adapt.checked.TOLERANCE).
 
 One run at a time across workers and machines: every `bosun adapt` run holds a session advisory
 lock per collection (:func:`adapt.checked.adapt_lock`); the schedule tries it without waiting

@@ -16,7 +16,8 @@ first five citations: ``GET /api/citations/{id}`` to open one, its signed downlo
 scored again, split into those whose relevant document received feedback ("memory") and those
 whose did not, and the server resumes on whatever model the collection then holds. At the end
 the simulation's threads (and the feedback stored with them) are deleted through the threads
-route and the collection is reset to the stock model.
+route and the collection is reset to the stock model (``--keep-model``: left on the last model
+`adapt` installed, for ``bosun eval-answers``).
 
 Uses ``BOSUN_HOME`` like the CLI; the eval collections are built on first use (minutes).
 """
@@ -46,7 +47,7 @@ from agent.evaluation.harness import EVAL_CHUNKS, evaluate  # noqa: E402
 from agent.evaluation.layers import Layers, layered_search  # noqa: E402
 from agent.settings import Settings  # noqa: E402
 from archive.store.embedder import FILE_KEY, RERANKER_FILE_KEY, read_meta  # noqa: E402
-from benchmarks.render import Table, emit  # noqa: E402
+from benchmarks.render import Table, document, emit  # noqa: E402
 from benchmarks.simulated_users import (  # noqa: E402
     CHECKPOINTS,
     COLUMNS,
@@ -161,6 +162,23 @@ async def simulate(
     pending = list(args.checkpoints)
     queue = iter(simulation)
     started = time.perf_counter()
+
+    def progress() -> dict[str, Any]:
+        return {
+            "dataset": f"{name} {dataset.split}",
+            "rows": [checkpoint_row(p) for p in points],
+            "simulation_queries": len(simulation),
+            "evaluation_queries": len(evaluation),
+            "collection": collection,
+            "corpus_documents": dataset.corpus_size,
+            "adapt_runs": adapt_runs,
+            "turns": ledger.turns,
+            "turns_showing_relevant": ledger.shown_relevant,
+            "events_by_kind": ledger.by_kind,
+            "wrong_opens": ledger.wrong_opens,
+            "minutes": round((time.perf_counter() - started) / 60, 1),
+        }
+
     try:
         while pending:
             with served(env, log) as url:
@@ -184,25 +202,25 @@ async def simulate(
             )
             logger.info("%s: %s (adapt: %s)", name, checkpoint_row(points[-1]), _brief(report))
             pending.pop(0)
+            if args.partial is not None:  # what a run cut short still shows
+                _write_partial(args.partial / f"feedback_simulation_{name}.json", progress(), args)
     finally:
         with served(env, log) as url:
             async with user_on(url, key) as user:
                 await user.forget_everything()
-        await reset_if_adapted(settings, collection, env)
-    return {
-        "dataset": f"{name} {dataset.split}",
-        "rows": [checkpoint_row(p) for p in points],
-        "simulation_queries": len(simulation),
-        "evaluation_queries": len(evaluation),
-        "collection": collection,
-        "corpus_documents": dataset.corpus_size,
-        "adapt_runs": adapt_runs,
-        "turns": ledger.turns,
-        "turns_showing_relevant": ledger.shown_relevant,
-        "events_by_kind": ledger.by_kind,
-        "wrong_opens": ledger.wrong_opens,
-        "minutes": round((time.perf_counter() - started) / 60, 1),
-    }
+        if not args.keep_model:
+            await reset_if_adapted(settings, collection, env)
+    return progress()
+
+
+def _write_partial(path: Path, result: dict[str, Any], args: argparse.Namespace) -> None:
+    notes = {"seed": args.seed, "partial": True, "runs": [_notes(result)]}
+    doc = document(args.command.strip(), tables([result]), **notes)
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def _notes(result: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in result.items() if k != "rows"}
 
 
 def _brief(report: dict[str, Any]) -> dict[str, Any]:
@@ -286,6 +304,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the --json document")
     parser.add_argument(
+        "--partial",
+        type=Path,
+        metavar="DIR",
+        help="after each checkpoint write DIR/feedback_simulation_<name>.json (the --json "
+        "document so far)",
+    )
+    parser.add_argument(
+        "--keep-model",
+        action="store_true",
+        help="leave each collection on the last model adapt installed (to check its cutoff "
+        "with bosun eval-answers); by default it goes back to the stock model",
+    )
+    parser.add_argument(
         "--corpus",
         type=int,
         metavar="N",
@@ -293,6 +324,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(--quick: {QUICK_DISTRACTORS})",
     )
     args = parser.parse_args(argv)
+    args.command = "python benchmarks/feedback_simulation.py " + " ".join(
+        sys.argv[1:] if argv is None else argv
+    )
     default = QUICK_CHECKPOINTS if args.quick else CHECKPOINTS
     args.checkpoints = sorted(set(args.checkpoints or default))
     if args.quick and args.eval_queries is None:
@@ -310,15 +344,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     logger.info("bosun serve logs to %s", log)
     names = args.dataset or list(DATASETS)
     results = asyncio.run(run_all(names, args, settings, log))
-    command = "python benchmarks/feedback_simulation.py " + " ".join(
-        sys.argv[1:] if argv is None else argv
-    )
     notes = {
         "seed": args.seed,
         "user_model": vars(UserModel(seed=args.seed, noise=args.noise)),
-        "runs": [{k: v for k, v in r.items() if k != "rows"} for r in results],
+        "runs": [_notes(r) for r in results],
     }
-    emit(command.strip(), tables(results), as_json=args.json, **notes)
+    emit(args.command.strip(), tables(results), as_json=args.json, **notes)
     return 0
 
 

@@ -133,9 +133,11 @@ class Ledger:
     shown_relevant: int = 0  # turns that showed a relevant citation in the first five
     wrong_opens: int = 0
     by_kind: dict[str, int] = field(default_factory=dict)
-    # Documents that received positive feedback: opened, downloaded, or shown in an answer
-    # thumbed up (every passage of which `bosun adapt` takes as a positive).
+    # Documents that received positive feedback: opened or downloaded in an answer that was not
+    # thumbed down (what `bosun adapt`'s click model takes as a positive).
     labelled: set[str] = field(default_factory=set)
+    # This turn's opened documents not labelled before it (a thumbs-down withdraws them).
+    opened_now: set[str] = field(default_factory=set)
     # The last answer's actions not sent yet (a checkpoint fell between them), with its turn.
     backlog: list[tuple[Action, Any]] = field(default_factory=list)
 
@@ -144,16 +146,18 @@ class Ledger:
         self.turns += 1
         self.shown_relevant += any(a.kind == "open" and not a.wrong for a in actions)
         self.backlog = [(a, turn) for a in actions]
+        self.opened_now = set()
 
     def record(self, action: Action) -> None:
         """One feedback event sent."""
         self.events += 1
         self.by_kind[action.kind] = self.by_kind.get(action.kind, 0) + 1
         self.wrong_opens += action.wrong
-        if action.source_id is not None:
+        if action.source_id is not None and action.source_id not in self.labelled:
             self.labelled.add(action.source_id)
-        if action.score == 1:
-            self.labelled.update(action.answer)
+            self.opened_now.add(action.source_id)
+        if action.score == -1:
+            self.labelled -= self.opened_now
 
 
 def remembered(qrels: Mapping[str, int], labelled: set[str]) -> bool:

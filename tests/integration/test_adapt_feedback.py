@@ -15,7 +15,7 @@ import numpy as np
 import psycopg
 import pytest
 
-from adapt.checked import adapt_on_labels
+from adapt.checked import TOLERANCE, adapt_on_labels
 from adapt.command import AdaptOptions
 from adapt.feedback import FeedbackLabel, read_shown, split_labels, turn_labels
 from agent.adapt_command import adapt_target, scorer
@@ -131,7 +131,7 @@ async def test_a_model_scoring_lower_on_the_held_back_slice_is_not_kept(
     report = json.loads(capsys.readouterr().out)
     check = report["check"]
     assert check["metric"] == "ndcg@10" and check["before"] is not None
-    assert report["installed"] is (check["after"] >= check["before"])
+    assert report["installed"] is (check["after"] >= check["before"] - TOLERANCE)
     assert report["labels"] == {"train": len(train), "held_back": len(held)}
 
     # What is served now; a second model that scores lower must leave all of it as it is.
@@ -142,18 +142,18 @@ async def test_a_model_scoring_lower_on_the_held_back_slice_is_not_kept(
         ids = await _chunk_ids(services.store)
         vectors_before = await fetch_vectors(services.store, ids)
     real = scorer(settings, collection)
-    calls: list[float] = []
+    calls: list[list[float]] = []
 
-    async def judged_worse(labels: list[FeedbackLabel]) -> float:
+    async def judged_worse(labels: list[FeedbackLabel]) -> list[float]:
         measured = await real(labels)  # the real measurement; the second reads lower
         calls.append(measured)
-        return measured - (0.5 if len(calls) == 2 else 0.0)
+        return [m - (0.5 if len(calls) == 2 else 0.0) for m in measured]
 
     target = adapt_target(settings, collection)
     options = AdaptOptions(steps=2, calibrate=False)
     refused = await adapt_on_labels(target, options, ({}, {}, ""), judged_worse)
     assert refused["installed"] is False and "current model stays" in refused["reason"]
-    assert refused["check"]["after"] < refused["check"]["before"]
+    assert refused["check"]["after"] < refused["check"]["before"] - TOLERANCE
     assert refused["restored"]["chunks"] == len(ids)  # a model was fitted, then put away
     assert await read_meta(settings.database_uri(), collection, MODEL_KEYS) == meta_before
     assert (sorted(p.name for p in folder.iterdir()) if folder.exists() else []) == files_before

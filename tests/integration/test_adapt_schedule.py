@@ -82,13 +82,13 @@ async def test_the_served_model_is_swapped_only_after_its_check_passed(
     verdicts = iter([False, True])  # the first run's model scores lower, the second's higher
     judged: list[bool] = []
 
-    async def score(labels: list[FeedbackLabel]) -> float:
+    async def score(labels: list[FeedbackLabel]) -> list[float]:
         measured = await real(labels)
         if len(judged) % 2 == 0:  # before
             judged.append(False)
             return measured
         judged.append(next(verdicts))
-        return measured + (0.5 if judged[-1] else -0.5)
+        return [m + (0.5 if judged[-1] else -0.5) for m in measured]
 
     stock = await served_model(here)
     reloads: list[dict[str, str]] = []

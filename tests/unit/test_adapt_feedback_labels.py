@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapt.command import feedback_outside
 from adapt.feedback import MIN_HELD, MIN_TRAIN, Shown, enough, split_labels, turn_labels
 
 
@@ -24,11 +25,18 @@ def test_a_download_is_a_positive_and_an_untouched_turn_gives_no_label() -> None
     assert label.query == "question of a" and label.positives == {"ca1"} and not label.negatives
 
 
-def test_thumbs_up_makes_every_shown_passage_positive_thumbs_down_negative() -> None:
-    up = [shown("u", 1, thumbs=1), shown("u", 2, thumbs=1)]
+def test_a_thumbs_up_vouches_only_for_what_was_opened_and_a_thumbs_down_gives_negatives() -> None:
+    up = [shown("u", 1, thumbs=1), shown("u", 2, thumbs=1, opened=True), shown("u", 3, thumbs=1)]
+    bare = [shown("b", 1, thumbs=1), shown("b", 2, thumbs=1)]
     down = [shown("d", 1, thumbs=-1, opened=True), shown("d", 2, thumbs=-1)]
-    labels = {label.query: label for label in turn_labels(up + down)}
-    assert labels["question of u"].positives == {"cu1", "cu2"}
+    labels = {label.query: label for label in turn_labels(up + bare + down)}
+    # The opened passage is the positive; the one skipped above it a negative; the one below it
+    # and a thumbs-up without an open (which passage did the user like?) say nothing.
+    assert labels["question of u"].positives == {"cu2"} and labels["question of u"].negatives == {
+        "cu1"
+    }
+    assert labels["question of u"].relevant_sources == {"d2"}
+    assert "question of b" not in labels
     assert labels["question of d"].negatives == {"cd2"} and not labels["question of d"].positives
 
 
@@ -49,3 +57,17 @@ def test_the_held_back_slice_is_fixed_by_the_question_and_too_few_labels_say_so(
     reason = enough(train[: MIN_TRAIN - 1], held)
     assert reason is not None and "not enough labels" in reason
     assert enough(train, held[: MIN_HELD - 1]) is not None
+
+
+def test_a_cross_fit_half_is_embedded_by_a_head_that_never_saw_its_feedback() -> None:
+    from adapt.checked import with_feedback
+    from adapt.queries import cross_fit_plan
+
+    rows = [Shown(str(i), f"question {i}", f"c{i}", f"d{i}", 1, opened=True) for i in range(40)]
+    labels = turn_labels(rows)
+    plan = cross_fit_plan([], with_feedback(({}, {}, ""), labels))
+    for half, source in zip(plan.halves, plan.head_sources, strict=True):
+        kept = feedback_outside(tuple(labels), source)
+        assert half and kept
+        assert not {label.query for label in kept} & {query.text for query in half}
+        assert len(kept) + len(half) == len(labels)

@@ -111,11 +111,16 @@ def test_the_ledger_counts_events_and_the_documents_that_received_feedback() -> 
         ledger.record(action)
     assert ledger.events == 3 and ledger.wrong_opens == 1
     assert ledger.by_kind == {"open": 2, "thumb": 1}
-    assert ledger.labelled == {"rel", "other", "shown"}  # a thumbed-up answer's documents too
+    # What adapt's click model takes as positives: the opened documents; a thumbs-up adds none.
+    assert ledger.labelled == {"rel", "other"}
     assert remembered({"rel": 1, "x": 0}, ledger.labelled)
     assert not remembered({"x": 1, "other": 0}, ledger.labelled)  # judged 0: not relevant
-    ledger.record(Action("thumb", score=-1, answer=("down",)))
-    assert "down" not in ledger.labelled  # a thumbed-down answer labels no positive
+    down = [Action("open", "000000000003", "new"), Action("open", "000000000001", "rel")]
+    ledger.answered([*down, Action("thumb", score=-1, answer=("new", "rel", "down"))], {})
+    for action, _ in ledger.backlog:
+        ledger.record(action)
+    # A thumbed-down answer withdraws what was opened in it, not what earlier turns labelled.
+    assert ledger.labelled == {"rel", "other"}
 
 
 def test_a_row_splits_memory_from_unseen_queries() -> None:
