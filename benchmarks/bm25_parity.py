@@ -13,8 +13,8 @@ For each split (SciFact ``train``, ntsb_pc2narr ``dev``; ``--data`` for the fold
   100 passages the pipeline returns, as ``bosun eval`` ranks them (the BM25 arm returns one
   passage per document, ranked by document-level BM25: ``archive/store/document_bm25.py``).
   Beside them the BM25 arm asked the question as written (``tools.hybrid.retrieve``, lexical
-  only), without what the pipeline does to a query first (the other written forms of model names
-  it appends: ``text.models.with_model_forms``).
+  only), without what the pipeline does to a query first (the other written forms it appends of
+  a model name the collection does not hold as written: ``text.models.with_model_forms``).
 
 Prints nDCG@10 and Recall@100 side by side; bm25s comes with ``pip install -e ".[dev]"``.
 """

@@ -1,11 +1,13 @@
 """Model names written several ways: "P-51D", "P51D" and "P 51D" are one aircraft, and a user's
 "P-51" names the P-51D; "B-737" is the Boeing 737, "A380" the A-380. Retrieval searches a
-question's model names in their other written forms (:func:`with_model_forms`), and the claim
-that the archive lacks a name is checked against the same forms (:func:`mentions_model`)."""
+question's model names in their other written forms (:func:`with_model_forms`; a name the
+collection holds as written is searched as written only), and the claim that the archive lacks a
+name is checked against the same forms (:func:`mentions_model`)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 #: A model name: letters, digits and a variant suffix, joined by nothing, a hyphen or a space
 #: ("P-51D", "PA-28-140", "ASW 27", "737-800", "R44"). Group 1 letters, 2 digits, 3 suffix,
@@ -73,11 +75,21 @@ def model_forms(name: str) -> list[str]:
     return [f for f in dict.fromkeys(forms) if f != name.strip()]
 
 
-def with_model_forms(text: str) -> str:
+def searched_model_names(text: str) -> list[str]:
+    """The model names of ``text`` that :func:`with_model_forms` searches in other forms, as
+    written ("R-66", "PA28"), once each."""
+    return list(
+        dict.fromkeys(m[0] for m in _MENTION.finditer(text) if m[1] and is_model_name(m[0]))
+    )
+
+
+def with_model_forms(text: str, held: Collection[str] = ()) -> str:
     """``text`` followed by the other written forms of the model names it holds (what a search
-    matches words by: "R-66" finds the record that says "R66")."""
+    matches words by: "R-66" finds the record that says "R66"), except the names in ``held``:
+    those the collection already holds as written, which their other forms would only dilute
+    ("PD-1" searched as "PD1" too lowered SciFact's BM25)."""
     extra: list[str] = []
-    for m in _MENTION.finditer(text):
-        if m[1] and is_model_name(m[0]):
-            extra += [f for f in model_forms(m[0]) if " " not in f and f not in text]
+    for name in searched_model_names(text):
+        if name not in held:
+            extra += [f for f in model_forms(name) if " " not in f and f not in text]
     return f"{text} {' '.join(dict.fromkeys(extra))}" if extra else text

@@ -9,6 +9,7 @@ from langchain_core.embeddings import Embeddings
 from psycopg import sql
 
 from archive.store.database import Store
+from archive.store.document_bm25 import held_words
 from archive.store.search_filters import SearchFilters
 from archive.store.vessels import (
     ArchiveExamples,
@@ -33,6 +34,11 @@ class SearchBackend(Protocol):
         self, query: str, filters: SearchFilters, options: RetrievalConfig
     ) -> TopicRetrieval:
         """:meth:`retrieve` under the topic filter (strict, else loosened, else dropped)."""
+        ...
+
+    async def held(self, words: Sequence[str]) -> set[str]:
+        """The ``words`` the collection holds as written (each of their search terms is in
+        some document)."""
         ...
 
     async def vessels(self) -> list[RegisteredVessel]: ...
@@ -69,6 +75,9 @@ class StoreBackend:
         return await retrieve_with_topics(
             self.store, self.embeddings, query, filters, options, self.topics
         )
+
+    async def held(self, words: Sequence[str]) -> set[str]:
+        return await held_words(self.store, words)
 
     async def vessels(self) -> list[RegisteredVessel]:
         return await registered_vessels(self.store)

@@ -28,7 +28,7 @@ from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from providers.rerankers import Reranker, RerankError, rerank_text
 from providers.resilience import degrade, reason_of
-from text.models import with_model_forms
+from text.models import searched_model_names, with_model_forms
 from tools.backend import SearchBackend
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval
@@ -146,8 +146,12 @@ async def run_pipeline(
         timings["expand"] = elapsed_ms(started)
         logger.info("query expansion (%s): %r -> %r", expansion["method"], query, expansion["text"])
     pool = pool_size(config, pipeline.reranker)
-    retrieval, topics = await _retrieve(  # a model name is also searched as otherwise written
-        pipeline.backend, with_model_forms(expansion["text"]), filters, config, pool, degraded
+    # A model name the collection does not hold as written is also searched as otherwise
+    # written ("PA28" finds "PA-28"); one it holds is searched as written only.
+    names = searched_model_names(expansion["text"])
+    held = await pipeline.backend.held(names) if names else set()
+    retrieval, topics = await _retrieve(
+        pipeline.backend, with_model_forms(expansion["text"], held), filters, config, pool, degraded
     )
     timings = {**retrieval.timings_ms, **timings}
     ranking = await _rank(

@@ -17,6 +17,10 @@ reads only those and the document tables, so the two paths rank documents identi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from archive.store.database import Store
+
 #: Chunks whose documents the second stage ranks (at least the rows asked for). On the shared dev
 #: splits, reordering the documents of the chunk top 300 scored what ranking every document by
 #: this score did (docs/retrieval.md, "BM25 beside a plain BM25 library").
@@ -69,3 +73,23 @@ DOC_RANKED = """top AS MATERIALIZED (
 def pool_size(limit: int) -> int:
     """Chunks to rank before their documents are: :data:`RESCORED`, or ``limit`` if larger."""
     return max(limit, RESCORED)
+
+
+#: Of ``words``, those each of whose terms some document holds (a word with no terms is held by
+#: none); parameter ``words``.
+HELD_WORDS = """SELECT w.word FROM unnest(%(words)s::text[]) AS w(word)
+WHERE to_tsvector('english', w.word) <> ''::tsvector
+  AND NOT EXISTS (
+    SELECT 1 FROM unnest(to_tsvector('english', w.word)) AS t
+    WHERE NOT EXISTS (SELECT 1 FROM bm25_doc_terms d WHERE d.lexeme = t.lexeme AND d.df > 0)
+)"""
+
+
+async def held_words(store: Store, words: Sequence[str]) -> set[str]:
+    """The ``words`` the collection holds as written: each of their terms is in some document
+    ("PA-28" is held by an archive that writes "PA-28", "PA28" is not)."""
+    if not words:
+        return set()
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(HELD_WORDS, {"words": list(words)})
+        return {row["word"] for row in await cur.fetchall()}

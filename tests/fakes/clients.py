@@ -176,6 +176,16 @@ class FakeBackend:
         )
         return TopicRetrieval(result, [dropped], [])
 
+    async def held(self, words: Sequence[str]) -> set[str]:
+        """The words some passage writes as a whole word, case aside ("PA-28", not "PA28")."""
+        self.calls.append("held")
+        written = {
+            w
+            for p in self.passages
+            for w in re.findall(r"[a-z0-9-]+", f"{p['title']} {p['text']}".lower())
+        }
+        return {w for w in words if w.lower() in written}
+
     async def vessels(self) -> list[RegisteredVessel]:
         self.calls.append("vessels")
         return list(self.registry)

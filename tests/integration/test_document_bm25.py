@@ -14,9 +14,13 @@ from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.model import Chunk, Section, SourceDocument, short_id
 from archive.store.candidates import bm25_search, lexical_candidates
+from archive.store.document_bm25 import held_words
 from archive.store.documents import delete_document, write_document
 from archive.store.search_filters import SearchFilters
-from tools.hybrid import retrieve
+from tests.fakes.clients import FakeReranker
+from tools.backend import StoreBackend
+from tools.hybrid import Retrieval, retrieve
+from tools.pipeline import Pipeline, run_pipeline
 from tools.retrieval_config import RetrievalConfig
 
 pytestmark = pytest.mark.integration
@@ -52,11 +56,13 @@ def _doc(name: str, texts: list[str]) -> tuple[SourceDocument, list[Chunk]]:
     return doc, chunks
 
 
-async def _store(svc: Services, names: list[str]) -> dict[str, str]:
+async def _store(
+    svc: Services, names: list[str], documents: dict[str, list[str]] = DOCUMENTS
+) -> dict[str, str]:
     """Write the named documents; their doc ids."""
     ids = {}
     for name in names:
-        doc, chunks = _doc(name, DOCUMENTS[name])
+        doc, chunks = _doc(name, documents[name])
         vectors = svc.embeddings.embed_documents([c.text for c in chunks])
         await write_document(svc.store, doc, chunks, vectors, f"text/{doc.doc_id}/x")
         ids[name] = doc.doc_id
@@ -194,3 +200,39 @@ async def test_the_migration_backfills_a_collection_stored_before_it(settings: S
         assert (await _tables(svc))["stats"][0][0] == len(DOCUMENTS) - 1
         await _store(svc, ["single"])
         assert await _tables(svc) == expected
+
+
+class RecordingBackend(StoreBackend):
+    """The store's backend, keeping the text each retrieval searched."""
+
+    searched: list[str]
+
+    async def retrieve(
+        self, query: str, filters: SearchFilters, options: RetrievalConfig
+    ) -> Retrieval:
+        self.searched = [*getattr(self, "searched", []), query]
+        return await super().retrieve(query, filters, options)
+
+
+async def test_a_model_name_gets_other_forms_only_where_the_collection_lacks_it(
+    settings: Settings,
+) -> None:
+    # The archive writes "PA-28" and "R44" only.
+    models = {**DOCUMENTS, "piper": ["the PA-28 lost engine power", "the R44 landed in a field"]}
+    async with open_services(settings, collection=f"{settings.collection}_docforms") as svc:
+        ids = await _store(svc, list(models), models)
+        assert await held_words(svc.store, ["PA28", "PA-28", "R44", "R-44", "the"]) == {
+            "PA-28",
+            "R44",
+        }
+        backend = RecordingBackend(svc.store, svc.embeddings)
+        pipeline = Pipeline(backend, FakeReranker())
+        config = RetrievalConfig(dense=False, rerank=False, k=10)
+        # "PA28" is absent as written: its other forms find the record.
+        ranking = await run_pipeline(pipeline, "PA28 engine power", NONE, config)
+        assert backend.searched[-1] == "PA28 engine power PA-28"
+        assert ranking.kept[0]["doc_id"] == ids["piper"]
+        # "R44" is present as written: searched as written, nothing appended.
+        ranking = await run_pipeline(pipeline, "R44 field landing", NONE, config)
+        assert backend.searched[-1] == "R44 field landing"
+        assert ranking.kept[0]["doc_id"] == ids["piper"]

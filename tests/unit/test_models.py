@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from answers.lines import missing_terms
 from tests.fakes.clients import passage
-from text.models import mentions_model, model_keys, with_model_forms
+from text.models import mentions_model, model_keys, searched_model_names, with_model_forms
 from text.names import names_record
 from tools.relevance import decide, rescued_by_names
 
@@ -34,6 +34,14 @@ def test_retrieval_searches_a_model_in_its_other_forms() -> None:
     assert with_model_forms("Why did the R-66 crash near Philip?").endswith(" R66")
     assert "ASW-27" in with_model_forms("Why did the ASW 27 crash?")
     assert with_model_forms("accidents in 2012") == "accidents in 2012"
+
+
+def test_a_model_the_collection_holds_as_written_gets_no_other_forms() -> None:
+    question = "Does PD-1 blockade help the PA28 pilots?"
+    assert searched_model_names(question) == ["PD-1", "PA28"]
+    assert with_model_forms(question, {"PD-1"}) == f"{question} PA-28"
+    assert with_model_forms(question, {"PD-1", "PA28"}) == question
+    assert with_model_forms(question).endswith(" PD1 PA-28")
 
 
 def test_a_question_naming_the_best_record_is_not_stopped() -> None:

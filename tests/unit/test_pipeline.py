@@ -114,3 +114,23 @@ async def test_the_cutoff_is_the_rerankers_own_unless_overridden(
     )
     assert ranking.relevance["threshold"] == threshold
     assert ranking.relevance["stopped"] is stopped
+
+
+async def test_only_a_model_name_the_collection_does_not_hold_as_written_gets_its_other_forms() -> (
+    None
+):
+    backend = FakeBackend(
+        passages=[
+            passage("a00000000010", "PA-28 engine lost power on climb", doc_id="P"),
+            passage("a00000000011", "R-66 rotor inspection", doc_id="R"),
+        ]
+    )
+    ranking = await run_pipeline(
+        Pipeline(backend, FakeReranker()), "PA28 power loss", SearchFilters(), RetrievalConfig()
+    )
+    assert backend.queries[-1][0] == "PA28 power loss PA-28"
+    assert ranking.kept[0]["doc_id"] == "P"
+    await run_pipeline(
+        Pipeline(backend, FakeReranker()), "R-66 rotor", SearchFilters(), RetrievalConfig()
+    )
+    assert backend.queries[-1][0] == "R-66 rotor"
