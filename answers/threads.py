@@ -36,7 +36,14 @@ _CONFIRMS = re.compile(
     r"like\s+a\s+charm|perfectly|fine|for\s+me)|that\s+was\s+(?:it|the\s+(?:problem|issue))"
     r"|did\s+the\s+trick|fixed\s+(?:it|the\s+(?:problem|issue))|(?:problem|issue)\s+(?:is\s+)?"
     r"(?:solved|resolved|fixed|gone)|you\s+were\s+(?:right|correct|bang\s+on)|working\s+now"
-    r"|succeeded|seems\s+to\s+have\s+fixed)\b",
+    r"|succeeded|seems\s+to\s+have\s+fixed"
+    # thanks for the answer itself, not for the trouble ("thanks for pointing out the solution")
+    r"|thanks?(?:\s+you)?(?:\s+\w+){0,3}\s+for\s+(?:\w+\s+){0,3}(?:solution|insight|explanation"
+    r"|clarification|pointing\s+(?:out|me))"
+    r"|i\s+(?:concur|agree)\s+with|consider\s+(?:this|it)\s+(?:solved|resolved|closed)"
+    r"|(?:that|this|it)\s+(?:explains|makes\s+sense)|(?:proceed|go)\s+with\s+your\s+suggest\w*)\b"
+    # a bare "Yes, thanks!" to a reply that asked whether it helped
+    r"|\A\W*(?:yes|yep|yeah|perfect|great)\W+(?:thanks?|thank\s+you)\W*\Z",
     re.IGNORECASE,
 )
 #: ... or saying it did not.

@@ -125,6 +125,20 @@ def test_what_confirms_and_what_does_not() -> None:
     assert not confirms("Thank you for your answer, I will try it tomorrow.")
 
 
+def test_thanks_for_the_answer_itself_confirms_it() -> None:
+    """Askers on the list confirm by thanking for the solution, agreeing, or a bare "Yes.
+    Thanks!"; thanks for the trouble, or with a doubt left, does not."""
+    assert confirms("Thank you very much for precisely pointing out the solution. One more thing?")
+    assert confirms("After further investigation, I concur with your comment.")
+    assert confirms("Thanks for this interesting insight! So it is not an error in the datasheet.")
+    assert confirms("Anyhow, the file is being used so I consider this solved.")
+    assert confirms("I will proceed with your suggested approach.")
+    assert confirms("Yes. Thanks!")
+    assert not confirms("Thanks for your reply. I still have some doubt.")
+    assert not confirms("Thank you for your help David.")
+    assert not confirms("Yes. Thanks! But it still fails after a reboot.")
+
+
 def answered(question: str, passages: list[Passage], pool: list[Passage]) -> list[str]:
     said: list[str] = []
     lines = thread_answer(
