@@ -74,8 +74,13 @@ def own_text(text: str) -> str:
 
 
 def author_key(author: str) -> str:
-    """Who a message is from, comparable across spellings ("Marcus D. Leech" = "marcus d leech")."""
-    return re.sub(r"[^a-z0-9@]+", "", author.casefold())
+    """Who a message is from, comparable across spellings ("Marcus D. Leech" = "marcus d leech",
+    and a From with no name, "tommytsui@w5tech.com", = "Tommy Tsui": an address counts by the
+    part before its "@")."""
+    folded = author.casefold().strip()
+    if re.fullmatch(r"[^@\s]+@[^@\s]+", folded):
+        folded = folded.split("@", 1)[0]
+    return re.sub(r"[^a-z0-9]+", "", folded)
 
 
 @dataclass
