@@ -29,6 +29,10 @@ _ATTRIBUTION = re.compile(
     r"^\s*(?:On\b.{0,300}?\bwrote:\s*$|-{2,}\s*Original Message\s*-{2,})",
     re.IGNORECASE | re.MULTILINE | re.DOTALL,
 )
+#: Markdown from a list's web form: a backslash ending a line (a hard line break, at times with
+#: the line's end folded into a space) and a backslash-escaped punctuation mark.
+_HARD_BREAK = re.compile(r"[ \t]*\\(?=[ \t]*(?:\n|$)|[ \t]+[A-Z\\])", re.MULTILINE)
+_ESCAPED = re.compile(r"\\([\[\]~_*#.()!<>`{}|+-])")
 #: The asker saying a reply worked.
 _CONFIRMS = re.compile(
     r"\b(?:(?:that|this|it|which)\s+(?:fixed|solved|resolved|did\s+(?:it|the\s+trick)|worked|helped)"
@@ -66,10 +70,13 @@ _SELF_RESOLVED = re.compile(
 
 def own_text(text: str) -> str:
     """``text`` without what it quotes: "> " lines, and everything from an attribution line
-    ("On ... wrote:", "-----Original Message-----") on."""
+    ("On ... wrote:", "-----Original Message-----") on; a mail written in a list's web form
+    has its Markdown undone (a line ending in "\\" is a line break, "\\[INFO\\]" is "[INFO]"), or
+    its sentences would run together into one too long to quote."""
     cut = _ATTRIBUTION.search(text)
     if cut is not None:
         text = text[: cut.start()]
+    text = _ESCAPED.sub(r"\1", _HARD_BREAK.sub("\n", text))
     return "\n".join(line for line in text.splitlines() if not _QUOTED.match(line)).strip()
 
 

@@ -16,6 +16,7 @@ from archive.store.passages import Passage
 from archive.store.threads import author_of
 from graph.nodes.gather_thread import gather_thread
 from tests.fakes.clients import passage
+from text.sentences import sentences
 
 THREAD = "root@example.org"
 PROBLEM = "My USRP X310 is not transmitting anything with tx_waveforms at 900 MHz."
@@ -289,3 +290,19 @@ def test_the_asker_writing_from_a_bare_address_is_still_the_asker() -> None:
     assert thread is not None
     assert thread.confirmed == {"m12@x": "m13@x"}
     assert [m.author for m in thread.replies()] == ["Brian", "Marcus"]
+
+
+def test_a_web_form_mails_markdown_breaks_are_sentence_breaks() -> None:
+    """Mails posted through the list's web form end lines with a backslash and escape brackets:
+    undone, the cause is a sentence of its own instead of part of one too long to quote."""
+    text = (
+        "Hello Kevin,\n\n\\\nAre you using one of the default bitfiles?\\ It looks like the issue "
+        "is caused by your Radio and PolConverter sharing SEP3.\\\n\\\nSee \\[INFO\\] in the log."
+    )
+    assert sentences(own_text(text)) == [
+        "Hello Kevin,",
+        "Are you using one of the default bitfiles?",
+        "It looks like the issue is caused by your Radio and PolConverter sharing SEP3.",
+        "See [INFO] in the log.",
+    ]
+    assert own_text("Paths stay: C:\\Users\\me\\uhd") == "Paths stay: C:\\Users\\me\\uhd"
