@@ -26,10 +26,10 @@ THREAD_ASPECTS: tuple[Aspect, ...] = ("fix", "cause", "general")
 #: latest such reply is the thread's last word on it.
 CLOSE_TO_BEST = 0.75
 #: Sentences of the answering reply: at most this many, none below this share of its best.
-MAX_REPLY_SENTENCES = 4
+MAX_REPLY_SENTENCES = 5
 #: A reply of at most this many sentences is said whole (its key sentence may share no word
 #: with the question: "I'm pretty sure that's a typo.").
-WHOLE_REPLY_SENTENCES = 6
+WHOLE_REPLY_SENTENCES = 8
 RELATIVE_FLOOR = 0.4
 #: The problem's line is one sentence at most this long.
 MAX_PROBLEM_CHARS = 220
