@@ -248,6 +248,22 @@ def mail_thread_id(passages: Sequence[Passage]) -> str | None:
     return passages[0].get("conversation") or passages[0].get("thread_id")
 
 
+def mail_thread_ids(passages: Sequence[Passage], limit: int) -> list[str]:
+    """The conversations of the best ``limit`` distinct mail threads among ``passages``, best
+    first (the composer may put another of the top passages first: its thread must be whole too);
+    none when the best passage is not mail."""
+    if mail_thread_id(passages) is None:
+        return []
+    out: list[str] = []
+    for passage in passages:
+        thread_id = passage.get("conversation") or passage.get("thread_id")
+        if passage["kind"] in MAIL_KINDS and thread_id and thread_id not in out:
+            out.append(thread_id)
+            if len(out) == limit:
+                break
+    return out
+
+
 @dataclass(frozen=True)
 class Roles:
     """A thread's roles as a chat model is told them: one summary line, a label per passage."""
