@@ -80,7 +80,10 @@ def thread_answer(
     if not _about_thread(request):
         return None
     thread_id = mail_thread_id(request.passages)
-    thread = thread_of(thread_id, [*request.pool, *request.passages]) if thread_id else None
+    lead = request.passages[0]
+    subject = lead.get("subject") if lead["kind"] == "email" else None
+    records = [*request.pool, *request.passages]
+    thread = thread_of(thread_id, records, subject) if thread_id else None
     if thread is None:
         return None
     reply = answering_reply(thread, request)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from archive.store.passages import Passage
+from archive.store.threads import root_subject
 from text.sentences import sentences
 
 #: Passage kinds that are messages of a thread (a digest only points at its thread).
@@ -149,17 +150,29 @@ def substantive(text: str) -> bool:
     return any(len(s) >= MIN_STATEMENT_CHARS and not s.endswith("?") for s in sentences(text))
 
 
-def thread_of(thread_id: str, passages: Iterable[Passage]) -> Thread | None:
+def thread_of(
+    thread_id: str, passages: Iterable[Passage], subject: str | None = None
+) -> Thread | None:
     """The conversation ``thread_id`` from the emails among ``passages`` (its thread's, and
     those gathered for it, see :mod:`archive.store.threads`): chunks of one message joined,
-    quoted text dropped; None without two messages."""
+    quoted text dropped; None without two messages. With ``subject`` (the message the answer
+    leads with), a conversation that changed subject midway (a new question asked by replying
+    to an old thread) is only its messages of that subject, when it has two."""
+    emails = [
+        p
+        for p in passages
+        if p["kind"] == "email" and thread_id in (p.get("thread_id"), p.get("conversation"))
+    ]
+    if subject and root_subject(subject):
+        same = [
+            p
+            for p in emails
+            if root_subject(p.get("subject") or p["title"]) == root_subject(subject)
+        ]
+        if len({p["doc_id"] for p in same}) >= 2:
+            emails = same
     by_doc: dict[str, Message] = {}
-    for passage in passages:
-        if passage["kind"] != "email" or thread_id not in (
-            passage.get("thread_id"),
-            passage.get("conversation"),
-        ):
-            continue
+    for passage in emails:
         message = by_doc.get(passage["doc_id"])
         if message is None:
             message = by_doc[passage["doc_id"]] = Message(

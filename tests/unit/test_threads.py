@@ -339,3 +339,32 @@ async def test_gathering_reads_the_next_mail_threads_too_and_their_digests_join_
     by_id = {r["chunk_id"]: r for r in update["ranked"]}
     assert by_id["d00000000001"]["conversation"] == THREAD  # late@x's message is THREAD's
     assert by_id["a00000000002"]["conversation"] == THREAD  # the better thread keeps it
+
+
+def test_a_new_question_asked_by_replying_to_an_old_thread_is_its_own_conversation() -> None:
+    """Zhou replies to Daniel's thread with a new subject and a new question: answering Zhou's
+    question, Zhou is the asker and the reply to Zhou answers, not Daniel's thread."""
+    hijack = mail(
+        "a00000000021",
+        "My X410s run the ADC self calibration twice on every start; how can I avoid that?",
+        "h1@x",
+        "Zhou",
+        reply_to="m2@x",
+        subject="ADC Self Cal in X410",
+    )
+    answer = mail(
+        "a00000000022",
+        "Pass the calibration choice in the device arguments so it runs only once.",
+        "h2@x",
+        "Niels",
+        reply_to="h1@x",
+        subject="Re: ADC Self Cal in X410",
+    )
+    records = [ASK, ANSWER, THANKS, hijack, answer]
+    whole = thread_of(THREAD, records)
+    assert whole is not None and whole.asker == "daniel"
+    own = thread_of(THREAD, records, "Re: ADC Self Cal in X410")
+    assert own is not None and own.asker == "zhou"
+    assert [m.author for m in own.replies()] == ["Niels"]
+    alone = thread_of(THREAD, [ASK, ANSWER, hijack], "ADC Self Cal in X410")
+    assert alone is not None and len(alone.messages) == 3  # one message of it: the whole thread
