@@ -163,11 +163,9 @@ def thread_of(
         for p in passages
         if p["kind"] == "email" and thread_id in (p.get("thread_id"), p.get("conversation"))
     ]
-    if subject and root_subject(subject):
+    if subject and (root := root_subject(subject)):
         same = [
-            p
-            for p in emails
-            if root_subject(p.get("subject") or p["title"]) == root_subject(subject)
+            p for p in emails if _same_topic(root, root_subject(p.get("subject") or p["title"]))
         ]
         if len({p["doc_id"] for p in same}) >= 2:
             emails = same
@@ -192,6 +190,12 @@ def thread_of(
     thread = Thread(thread_id, subject, messages, _asker(messages))
     thread.confirmed = _confirmations(thread)
     return thread
+
+
+def _same_topic(root: str, other: str) -> bool:
+    """Whether two root subjects name one topic: equal, or one inside the other (a prefix the
+    list does not strip, "RES: UHD Python API", or "X (solved)")."""
+    return bool(other) and (root in other or other in root)
 
 
 def _day(value: str | None) -> date | None:
@@ -259,22 +263,6 @@ def mail_thread_id(passages: Sequence[Passage]) -> str | None:
     if not passages or passages[0]["kind"] not in MAIL_KINDS:
         return None
     return passages[0].get("conversation") or passages[0].get("thread_id")
-
-
-def mail_thread_ids(passages: Sequence[Passage], limit: int) -> list[str]:
-    """The conversations of the best ``limit`` distinct mail threads among ``passages``, best
-    first (the composer may put another of the top passages first: its thread must be whole too);
-    none when the best passage is not mail."""
-    if mail_thread_id(passages) is None:
-        return []
-    out: list[str] = []
-    for passage in passages:
-        thread_id = passage.get("conversation") or passage.get("thread_id")
-        if passage["kind"] in MAIL_KINDS and thread_id and thread_id not in out:
-            out.append(thread_id)
-            if len(out) == limit:
-                break
-    return out
 
 
 @dataclass(frozen=True)

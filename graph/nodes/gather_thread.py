@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from answers.aspects import question_aspect
 from answers.thread_answer import THREAD_ASPECTS
-from answers.threads import MAIL_KINDS, mail_thread_ids
+from answers.threads import MAIL_KINDS, mail_thread_id
 from archive.store.passages import Passage
 from graph.state import State
 from tools.timing import elapsed_ms
@@ -17,36 +17,26 @@ from tools.timing import elapsed_ms
 ThreadReader = Callable[[Sequence[str]], Awaitable[dict[str, list[Passage]]]]
 #: Most of a thread's chunks added to the answer's passages (what a chat model reads).
 MAX_THREAD_PASSAGES = 10
-#: Threads gathered: the best passage's and those of the next mail passages, since the answer
-#: may lead with one of those (a passage naming what the question names goes first).
-MAX_THREADS = 5
 
 
 async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
-    """Add the messages of the best passage's mail thread (and of the next few mail passages'
-    threads) to the turn's retrieved passages, so the reply that states the fix can be cited,
-    and the best thread's to the answer's passages, oldest first; retrieved chunks of them get
-    their place in the thread (author, reply-to)."""
+    """Add the messages of the best passage's mail thread to the turn's retrieved passages
+    (so the reply that states the fix can be cited) and to the answer's passages, oldest
+    first; retrieved chunks of it get their place in the thread (author, reply-to)."""
     passages = state.get("passages", [])
-    thread_ids = mail_thread_ids(passages, MAX_THREADS)
-    if threads is None or not thread_ids:
+    thread_id = mail_thread_id(passages)
+    if threads is None or thread_id is None:
         return {}
     if question_aspect(state.get("question", "")) not in THREAD_ASPECTS:
         return {}
     start = time.perf_counter()
-    gathered = await threads(thread_ids)
-    if not gathered.get(thread_ids[0]):
+    members = (await threads([thread_id])).get(thread_id, [])
+    if not members:
         return {}
-    placed: dict[str, Passage] = {}
-    for thread_id in thread_ids:  # a message in two conversations stays in the better one's
-        for member in gathered.get(thread_id, []):
-            placed.setdefault(member["chunk_id"], member)
-    members = list(placed.values())
-    first = [placed[m["chunk_id"]] for m in gathered[thread_ids[0]]]
-
-    # a digest (or a chunk gathered under no conversation) joins the conversation its thread's
-    # messages were placed in, so the answer reads the same messages whichever leads
-    joined = {t: m.get("conversation") for m in members if (t := m.get("thread_id"))}
+    placed = {m["chunk_id"]: m for m in members}
+    # a digest of a split-off part of the conversation (its thread id one of the members') joins
+    # it, so the answer reads the whole conversation when the digest leads
+    joined = {t: thread_id for m in members if (t := m.get("thread_id"))}
 
     def enriched(records: Sequence[Passage]) -> list[Passage]:
         return [_placed(r, placed.get(r["chunk_id"]), joined) for r in records]
@@ -56,7 +46,7 @@ async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
     ranked += [m for m in members if m["chunk_id"] not in known]
     shown = enriched(passages)
     in_answer = {r["chunk_id"] for r in shown}
-    extra = [m for m in first if m["chunk_id"] not in in_answer][:MAX_THREAD_PASSAGES]
+    extra = [m for m in members if m["chunk_id"] not in in_answer][:MAX_THREAD_PASSAGES]
     return {
         "ranked": ranked,
         "passages": [*shown, *extra],
@@ -64,7 +54,7 @@ async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
     }
 
 
-def _placed(record: Passage, member: Passage | None, joined: dict[str, str | None]) -> Passage:
+def _placed(record: Passage, member: Passage | None, joined: dict[str, str]) -> Passage:
     """``record`` with its place in the thread (its retrieval scores kept)."""
     if member is None:
         conversation = joined.get(record.get("thread_id") or "")

@@ -308,18 +308,14 @@ def test_a_web_form_mails_markdown_breaks_are_sentence_breaks() -> None:
     assert own_text("Paths stay: C:\\Users\\me\\uhd") == "Paths stay: C:\\Users\\me\\uhd"
 
 
-async def test_gathering_reads_the_next_mail_threads_too_and_their_digests_join_them() -> None:
-    """The answer may lead with a later passage (one naming what the question names): its
-    thread is gathered too, and a digest of a thread whose messages were gathered under a
-    conversation joins that conversation, so its thread is whole whichever passage leads."""
-    asked: list[list[str]] = []
-    other = "other@example.org"
+async def test_a_digest_of_a_split_off_part_joins_the_gathered_conversation() -> None:
+    """A list archive splits a conversation (a reply whose parent it lacks starts a thread of
+    its own); the conversation is gathered by subject, and the split-off part's digest joins
+    it, so the answer reads the whole conversation when that digest leads."""
 
     async def reader(thread_ids: Sequence[str]) -> dict[str, list[Passage]]:
-        asked.append(list(thread_ids))
         split = {**LATE, "thread_id": "late@x"}  # a split-off part, joined by its subject
-        whole = [{**p, "conversation": THREAD} for p in (ASK, ANSWER, THANKS, split)]
-        return {THREAD: whole, other: [{**ANSWER, "conversation": other}]}
+        return {THREAD: [{**p, "conversation": THREAD} for p in (ASK, ANSWER, THANKS, split)]}
 
     digest = passage(
         "d00000000001",
@@ -327,18 +323,17 @@ async def test_gathering_reads_the_next_mail_threads_too_and_their_digests_join_
         kind="thread_digest",
         thread_id="late@x",
     )
+    other = passage("d00000000002", "Another thread.", kind="thread_digest", thread_id="else@x")
     retrieved = {k: v for k, v in ASK.items() if k not in ("author", "in_reply_to")}
-    stray = {**retrieved, "chunk_id": "a00000000099", "thread_id": other}
     state: Any = {
         "question": "How was the X310 fixed?",
-        "passages": [retrieved, stray, digest],
-        "ranked": [retrieved, stray, digest],
+        "passages": [retrieved, digest, other],
+        "ranked": [retrieved, digest, other],
     }
     update = await gather_thread(state, threads=reader)
-    assert asked == [[THREAD, other, "late@x"]]
     by_id = {r["chunk_id"]: r for r in update["ranked"]}
-    assert by_id["d00000000001"]["conversation"] == THREAD  # late@x's message is THREAD's
-    assert by_id["a00000000002"]["conversation"] == THREAD  # the better thread keeps it
+    assert by_id["d00000000001"]["conversation"] == THREAD
+    assert "conversation" not in by_id["d00000000002"]
 
 
 def test_a_new_question_asked_by_replying_to_an_old_thread_is_its_own_conversation() -> None:
