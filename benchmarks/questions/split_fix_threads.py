@@ -8,11 +8,13 @@ script only splits: every question of both files, ordered by ``message_id``, shu
 whether the files on disk are that split (exit status 1 when they are not).
 
 Two sets are split this way, each with its own seed, each split before Bosun answered any of it:
-``fix_threads`` (114 questions, seed 26) and ``fix_threads2`` (51 more, read from threads the
-first set does not use, seed 2602).
+``fix_threads`` (114 questions, seed 26), ``fix_threads2`` (51 more, read from threads the
+first set does not use, seed 2602) and ``fix_threads3`` (36 more, from threads neither uses,
+seed 2603).
 
     python benchmarks/questions/split_fix_threads.py --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads2 --check
+    python benchmarks/questions/split_fix_threads.py --set fix_threads3 --check
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import random
 import sys
 from pathlib import Path
 
-SEEDS = {"fix_threads": 26, "fix_threads2": 2602}
+SEEDS = {"fix_threads": 26, "fix_threads2": 2602, "fix_threads3": 2603}
 SEED = SEEDS["fix_threads"]
 HERE = Path(__file__).resolve().parent
 
