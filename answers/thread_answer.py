@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from answers import prompts
 from answers.aspects import Aspect
+from answers.deferral import deferred_to
 from answers.extractive import ended
 from answers.scoring import Embed, scores
 from answers.threads import Message, Thread, mail_thread_id, thread_of
@@ -144,7 +145,16 @@ def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
     resolved = [r for m in thread.resolutions() if (r := _scored(m, thread, request)).units]
     candidates = sorted([*scored, *resolved], key=lambda r: thread.messages.index(r.message))
     top = max(r.best for r in candidates)
-    return [r for r in candidates if r.best >= CLOSE_TO_BEST * top][-1]  # in reading order
+    latest = [r for r in candidates if r.best >= CLOSE_TO_BEST * top][-1]  # in reading order
+    return _pointed_to(latest, candidates, thread) or latest
+
+
+def _pointed_to(reply: Reply, candidates: Sequence[Reply], thread: Thread) -> Reply | None:
+    """The earlier reply ``reply`` defers to ("no suggestion other than what Marcus wrote",
+    "Thanks, Rob."), when it is one of the replies that say something."""
+    earlier = thread.messages[: thread.messages.index(reply.message)]
+    target = deferred_to(reply.message, earlier)
+    return next((r for r in candidates if target is not None and r.message is target), None)
 
 
 def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
