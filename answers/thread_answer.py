@@ -151,9 +151,10 @@ def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
 
 def _pointed_to(reply: Reply, candidates: Sequence[Reply], thread: Thread) -> Reply | None:
     """The earlier reply ``reply`` defers to ("no suggestion other than what Marcus wrote",
-    "Thanks, Rob."), when it is one of the replies that say something."""
+    "Thanks, Rob.", a bare "Thanks." to another replier), when it is one of the replies that
+    say something."""
     earlier = thread.messages[: thread.messages.index(reply.message)]
-    target = deferred_to(reply.message, earlier)
+    target = deferred_to(reply.message, earlier, thread.asker)
     return next((r for r in candidates if target is not None and r.message is target), None)
 
 

@@ -65,3 +65,19 @@ def test_code_lines_differing_only_in_numbers_are_not_repeats() -> None:
     )
     lines = answered("How do I set only GPIO pins 0 and 1 high?", [ASK], [ASK, reply])
     assert "0x0003" in lines[-1]
+
+
+def test_a_bare_thanks_to_another_repliers_message_gives_way_to_it() -> None:
+    later = pointer(
+        "a00000000010",
+        "Thanks.  You have a UBX in slot 1 and nothing in slot 0, so switch the channel to 1 "
+        "instead.",
+        "Marcus D. Leech",
+    )
+    lines = answered("How was the X310 not transmitting fixed?", [ASK], [ASK, ANSWER, later])
+    assert ANSWER["chunk_id"] in markers(lines[-1])
+    to_asker = mail(
+        "a00000000011", later["text"], "m11@x", "Marcus D. Leech", reply_to=THREAD, day="2024-05-05"
+    )
+    lines = answered("How was the X310 not transmitting fixed?", [ASK], [ASK, ANSWER, to_asker])
+    assert to_asker["chunk_id"] in markers(lines[-1])  # thanking the asker points at no reply
