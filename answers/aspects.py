@@ -9,7 +9,10 @@ from typing import Literal
 Aspect = Literal["cause", "fix", "happened", "pattern", "general"]
 
 _PATTERN = re.compile(
-    r"\b(?:common|frequent|typical|recurring|most\s+often|patterns?|trends?|list|examples?"
+    # "list" as a request ("List accidents ...", "list all"), not the mailing list; "examples",
+    # not "the example FPGA image"
+    r"^\s*list\b|\b(?:list\s+(?:all|the|every|of)\b)"
+    r"|\b(?:common|frequent|typical|recurring|most\s+often|patterns?|trends?|examples"
     r"|how\s+many|which\s+(?:vessels|ships|aircraft|airplanes|planes|reports|accidents|incidents"
     r"|casualties|threads|users|boards|devices)|what\s+(?:other|kinds?|types?)"
     r"|(?:other|similar|all)\s+(?:accidents|incidents|cases|reports|casualties|threads))\b",

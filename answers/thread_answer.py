@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from answers import prompts
 from answers.aspects import Aspect
+from answers.deferral import deferred_to
 from answers.extractive import ended
 from answers.scoring import Embed, scores
 from answers.threads import Message, Thread, mail_thread_id, thread_of
@@ -26,10 +27,10 @@ THREAD_ASPECTS: tuple[Aspect, ...] = ("fix", "cause", "general")
 #: latest such reply is the thread's last word on it.
 CLOSE_TO_BEST = 0.75
 #: Sentences of the answering reply: at most this many, none below this share of its best.
-MAX_REPLY_SENTENCES = 4
+MAX_REPLY_SENTENCES = 5
 #: A reply of at most this many sentences is said whole (its key sentence may share no word
 #: with the question: "I'm pretty sure that's a typo.").
-WHOLE_REPLY_SENTENCES = 6
+WHOLE_REPLY_SENTENCES = 8
 RELATIVE_FLOOR = 0.4
 #: The problem's line is one sentence at most this long.
 MAX_PROBLEM_CHARS = 220
@@ -80,7 +81,10 @@ def thread_answer(
     if not _about_thread(request):
         return None
     thread_id = mail_thread_id(request.passages)
-    thread = thread_of(thread_id, [*request.pool, *request.passages]) if thread_id else None
+    lead = request.passages[0]
+    subject = lead.get("subject") if lead["kind"] == "email" else None
+    records = [*request.pool, *request.passages]
+    thread = thread_of(thread_id, records, subject) if thread_id else None
     if thread is None:
         return None
     reply = answering_reply(thread, request)
@@ -141,7 +145,17 @@ def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
     resolved = [r for m in thread.resolutions() if (r := _scored(m, thread, request)).units]
     candidates = sorted([*scored, *resolved], key=lambda r: thread.messages.index(r.message))
     top = max(r.best for r in candidates)
-    return [r for r in candidates if r.best >= CLOSE_TO_BEST * top][-1]  # in reading order
+    latest = [r for r in candidates if r.best >= CLOSE_TO_BEST * top][-1]  # in reading order
+    return _pointed_to(latest, candidates, thread) or latest
+
+
+def _pointed_to(reply: Reply, candidates: Sequence[Reply], thread: Thread) -> Reply | None:
+    """The earlier reply ``reply`` defers to ("no suggestion other than what Marcus wrote",
+    "Thanks, Rob.", a bare "Thanks." to another replier), when it is one of the replies that
+    say something."""
+    earlier = thread.messages[: thread.messages.index(reply.message)]
+    target = deferred_to(reply.message, earlier, thread.asker)
+    return next((r for r in candidates if target is not None and r.message is target), None)
 
 
 def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:

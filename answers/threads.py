@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from archive.store.passages import Passage
+from archive.store.threads import root_subject
 from text.sentences import sentences
 
 #: Passage kinds that are messages of a thread (a digest only points at its thread).
@@ -29,6 +30,10 @@ _ATTRIBUTION = re.compile(
     r"^\s*(?:On\b.{0,300}?\bwrote:\s*$|-{2,}\s*Original Message\s*-{2,})",
     re.IGNORECASE | re.MULTILINE | re.DOTALL,
 )
+#: Markdown from a list's web form: a backslash ending a line (a hard line break, at times with
+#: the line's end folded into a space) and a backslash-escaped punctuation mark.
+_HARD_BREAK = re.compile(r"[ \t]*\\(?=[ \t]*(?:\n|$)|[ \t]+[A-Z\\])", re.MULTILINE)
+_ESCAPED = re.compile(r"\\([\[\]~_*#.()!<>`{}|+-])")
 #: The asker saying a reply worked.
 _CONFIRMS = re.compile(
     r"\b(?:(?:that|this|it|which)\s+(?:fixed|solved|resolved|did\s+(?:it|the\s+trick)|worked|helped)"
@@ -36,7 +41,14 @@ _CONFIRMS = re.compile(
     r"like\s+a\s+charm|perfectly|fine|for\s+me)|that\s+was\s+(?:it|the\s+(?:problem|issue))"
     r"|did\s+the\s+trick|fixed\s+(?:it|the\s+(?:problem|issue))|(?:problem|issue)\s+(?:is\s+)?"
     r"(?:solved|resolved|fixed|gone)|you\s+were\s+(?:right|correct|bang\s+on)|working\s+now"
-    r"|succeeded|seems\s+to\s+have\s+fixed)\b",
+    r"|succeeded|seems\s+to\s+have\s+fixed"
+    # thanks for the answer itself, not for the trouble ("thanks for pointing out the solution")
+    r"|thanks?(?:\s+you)?(?:\s+\w+){0,3}\s+for\s+(?:\w+\s+){0,3}(?:solution|insight|explanation"
+    r"|clarification|pointing\s+(?:out|me))"
+    r"|i\s+(?:concur|agree)\s+with|consider\s+(?:this|it)\s+(?:solved|resolved|closed)"
+    r"|(?:that|this|it)\s+(?:explains|makes\s+sense)|(?:proceed|go)\s+with\s+your\s+suggest\w*)\b"
+    # a bare "Yes, thanks!" to a reply that asked whether it helped
+    r"|\A\W*(?:yes|yep|yeah|perfect|great)\W+(?:thanks?|thank\s+you)\W*\Z",
     re.IGNORECASE,
 )
 #: ... or saying it did not.
@@ -59,16 +71,24 @@ _SELF_RESOLVED = re.compile(
 
 def own_text(text: str) -> str:
     """``text`` without what it quotes: "> " lines, and everything from an attribution line
-    ("On ... wrote:", "-----Original Message-----") on."""
+    ("On ... wrote:", "-----Original Message-----") on; a mail written in a list's web form
+    has its Markdown undone (a line ending in "\\" is a line break, "\\[INFO\\]" is "[INFO]"), or
+    its sentences would run together into one too long to quote."""
     cut = _ATTRIBUTION.search(text)
     if cut is not None:
         text = text[: cut.start()]
+    text = _ESCAPED.sub(r"\1", _HARD_BREAK.sub("\n", text))
     return "\n".join(line for line in text.splitlines() if not _QUOTED.match(line)).strip()
 
 
 def author_key(author: str) -> str:
-    """Who a message is from, comparable across spellings ("Marcus D. Leech" = "marcus d leech")."""
-    return re.sub(r"[^a-z0-9@]+", "", author.casefold())
+    """Who a message is from, comparable across spellings ("Marcus D. Leech" = "marcus d leech",
+    and a From with no name, "tommytsui@w5tech.com", = "Tommy Tsui": an address counts by the
+    part before its "@")."""
+    folded = author.casefold().strip()
+    if re.fullmatch(r"[^@\s]+@[^@\s]+", folded):
+        folded = folded.split("@", 1)[0]
+    return re.sub(r"[^a-z0-9]+", "", folded)
 
 
 @dataclass
@@ -130,17 +150,27 @@ def substantive(text: str) -> bool:
     return any(len(s) >= MIN_STATEMENT_CHARS and not s.endswith("?") for s in sentences(text))
 
 
-def thread_of(thread_id: str, passages: Iterable[Passage]) -> Thread | None:
+def thread_of(
+    thread_id: str, passages: Iterable[Passage], subject: str | None = None
+) -> Thread | None:
     """The conversation ``thread_id`` from the emails among ``passages`` (its thread's, and
     those gathered for it, see :mod:`archive.store.threads`): chunks of one message joined,
-    quoted text dropped; None without two messages."""
+    quoted text dropped; None without two messages. With ``subject`` (the message the answer
+    leads with), a conversation that changed subject midway (a new question asked by replying
+    to an old thread) is only its messages of that subject, when it has two."""
+    emails = [
+        p
+        for p in passages
+        if p["kind"] == "email" and thread_id in (p.get("thread_id"), p.get("conversation"))
+    ]
+    if subject and (root := root_subject(subject)):
+        same = [
+            p for p in emails if _same_topic(root, root_subject(p.get("subject") or p["title"]))
+        ]
+        if len({p["doc_id"] for p in same}) >= 2:
+            emails = same
     by_doc: dict[str, Message] = {}
-    for passage in passages:
-        if passage["kind"] != "email" or thread_id not in (
-            passage.get("thread_id"),
-            passage.get("conversation"),
-        ):
-            continue
+    for passage in emails:
         message = by_doc.get(passage["doc_id"])
         if message is None:
             message = by_doc[passage["doc_id"]] = Message(
@@ -160,6 +190,12 @@ def thread_of(thread_id: str, passages: Iterable[Passage]) -> Thread | None:
     thread = Thread(thread_id, subject, messages, _asker(messages))
     thread.confirmed = _confirmations(thread)
     return thread
+
+
+def _same_topic(root: str, other: str) -> bool:
+    """Whether two root subjects name one topic: equal, or one inside the other (a prefix the
+    list does not strip, "RES: UHD Python API", or "X (solved)")."""
+    return bool(other) and (root in other or other in root)
 
 
 def _day(value: str | None) -> date | None:

@@ -204,11 +204,20 @@ MIN_STEMS = 3
 
 
 def same(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Whether two signatures are near-duplicates."""
+    """Whether two signatures are near-duplicates: two that each hold a number the other lacks
+    say different things however alike their words (``set_gpio_attr("FP0", "OUT", 0xFFF,
+    0xFFF)`` and the same call with ``0x0003``)."""
+    numbers_a, numbers_b = _numbers(a), _numbers(b)
+    if numbers_a - numbers_b and numbers_b - numbers_a:
+        return False
     if min(len(a), len(b)) < MIN_STEMS:
         return a == b  # too short to judge by overlap ("From the archive:")
     shared = len(a & b)
     return shared / len(a | b) >= SAME_JACCARD or shared / min(len(a), len(b)) >= SAME_CONTAINED
+
+
+def _numbers(sig: frozenset[str]) -> frozenset[str]:
+    return frozenset(stem for stem in sig if any(ch.isdigit() for ch in stem))
 
 
 def said_sentences(texts: Iterable[str]) -> list[frozenset[str]]:

@@ -9,6 +9,10 @@ is scored once, at the end):
     bosun eval-answers --offline benchmarks/questions/fix_threads_dev.jsonl --json > dev.json
     bosun eval-answers --offline benchmarks/questions/fix_threads_heldout.jsonl --json > held.json
     python benchmarks/fix_threads.py --run dev=dev.json --run held-out=held.json --json
+
+The second and third sets (``fix_threads2_{dev,heldout}.jsonl``, 51 questions, and
+``fix_threads3_{dev,heldout}.jsonl``, 36 more, each from threads the sets before do not use) are
+run the same way and added with more ``--run`` labels.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from render import Table, emit  # noqa: E402
 
-COMMAND = "bosun eval-answers --offline benchmarks/questions/fix_threads_{split}.jsonl --json"
+COMMAND = "bosun eval-answers --offline benchmarks/questions/fix_threads{set}_{split}.jsonl --json"
 
 
 def rows_of(label: str, report: dict[str, Any]) -> list[list[Any]]:
@@ -82,10 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         "wrongly stopped",
     ]
     emit(
-        COMMAND.format(split="{dev,heldout}"),
+        COMMAND.format(set="{,2,3}", split="{dev,heldout}"),
         [Table("offline", columns, rows)],
         as_json=args.json,
-        archive="../shared/data/email/usrp-users (BOSUN_OCR=off), 114 questions split 57/57",
+        archive="../shared/data/email/usrp-users (BOSUN_OCR=off); fix_threads: 114 questions "
+        "split 57/57 (seed 26), fix_threads2: 51 questions split 26/25 (seed 2602), "
+        "fix_threads3: 36 questions split 18/18 (seed 2603)",
     )
     return 0
 

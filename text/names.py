@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from text.models import mentions_model, model_keys, model_mentions
+from text.models import is_model_name, mentions_model, model_keys, model_mentions
 from text.words import STOP_WORDS
 
 _WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -49,12 +49,56 @@ def found_names(question: str, names: Iterable[str], written: str) -> set[str]:
     for start, end, name in model_mentions(question):
         if mentions_model(name, keys):
             as_models |= {question[s:e] for s, e in spans if s >= start and e <= end}
+    tails = {t for w in _WORD.findall(haystack) for t in w.split("/")}
+    joined = _written_joined(question, names, haystack)
     return {
         word
         for word in names
-        if word in as_models
-        or re.search(rf"(?<![\w-]){re.escape(word.casefold())}(?![\w-])", haystack)
+        if word in as_models or word in joined or _holds(word, haystack, keys, tails)
     }
+
+
+def _written_joined(question: str, names: Iterable[str], haystack: str) -> set[str]:
+    """Names next to each other in ``question`` that ``haystack`` writes as one word ("GNU
+    Radio" as "GNURadio")."""
+    wanted = set(names)
+    words = [(m.start(), m.end(), m[0]) for m in _WORD.finditer(question)]
+    out: set[str] = set()
+    for (_, end, first), (start, _, second) in zip(words, words[1:], strict=False):
+        if question[end:start] not in (" ", "-") or not {first, second} <= wanted:
+            continue
+        if re.search(rf"(?<![\w-]){re.escape((first + second).casefold())}(?!\w)", haystack):
+            out |= {first, second}
+    return out
+
+
+#: A model name at least this long is found at the end of a word whose head is a product's name
+#: of at least :data:`MIN_HEAD` letters ("N210" in "USRPN210", not in "AB210").
+MIN_TAIL = 4
+MIN_HEAD = 3
+
+
+def _holds(word: str, haystack: str, keys: set[str], tails: set[str]) -> bool:
+    """Whether ``haystack`` holds ``word``: as a word (a word of letters also at the head of a
+    hyphenated name), as a model name however written, as the
+    end of a word that prefixes a product's name to it ("N210" in "USRPN210"), or, a name
+    written with slashes ("USRP2/N210"), each of its parts so."""
+    # a word of letters also heads a hyphenated model name ("SBX" in "SBX-120")
+    after = r"(?!\w)" if word.isalpha() else r"(?![\w-])"
+    if re.search(rf"(?<![\w-]){re.escape(word.casefold())}{after}", haystack):
+        return True
+    parts = [p for p in word.split("/") if p]
+    if len(parts) > 1:
+        return all(_holds(p, haystack, keys, tails) for p in parts)
+    if not is_model_name(word):
+        return False
+    if mentions_model(word, keys):
+        return True
+    folded = word.casefold()
+    if len(folded) < MIN_TAIL:
+        return False
+    heads = (t[: -len(folded)] for t in tails if t.endswith(folded))
+    return any(len(head) >= MIN_HEAD and head.isalpha() for head in heads)
 
 
 def names_record(question: str, written: str) -> bool:

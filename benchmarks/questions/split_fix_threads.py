@@ -4,10 +4,17 @@ The questions were written by reading real usrp-users threads (``shared/data/ema
 for each, the question a user would ask, the thread, the message that states the fix or cause
 (a reply by someone other than the asker) and gold key phrases copied from that message. This
 script only splits: every question of both files, ordered by ``message_id``, shuffled with
-``random.Random(SEED)``; the first half is the dev set, the rest is held back. ``--check`` tells
+``random.Random(seed)``; the first half is the dev set, the rest is held back. ``--check`` tells
 whether the files on disk are that split (exit status 1 when they are not).
 
+Two sets are split this way, each with its own seed, each split before Bosun answered any of it:
+``fix_threads`` (114 questions, seed 26), ``fix_threads2`` (51 more, read from threads the
+first set does not use, seed 2602) and ``fix_threads3`` (36 more, from threads neither uses,
+seed 2603).
+
     python benchmarks/questions/split_fix_threads.py --check
+    python benchmarks/questions/split_fix_threads.py --set fix_threads2 --check
+    python benchmarks/questions/split_fix_threads.py --set fix_threads3 --check
 """
 
 from __future__ import annotations
@@ -18,16 +25,15 @@ import random
 import sys
 from pathlib import Path
 
-SEED = 26
+SEEDS = {"fix_threads": 26, "fix_threads2": 2602, "fix_threads3": 2603}
+SEED = SEEDS["fix_threads"]
 HERE = Path(__file__).resolve().parent
-DEV = HERE / "fix_threads_dev.jsonl"
-HELDOUT = HERE / "fix_threads_heldout.jsonl"
 
 
-def split(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+def split(rows: list[dict], seed: int = SEED) -> tuple[list[dict], list[dict]]:
     """Dev and held-back halves of ``rows`` (the dev half gets the odd one)."""
     ordered = sorted(rows, key=lambda row: row["message_id"])
-    random.Random(SEED).shuffle(ordered)
+    random.Random(seed).shuffle(ordered)
     half = (len(ordered) + 1) // 2
     return ordered[:half], ordered[half:]
 
@@ -44,19 +50,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="source", type=Path, help="all questions (JSON list)")
     parser.add_argument("--check", action="store_true", help="verify the files on disk")
+    parser.add_argument("--set", dest="name", choices=sorted(SEEDS), default="fix_threads")
     args = parser.parse_args(argv)
+    dev_path, held_path = HERE / f"{args.name}_dev.jsonl", HERE / f"{args.name}_heldout.jsonl"
     if args.source:
         rows = json.loads(args.source.read_text(encoding="utf-8"))
     else:
-        rows = _read(DEV) + _read(HELDOUT)
-    dev, heldout = split(rows)
+        rows = _read(dev_path) + _read(held_path)
+    dev, heldout = split(rows, SEEDS[args.name])
     if args.check:
-        same = _read(DEV) == dev and _read(HELDOUT) == heldout
+        same = _read(dev_path) == dev and _read(held_path) == heldout
         verdict = "the seeded split" if same else "NOT the seeded split"
         print(f"{len(dev)} dev / {len(heldout)} held out: {verdict}")  # noqa: T201
         return 0 if same else 1
-    _write(DEV, dev)
-    _write(HELDOUT, heldout)
+    _write(dev_path, dev)
+    _write(held_path, heldout)
     print(f"wrote {len(dev)} dev and {len(heldout)} held-out questions")  # noqa: T201
     return 0
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from answers.aspects import question_aspect
 from answers.thread_answer import THREAD_ASPECTS
-from answers.threads import mail_thread_id
+from answers.threads import MAIL_KINDS, mail_thread_id
 from archive.store.passages import Passage
 from graph.state import State
 from tools.timing import elapsed_ms
@@ -34,9 +34,12 @@ async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
     if not members:
         return {}
     placed = {m["chunk_id"]: m for m in members}
+    # a digest of a split-off part of the conversation (its thread id one of the members') joins
+    # it, so the answer reads the whole conversation when the digest leads
+    joined = {t: thread_id for m in members if (t := m.get("thread_id"))}
 
     def enriched(records: Sequence[Passage]) -> list[Passage]:
-        return [_placed(r, placed.get(r["chunk_id"])) for r in records]
+        return [_placed(r, placed.get(r["chunk_id"]), joined) for r in records]
 
     ranked = enriched(state.get("ranked", []))
     known = {r["chunk_id"] for r in ranked}
@@ -51,9 +54,12 @@ async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
     }
 
 
-def _placed(record: Passage, member: Passage | None) -> Passage:
+def _placed(record: Passage, member: Passage | None, joined: dict[str, str]) -> Passage:
     """``record`` with its place in the thread (its retrieval scores kept)."""
     if member is None:
+        conversation = joined.get(record.get("thread_id") or "")
+        if record["kind"] in MAIL_KINDS and conversation and not record.get("conversation"):
+            return {**record, "conversation": conversation}
         return record
     return {
         **record,

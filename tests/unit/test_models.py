@@ -58,3 +58,16 @@ def test_a_question_naming_the_best_record_is_not_stopped() -> None:
     # One name is not enough, nor two when the record lacks one of them.
     assert rescued_by_names(stopped, "Why did Kokhanok flood?", [kokhanok])["stopped"]
     assert rescued_by_names(stopped, "Why did the P-38 crash near Kokhanok?", [kokhanok])["stopped"]
+
+
+def test_the_claim_check_accepts_a_product_name_spelled_another_way() -> None:
+    thread = passage(
+        "a00000000001",
+        "Sending to two USRP2/USRPN210 with tx_samples_from_file; the SBX-120 in my X310 and "
+        "the GNURadio flowgraph.",
+    )
+    asked = "Why do two USRP2/N210 with an SBX in GNU Radio only transmit from one?"
+    assert missing_terms(asked, [thread]).terms == []
+    assert missing_terms("Does the B210 do it?", [passage("a00000000002", "the AB210")]).terms == [
+        "B210"
+    ]  # a letter or two before a model name is another model, not a product prefix

@@ -16,6 +16,7 @@ from archive.store.passages import Passage
 from archive.store.threads import author_of
 from graph.nodes.gather_thread import gather_thread
 from tests.fakes.clients import passage
+from text.sentences import sentences
 
 THREAD = "root@example.org"
 PROBLEM = "My USRP X310 is not transmitting anything with tx_waveforms at 900 MHz."
@@ -123,6 +124,20 @@ def test_what_confirms_and_what_does_not() -> None:
     assert not confirms("Thanks, unfortunately it still does not work.")
     assert not confirms("I tried your suggestion but I still get the same error.")
     assert not confirms("Thank you for your answer, I will try it tomorrow.")
+
+
+def test_thanks_for_the_answer_itself_confirms_it() -> None:
+    """Askers on the list confirm by thanking for the solution, agreeing, or a bare "Yes.
+    Thanks!"; thanks for the trouble, or with a doubt left, does not."""
+    assert confirms("Thank you very much for precisely pointing out the solution. One more thing?")
+    assert confirms("After further investigation, I concur with your comment.")
+    assert confirms("Thanks for this interesting insight! So it is not an error in the datasheet.")
+    assert confirms("Anyhow, the file is being used so I consider this solved.")
+    assert confirms("I will proceed with your suggested approach.")
+    assert confirms("Yes. Thanks!")
+    assert not confirms("Thanks for your reply. I still have some doubt.")
+    assert not confirms("Thank you for your help David.")
+    assert not confirms("Yes. Thanks! But it still fails after a reboot.")
 
 
 def answered(question: str, passages: list[Passage], pool: list[Passage]) -> list[str]:
@@ -256,3 +271,86 @@ def test_the_askers_own_resolution_competes_with_the_replies() -> None:
     assert found["chunk_id"] not in markers(
         "\n".join(answered(question, [ASK], [ASK, LATE, still]))
     )
+
+
+def test_the_asker_writing_from_a_bare_address_is_still_the_asker() -> None:
+    """A From with no name ("daniel@lab.org") is the same asker as "Daniel": their
+    confirmation marks the reply they thank, and their later words are not a reply."""
+    thanks = {**THANKS, "text": "After further investigation, I concur with your comment."}
+    thread = thread_of(THREAD, [ASK, ANSWER, {**thanks, "author": "daniel@lab.org"}, LATE])
+    assert thread is not None
+    assert thread.confirmed == {"m2@x": "m3@x"}
+    assert [m.author for m in thread.replies()] == ["Brian", "Marcus"]
+
+
+def test_a_web_form_mails_markdown_breaks_are_sentence_breaks() -> None:
+    """Mails posted through the list's web form end lines with a backslash and escape brackets:
+    undone, the cause is a sentence of its own instead of part of one too long to quote."""
+    text = (
+        "Hello Kevin,\n\n\\\nAre you using one of the default bitfiles?\\ It looks like the issue "
+        "is caused by your Radio and PolConverter sharing SEP3.\\\n\\\nSee \\[INFO\\] in the log."
+    )
+    assert sentences(own_text(text)) == [
+        "Hello Kevin,",
+        "Are you using one of the default bitfiles?",
+        "It looks like the issue is caused by your Radio and PolConverter sharing SEP3.",
+        "See [INFO] in the log.",
+    ]
+    assert own_text("Paths stay: C:\\Users\\me\\uhd") == "Paths stay: C:\\Users\\me\\uhd"
+
+
+async def test_a_digest_of_a_split_off_part_joins_the_gathered_conversation() -> None:
+    """A list archive splits a conversation (a reply whose parent it lacks starts a thread of
+    its own); the conversation is gathered by subject, and the split-off part's digest joins
+    it, so the answer reads the whole conversation when that digest leads."""
+
+    async def reader(thread_ids: Sequence[str]) -> dict[str, list[Passage]]:
+        split = {**LATE, "thread_id": "late@x"}  # a split-off part, joined by its subject
+        return {THREAD: [{**p, "conversation": THREAD} for p in (ASK, ANSWER, THANKS, split)]}
+
+    digest = passage(
+        "d00000000001",
+        "Problem (Daniel): not transmitting.",
+        kind="thread_digest",
+        thread_id="late@x",
+    )
+    other = passage("d00000000002", "Another thread.", kind="thread_digest", thread_id="else@x")
+    retrieved = {k: v for k, v in ASK.items() if k not in ("author", "in_reply_to")}
+    state: Any = {
+        "question": "How was the X310 fixed?",
+        "passages": [retrieved, digest, other],
+        "ranked": [retrieved, digest, other],
+    }
+    update = await gather_thread(state, threads=reader)
+    by_id = {r["chunk_id"]: r for r in update["ranked"]}
+    assert by_id["d00000000001"]["conversation"] == THREAD
+    assert "conversation" not in by_id["d00000000002"]
+
+
+def test_a_new_question_asked_by_replying_to_an_old_thread_is_its_own_conversation() -> None:
+    """Zhou replies to Daniel's thread with a new subject and a new question: answering Zhou's
+    question, Zhou is the asker and the reply to Zhou answers, not Daniel's thread."""
+    hijack = mail(
+        "a00000000021",
+        "My X410s run the ADC self calibration twice on every start; how can I avoid that?",
+        "h1@x",
+        "Zhou",
+        reply_to="m2@x",
+        subject="ADC Self Cal in X410",
+    )
+    answer = mail(
+        "a00000000022",
+        "Pass the calibration choice in the device arguments so it runs only once.",
+        "h2@x",
+        "Niels",
+        reply_to="h1@x",
+        subject="Re: ADC Self Cal in X410",
+    )
+    records = [ASK, ANSWER, THANKS, hijack, answer]
+    whole = thread_of(THREAD, records)
+    assert whole is not None and whole.asker == "daniel"
+    own = thread_of(THREAD, records, "Re: ADC Self Cal in X410")
+    assert own is not None and own.asker == "zhou"
+    assert [m.author for m in own.replies()] == ["Niels"]
+    alone = thread_of(THREAD, [ASK, ANSWER, hijack], "ADC Self Cal in X410")
+    assert alone is not None and len(alone.messages) == 3  # one message of it: the whole thread
