@@ -24,26 +24,28 @@ from archive.store.passages import Passage
 from text.words import content_stems, tokens
 
 #: Words that make a question about what usually happens on the list, not about one thread.
-_CUE = re.compile(
-    r"\b(?:(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
-    r"most\s+often|recurring|generally|in\s+general)\b",
-    re.IGNORECASE,
+_CUE_WORDS = (
+    r"(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
+    r"most\s+often|recurring|generally|in\s+general"
 )
-_FIX = re.compile(
-    r"\b(?:fix(?:es|ed)?|solutions?|solved?|workarounds?|remed(?:y|ies)|resolv(?:e|ed)|"
-    r"resolutions?|cures?)\b",
-    re.IGNORECASE,
+_FIX_WORDS = (
+    r"fix(?:es|ed)?|solutions?|solved?|workarounds?|remed(?:y|ies)|resolv(?:e|ed)|"
+    r"resolutions?|cures?"
 )
-_CAUSE = re.compile(r"\b(?:causes?|caused|reasons?|why|root\s+causes?|leads?\s+to)\b", re.I)
-#: Words of such a question that say how it is asked, not what about.
-_FRAME = re.compile(
-    r"\b(?:what|which|how|are|is|the|do|does|did|people|users?|on|in|of|for|to|with|a|an|"
+_CAUSE_WORDS = r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to"
+
+
+def _words(alternatives: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
+
+
+_CUE, _FIX, _CAUSE = _words(_CUE_WORDS), _words(_FIX_WORDS), _words(_CAUSE_WORDS)
+#: Words of such a question that say how it is asked, not what about: the cues above, and these.
+_FRAME = _words(
+    r"what|which|how|are|is|the|do|does|did|people|users?|on|in|of|for|to|with|a|an|"
     r"mailing|list|usrp[\s-]*users|forum|threads?|problems?|issues?|trouble|get|gets|got|"
-    r"suggested|recommended|proposed|given|most|common(?:ly)?|usual(?:ly)?|typical(?:ly)?|"
-    r"frequent(?:ly)?|often|recurring|generally|general|fix(?:es|ed)?|solutions?|solved?|"
-    r"workarounds?|remed(?:y|ies)|resolv(?:e|ed)|resolutions?|cures?|causes?|caused|reasons?|"
-    r"why|root|leads?|main|top)\b",
-    re.IGNORECASE,
+    r"suggested|recommended|proposed|given|most|often|general|root|leads?|main|top|"
+    + "|".join((_CUE_WORDS, _FIX_WORDS, _CAUSE_WORDS))
 )
 #: Sentences of a stating reply grouped per conversation (its best ones).
 STATEMENT_SENTENCES = 3
