@@ -17,14 +17,13 @@ run the same way and added with more ``--run`` labels.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from render import Table, emit  # noqa: E402
+from render import Table, emit, runs_parser  # noqa: E402
 
 COMMAND = "bosun eval-answers --offline benchmarks/questions/fix_threads{set}_{split}.jsonl --json"
 
@@ -65,11 +64,7 @@ def _pct(value: float | None) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--run", action="append", required=True, metavar="LABEL=FILE", help="an eval's --json"
-    )
-    parser.add_argument("--json", action="store_true")
+    parser = runs_parser(__doc__.splitlines()[0], "LABEL=FILE", "an eval's --json")
     args = parser.parse_args(argv)
     rows = []
     for run in args.run:

@@ -15,14 +15,13 @@ collection that holds that source's records; held-out halves are scored once, at
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from render import Table, emit  # noqa: E402
+from render import Table, emit, runs_parser  # noqa: E402
 
 COMMAND = "bosun eval-answers --offline [--collection C] benchmarks/questions/{kind}_{source}_{split}.jsonl --json"  # noqa: E501
 PATTERN_COLUMNS = (
@@ -94,15 +93,11 @@ def rows_of(label: str, report: dict[str, Any]) -> tuple[list[Any] | None, list[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--run",
-        action="append",
-        required=True,
-        metavar="SPLIT|SOURCE=FILE",
-        help="one eval-answers --json output, labelled (repeat)",
+    parser = runs_parser(
+        __doc__.split("\n\n")[0],
+        "SPLIT|SOURCE=FILE",
+        "one eval-answers --json output, labelled (repeat)",
     )
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     patterns, counts = [], []
     for run in args.run:

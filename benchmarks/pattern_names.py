@@ -17,7 +17,6 @@ the product's rules::
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 import pycountry
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from render import Table, emit  # noqa: E402
+from render import Table, emit, runs_parser  # noqa: E402
 
 from agent.evaluation.pattern_score import groups_of  # noqa: E402
 from text.words import content_stems, tokens  # noqa: E402
@@ -81,15 +80,11 @@ COMMAND = "python benchmarks/pattern_names.py --run LABEL=DETAILS[,DETAILS...] [
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--run",
-        action="append",
-        required=True,
-        metavar="LABEL=FILE[,FILE...]",
-        help="eval-answers --details files of one run, labelled (repeat)",
+    parser = runs_parser(
+        __doc__.split("\n\n")[0],
+        "LABEL=FILE[,FILE...]",
+        "eval-answers --details files of one run, labelled (repeat)",
     )
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows, notes = [], {}
     for run in args.run:

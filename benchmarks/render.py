@@ -70,6 +70,15 @@ def document(command: str, tables: Sequence[Table], **notes: Any) -> dict[str, A
     }
 
 
+def runs_parser(description: str, metavar: str, help: str) -> argparse.ArgumentParser:
+    """The command line of a script that tabulates earlier runs: ``--run LABEL=FILE`` (repeated,
+    at least one; ``metavar`` and ``help`` say what the files are) and ``--json``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--run", action="append", required=True, metavar=metavar, help=help)
+    parser.add_argument("--json", action="store_true")
+    return parser
+
+
 def emit(command: str, tables: Sequence[Table], *, as_json: bool, **notes: Any) -> None:
     """Print the tables (markdown), or with ``as_json`` their :func:`document`."""
     if as_json:
