@@ -17,6 +17,12 @@ how much benign text it flags.
   ``bosun-injections-d-2026-12-02``) before any detector read it. The classifier is fitted on
   A, B, C (both halves: set C's held-back half was scored once before, on 2026-12-02, and is
   training data since) and D's ``dev`` half; D's ``held_back`` half is the test, scored once;
+- set E, ``tests/data/injections_e.jsonl`` (``python tests/data/make_injections_e.py``): written
+  apart from the detector and sets A to D for issue 27 (look-alike letters, spacing,
+  delimiters, role-play, 28 languages; most attacks plain or lightly disguised, inside mails,
+  replies, CSV rows, hidden HTML or questions) and split by base half and half (seed
+  ``bosun-injections-e-2026-12-02``) before any detector read it. Build on ``dev`` only; its
+  ``held_back`` half is scored once, at the end;
 - every set is read twice: by the hand-written phrasings and cues alone, and by the detector as
   it ships (phrasings, cues the classifier supports, or the classifier);
 - false positives on benign text: every question of ``benchmarks/questions/*.jsonl``, the
@@ -57,6 +63,7 @@ SETS = {
     "B": DATA / "injections_b.jsonl",
     "C": DATA / "injections_c.jsonl",
     "D": DATA / "injections_d.jsonl",
+    "E": DATA / "injections_e.jsonl",
 }
 #: The one set whose held-back half nothing was built on; its misses are listed.
 TEST = "D"
