@@ -9,12 +9,14 @@ whether the files on disk are that split (exit status 1 when they are not).
 
 Two sets are split this way, each with its own seed, each split before Bosun answered any of it:
 ``fix_threads`` (114 questions, seed 26), ``fix_threads2`` (51 more, read from threads the
-first set does not use, seed 2602) and ``fix_threads3`` (36 more, from threads neither uses,
-seed 2603).
+first set does not use, seed 2602), ``fix_threads3`` (36 more, from threads neither uses,
+seed 2603) and ``fix_threads4`` (78 more, one question a thread, from threads none of the others
+use, read and written by someone who does not work on the answers; seed 2604).
 
     python benchmarks/questions/split_fix_threads.py --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads2 --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads3 --check
+    python benchmarks/questions/split_fix_threads.py --set fix_threads4 --check
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import random
 import sys
 from pathlib import Path
 
-SEEDS = {"fix_threads": 26, "fix_threads2": 2602, "fix_threads3": 2603}
+SEEDS = {"fix_threads": 26, "fix_threads2": 2602, "fix_threads3": 2603, "fix_threads4": 2604}
 SEED = SEEDS["fix_threads"]
 HERE = Path(__file__).resolve().parent
 
