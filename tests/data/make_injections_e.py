@@ -2,7 +2,7 @@
 """Writes ``injections_e.jsonl``: set E of planted instructions and benign hard negatives, the
 held-back test of issue 27 (run ``python tests/data/make_injections_e.py``).
 
-The texts are hand-written in ``injection_texts_e.py`` by someone who had not read the detector,
+The texts are hand-written in ``injection_texts_e_attacks.py`` and ``injection_texts_e_benign.py`` by someone who had not read the detector,
 its training generators or the phrasings of sets A to D. Every base text gives one row whose
 disguise is drawn (seeded by the base) from a realistic mix: most attacks plain or lightly
 disguised as attackers write them (inside a mail, a usrp-users reply, a CSV row, hidden HTML, an
@@ -32,7 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from injection_texts_e import ATTACKS, BENIGN  # noqa: E402
+from injection_texts_e_attacks import ATTACKS  # noqa: E402
+from injection_texts_e_benign import BENIGN  # noqa: E402
 
 SEED = "bosun-injections-e-2026-12-02"
 OUT = Path(__file__).resolve().parent / "injections_e.jsonl"
