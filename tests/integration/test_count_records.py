@@ -67,6 +67,9 @@ CASUALTIES = [
     {"Reference": "C3", "ShipsInvolved": "DELTA (IMO 9000004)", "FlagStates": "MLT",
      "IncidentDateTime": "2006-02-01 00:00", "InitialEvent": "Collision",
      "ShipType1": "Oil Tanker", "Consequences1": "Loss of life,Total loss of the ship"},
+    {"Reference": "C4", "ShipsInvolved": "ECHO (IMO 9000005)", "FlagStates": "GRC",
+     "IncidentDateTime": "2007-03-01 00:00", "InitialEvent": "Flooding",
+     "ShipType1": "ORE CARRIER", "Consequences1": "Loss of life"},
 ]  # fmt: skip
 
 
@@ -110,6 +113,23 @@ async def test_counts_are_exact_over_the_whole_set(services: Services) -> None:
         services.store, RecordQuery("casualty", initial_event="grounding")
     )
     assert grounded.matched == 1
+
+
+async def test_a_count_of_a_ship_type_counts_the_type_the_records_carry(
+    services: Services,
+) -> None:
+    """ "bulk carriers" counts the records typed so ("Bulk Carrier"); an ore carrier, filed with
+    bulk carriers, is named apart with its count, never silently in or out."""
+    bulk = await count_records(
+        services.store,
+        RecordQuery("casualty", vessel_families=("bulk carrier",), vessel_named="bulk"),
+    )
+    assert (bulk.matched, bulk.related) == (1, [("ORE CARRIER", 1)])
+    state = await ask(services, "How many casualties with loss of life involved bulk carriers?")
+    answer = str(state["messages"][-1].content)
+    assert first_number(answer) == 0 and "of the 1 casualty records of bulk carriers" in answer
+    assert "not counted above: 1 more such casualty records" in answer, answer
+    assert "(ORE CARRIER 1)" in answer, answer
 
 
 async def ask(services: Services, question: str) -> dict[str, Any]:
