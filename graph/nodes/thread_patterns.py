@@ -48,7 +48,7 @@ async def grouped_threads(
     if not any(g.name != OTHER and g.count >= 2 for g in groups):
         logger.info("thread pattern: %d threads, no group of two; searched instead", matched)
         return {"counted": False, "diagnostics": Diagnostics(count={**record, "matched": matched})}
-    fact = compose_thread_pattern(plan, matched, len(conversations), groups)
+    fact = compose_thread_pattern(plan, matched, len(conversations), groups, how=found.how)
     cited = set(marker_ids(fact))
     by_id = {s.passage["chunk_id"]: s.passage for s in statements}
     cite = [by_id[i] for i in by_id if i in cited]
