@@ -77,6 +77,7 @@ class ThreadPatternPlan:
 
     about: str  # fix | cause
     topic: str  # the problem area's words ("overflows"), matched in the messages
+    asked: str = ""  # the question: its own words name no group ("mailing list")
 
 
 def thread_pattern_plan(question: str) -> ThreadPatternPlan | None:
@@ -89,7 +90,7 @@ def thread_pattern_plan(question: str) -> ThreadPatternPlan | None:
     if not content_stems(tokens(topic)):
         return None
     about = "fix" if fix and (not cause or fix.start() < cause.start()) else "cause"
-    return ThreadPatternPlan(about=about, topic=topic)
+    return ThreadPatternPlan(about=about, topic=topic, asked=question)
 
 
 #: The sentence roles (:mod:`answers.units`) that state what a question asks.
@@ -198,7 +199,8 @@ def thread_groups(
             return True
         return phrase[0] in terms and counts[phrase[0]] / n >= LIFT * shares.get(phrase[0], 0.0)
 
-    ignore = set(content_stems(tokens(f"{plan.topic} {plan.about} fix cause issue problem")))
+    asked = f"{plan.asked} {plan.topic} {plan.about} fix cause issue problem"
+    ignore = set(content_stems(tokens(asked)))
     groups = group_phrases(statements, ignore=ignore, glue=glue, nameable=nameable)
     return [Group(as_written(g.name, g.members), g.members) for g in groups]
 
@@ -226,6 +228,7 @@ def term_stems(texts: Iterable[str]) -> set[str]:
                 or any(ch in word for ch in "_0123456789")
             )
             for part in re.split(r"[_.'’-]+", word):
+                part = part.lstrip("0123456789")  # "10MHz": the unit
                 if part.isalpha():
                     key = stem(part.lower())
                     uses[key] += 1
@@ -239,12 +242,36 @@ def as_written(name: str, members: Sequence[Statement]) -> str:
     words = name.split()
     if name == OTHER or not words:
         return name
-    pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", re.IGNORECASE)
+    if len(words) == 1 and (identifier := _identifier(words[0], members)):
+        return identifier
+    between = r"[\W_]+"  # "rt runtime share" is written RT_RUNTIME_SHARE
+    pattern = re.compile(
+        r"(?<![A-Za-z])" + between.join(map(re.escape, words)) + r"(?![A-Za-z0-9])", re.I
+    )
     found = Counter(m[0] for s in members for m in pattern.finditer(s.text))
     if not found:
         return name
-    written = " ".join(found.most_common(1)[0][0].split())
-    return written[:1].upper() + written[1:]
+    written = " ".join(_PUNCTUATION.sub(" ", found.most_common(1)[0][0]).split())
+    return written if "_" in written else written[:1].upper() + written[1:]
+
+
+def _identifier(word: str, members: Sequence[Statement]) -> str:
+    """The identifier most of the statements write ``word`` inside ("benchmark_rate" for
+    "benchmark", "rfnoc_image_builder" for "builder"); "" when most write the word alone."""
+    part = re.compile(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", re.IGNORECASE)
+    found = Counter(
+        token
+        for s in members
+        for token in {t for t in _IDENTIFIER.findall(s.text) if part.search(t)} or {""}
+    )
+    best, n = found.most_common(1)[0] if found else ("", 0)
+    return best if best and "_" in best and n > len(members) / 2 else ""
+
+
+#: A word as a list writes it, identifiers whole ("uhd_images_downloader", "RT_RUNTIME_SHARE").
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+|[A-Za-z0-9]+")
+#: Punctuation inside a name's span ("attr(usrp, bank"), not that of identifiers ("_", "-").
+_PUNCTUATION = re.compile(r"[^\w\s./-]+")
 
 
 def compose_thread_pattern(

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, Protocol
 
 from answers.citations import marker_ids
-from answers.pattern_groups import OTHER
+from answers.pattern_groups import OTHER, Group, Statement
 from answers.thread_patterns import (
+    ThreadPatternPlan,
     compose_thread_pattern,
     thread_groups,
     thread_pattern_plan,
@@ -23,8 +24,25 @@ from providers.chat import ChatModel
 
 logger = logging.getLogger(__name__)
 
-#: The conversations mentioning a topic (``archive.store.threads.topic_conversations``).
-TopicThreads = Callable[[str], Awaitable[TopicSet]]
+
+class TopicThreads(Protocol):
+    """The conversations mentioning a topic (``archive.store.threads.topic_conversations``),
+    matched the strictest way that finds ``least`` threads (default: the store's own)."""
+
+    def __call__(self, topic: str, *, least: int = ...) -> Awaitable[TopicSet]: ...
+
+
+def _pattern(
+    plan: ThreadPatternPlan, question: str, found: TopicSet
+) -> tuple[list[Statement], list[Group]]:
+    """The statements of a topic set's conversations and their groups ([] when none states)."""
+    statements = thread_statements(plan, question, found.conversations)
+    groups = thread_groups(plan, statements, found.shares, found.bursts) if statements else []
+    return statements, groups
+
+
+def _named(groups: list[Group]) -> bool:
+    return any(g.name != OTHER and g.count >= 2 for g in groups)
 
 
 async def grouped_threads(
@@ -34,18 +52,24 @@ async def grouped_threads(
     mentioning the problem, each one's fix (or cause) from its confirmed or last answering
     reply, grouped into named groups with counts and examples cited to the stating messages. A
     question that asks no such thing, or whose conversations state nothing, goes on to the
-    search."""
+    search. When the strictest match of the topic (its words as a phrase) shows no pattern, a
+    looser one (its words anywhere, all but one of them) is tried before giving up."""
     question = state.get("question", "")
     plan = thread_pattern_plan(question)
     if plan is None or topics is None:
         return {"counted": False}
     start = time.perf_counter()
     found = await topics(plan.topic)
+    statements, groups = _pattern(plan, question, found)
+    while not _named(groups) and found.matched:  # a wider match may hold a pattern
+        wider = await topics(plan.topic, least=found.matched + 1)
+        if wider.matched <= found.matched:
+            break
+        found = wider
+        statements, groups = _pattern(plan, question, found)
     matched, conversations = found.matched, found.conversations
-    statements = thread_statements(plan, question, conversations)
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}
-    groups = thread_groups(plan, statements, found.shares, found.bursts) if statements else []
-    if not any(g.name != OTHER and g.count >= 2 for g in groups):
+    if not _named(groups):
         logger.info("thread pattern: %d threads, no group of two; searched instead", matched)
         return {"counted": False, "diagnostics": Diagnostics(count={**record, "matched": matched})}
     fact = compose_thread_pattern(plan, matched, len(conversations), groups, how=found.how)
