@@ -117,7 +117,7 @@ def _whole_families(question: str, plan: CountPlan) -> CountPlan:
     if found is None or not plan.query.vessel_named:
         return plan
     words = found[1]
-    scope = plan.scope.replace(f"of {words}", f"of {words} (related types filed with them too)")
+    scope = plan.scope.replace(f"of {words}", f"of {words} and related types")
     return replace(plan, query=plan.query.whole_families(), scope=scope)
 
 

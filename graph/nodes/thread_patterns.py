@@ -71,7 +71,11 @@ async def grouped_threads(
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}
     if not _named(groups):
         logger.info("thread pattern: %d threads, no group of two; searched instead", matched)
-        return {"counted": False, "diagnostics": Diagnostics(count={**record, "matched": matched})}
+        return {  # the threads are in the archive: the search's cutoff may not stop the turn
+            "counted": False,
+            "record_set": matched,
+            "diagnostics": Diagnostics(count={**record, "matched": matched}),
+        }
     fact = compose_thread_pattern(plan, matched, len(conversations), groups, how=found.how)
     cited = set(marker_ids(fact))
     by_id = {s.passage["chunk_id"]: s.passage for s in statements}

@@ -180,7 +180,9 @@ async def test_a_pattern_question_groups_the_whole_sets_causes(services: Service
 
     state = await ask(services, "What are the usual consequences of collisions involving tankers?")
     answer = str(state["messages"][-1].content)
-    assert answer.startswith("2 casualty records of tankers whose initial event was collision")
+    assert answer.startswith(
+        "2 casualty records of tankers and related types whose initial event was collision"
+    )
     assert "- **Loss of life** — 2 of 2 (100%)" in answer, answer
     assert "- **Total loss of the ship** — 1 of 2 (50%)" in answer, answer
 
