@@ -100,6 +100,12 @@ STATING_ROLES: dict[str, tuple[str, ...]] = {
 }
 
 
+def subject_of_list(topic: str, bursts: Mapping[str, float]) -> bool:
+    """Whether the list talks about ``topic`` as a subject: one of its words comes in bursts
+    (:data:`BURST`: "n210", "sequence"; not "headache" or "love", said once in passing)."""
+    return any(bursts.get(s, 0.0) >= BURST for s in content_stems(tokens(topic)))
+
+
 def thread_statements(
     plan: ThreadPatternPlan, question: str, conversations: Mapping[str, Sequence[Passage]]
 ) -> list[Statement]:

@@ -13,6 +13,7 @@ from answers.pattern_groups import OTHER, Group, Statement
 from answers.thread_patterns import (
     ThreadPatternPlan,
     compose_thread_pattern,
+    subject_of_list,
     thread_groups,
     thread_pattern_plan,
     thread_statements,
@@ -71,9 +72,9 @@ async def grouped_threads(
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}
     if not _named(groups):
         logger.info("thread pattern: %d threads, no group of two; searched instead", matched)
-        return {  # the threads are in the archive: the search's cutoff may not stop the turn
+        return {  # threads on a subject of the list: the search's cutoff may not stop the turn
             "counted": False,
-            "record_set": matched,
+            "record_set": matched if subject_of_list(plan.topic, found.bursts) else 0,
             "diagnostics": Diagnostics(count={**record, "matched": matched}),
         }
     fact = compose_thread_pattern(plan, matched, len(conversations), groups, how=found.how)

@@ -38,7 +38,7 @@ async def test_a_record_set_with_nothing_to_group_goes_on_marked_as_held() -> No
 
 async def test_a_thread_set_with_no_pattern_goes_on_marked_as_held() -> None:
     one = {"q0@x": conversation(0, FIXES["disk"])}
-    topics = Topics(TopicSet(1, one, SHARES, BURSTS))
+    topics = Topics(TopicSet(1, one, SHARES, {**BURSTS, "overflow": 1.5}))  # a list's subject
     state: Any = {"question": THREADS, "messages": [HumanMessage(THREADS)], "filters": {}}
     out = await count_records(state, counter=_no_records, causes=None, topics=topics)
     assert out["counted"] is False and out["record_set"] == 1
@@ -65,3 +65,14 @@ async def test_a_thread_pattern_is_handed_to_the_model_as_facts_and_kept_only_wh
     )
     assert out["answer_source"] == "count" and out["diagnostics"]["degraded"]
     assert str(out["messages"][0].content).startswith("5 mail threads mention overflows")
+
+
+async def test_a_word_said_in_passing_holds_no_thread_set() -> None:
+    """ "What usually causes headaches?": a few threads say "headache" once in passing (no
+    burst); that is no subject of the list, so the cutoff may still stop the question."""
+    one = {"q0@x": conversation(0, FIXES["disk"])}
+    topics = Topics(TopicSet(3, one, {"headach": 0.001}, {"headach": 1.0}))
+    question = "What usually causes headaches?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_records, causes=None, topics=topics)
+    assert out["counted"] is False and not out.get("record_set")
