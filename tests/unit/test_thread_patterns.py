@@ -13,6 +13,7 @@ from langchain_core.messages import HumanMessage
 from agent.evaluation.pattern_score import PatternGold, measure_pattern
 from answers.pattern_groups import OTHER, Statement, group_phrases
 from answers.thread_patterns import (
+    as_written,
     compose_thread_pattern,
     thread_groups,
     thread_pattern_plan,
@@ -232,3 +233,24 @@ async def test_a_topic_with_no_pattern_as_a_phrase_is_matched_more_loosely() -> 
     assert out["counted"] is True
     text = str(out["messages"][0].content)
     assert text.startswith("4 mail threads mention disk overflows; 4 of 4 conversations"), text
+
+
+@pytest.mark.parametrize(
+    ("name", "texts", "written"),
+    [
+        ("Dram", ["The DRAM is too slow.", "Use the DRAM FIFO."], "DRAM"),
+        ("Rt runtime share", ["It is the RT_RUNTIME_SHARE feature."], "RT_RUNTIME_SHARE"),
+        (
+            "Benchmark",
+            ["Run benchmark_rate.", "Try benchmark_rate --rx_rate 1e6."],
+            "benchmark_rate",
+        ),
+        ("Mhz ref", ["Feed it 10MHz REF and PPS.", "The 10 MHz ref drifts."], "10MHz REF"),
+        ("Gbe", ["Over 1 GbE it drops.", "A 10GbE link is fine."], "GbE"),  # two quantities
+    ],
+)
+def test_a_group_is_named_as_its_statements_write_it(
+    name: str, texts: list[str], written: str
+) -> None:
+    members = [Statement(f"i{i}", t, passage(f"{i:012d}", t)) for i, t in enumerate(texts)]
+    assert as_written(name, members) == written
