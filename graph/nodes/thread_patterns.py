@@ -42,8 +42,14 @@ def _pattern(
     return statements, groups
 
 
-def _named(groups: list[Group]) -> bool:
-    return any(g.name != OTHER and g.count >= 2 for g in groups)
+#: Named groups that make a pattern of "the most common" fixes or causes without reading a
+#: wider match of the topic.
+ENOUGH_GROUPS = 2
+
+
+def _named(groups: list[Group]) -> int:
+    """How many named groups of two conversations or more ``groups`` hold."""
+    return sum(g.name != OTHER and g.count >= 2 for g in groups)
 
 
 async def grouped_threads(
@@ -53,8 +59,9 @@ async def grouped_threads(
     mentioning the problem, each one's fix (or cause) from its confirmed or last answering
     reply, grouped into named groups with counts and examples cited to the stating messages. A
     question that asks no such thing, or whose conversations state nothing, goes on to the
-    search. When the strictest match of the topic (its words as a phrase) shows no pattern, a
-    looser one (its words anywhere, all but one of them) is tried before giving up."""
+    search. When the strictest match of the topic (its words as a phrase) shows fewer than
+    :data:`ENOUGH_GROUPS` groups, looser ones (its words anywhere, all but one of them) are
+    read too, and the match that shows the most groups answers (the strictest of equals)."""
     question = state.get("question", "")
     plan = thread_pattern_plan(question)
     if plan is None or topics is None:
@@ -62,12 +69,15 @@ async def grouped_threads(
     start = time.perf_counter()
     found = await topics(plan.topic)
     statements, groups = _pattern(plan, question, found)
-    while not _named(groups) and found.matched:  # a wider match may hold a pattern
-        wider = await topics(plan.topic, least=found.matched + 1)
-        if wider.matched <= found.matched:
+    tried = found
+    while _named(groups) < ENOUGH_GROUPS and tried.matched:  # a wider match may show more
+        wider = await topics(plan.topic, least=tried.matched + 1)
+        if wider.matched <= tried.matched:
             break
-        found = wider
-        statements, groups = _pattern(plan, question, found)
+        tried = wider
+        more = _pattern(plan, question, wider)
+        if _named(more[1]) > _named(groups):
+            found, (statements, groups) = wider, more
     matched, conversations = found.matched, found.conversations
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}
     if not _named(groups):

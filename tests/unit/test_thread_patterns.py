@@ -134,7 +134,7 @@ async def test_the_node_answers_a_thread_pattern_or_leaves_it_to_the_search(size
         assert topics.asked == [("overflows", 10), ("overflows", 2)]
         assert out["counted"] is False
         return
-    assert topics.asked == [("overflows", 10)]
+    assert topics.asked[0] == ("overflows", 10)  # then wider (one group is a thin pattern)
     assert out["counted"] is True
     text = str(out["messages"][0].content)
     assert re.search(r"^- \*\*Disk[\w ]*\*\* — 5 of 5", text, re.MULTILINE)
@@ -229,7 +229,7 @@ async def test_a_topic_with_no_pattern_as_a_phrase_is_matched_more_loosely() -> 
     question = "What are the most common fixes for disk overflows on the mailing list?"
     state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
     out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
-    assert topics.asked == [("disk overflows", 10), ("disk overflows", 2)]
+    assert topics.asked[:2] == [("disk overflows", 10), ("disk overflows", 2)]
     assert out["counted"] is True
     text = str(out["messages"][0].content)
     assert text.startswith("4 mail threads mention disk overflows; 4 of 4 conversations"), text
