@@ -254,3 +254,19 @@ def test_a_group_is_named_as_its_statements_write_it(
 ) -> None:
     members = [Statement(f"i{i}", t, passage(f"{i:012d}", t)) for i, t in enumerate(texts)]
     assert as_written(name, members) == written
+
+
+async def test_one_group_is_a_thin_pattern_and_a_wider_match_showing_more_answers() -> None:
+    """The phrase match shows one group (three RAM disks); the words' match shows two (RAM
+    disks and MTU): the wider set answers, its size stated."""
+    narrow = {f"q{n}@x": conversation(n, FIXES["disk"]) for n in range(3)}
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = Topics(
+        TopicSet(3, narrow, SHARES, BURSTS, "phrase"), TopicSet(5, wide, SHARES, BURSTS, "words")
+    )
+    question = "What are the most common fixes for disk overflows on the mailing list?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
+    text = str(out["messages"][0].content)
+    assert text.startswith("5 mail threads mention disk overflows"), text
+    assert len(re.findall(r"^- \*\*", text, re.MULTILINE)) == 2, text
