@@ -17,9 +17,10 @@ from datetime import date
 
 import pycountry
 
+from answers.related_types import related_line
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
-from archive.vessel_types import families_in, type_words
+from archive.vessel_types import families_in, own_words, type_words
 from text.words import content_stems, tokens
 
 _ASKS_COUNT = re.compile(
@@ -332,7 +333,7 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
         scope.append(f"involving a ship flagged in {_country_name(code)}")
     if found := families_in(question):
         families, words = found
-        query = replace(query, vessel_families=families)
+        query = replace(query, vessel_families=families, vessel_named=own_words(families))
         scope.append(f"of {words}")
     if m := _SEVERITY.search(question):
         severity = " ".join(m[1].lower().split())
@@ -387,6 +388,8 @@ def compose_count(plan: CountPlan, count: RecordCount, cite: list[Passage]) -> s
         lead = f"{count.matched:,} {plan.noun}" + (f" {plan.scope}" if plan.scope else "")
         lead += f" are in the archive {markers}."
     lines = [lead.replace(" .", ".")]
+    if count.related:
+        lines.append(related_line(plan.noun, count.related))
     if cite:
         label = "For example" if count.matched else "Records of that set"
         lines.append(f"{label}:")

@@ -131,7 +131,7 @@ def group_phrases(
     control" and "loss of airplane control", "loss of engine" and "loss of engine power")."""
     items: dict[str, Said] = defaultdict(list)
     for statement in statements:
-        words = [w for w in tokens(statement.text) if w.isalpha()]
+        words = grouped_words(statement.text)
         items[statement.item].append((statement, words, [stem(w) for w in words]))
     if glue is None:
         glue = glue_stems(s.text for s in statements)
@@ -300,6 +300,22 @@ def _span(words: list[str], stems: list[str], phrase: tuple[str, ...]) -> str:
         if at == len(phrase):
             return " ".join(words[start : end + 1])
     return ""
+
+
+#: A quantity written with its unit ("10mhz", "1gbe", "200msps"): the unit is the word.
+_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?([a-z]{2,})")
+
+
+def grouped_words(text: str) -> list[str]:
+    """The words of ``text`` that phrases are made of: its alphabetic tokens, and the unit of a
+    quantity written with it ("10MHz" is "mhz", as "10 MHz" is)."""
+    out = []
+    for word in tokens(text):
+        if word.isalpha():
+            out.append(word)
+        elif unit := _QUANTITY.fullmatch(word):
+            out.append(unit[1])
+    return out
 
 
 def _stems(text: str) -> list[str]:

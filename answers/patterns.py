@@ -13,7 +13,7 @@ report's findings, one sentence at a time. One record or report is one item.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from answers.counting import CountPlan, count_plan, kind_stems, plan_for
 from answers.pattern_groups import (
@@ -27,6 +27,7 @@ from answers.pattern_groups import (
 )
 from archive.store.counts import RecordQuery
 from archive.store.passages import Passage
+from archive.vessel_types import families_in
 from text.sentences import sentences
 from text.words import content_stems, tokens
 
@@ -102,10 +103,22 @@ def pattern_plan(question: str) -> PatternPlan | None:
         plan = CountPlan(query, "TAIC reports", f"of {mode} occurrences" if mode else "", "")
         return PatternPlan(plan, "finding", _involving(question), own)
     sea = bool(_SEA.search(question))
-    plan = plan_for(question, sea=sea)
+    plan = _whole_families(question, plan_for(question, sea=sea))
     about = "outcome" if sea and _OUTCOME.search(question) else "cause"
     topic = "" if sea else _topic(question)
     return PatternPlan(plan, about, topic, own)
+
+
+def _whole_families(question: str, plan: CountPlan) -> CountPlan:
+    """A pattern describes what happens to a kind of ship: its set is the whole family the
+    archive files the asked type in, related types included ("Ore Carrier" with bulk
+    carriers), and says so; a count counts the type as recorded and names those apart."""
+    found = families_in(question)
+    if found is None or not plan.query.vessel_named:
+        return plan
+    words = found[1]
+    scope = plan.scope.replace(f"of {words}", f"of {words} and related types")
+    return replace(plan, query=plan.query.whole_families(), scope=scope)
 
 
 def _topic(question: str) -> str:

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pattern_groups import OTHER, Group, Statement, group_phrases
 from answers.patterns import example_lines
+from answers.scoring import scores
 from answers.thread_answer import ThreadQuestion, answering_reply
-from answers.threads import thread_of
+from answers.threads import Message, thread_of
+from answers.units import Unit, is_repeat, signature, units_of
 from archive.store.passages import Passage
-from text.words import content_stems, tokens
+from archive.store.threads import MOST_WORDS, PHRASE, WORDS
+from text.words import content_stems, stem, tokens
 
 #: Words that make a question about what usually happens on the list, not about one thread.
 _CUE_WORDS = (
@@ -47,8 +50,9 @@ _FRAME = _words(
     r"suggested|recommended|proposed|given|most|often|general|root|leads?|main|top|"
     + "|".join((_CUE_WORDS, _FIX_WORDS, _CAUSE_WORDS))
 )
-#: Sentences of a stating reply grouped per conversation (its best ones).
-STATEMENT_SENTENCES = 3
+#: Sentences grouped per conversation (its best ones), and at most this many of one message.
+STATEMENT_SENTENCES = 5
+MESSAGE_SENTENCES = 2
 #: A sentence this short says nothing to group ("Hi Martin,").
 MIN_SENTENCE_CHARS = 24
 #: A stem in at least this share of the conversations' statements names no group ("uhd").
@@ -73,6 +77,7 @@ class ThreadPatternPlan:
 
     about: str  # fix | cause
     topic: str  # the problem area's words ("overflows"), matched in the messages
+    asked: str = ""  # the question: its own words name no group ("mailing list")
 
 
 def thread_pattern_plan(question: str) -> ThreadPatternPlan | None:
@@ -85,15 +90,33 @@ def thread_pattern_plan(question: str) -> ThreadPatternPlan | None:
     if not content_stems(tokens(topic)):
         return None
     about = "fix" if fix and (not cause or fix.start() < cause.start()) else "cause"
-    return ThreadPatternPlan(about=about, topic=topic)
+    return ThreadPatternPlan(about=about, topic=topic, asked=question)
+
+
+#: The sentence roles (:mod:`answers.units`) that state what a question asks.
+STATING_ROLES: dict[str, tuple[str, ...]] = {
+    "fix": ("fix", "found", "hint"),
+    "cause": ("cause", "found"),
+}
+
+
+def subject_of_list(topic: str, bursts: Mapping[str, float]) -> bool:
+    """Whether the list talks about ``topic`` as a subject: one of its words comes in bursts
+    (:data:`BURST`: "n210", "sequence"; not "headache" or "love", said once in passing)."""
+    return any(bursts.get(s, 0.0) >= BURST for s in content_stems(tokens(topic)))
 
 
 def thread_statements(
     plan: ThreadPatternPlan, question: str, conversations: Mapping[str, Sequence[Passage]]
 ) -> list[Statement]:
-    """Per conversation with a reply that answers, its best sentences that answer at all (one
-    item per stating message, however many conversations reach it), each cited to its own
-    chunk."""
+    """Per conversation with a reply that answers, what its replies state: the reply the asker
+    confirmed alone when there is one (that is the fix); else every reply by someone else and
+    the asker's own report of what solved it, each one's sentences that say a fix (or a cause)
+    and answer the question at all, the best :data:`STATEMENT_SENTENCES` of the conversation
+    kept. A list's conversation often gathers several suggestions ("move the file to a RAM
+    disk", "run benchmark_rate"): each may be a common fix, not only the last one said. One
+    item per conversation, each sentence cited to its own message's chunk; a message reached
+    from two conversations is read once."""
     out: list[Statement] = []
     seen: set[str] = set()
     query = f"{plan.topic} {plan.about}"
@@ -105,18 +128,49 @@ def thread_statements(
         reply = answering_reply(thread, request)
         if reply is None or reply.message.message_id in seen:
             continue
-        seen.add(reply.message.message_id)
-        ranked = sorted(range(len(reply.units)), key=lambda i: (-reply.scored[i], i))
-        chosen = [
-            reply.units[i]
-            for i in ranked
-            if reply.scored[i] > 0
-            and len(reply.units[i].text) >= MIN_SENTENCE_CHARS
-            and "http" not in reply.units[i].text
-        ][:STATEMENT_SENTENCES]
-        item = reply.message.message_id
-        out += [Statement(item, u.text, u.record) for u in sorted(chosen, key=lambda u: u.position)]
+        messages = [reply.message]
+        if reply.confirmed_by is None:
+            messages += [m for m in (*thread.replies(), *thread.resolutions()) if m not in messages]
+        messages = [m for m in messages if m.message_id not in seen]
+        seen.update(m.message_id for m in messages)
+        chosen = _stating(messages, reply.message, query, plan.about)
+        out += [Statement(thread_id, u.text, u.record) for u in chosen]
     return out
+
+
+def _stating(messages: Sequence[Message], answering: Message, query: str, about: str) -> list[Unit]:
+    """The sentences of ``messages`` that state what is asked: those of a stating role
+    (:data:`STATING_ROLES`) and, from the ``answering`` reply, any that answers the question at
+    all; the best first, :data:`MESSAGE_SENTENCES` of a message at most, none said twice (a
+    reply quoting an earlier one), :data:`STATEMENT_SENTENCES` in all, in reading order."""
+    wanted = STATING_ROLES.get(about, ())
+    units = [
+        u
+        for m in messages
+        for c in m.chunks
+        for u in units_of(c, 0)
+        if len(u.text) >= MIN_SENTENCE_CHARS and "http" not in u.text
+    ]
+    values = scores(query, units, about) if units else []  # type: ignore[arg-type]
+    own = {c["doc_id"] for c in answering.chunks}
+    ranked = sorted(
+        (u.role not in wanted, -v, i)
+        for i, (u, v) in enumerate(zip(units, values, strict=True))
+        if v > 0 and (u.role in wanted or u.record["doc_id"] in own)
+    )
+    chosen: list[int] = []
+    said: list[frozenset[str]] = []
+    per_message: Counter[str] = Counter()
+    for _, _, i in ranked:
+        unit, sig = units[i], signature(units[i].text)
+        if per_message[unit.doc_id] >= MESSAGE_SENTENCES or is_repeat(sig, said):
+            continue
+        chosen.append(i)
+        said.append(sig)
+        per_message[unit.doc_id] += 1
+        if len(chosen) == STATEMENT_SENTENCES:
+            break
+    return [units[i] for i in sorted(chosen)]
 
 
 def thread_groups(
@@ -142,28 +196,117 @@ def thread_groups(
     glue |= {s for s, share in shares.items() if share >= COMMON_SHARE}
     glue |= {s for s, b in bursts.items() if b < TALK_BURST and shares.get(s, 0.0) >= KNOWN_SHARE}
 
+    terms = term_stems(s.text for s in statements)
+
     def nameable(phrase: tuple[str, ...]) -> bool:
         if not any(bursts.get(stem, 0.0) >= BURST for stem in phrase):
             return False
-        return len(phrase) > 1 or counts[phrase[0]] / n >= LIFT * shares.get(phrase[0], 0.0)
+        if len(phrase) > 1:
+            return True
+        return phrase[0] in terms and counts[phrase[0]] / n >= LIFT * shares.get(phrase[0], 0.0)
 
-    ignore = set(content_stems(tokens(f"{plan.topic} {plan.about} fix cause issue problem")))
-    return group_phrases(statements, ignore=ignore, glue=glue, nameable=nameable)
+    asked = f"{plan.asked} {plan.topic} {plan.about} fix cause issue problem"
+    ignore = set(content_stems(tokens(asked)))
+    groups = group_phrases(statements, ignore=ignore, glue=glue, nameable=nameable)
+    return [Group(as_written(g.name, g.members), g.members) for g in groups]
+
+
+#: A word (with the identifiers a list writes: "benchmark_rate", "recv_buff_size", "X310").
+_WRITTEN = re.compile(r"[A-Za-z][A-Za-z0-9_.'’-]*[A-Za-z0-9]|[A-Za-z]")
+#: Share of its uses a word must be written as a term in to be one.
+TERM_SHARE = 0.5
+
+
+def term_stems(texts: Iterable[str]) -> set[str]:
+    """Stems the statements write as technical terms in at least :data:`TERM_SHARE` of their
+    uses: capitalised past a sentence's first word or inside ("DRAM", "OctoClock", "Linux"),
+    or part of an identifier ("benchmark" of ``benchmark_rate``, "x310"). A single word names
+    a group of a list's statements only as such a term: "Loaded", "Close", "Decided" say
+    nothing alone; "DRAM", "GPSDO" and "benchmark_rate" name a thing."""
+    uses: Counter[str] = Counter()
+    named: Counter[str] = Counter()
+    for text in texts:
+        for at, match in enumerate(_WRITTEN.finditer(text)):
+            word = match[0]
+            term = (
+                any(ch.isupper() for ch in word[1:])
+                or (at > 0 and word[0].isupper())
+                or any(ch in word for ch in "_0123456789")
+            )
+            for part in re.split(r"[_.'’-]+", word):
+                part = part.lstrip("0123456789")  # "10MHz": the unit
+                if part.isalpha():
+                    key = stem(part.lower())
+                    uses[key] += 1
+                    named[key] += term
+    return {k for k, n in uses.items() if named[k] >= TERM_SHARE * n}
+
+
+def as_written(name: str, members: Sequence[Statement]) -> str:
+    """A group's name as its statements write it most often ("DRAM", "OctoClock", not "Dram"),
+    its first letter capitalised; the name itself when no statement writes it so."""
+    words = name.split()
+    if name == OTHER or not words:
+        return name
+    if len(words) == 1 and (identifier := _identifier(words[0], members)):
+        return identifier
+    between = r"[\W_]+"  # "rt runtime share" is written RT_RUNTIME_SHARE
+    pattern = re.compile(
+        r"(?<![A-Za-z])"  # a unit written after its number ("10MHz") is named by the unit
+        + between.join(map(re.escape, words))
+        + r"(?![A-Za-z0-9])",
+        re.I,
+    )
+    found = Counter(m[0] for s in members for m in pattern.finditer(s.text))
+    if not found:
+        return name
+    written = " ".join(_PUNCTUATION.sub(" ", found.most_common(1)[0][0]).split())
+    return written if "_" in written else written[:1].upper() + written[1:]
+
+
+def _identifier(word: str, members: Sequence[Statement]) -> str:
+    """The identifier most of the statements write ``word`` inside ("benchmark_rate" for
+    "benchmark", "rfnoc_image_builder" for "builder"); "" when most write the word alone."""
+    part = re.compile(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])", re.IGNORECASE)
+    found = Counter(
+        token
+        for s in members
+        for token in {t for t in _IDENTIFIER.findall(s.text) if part.search(t)} or {""}
+    )
+    best, n = found.most_common(1)[0] if found else ("", 0)
+    return best if best and "_" in best and n > len(members) / 2 else ""
+
+
+#: A word as a list writes it, identifiers whole ("uhd_images_downloader", "RT_RUNTIME_SHARE").
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+|[A-Za-z0-9]+")
+#: Punctuation inside a name's span ("attr(usrp, bank"), not that of identifiers ("_", "-").
+_PUNCTUATION = re.compile(r"[^\w\s./-]+")
 
 
 def compose_thread_pattern(
-    plan: ThreadPatternPlan, matched: int, read: int, groups: list[Group], *, top: int = 6
+    plan: ThreadPatternPlan,
+    matched: int,
+    read: int,
+    groups: list[Group],
+    *,
+    top: int = 6,
+    how: str = WORDS,
 ) -> str:
-    """The answer: the set (``matched`` threads mention the problem, ``read`` conversations of
-    them were read), then the largest named groups with their counts and examples cited to the
-    messages that state them."""
+    """The answer: the set (``matched`` threads mention the problem, ``how``: as a phrase, by
+    its words, or by all but one of them; ``read`` conversations of them were read), then the
+    largest named groups with their counts and examples cited to the messages that state
+    them."""
     grouped = len({m.item for g in groups for m in g.members})
     basis = "fix" if plan.about == "fix" else "cause"
     of = f"{read:,} conversations" if read == matched else f"the latest {read:,} conversations"
+    mention = {
+        PHRASE: f"“{plan.topic}”",
+        MOST_WORDS: f"all but one of the words of “{plan.topic}”",
+    }.get(how, plan.topic)
     lines = [
-        f"{matched:,} mail threads mention {plan.topic}; {grouped:,} of {of} have a reply that "
-        f"states a {basis} (the reply the asker confirmed, else the last that answers). "
-        f"Grouped by that {basis}:"
+        f"{matched:,} mail threads mention {mention}; {grouped:,} of {of} have replies that "
+        f"state a {basis} (the reply the asker confirmed, else what the replies by others "
+        f"say). Grouped by that {basis}, each conversation counted once:"
     ]
     shown: list[frozenset[str]] = []
     named = [g for g in groups if g.name != OTHER and g.count >= 2][:top]

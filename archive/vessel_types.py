@@ -32,6 +32,28 @@ _TYPE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
+# (family, pattern over a source's type name): the types that name the family in their own words
+# ("Bulk Carrier", "Bulk Dry (general, ore) Carrier"). The family also holds related types the
+# records name otherwise ("Ore Carrier", "Cement Carrier", "Stern Trawler", "FPSO"): a count
+# counts the types as the records carry them and states the related ones apart. Written in the
+# regex subset Python and PostgreSQL share (no \b), so SQL filters on the same patterns.
+_OWN_WORDS: dict[str, str] = {
+    "bulk carrier": r"bulk",
+    "ro-ro passenger ship": r"passenger.*ro-?ro|ro-?ro.*passenger|ro-?pax",
+    "ro-ro cargo ship": r"ro-?ro|roll-on",
+    "tanker": r"tanker|tank ship",
+    "container ship": r"container",
+    "passenger ship": r"passenger",
+    "fishing vessel": r"fish",
+    "refrigerated cargo ship": r"refrigerated|reefer",
+    "tug": r"tug",
+    "offshore vessel": r"offshore|off-shore",
+    "dredger": r"dredg",
+    "yacht": r"yacht",
+    "research vessel": r"research",
+    "general cargo ship": r"general cargo",
+}
+
 # (families, pattern over a question's words): what a user calls each family.
 _QUESTION_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
     (families, re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.IGNORECASE))
@@ -124,3 +146,16 @@ def society_in(text: str) -> tuple[str, str] | None:
 def type_words(text: str) -> list[str]:
     """Every span of ``text`` that names a vessel family ("bulk carrier", "tankers", "tug")."""
     return [m[0] for _, pattern in _QUESTION_RULES for m in pattern.finditer(text)]
+
+
+def own_words(families: tuple[str, ...]) -> str:
+    """One case-insensitive pattern (Python and PostgreSQL alike) over a record's type name that
+    holds when the type names one of ``families`` in its own words; "" for no family."""
+    return "|".join(f"(?:{_OWN_WORDS[f]})" for f in families if f in _OWN_WORDS)
+
+
+def names_family(vessel_type: str | None, families: tuple[str, ...]) -> bool:
+    """Whether a record's type name says one of ``families`` itself ("Bulk Carrier": yes;
+    "Ore Carrier", filed with bulk carriers: no)."""
+    pattern = own_words(families)
+    return bool(pattern and vessel_type and re.search(pattern, vessel_type, re.IGNORECASE))

@@ -46,6 +46,9 @@ class RecordQuery:
     weather: str = ""  # VMC | IMC
     flag: str = ""  # ISO 3166 alpha-3 flag state of any ship involved ("PAN")
     vessel_families: tuple[str, ...] = ()  # vessel type families ("bulk carrier"), any of them
+    #: a pattern the record's own type name must match ("bulk": the types that say "bulk
+    #: carrier" themselves, not the ore carriers filed with them; ``archive.vessel_types``)
+    vessel_named: str = ""
     severity: str = ""  # very serious | serious | less serious
     initial_event: str = ""  # a word of the IMO initial event ("collision", "grounding")
     mode: str = ""  # an investigation report's mode ("marine", "rail", "aviation")
@@ -55,6 +58,10 @@ class RecordQuery:
         """The same query without its outcomes: the set the count is taken among."""
         return RecordQuery(**{**self.__dict__, "outcomes": ()})
 
+    def whole_families(self) -> RecordQuery:
+        """The same query over every type its vessel families hold, as the records name them."""
+        return RecordQuery(**{**self.__dict__, "vessel_named": ""})
+
 
 @dataclass(frozen=True)
 class RecordCount:
@@ -63,6 +70,9 @@ class RecordCount:
     matched: int
     scope: int
     examples: list[Passage] = field(default_factory=list)
+    #: records the query's vessel families hold under types named otherwise (type name, count),
+    #: not counted in ``matched``: stated apart ("Ore Carrier" among bulk carriers)
+    related: list[tuple[str, int]] = field(default_factory=list)
 
 
 def where_clause(query: RecordQuery) -> tuple[sql.Composed, dict[str, Any]]:
@@ -78,6 +88,7 @@ def where_clause(query: RecordQuery) -> tuple[sql.Composed, dict[str, Any]]:
         ("weather", query.weather.upper(), "d.weather = %(weather)s"),
         ("flag", query.flag.upper(), "%(flag)s = ANY(d.flags)"),
         ("families", list(query.vessel_families), "d.vessel_family = ANY(%(families)s)"),
+        ("vessel_named", query.vessel_named, "d.vessel_type ~* %(vessel_named)s"),
         ("severity", query.severity.lower(), "d.severity = %(severity)s"),
         ("initial_event", query.initial_event.lower(), "d.initial_event LIKE %(initial_event)s"),
         ("mode", query.mode.lower(), "d.metadata->>'mode' = %(mode)s"),
@@ -113,5 +124,31 @@ async def count_records(store: Store, query: RecordQuery) -> RecordCount:
         cur = await conn.execute(examples, {**params, "limit": EXAMPLES})
         rows: Any = await cur.fetchall()
     return RecordCount(
-        matched=int(row["matched"]), scope=int(row["scope"]), examples=[passage_of(r) for r in rows]
+        matched=int(row["matched"]),
+        scope=int(row["scope"]),
+        examples=[passage_of(r) for r in rows],
+        related=await related_types(store, query),
     )
+
+
+async def related_types(store: Store, query: RecordQuery) -> list[tuple[str, int]]:
+    """The records ``query`` would match over its vessel families' every type but whose type
+    name does not say the family ("Ore Carrier" among bulk carriers), per type name (spellings
+    that differ only in case together, the most used one shown), most first; [] when the query
+    names no family in its own words."""
+    if not query.vessel_named:
+        return []
+    where, params = where_clause(query.whole_families())
+    statement = sql.SQL(
+        "SELECT d.vessel_type, count(*) AS n FROM documents d WHERE {}"
+        " AND NOT coalesce(d.vessel_type, '') ~* %(named)s GROUP BY d.vessel_type"
+    ).format(where)
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(statement, {**params, "named": query.vessel_named})
+        rows: Any = await cur.fetchall()
+    spellings: dict[str, list[tuple[int, str]]] = {}
+    for r in rows:
+        name = str(r["vessel_type"] or "no type recorded")
+        spellings.setdefault(name.casefold(), []).append((int(r["n"]), name))
+    merged = [(max(found)[1], sum(n for n, _ in found)) for found in spellings.values()]
+    return sorted(merged, key=lambda t: (-t[1], t[0]))

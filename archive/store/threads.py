@@ -119,6 +119,54 @@ _SHARES = """SELECT word, ndoc::float / greatest(1, (SELECT count(*) FROM chunks
     FROM ts_stat('SELECT to_tsvector(''english'', content) FROM chunks WHERE kind = ''email''')"""
 
 
+#: Threads a way of matching a topic must find before a looser way is tried, and so few
+#: that a pattern needs more (a pattern over fewer threads has nothing to group).
+MIN_TOPIC_THREADS = 10
+_TOPIC_THREADS = """SELECT c.thread_id, max(d.date) AS latest
+    FROM chunks c JOIN documents d USING (doc_id)
+    WHERE d.kind = 'email' AND c.thread_id IS NOT NULL
+    GROUP BY c.thread_id
+    HAVING to_tsvector('english', string_agg(c.content, ' ')) @@ ({query})
+    ORDER BY latest DESC NULLS LAST, c.thread_id"""
+
+
+#: How the threads of a topic were matched (:func:`_topic_threads`).
+PHRASE, WORDS, MOST_WORDS = "phrase", "words", "most words"
+
+
+async def _topic_threads(store: Store, topic: str, least: int) -> tuple[list[str], str]:
+    """The threads that mention ``topic``, latest first, and how they were matched: the
+    strictest way that finds ``least`` threads (:data:`MIN_TOPIC_THREADS`): its words as a
+    phrase ("no devices found", an error message, a term), else all of its words anywhere in
+    the thread, else, for three words or more, all but one of them ("external reference
+    clock": "external clock", "reference clock"). The last way tried stands when none finds
+    that many."""
+    words = topic.split()
+    params: dict[str, Any] = {"topic": topic} | {f"w{i}": w for i, w in enumerate(words)}
+    ways = [(WORDS, "plainto_tsquery('english', %(topic)s)")]
+    if len(words) > 1:
+        ways.insert(0, (PHRASE, "phraseto_tsquery('english', %(topic)s)"))
+    if len(words) >= 3:
+        ways.append((MOST_WORDS, _all_but_one(len(words))))
+    found: tuple[list[str], str] = ([], WORDS)
+    for how, way in ways:
+        async with store.pool.connection() as conn:
+            cur = await conn.execute(_TOPIC_THREADS.format(query=way), params)
+            rows: Any = await cur.fetchall()
+        found = ([str(r["thread_id"]) for r in rows], how)
+        if len(found[0]) >= least:
+            break
+    return found
+
+
+def _all_but_one(n: int) -> str:
+    """A text query that holds when all but one of the words ``%(w0)s``..``%(w{n-1})s`` do."""
+    word = "plainto_tsquery('english', %(w{})s)".format
+    return " || ".join(
+        "(" + " && ".join(word(j) for j in range(n) if j != i) + ")" for i in range(n)
+    )
+
+
 @dataclass(frozen=True)
 class TopicSet:
     """The conversations that mention a topic."""
@@ -129,27 +177,18 @@ class TopicSet:
     #: stem -> its mean count in the email chunks that hold it (a topic's word comes in bursts:
     #: "dram" 1.9; talk is spread evenly: "maybe" 1.1)
     bursts: dict[str, float] = field(default_factory=dict)
+    how: str = WORDS  # PHRASE | WORDS | MOST_WORDS: how the threads were matched
 
 
 async def topic_conversations(
-    store: Store, topic: str, *, limit: int = MAX_TOPIC_THREADS
+    store: Store, topic: str, *, limit: int = MAX_TOPIC_THREADS, least: int = MIN_TOPIC_THREADS
 ) -> TopicSet:
-    """The conversations whose emails mention every word of ``topic`` (PostgreSQL's English
-    text search over each thread's emails together, digests aside: one message may name the
-    device, another the problem): how many threads match, the latest
+    """The conversations whose emails mention ``topic`` (:func:`_topic_threads`: PostgreSQL's
+    English text search over each thread's emails together, digests aside: one message may
+    name the device, another the problem): how many threads match, the latest
     ``limit`` of them as :func:`thread_messages` reads them (one conversation reached from two
     of its threads once), and each stem's share of the list's email chunks and burstiness."""
-    statement = """SELECT c.thread_id, max(d.date) AS latest
-        FROM chunks c JOIN documents d USING (doc_id)
-        WHERE d.kind = 'email' AND c.thread_id IS NOT NULL
-        GROUP BY c.thread_id
-        HAVING to_tsvector('english', string_agg(c.content, ' '))
-            @@ plainto_tsquery('english', %(topic)s)
-        ORDER BY latest DESC NULLS LAST, c.thread_id"""
-    async with store.pool.connection() as conn:
-        cur = await conn.execute(statement, {"topic": topic})
-        rows: Any = await cur.fetchall()
-    ids = [str(r["thread_id"]) for r in rows]
+    ids, how = await _topic_threads(store, topic, least)
     conversations = await thread_messages(store, ids[:limit])
     out: dict[str, list[Passage]] = {}
     seen: set[frozenset[str]] = set()
@@ -159,7 +198,7 @@ async def topic_conversations(
             seen.add(key)
             out[thread_id] = members
     if not out:
-        return TopicSet(len(ids))
+        return TopicSet(len(ids), how=how)
     async with store.pool.connection() as conn:
         cur = await conn.execute(_SHARES)
         shares: Any = await cur.fetchall()
@@ -168,4 +207,5 @@ async def topic_conversations(
         out,
         {str(r["word"]): float(r["share"]) for r in shares},
         {str(r["word"]): float(r["burst"]) for r in shares},
+        how,
     )

@@ -53,7 +53,11 @@ async def count_records(
         return {"counted": False}
     if plan is None:
         done = await grouped(state, causes, model, topics)
-        return done if done.get("counted") else {**done, **await record_set(state, counter)}
+        if done.get("counted"):
+            return done
+        found = await record_set(state, counter)
+        size = max(done.get("record_set", 0), found.get("record_set", 0))
+        return {**done, **found, **({"record_set": size} if size else {})}
     start = time.perf_counter()
     count = await counter(plan.query)
     if not count.scope:
@@ -87,8 +91,10 @@ async def grouped(
     """A pattern question ("most common causes of fatal landing accidents") is answered from
     the statements of its whole set, grouped and counted; a chat model only phrases that answer,
     keeping the set's size and the groups' counts. A question that is no pattern, or whose set
-    holds no records, goes on to the search; one about what usually fixes or causes a problem on
-    a mailing list is grouped over its conversations (:func:`grouped_threads`)."""
+    holds no records, goes on to the search (a set that holds records but nothing to group goes
+    too, with ``record_set`` its size, so the relevance cutoff does not stop it); one about
+    what usually fixes or causes a problem on a mailing list is grouped over its conversations
+    (:func:`grouped_threads`)."""
     question = state.get("question", "")
     pattern = pattern_plan(question)
     if pattern is None:
@@ -98,8 +104,13 @@ async def grouped(
     start = time.perf_counter()
     found = await causes(pattern.plan.query, pattern.topic, pattern.about)
     statements = statements_of(pattern, found.statements)
-    if not statements:
-        return {"counted": False, "diagnostics": Diagnostics(count=_pattern(pattern, found, []))}
+    if not statements:  # a set that states nothing to group is still in the archive
+        record = _pattern(pattern, found, [])
+        return {
+            "counted": False,
+            "record_set": found.size,
+            "diagnostics": Diagnostics(count=record),
+        }
     groups = groups_of(pattern, statements, found.reference)
     fact = compose_pattern(pattern, found.size, groups)
     cited = set(marker_ids(fact))

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, Protocol
 
 from answers.citations import marker_ids
-from answers.pattern_groups import OTHER
+from answers.pattern_groups import OTHER, Group, Statement
 from answers.thread_patterns import (
+    ThreadPatternPlan,
     compose_thread_pattern,
+    subject_of_list,
     thread_groups,
     thread_pattern_plan,
     thread_statements,
@@ -23,8 +25,31 @@ from providers.chat import ChatModel
 
 logger = logging.getLogger(__name__)
 
-#: The conversations mentioning a topic (``archive.store.threads.topic_conversations``).
-TopicThreads = Callable[[str], Awaitable[TopicSet]]
+
+class TopicThreads(Protocol):
+    """The conversations mentioning a topic (``archive.store.threads.topic_conversations``),
+    matched the strictest way that finds ``least`` threads (default: the store's own)."""
+
+    def __call__(self, topic: str, *, least: int = ...) -> Awaitable[TopicSet]: ...
+
+
+def _pattern(
+    plan: ThreadPatternPlan, question: str, found: TopicSet
+) -> tuple[list[Statement], list[Group]]:
+    """The statements of a topic set's conversations and their groups ([] when none states)."""
+    statements = thread_statements(plan, question, found.conversations)
+    groups = thread_groups(plan, statements, found.shares, found.bursts) if statements else []
+    return statements, groups
+
+
+#: Named groups that make a pattern of "the most common" fixes or causes without reading a
+#: wider match of the topic.
+ENOUGH_GROUPS = 2
+
+
+def _named(groups: list[Group]) -> int:
+    """How many named groups of two conversations or more ``groups`` hold."""
+    return sum(g.name != OTHER and g.count >= 2 for g in groups)
 
 
 async def grouped_threads(
@@ -34,21 +59,35 @@ async def grouped_threads(
     mentioning the problem, each one's fix (or cause) from its confirmed or last answering
     reply, grouped into named groups with counts and examples cited to the stating messages. A
     question that asks no such thing, or whose conversations state nothing, goes on to the
-    search."""
+    search. When the strictest match of the topic (its words as a phrase) shows fewer than
+    :data:`ENOUGH_GROUPS` groups, looser ones (its words anywhere, all but one of them) are
+    read too, and the match that shows the most groups answers (the strictest of equals)."""
     question = state.get("question", "")
     plan = thread_pattern_plan(question)
     if plan is None or topics is None:
         return {"counted": False}
     start = time.perf_counter()
     found = await topics(plan.topic)
+    statements, groups = _pattern(plan, question, found)
+    tried = found
+    while _named(groups) < ENOUGH_GROUPS and tried.matched:  # a wider match may show more
+        wider = await topics(plan.topic, least=tried.matched + 1)
+        if wider.matched <= tried.matched:
+            break
+        tried = wider
+        more = _pattern(plan, question, wider)
+        if _named(more[1]) > _named(groups):
+            found, (statements, groups) = wider, more
     matched, conversations = found.matched, found.conversations
-    statements = thread_statements(plan, question, conversations)
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}
-    groups = thread_groups(plan, statements, found.shares, found.bursts) if statements else []
-    if not any(g.name != OTHER and g.count >= 2 for g in groups):
+    if not _named(groups):
         logger.info("thread pattern: %d threads, no group of two; searched instead", matched)
-        return {"counted": False, "diagnostics": Diagnostics(count={**record, "matched": matched})}
-    fact = compose_thread_pattern(plan, matched, len(conversations), groups)
+        return {  # threads on a subject of the list: the search's cutoff may not stop the turn
+            "counted": False,
+            "record_set": matched if subject_of_list(plan.topic, found.bursts) else 0,
+            "diagnostics": Diagnostics(count={**record, "matched": matched}),
+        }
+    fact = compose_thread_pattern(plan, matched, len(conversations), groups, how=found.how)
     cited = set(marker_ids(fact))
     by_id = {s.passage["chunk_id"]: s.passage for s in statements}
     cite = [by_id[i] for i in by_id if i in cited]

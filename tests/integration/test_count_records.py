@@ -67,6 +67,9 @@ CASUALTIES = [
     {"Reference": "C3", "ShipsInvolved": "DELTA (IMO 9000004)", "FlagStates": "MLT",
      "IncidentDateTime": "2006-02-01 00:00", "InitialEvent": "Collision",
      "ShipType1": "Oil Tanker", "Consequences1": "Loss of life,Total loss of the ship"},
+    {"Reference": "C4", "ShipsInvolved": "ECHO (IMO 9000005)", "FlagStates": "GRC",
+     "IncidentDateTime": "2007-03-01 00:00", "InitialEvent": "Flooding",
+     "ShipType1": "ORE CARRIER", "Consequences1": "Loss of life"},
 ]  # fmt: skip
 
 
@@ -110,6 +113,23 @@ async def test_counts_are_exact_over_the_whole_set(services: Services) -> None:
         services.store, RecordQuery("casualty", initial_event="grounding")
     )
     assert grounded.matched == 1
+
+
+async def test_a_count_of_a_ship_type_counts_the_type_the_records_carry(
+    services: Services,
+) -> None:
+    """ "bulk carriers" counts the records typed so ("Bulk Carrier"); an ore carrier, filed with
+    bulk carriers, is named apart with its count, never silently in or out."""
+    bulk = await count_records(
+        services.store,
+        RecordQuery("casualty", vessel_families=("bulk carrier",), vessel_named="bulk"),
+    )
+    assert (bulk.matched, bulk.related) == (1, [("ORE CARRIER", 1)])
+    state = await ask(services, "How many casualties with loss of life involved bulk carriers?")
+    answer = str(state["messages"][-1].content)
+    assert first_number(answer) == 0 and "of the 1 casualty records of bulk carriers" in answer
+    assert "not counted above: 1 more such casualty records" in answer, answer
+    assert "(ORE CARRIER 1)" in answer, answer
 
 
 async def ask(services: Services, question: str) -> dict[str, Any]:
@@ -160,7 +180,9 @@ async def test_a_pattern_question_groups_the_whole_sets_causes(services: Service
 
     state = await ask(services, "What are the usual consequences of collisions involving tankers?")
     answer = str(state["messages"][-1].content)
-    assert answer.startswith("2 casualty records of tankers whose initial event was collision")
+    assert answer.startswith(
+        "2 casualty records of tankers and related types whose initial event was collision"
+    )
     assert "- **Loss of life** — 2 of 2 (100%)" in answer, answer
     assert "- **Total loss of the ship** — 1 of 2 (50%)" in answer, answer
 

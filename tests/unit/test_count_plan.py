@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from answers.counting import compose_count, count_plan, flag_in
 from answers.patterns import pattern_plan
 from archive.store.counts import RecordCount
 from archive.store.passages import Passage
+from archive.vessel_types import names_family, vessel_family
 
 
 def test_the_issues_two_questions_become_exact_filters() -> None:
@@ -113,6 +115,40 @@ def test_the_answer_states_the_count_first_then_its_set_and_cites_examples() -> 
     assert first_number(answer) == 31
     assert answer.startswith("31 of the 1,377 accident records in Texas from 2011")
     assert "fatal" in answer and answer.count("[C:0123456789ab]") == 2
+
+
+def test_a_ship_type_counts_the_types_the_records_name_and_states_related_ones_apart() -> None:
+    """ "bulk carriers" are the records whose type says "bulk" ("Bulk Dry (general, ore)
+    Carrier"); ore and cement carriers, filed in the same family, are named with their counts
+    after the count, which is still the first number said."""
+    plan = count_plan("How many casualties with loss of life involved bulk carriers?")
+    assert plan is not None and plan.query.vessel_families == ("bulk carrier",)
+    named = plan.query.vessel_named
+    assert re.search(named, "Bulk Dry (general, ore) Carrier", re.I)
+    assert not any(re.search(named, t, re.I) for t in ("ORE CARRIER", "Cement Carrier"))
+    related = [("Ore Carrier", 7), ("Cement Carrier", 5)]
+    answer = compose_count(plan, RecordCount(matched=271, scope=1509, related=related), [])
+    assert first_number(answer) == 271
+    assert "not counted above: 12 more such casualty records of related types" in answer
+    assert "(Ore Carrier 7, Cement Carrier 5)" in answer
+
+
+@pytest.mark.parametrize(
+    ("family", "spelled", "named"),
+    [
+        ("bulk carrier", "OPEN-HATCH BULK CARRIER", True),
+        ("bulk carrier", "Aggregates Carrier", False),
+        ("tanker", "Chemical/Products Tanker", True),
+        ("tanker", "FPSO", False),
+        ("fishing vessel", "Fish Catching Vessel", True),
+        ("fishing vessel", "Stern Trawler", False),
+        ("passenger ship", "Cruise Passenger Ship", True),
+        ("passenger ship", "FERRY, TWIN-HULL", False),
+    ],
+)
+def test_a_type_names_its_family_in_its_own_words(family: str, spelled: str, named: bool) -> None:
+    assert vessel_family(spelled) == family  # every one is filed in the family
+    assert names_family(spelled, (family,)) is named
 
 
 def test_no_off_topic_question_becomes_a_pattern() -> None:

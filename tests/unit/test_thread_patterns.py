@@ -13,6 +13,7 @@ from langchain_core.messages import HumanMessage
 from agent.evaluation.pattern_score import PatternGold, measure_pattern
 from answers.pattern_groups import OTHER, Statement, group_phrases
 from answers.thread_patterns import (
+    as_written,
     compose_thread_pattern,
     thread_groups,
     thread_pattern_plan,
@@ -106,12 +107,12 @@ def test_the_scorer_checks_that_a_top_group_cites_a_dominant_message() -> None:
 class Topics:
     """The store's conversations for a topic, as ``topic_conversations`` returns them."""
 
-    def __init__(self, found: TopicSet) -> None:
-        self.found, self.asked = found, list[str]()
+    def __init__(self, *found: TopicSet) -> None:
+        self.found, self.asked = list(found), list[tuple[str, int]]()
 
-    async def __call__(self, topic: str) -> TopicSet:
-        self.asked.append(topic)
-        return self.found
+    async def __call__(self, topic: str, *, least: int = 10) -> TopicSet:
+        self.asked.append((topic, least))
+        return self.found[min(len(self.asked), len(self.found)) - 1]
 
 
 async def no_count(query: Any) -> Any:
@@ -129,11 +130,143 @@ async def test_the_node_answers_a_thread_pattern_or_leaves_it_to_the_search(size
     question = "What are the most common fixes for overflows on the mailing list?"
     state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
     out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
-    assert topics.asked == ["overflows"]
-    if size == 1:  # one conversation is no pattern: the search answers it
+    if size == 1:  # one conversation is no pattern, nor is a wider match no larger
+        assert topics.asked == [("overflows", 10), ("overflows", 2)]
         assert out["counted"] is False
         return
+    assert topics.asked[0] == ("overflows", 10)  # then wider (one group is a thin pattern)
     assert out["counted"] is True
     text = str(out["messages"][0].content)
     assert re.search(r"^- \*\*Disk[\w ]*\*\* — 5 of 5", text, re.MULTILINE)
     assert {p["author"] for p in out["passages"]} == {"Marcus"}
+
+
+def discussion(n: int, *replies: tuple[str, str], quoted: str = "") -> list[Passage]:
+    """A thread nobody confirmed: the asker's underflows and replies by others, in order."""
+    root = f"u{n}@x"
+
+    def mail(i: int, text: str, author: str, reply_to: str | None) -> Passage:
+        mid = root if i == 0 else f"u{n}r{i}@x"
+        fields: dict[str, Any] = {
+            "kind": "email",
+            "doc_id": f"doc-{mid}",
+            "source_id": mid,
+            "thread_id": root,
+            "subject": "Underflows",
+            "date": f"2024-06-{n + 1:02d}",
+            "author": author,
+            "in_reply_to": reply_to,
+            "references": [root] if reply_to else [],
+        }
+        return passage(f"{n:06d}{i:06d}", text, **fields)
+
+    mails = [
+        mail(0, f"I get underflows (U) when I transmit at 50 Msps, case {n}.", f"Ann{n}", None)
+    ]
+    for i, (author, text) in enumerate(replies, start=1):
+        mails.append(mail(i, f"{text} {quoted}".strip(), author, root))
+    return mails
+
+
+RAM = "You should move the file to a RAM disk; the disk cannot keep up with the underflows."
+BENCH = "Try running benchmark_rate to see whether the host keeps up with underflows at all."
+
+
+def test_with_no_confirmed_reply_every_reply_by_others_states_what_it_suggests() -> None:
+    """A list's conversation gathers several suggestions: each reply's is a statement of the
+    conversation (the latest reply's alone lost the RAM disk), and a sentence quoted again in a
+    later reply is said once."""
+    conversations = {f"u{n}@x": discussion(n, ("Marcus", RAM), ("Martin", BENCH)) for n in range(4)}
+    plan = thread_pattern_plan("What are the most common fixes for underflows on the list?")
+    assert plan is not None
+    statements = thread_statements(plan, plan.asked, conversations)
+    assert {s.text for s in statements} == {RAM, BENCH}
+    assert {s.item for s in statements} == set(conversations)  # one item per conversation
+    quoting = {"u9@x": discussion(9, ("Marcus", RAM), ("Martin", f"{BENCH} {RAM}"))}
+    texts = [s.text for s in thread_statements(plan, plan.asked, quoting)]
+    assert texts.count(RAM) == 1, texts
+
+
+def test_a_single_word_names_a_group_only_as_a_term_the_list_writes() -> None:
+    """ "loaded" alone names nothing; DRAM, as written, does; an identifier names its group
+    whole (benchmark_rate), and the question's own words ("mailing list") name none."""
+    texts = {
+        "a": "The DRAM was full, so the FIFO overflowed.",
+        "b": "The DRAM FIFO overflowed at that rate.",
+        "c": "A DRAM refresh stalls the FIFO for a while.",
+        "d": "Nothing was loaded when the FIFO stalled, as said on the mailing list.",
+        "e": "The FIFO was loaded too late, as the mailing list said before.",
+        "f": "Run benchmark_rate first to see the FIFO rate.",
+        "g": "Use benchmark_rate and watch the FIFO.",
+    }
+    statements = [
+        Statement(k, t, passage(f"{i:012d}", t)) for i, (k, t) in enumerate(texts.items())
+    ]
+    shares = {"load": 0.03, "dram": 0.02, "benchmark": 0.02, "mail": 0.01, "list": 0.01}
+    bursts = {"load": 1.4, "dram": 1.9, "benchmark": 1.5, "mail": 1.5, "list": 1.5}
+    plan = thread_pattern_plan("What usually causes FIFO problems on the mailing list?")
+    assert plan is not None
+    names = [g.name for g in thread_groups(plan, statements, shares, bursts) if g.name != OTHER]
+    assert names == ["DRAM", "benchmark_rate"], names
+    assert not any(n.lower().startswith(("load", "mailing")) for n in names), names
+
+
+def test_a_quantity_written_with_its_unit_is_the_same_word() -> None:
+    """ "10MHz" and "10 MHz" are one word for grouping (the unit), as the list means them."""
+    texts = ["PPS must align with the 10MHz reference.", "The 10 MHz reference was not locked."]
+    statements = [Statement(f"i{i}", t, passage(f"{i:012d}", t)) for i, t in enumerate(texts)]
+    (group, *_) = group_phrases(statements, glue=set())
+    assert group.count == 2 and "mhz" in group.name.lower(), group.name
+
+
+async def test_a_topic_with_no_pattern_as_a_phrase_is_matched_more_loosely() -> None:
+    """The strictest match (the words as a phrase) finds one conversation, no pattern; the
+    node asks for more threads than that, and answers from the wider set, saying how it was
+    matched."""
+    narrow = TopicSet(1, {"q0@x": conversation(0, FIXES["disk"])}, SHARES, BURSTS, "phrase")
+    wide = {f"q{n}@x": conversation(n, FIXES["disk"]) for n in range(4)}
+    topics = Topics(narrow, TopicSet(4, wide, SHARES, BURSTS, "words"))
+    question = "What are the most common fixes for disk overflows on the mailing list?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
+    assert topics.asked[:2] == [("disk overflows", 10), ("disk overflows", 2)]
+    assert out["counted"] is True
+    text = str(out["messages"][0].content)
+    assert text.startswith("4 mail threads mention disk overflows; 4 of 4 conversations"), text
+
+
+@pytest.mark.parametrize(
+    ("name", "texts", "written"),
+    [
+        ("Dram", ["The DRAM is too slow.", "Use the DRAM FIFO."], "DRAM"),
+        ("Rt runtime share", ["It is the RT_RUNTIME_SHARE feature."], "RT_RUNTIME_SHARE"),
+        (
+            "Benchmark",
+            ["Run benchmark_rate.", "Try benchmark_rate --rx_rate 1e6."],
+            "benchmark_rate",
+        ),
+        ("Mhz ref", ["Feed it 10MHz REF and PPS.", "The 10MHz REF drifts."], "MHz REF"),
+        ("Gbe", ["Over 1 GbE it drops.", "A 10GbE link is fine."], "GbE"),
+    ],
+)
+def test_a_group_is_named_as_its_statements_write_it(
+    name: str, texts: list[str], written: str
+) -> None:
+    members = [Statement(f"i{i}", t, passage(f"{i:012d}", t)) for i, t in enumerate(texts)]
+    assert as_written(name, members) == written
+
+
+async def test_one_group_is_a_thin_pattern_and_a_wider_match_showing_more_answers() -> None:
+    """The phrase match shows one group (three RAM disks); the words' match shows two (RAM
+    disks and MTU): the wider set answers, its size stated."""
+    narrow = {f"q{n}@x": conversation(n, FIXES["disk"]) for n in range(3)}
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = Topics(
+        TopicSet(3, narrow, SHARES, BURSTS, "phrase"), TopicSet(5, wide, SHARES, BURSTS, "words")
+    )
+    question = "What are the most common fixes for disk overflows on the mailing list?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
+    text = str(out["messages"][0].content)
+    assert text.startswith("5 mail threads mention disk overflows"), text
+    assert len(re.findall(r"^- \*\*", text, re.MULTILINE)) == 2, text
