@@ -252,7 +252,7 @@ def as_written(name: str, members: Sequence[Statement]) -> str:
         return identifier
     between = r"[\W_]+"  # "rt runtime share" is written RT_RUNTIME_SHARE
     pattern = re.compile(
-        r"(?<![A-Za-z])"  # a unit written after its number ("10MHz") is named by the unit
+        r"(?<![A-Za-z0-9.])(?:\d+(?:\.\d+)?\s?)?"  # a quantity's number with its unit: "10MHz"
         + between.join(map(re.escape, words))
         + r"(?![A-Za-z0-9])",
         re.I,
@@ -260,7 +260,10 @@ def as_written(name: str, members: Sequence[Statement]) -> str:
     found = Counter(m[0] for s in members for m in pattern.finditer(s.text))
     if not found:
         return name
-    written = " ".join(_PUNCTUATION.sub(" ", found.most_common(1)[0][0]).split())
+    written = found.most_common(1)[0][0]
+    if len({m[0].strip() if (m := _NUMBER.match(w)) else "" for w in found}) > 1:
+        written = _NUMBER.sub("", written)  # "1 GbE" and "10GbE": the unit names the group
+    written = " ".join(_PUNCTUATION.sub(" ", written).split())
     return written if "_" in written else written[:1].upper() + written[1:]
 
 
@@ -279,6 +282,8 @@ def _identifier(word: str, members: Sequence[Statement]) -> str:
 
 #: A word as a list writes it, identifiers whole ("uhd_images_downloader", "RT_RUNTIME_SHARE").
 _IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+|[A-Za-z0-9]+")
+#: A quantity's number before its unit.
+_NUMBER = re.compile(r"\d+(?:\.\d+)?\s?")
 #: Punctuation inside a name's span ("attr(usrp, bank"), not that of identifiers ("_", "-").
 _PUNCTUATION = re.compile(r"[^\w\s./-]+")
 

@@ -245,8 +245,8 @@ async def test_a_topic_with_no_pattern_as_a_phrase_is_matched_more_loosely() -> 
             ["Run benchmark_rate.", "Try benchmark_rate --rx_rate 1e6."],
             "benchmark_rate",
         ),
-        ("Mhz ref", ["Feed it 10MHz REF and PPS.", "The 10MHz REF drifts."], "MHz REF"),
-        ("Gbe", ["Over 1 GbE it drops.", "A 10GbE link is fine."], "GbE"),
+        ("Mhz ref", ["Feed it 10MHz REF and PPS.", "The 10 MHz ref drifts."], "10MHz REF"),
+        ("Gbe", ["Over 1 GbE it drops.", "A 10GbE link is fine."], "GbE"),  # two quantities
     ],
 )
 def test_a_group_is_named_as_its_statements_write_it(
