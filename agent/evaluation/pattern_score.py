@@ -1,8 +1,9 @@
 """Scoring a pattern answer ("most common causes of …"): named groups with counts, the set stated,
 cited examples per top group, and the gold dominant group named.
 
-A *group line* is a list item that names something and then gives a count: ``- **Loss of
-engine power** — 14 of 52 [C:…]``, ``- Collision: 120`` or ``* Fire (31 records)``. The lines
+A *group line* is a list item that names something (digits allowed: ``10MHz REF``, ``X310
+firmware``) and then gives a count: ``- **Loss of engine power** — 14 of 52 [C:…]``,
+``- Collision: 120`` or ``* Fire (31 records)``. The lines
 indented under it (or the rest of its own line) are its examples; an example counts when its
 marker is a valid citation (in the answer's citations) and each example is a distinct document.
 """
@@ -17,7 +18,7 @@ from typing import Any
 from text.words import content_stems, tokens
 
 _GROUP_LINE = re.compile(
-    r"^[-*•]\s+\**(?P<name>[^\d\[\n]*?[A-Za-z][^\d\[\n]*?)\**(?:\s+[—–-]\s+|\s*:\s+|\s+\()"
+    r"^[-*•]\s+\**(?P<name>[^\[\n]*?[A-Za-z][^\[\n]*?)\**(?:\s+[—–-]\s+|\s*:\s+|\s+\()"
     r"(?P<count>\d{1,3}(?:,\d{3})+|\d+)\b"
 )
 _MARKER_ID = re.compile(r"\[C:\s*([0-9a-f]{12})\s*\]", re.IGNORECASE)

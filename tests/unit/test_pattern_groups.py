@@ -106,6 +106,11 @@ def test_the_answer_states_the_set_and_each_group_with_its_count_and_examples() 
 def test_the_scorer_fails_answers_without_groups_examples_or_the_dominant_group() -> None:
     listing = "- REC-1: The pilot lost control [C:000000000001]\n- REC-2: A bird [C:000000000002]"
     assert groups_of(listing) == []
+    named_with_digits = "- **10MHz REF** — 3 of 8\n- X310 firmware: 2 [C:000000000001]"
+    assert [(g.name, g.count) for g in groups_of(named_with_digits)] == [
+        ("10MHz REF", 3),
+        ("X310 firmware", 2),
+    ]
     one_example = "52 records.\n- **Loss of engine power** — 14 of 52\n  - X [C:000000000001]"
     citations = [{"id": "000000000001", "doc_id": "d1"}]
     measured = measure_pattern(one_example, citations, PatternGold(size=52, dominant="fuel"))
