@@ -1,9 +1,10 @@
-"""What a count of ships by type leaves out, said apart.
+"""Which records of a count of ships by type are of related types, said with the count.
 
-A count of "bulk carriers" counts the records whose own type name says so ("Bulk Carrier",
-"Bulk Dry (general, ore) Carrier"); the records the archive files in the same family under a
-type named otherwise ("Ore Carrier", "Cement Carrier") are not guessed in or out silently but
-named with their counts, so the reader sees both (:func:`archive.vessel_types.own_words`).
+A count of "bulk carriers" counts the whole family, as a ship's type makes it one: ore and
+cement carriers are bulk carriers. The records whose type name says the family otherwise
+("Ore Carrier", "Cement Carrier") are named with their counts after it, so a reader who means
+only the ships typed "Bulk Carrier" sees how many to leave out
+(:func:`archive.vessel_types.own_words`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ def related_line(noun: str, related: list[tuple[str, int]]) -> str:
     shown = ", ".join(f"{name} {n:,}" for name, n in related[:SHOWN])
     shown += ", …" if len(related) > SHOWN else ""
     return (
-        "Counted by the ship type the records carry; not counted above: "
-        f"{sum(n for _, n in related):,} more such {noun} of related types named otherwise "
-        f"({shown})."
+        f"Counted with them: {sum(n for _, n in related):,} {noun} of related types the records "
+        f"name otherwise ({shown})."
     )

@@ -35,8 +35,9 @@ _TYPE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 # (family, pattern over a source's type name): the types that name the family in their own words
 # ("Bulk Carrier", "Bulk Dry (general, ore) Carrier"). The family also holds related types the
 # records name otherwise ("Ore Carrier", "Cement Carrier", "Stern Trawler", "FPSO"): a count
-# counts the types as the records carry them and states the related ones apart. Written in the
-# regex subset Python and PostgreSQL share (no \b), so SQL filters on the same patterns.
+# counts the whole family, as a ship's type makes it one (an ore carrier is a bulk carrier), and
+# says which of its records are of the related types. Written in the regex subset Python and
+# PostgreSQL share (no \b), so SQL lists on the same patterns.
 _OWN_WORDS: dict[str, str] = {
     "bulk carrier": r"bulk",
     "ro-ro passenger ship": r"passenger.*ro-?ro|ro-?ro.*passenger|ro-?pax",

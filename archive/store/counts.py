@@ -46,8 +46,9 @@ class RecordQuery:
     weather: str = ""  # VMC | IMC
     flag: str = ""  # ISO 3166 alpha-3 flag state of any ship involved ("PAN")
     vessel_families: tuple[str, ...] = ()  # vessel type families ("bulk carrier"), any of them
-    #: a pattern the record's own type name must match ("bulk": the types that say "bulk
-    #: carrier" themselves, not the ore carriers filed with them; ``archive.vessel_types``)
+    #: a pattern over the type names that say a family in their own words ("bulk"); the family's
+    #: other types (ore and cement carriers with bulk carriers) are counted too and listed in
+    #: ``RecordCount.related`` (``archive.vessel_types.own_words``)
     vessel_named: str = ""
     severity: str = ""  # very serious | serious | less serious
     initial_event: str = ""  # a word of the IMO initial event ("collision", "grounding")
@@ -59,7 +60,7 @@ class RecordQuery:
         return RecordQuery(**{**self.__dict__, "outcomes": ()})
 
     def whole_families(self) -> RecordQuery:
-        """The same query over every type its vessel families hold, as the records name them."""
+        """The same query with no related types to list (a pattern names its family whole)."""
         return RecordQuery(**{**self.__dict__, "vessel_named": ""})
 
 
@@ -70,8 +71,8 @@ class RecordCount:
     matched: int
     scope: int
     examples: list[Passage] = field(default_factory=list)
-    #: records the query's vessel families hold under types named otherwise (type name, count),
-    #: not counted in ``matched``: stated apart ("Ore Carrier" among bulk carriers)
+    #: records of ``matched`` whose type names the family otherwise (type name, count): said
+    #: with the count ("Ore Carrier" among bulk carriers)
     related: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -88,7 +89,6 @@ def where_clause(query: RecordQuery) -> tuple[sql.Composed, dict[str, Any]]:
         ("weather", query.weather.upper(), "d.weather = %(weather)s"),
         ("flag", query.flag.upper(), "%(flag)s = ANY(d.flags)"),
         ("families", list(query.vessel_families), "d.vessel_family = ANY(%(families)s)"),
-        ("vessel_named", query.vessel_named, "d.vessel_type ~* %(vessel_named)s"),
         ("severity", query.severity.lower(), "d.severity = %(severity)s"),
         ("initial_event", query.initial_event.lower(), "d.initial_event LIKE %(initial_event)s"),
         ("mode", query.mode.lower(), "d.metadata->>'mode' = %(mode)s"),
@@ -132,13 +132,12 @@ async def count_records(store: Store, query: RecordQuery) -> RecordCount:
 
 
 async def related_types(store: Store, query: RecordQuery) -> list[tuple[str, int]]:
-    """The records ``query`` would match over its vessel families' every type but whose type
-    name does not say the family ("Ore Carrier" among bulk carriers), per type name (spellings
-    that differ only in case together, the most used one shown), most first; [] when the query
-    names no family in its own words."""
+    """The records ``query`` matches whose type name does not say their family ("Ore Carrier"
+    among bulk carriers), per type name (spellings that differ only in case together, the most
+    used one shown), most first; [] when the query names no family in its own words."""
     if not query.vessel_named:
         return []
-    where, params = where_clause(query.whole_families())
+    where, params = where_clause(query)
     statement = sql.SQL(
         "SELECT d.vessel_type, count(*) AS n FROM documents d WHERE {}"
         " AND NOT coalesce(d.vessel_type, '') ~* %(named)s GROUP BY d.vessel_type"

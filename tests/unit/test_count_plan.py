@@ -117,10 +117,10 @@ def test_the_answer_states_the_count_first_then_its_set_and_cites_examples() -> 
     assert "fatal" in answer and answer.count("[C:0123456789ab]") == 2
 
 
-def test_a_ship_type_counts_the_types_the_records_name_and_states_related_ones_apart() -> None:
-    """ "bulk carriers" are the records whose type says "bulk" ("Bulk Dry (general, ore)
-    Carrier"); ore and cement carriers, filed in the same family, are named with their counts
-    after the count, which is still the first number said."""
+def test_a_ship_type_counts_its_family_and_names_the_related_types_in_it() -> None:
+    """ "bulk carriers" are the whole family (ore and cement carriers are bulk carriers); the
+    records whose type says the family otherwise are named with their counts after the count,
+    which is still the first number said."""
     plan = count_plan("How many casualties with loss of life involved bulk carriers?")
     assert plan is not None and plan.query.vessel_families == ("bulk carrier",)
     named = plan.query.vessel_named
@@ -129,7 +129,7 @@ def test_a_ship_type_counts_the_types_the_records_name_and_states_related_ones_a
     related = [("Ore Carrier", 7), ("Cement Carrier", 5)]
     answer = compose_count(plan, RecordCount(matched=271, scope=1509, related=related), [])
     assert first_number(answer) == 271
-    assert "not counted above: 12 more such casualty records of related types" in answer
+    assert "Counted with them: 12 casualty records of related types" in answer
     assert "(Ore Carrier 7, Cement Carrier 5)" in answer
 
 
