@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent import startup
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 
 if TYPE_CHECKING:
@@ -332,24 +333,6 @@ async def _run(args: argparse.Namespace) -> int:
         return await _ARCHIVE_COMMANDS[args.command](services, args)
 
 
-#: Commands that embed their first question: their embedding model loads on a thread while
-#: their modules import (:func:`agent.startup.preload_embeddings`).
-_PRELOADED = {"ask", "chat"}
-
-
-def _preload() -> None:
-    from agent.errors import SettingsError
-    from agent.settings import Settings
-    from agent.startup import preload_embeddings
-
-    try:
-        settings = Settings.from_env()
-    except SettingsError as err:  # the command itself reports it, with its exit status
-        logger.debug("no model loaded ahead: %s", err)
-        return
-    preload_embeddings(settings)
-
-
 def arguments_of(argv: Sequence[str]) -> argparse.Namespace | int:
     """The parsed, cleaned arguments, or the exit status of a usage error already reported
     (argparse's own errors exit)."""
@@ -364,29 +347,15 @@ def arguments_of(argv: Sequence[str]) -> argparse.Namespace | int:
     return args
 
 
-def _forwarded(argv: list[str]) -> int | None:
-    """The exit status of an ask that the home's warm process answered (None: answer here)."""
-    if _command_of(argv) != "ask" or {"-v", "--verbose", "-h", "--help"} & set(argv):
-        return None
-    from agent.warm.client import forward
-
-    try:
-        return forward(argv)  # None when no warm process matches
-    except KeyboardInterrupt:  # the warm process cancels the turn when we go
-        return 130
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bosun` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    forwarded = _forwarded(argv)
+    command = _command_of(argv)
+    forwarded = startup.forwarded(command, argv)  # an ask the home's warm process answered
     if forwarded is not None:
         return forwarded
-    from agent.startup import importing
-
-    with importing():  # the collector paused while the command's modules import
-        if _command_of(argv) in _PRELOADED and not {"-h", "--help"} & set(argv):
-            _preload()
+    with startup.importing():  # the collector paused while the command's modules import
+        startup.preload(command, argv)  # ask, chat: the model loads meanwhile
         args = arguments_of(argv)
     if isinstance(args, int):
         return args

@@ -1,6 +1,6 @@
-"""What a cold command does so that starting costs less: the cyclic garbage collector paused
-while the command's modules import, and the local embedding model loading on a thread while
-the graph's modules import (docs/measurements.md, start-up)."""
+"""How a command starts: an ask the home's warm process can answer is forwarded to it; otherwise
+the cyclic garbage collector is paused while the command's modules import, and the local
+embedding model of an ask or chat loads on a thread meanwhile (docs/measurements.md, start-up)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,23 @@ if TYPE_CHECKING:
     from agent.settings import Settings
 
 logger = logging.getLogger(__name__)
+
+#: Commands that embed their first question: their embedding model loads on a thread while
+#: their modules import (:func:`preload`).
+PRELOADED = frozenset({"ask", "chat"})
+HELP = frozenset({"-h", "--help"})
+
+
+def forwarded(command: str | None, argv: list[str]) -> int | None:
+    """The exit status of an ask that the home's warm process answered (None: answer here)."""
+    if command != "ask" or {"-v", "--verbose", *HELP} & set(argv):
+        return None
+    from agent.warm.client import forward
+
+    try:
+        return forward(argv)  # None when no warm process matches
+    except KeyboardInterrupt:  # the warm process cancels the turn when we go
+        return 130
 
 
 @contextlib.contextmanager
@@ -59,3 +76,19 @@ def preload_embeddings(settings: Settings) -> threading.Thread | None:
     if not isinstance(model, MiniLMEmbeddings):
         return None
     return model.load_in_background()
+
+
+def preload(command: str | None, argv: list[str]) -> None:
+    """For `bosun ask` and `bosun chat` (not their help): :func:`preload_embeddings` under the
+    settings of the environment."""
+    if command not in PRELOADED or HELP & set(argv):
+        return
+    from agent.errors import SettingsError
+    from agent.settings import Settings
+
+    try:
+        settings = Settings.from_env()
+    except SettingsError as err:  # the command itself reports it, with its exit status
+        logger.debug("no model loaded ahead: %s", err)
+        return
+    preload_embeddings(settings)
