@@ -212,41 +212,6 @@ def train(
     )
 
 
-def select(
-    queries: list[Query],
-    xs: list[np.ndarray],
-    off_train: list[int],
-    splits: list[tuple[str, str]],
-    args: argparse.Namespace,
-    factor: dict[str, float],
-    fixed: dict[str, dict[str, float]],
-) -> dict[str, dict[str, float]]:
-    """Nested cross-validation of :data:`adapt.shipped_selection.GRID` against the fixed
-    options' plain cross-validation (``fixed``); sets ``args.l2``/``args.trees`` to the options
-    chosen over every query when they are not worse held out on any split, else keeps the
-    given ones and turns ``--write`` off. Returns the held-out figures."""
-    from adapt import shipped_selection as selection
-
-    def fit(options: selection.Options, idx: list[int]) -> Trained:
-        chosen = argparse.Namespace(**{**vars(args), "l2": options.l2, "trees": options.trees})
-        return train(queries, xs, idx, chosen, factor)
-
-    found = selection.nested(queries, xs, off_train, fit, args.seed)
-    held = selection.report(queries, found, fixed, splits)
-    in_domain = [i for i, q in enumerate(queries) if not q.off_topic]
-    best, table = selection.choose(queries, xs, in_domain, off_train, fit, args.seed)
-    print("\nover every query (two-fold, the report's folds):")
-    for options, value in table.items():
-        print(f"  {options.label():28s} {value:.4f}{'  (chosen)' if options == best else ''}")
-    if selection.not_worse(held):
-        args.l2, args.trees = best.l2, best.trees
-        print(f"\nshipping {best.label()}")
-    else:
-        args.write = False
-        print("\nthe chosen options are worse held out on a split: the weights are kept")
-    return held
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--k", type=int, default=40, help="candidates per query (default 40)")
@@ -303,6 +268,12 @@ def main(argv: list[str] | None = None) -> None:
         help="choose --l2 and --trees by nested cross-validation (adapt/shipped_selection.py); "
         "--write then writes only if the chosen options are not worse held out on any split",
     )
+    parser.add_argument(
+        "--summary",
+        type=Path,
+        metavar="FILE",
+        help="with --select: write what it found as JSON (benchmarks/shipped_reranker.py)",
+    )
     parser.add_argument("--write", action="store_true", help=f"write {WEIGHTS.relative_to(ROOT)}")
     args = parser.parse_args(argv)
 
@@ -337,7 +308,13 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     if args.select:
-        report.update(select(queries, xs, off_train, splits, args, factor, report))
+        from adapt import shipped_selection
+
+        def fit(options: shipped_selection.Options, idx: list[int]) -> Trained:
+            chosen = argparse.Namespace(**{**vars(args), "l2": options.l2, "trees": options.trees})
+            return train(queries, xs, idx, chosen, factor)
+
+        report.update(shipped_selection.select(queries, xs, off_train, splits, fit, report, args))
 
     # The shipped model: every in-domain query and the off-topic training questions.
     everything = [i for i, q in enumerate(queries) if not q.off_topic] + off_train

@@ -12,6 +12,8 @@ same rule one level up: the best two-fold cross-validated mean over every query.
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 import statistics
 from collections.abc import Callable, Sequence
@@ -170,6 +172,7 @@ def report(
         )
         out[f"{name}/{split} held-out (nested)"] = {
             "queries": len(values),
+            "ndcg@10_fused": baseline[f"{name}/{split} held-out"]["ndcg@10_fused"],
             "ndcg@10_fixed_options": fixed,
             "ndcg@10_chosen_options": round(mean, 4),
         }
@@ -185,4 +188,72 @@ def not_worse(held_out: dict[str, dict[str, float]]) -> bool:
     )
 
 
-__all__ = ["GRID", "Options", "Selection", "choose", "nested", "not_worse", "report"]
+def summary(
+    found: Selection,
+    every_query: dict[Options, float],
+    shipped: Options | None,
+    held: dict[str, dict[str, float]],
+) -> dict[str, object]:
+    """What ``--summary`` writes (``benchmarks/shipped_reranker.py`` tabulates it): each option
+    set's inner figure per outer fold and over every query, the choices, the held-out rows and
+    the options shipped (None: the weights were kept)."""
+    return {
+        "options": [
+            {
+                "label": o.label(),
+                "l2": o.l2,
+                "trees": o.trees,
+                "inner": [round(table[o], 4) for table in found.inner],
+                "every_query": round(every_query[o], 4),
+            }
+            for o in GRID
+        ],
+        "chosen_per_fold": [o.label() for o in found.chosen],
+        "shipped": shipped.label() if shipped else None,
+        "held_out": held,
+    }
+
+
+def select(
+    queries: Sequence[Query],
+    xs: Sequence[np.ndarray],
+    off_train: list[int],
+    splits: Sequence[tuple[str, str]],
+    fit: Fit,
+    fixed: dict[str, dict[str, float]],
+    args: argparse.Namespace,
+) -> dict[str, dict[str, float]]:
+    """``--select``: :func:`nested` against the fixed options' plain cross-validation
+    (``fixed``), then :func:`choose` over every query. Sets ``args.l2``/``args.trees`` to that
+    choice when the nested figures are :func:`not_worse` on every split, else turns ``--write``
+    off (the weights are kept); writes ``args.summary`` when given. Returns the held-out rows."""
+    found = nested(queries, xs, off_train, fit, args.seed)
+    held = report(queries, found, fixed, splits)
+    in_domain = [i for i, q in enumerate(queries) if not q.off_topic]
+    best, table = choose(queries, xs, in_domain, off_train, fit, args.seed)
+    print("\nover every query (two-fold, the report's folds):")
+    for options, value in table.items():
+        print(f"  {options.label():28s} {value:.4f}{'  (chosen)' if options == best else ''}")
+    shipped = best if not_worse(held) else None
+    if shipped is not None:
+        args.l2, args.trees = shipped.l2, shipped.trees
+        print(f"\nshipping {shipped.label()}")
+    else:
+        args.write = False
+        print("\nthe chosen options are worse held out on a split: the weights are kept")
+    if args.summary:
+        args.summary.write_text(json.dumps(summary(found, table, shipped, held), indent=1) + "\n")
+    return held
+
+
+__all__ = [
+    "GRID",
+    "Options",
+    "Selection",
+    "choose",
+    "nested",
+    "not_worse",
+    "report",
+    "select",
+    "summary",
+]

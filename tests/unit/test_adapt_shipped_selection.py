@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -108,14 +110,38 @@ def test_the_builder_ships_the_options_chosen_when_not_worse_held_out(
 ) -> None:
     weights = _builder(tmp_path, monkeypatch)
     monkeypatch.setattr(shipped_selection, "not_worse", lambda held: True)
-    shipped_reranker.main(["--datasets", "scifact", "--k", "10", "--select", "--write"])
+    summary = tmp_path / "summary.json"
+    shipped_reranker.main(
+        ["--datasets", "scifact", "--k", "10", "--select", "--write", "--summary", str(summary)]
+    )
 
     out = capsys.readouterr().out
     assert "chosen on train (nested)" in out and "shipping l2 " in out
     info = json.loads(weights.read_text())["info"]
     assert info["options"] == "chosen by nested cross-validation (--select)"
     assert (info["l2"], info["trees"]) in {(3.0, 0), (1.0, 2)}
+    found = json.loads(summary.read_text())
+    assert [o["label"] for o in found["options"]] == ["l2 3, linear ranker", "l2 1, 2 trees"]
+    assert all(len(o["inner"]) == 2 for o in found["options"])  # one figure per outer fold
+    assert found["shipped"] == f"l2 {info['l2']:g}, " + (
+        "linear ranker" if info["trees"] == 0 else f"{info['trees']} trees"
+    )
     held = info["ndcg@10"]["scifact/train held-out (nested)"]
+    assert found["held_out"]["scifact/train held-out (nested)"] == held
+    # the benchmark tabulates the summary for docs/ (benchmarks/render.py)
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "shipped_reranker.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--run", f"select={summary}", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    doc = json.loads(done.stdout)
+    tables = {t["id"]: t["rows"] for t in doc["tables"]}
+    assert tables["held_out"][0][:2] == ["scifact/train", 60]
+    assert tables["held_out"][0][4] == held["ndcg@10_chosen_options"]
+    assert len(tables["options"]) == 2 and doc["shipped"] == found["shipped"]
     assert held["queries"] == 60
     assert (
         held["ndcg@10_fixed_options"]
@@ -128,7 +154,11 @@ def test_the_builder_keeps_the_weights_when_the_choice_is_worse_held_out(
 ) -> None:
     weights = _builder(tmp_path, monkeypatch)
     monkeypatch.setattr(shipped_selection, "not_worse", lambda held: False)
-    shipped_reranker.main(["--datasets", "scifact", "--k", "10", "--select", "--write"])
+    summary = tmp_path / "summary.json"
+    shipped_reranker.main(
+        ["--datasets", "scifact", "--k", "10", "--select", "--write", "--summary", str(summary)]
+    )
 
     assert "the weights are kept" in capsys.readouterr().out
     assert not weights.exists()
+    assert json.loads(summary.read_text())["shipped"] is None
