@@ -38,11 +38,11 @@ def forwarded(command: str | None, argv: list[str]) -> int | None:
 def importing() -> Iterator[None]:
     """Pause the cyclic collector while a command's modules import, then freeze what they built.
 
-    Importing LangGraph, LangChain and pydantic allocates ~10^6 objects and almost no cyclic
-    garbage, yet the collector walks the young ones every 700 allocations: about a sixth of the
-    imports' CPU time (`benchmarks/startup.py --stages`). What the imports built (modules,
-    classes, schemas) lives as long as the process, so :func:`gc.freeze` moves it out of every
-    later collection's way instead of walking it three generations deep."""
+    Importing LangGraph, LangChain and pydantic leaves ~240,000 tracked objects and almost no
+    cyclic garbage, yet the collector walks the young ones every 700 allocations: about a
+    seventh of the imports' CPU time (docs/measurements.md, start-up). What the imports built
+    (modules, classes, schemas) lives as long as the process, so :func:`gc.freeze` moves it out
+    of every later collection's way instead of walking it three generations deep."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -118,6 +118,7 @@ def child_stages(runs: int, turns: int) -> list[dict[str, Any]]:
 
 
 _CPU: dict[str, float] = {}  # stage -> CPU ms of this process (all its threads)
+SETTINGS = "settings (CPU: from the interpreter's start)"
 IMPORTS = "imports (the model loading on a thread meanwhile)"
 MODEL = "model load left after the imports (first embedding)"
 #: The product's packages, compiled to bytecode before anything is timed (as `pip install`
@@ -138,13 +139,13 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
     """Time each start-up stage as `bosun ask` runs it (``agent.turns.open_runner`` unrolled),
     then the first turn and ``turns`` warm turns."""
     result: dict[str, Any] = {}
-    _CPU["_last"] = 0.0  # the CPU time of settings counts from the interpreter's start
+    _CPU["_last"] = 0.0  # CPU time counts from the interpreter's start
     start = time.perf_counter()
     from agent import startup
     from agent.settings import Settings
 
     settings = Settings.from_env()
-    result["settings"] = _ms(start, "settings")
+    result[SETTINGS] = _ms(start, SETTINGS)
     start = time.perf_counter()
     with startup.importing():  # as `bosun ask` starts (agent.cli.main)
         loading = startup.preload_embeddings(settings)
