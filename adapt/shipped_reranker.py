@@ -262,6 +262,18 @@ def main(argv: list[str] | None = None) -> None:
         default=[n for n, _ in SPLITS],
         help="train and report on these only (default: all)",
     )
+    parser.add_argument(
+        "--select",
+        action="store_true",
+        help="choose --l2 and --trees by nested cross-validation (adapt/shipped_selection.py); "
+        "--write then writes only if the chosen options are not worse held out on any split",
+    )
+    parser.add_argument(
+        "--summary",
+        type=Path,
+        metavar="FILE",
+        help="with --select: write what it found as JSON (benchmarks/shipped_reranker.py)",
+    )
     parser.add_argument("--write", action="store_true", help=f"write {WEIGHTS.relative_to(ROOT)}")
     args = parser.parse_args(argv)
 
@@ -295,6 +307,15 @@ def main(argv: list[str] | None = None) -> None:
         queries, xs, off_train, splits, args, lambda idx: train(queries, xs, idx, args, factor)
     )
 
+    if args.select:
+        from adapt import shipped_selection
+
+        def fit(options: shipped_selection.Options, idx: list[int]) -> Trained:
+            chosen = argparse.Namespace(**{**vars(args), "l2": options.l2, "trees": options.trees})
+            return train(queries, xs, idx, chosen, factor)
+
+        report.update(shipped_selection.select(queries, xs, off_train, splits, fit, report, args))
+
     # The shipped model: every in-domain query and the off-topic training questions.
     everything = [i for i, q in enumerate(queries) if not q.off_topic] + off_train
     model = train(queries, xs, everything, args, factor)
@@ -322,6 +343,9 @@ def main(argv: list[str] | None = None) -> None:
                 "data": [f"beir/{n} {s}" for n, s in splits]
                 + ["benchmarks/questions/off_topic.jsonl train"],
                 "folds_seed": args.seed,
+                "options": "chosen by nested cross-validation (--select)"
+                if args.select
+                else "as given",
                 "l2": args.l2,
                 "trees": args.trees,
                 "depth": args.depth,

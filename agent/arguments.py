@@ -6,8 +6,6 @@ import argparse
 import sys
 from typing import NoReturn
 
-from graph.sanitization import sanitize
-
 
 class BosunParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (``bosun: ...``, exit status 2)."""
@@ -53,6 +51,10 @@ def clean_text_args(args: argparse.Namespace) -> None:
         if isinstance(value, str):
             setattr(args, name, decoded(value))
     if isinstance(getattr(args, "query", None), str):
+        # Imported here: the detector loads numpy and its model, which `bosun --help`, `status`
+        # and `stop` do not need (tests/unit/test_cli_lazy.py).
+        from graph.sanitization import sanitize
+
         args.query = sanitize(args.query).text
 
 

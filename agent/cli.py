@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent import startup
 from agent.arguments import BosunParser, clean_text_args, positive_int, printable
 
 if TYPE_CHECKING:
@@ -349,16 +350,13 @@ def arguments_of(argv: Sequence[str]) -> argparse.Namespace | int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bosun` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if _command_of(argv) == "ask" and not {"-v", "--verbose", "-h", "--help"} & set(argv):
-        from agent.warm.client import forward
-
-        try:
-            status = forward(argv)  # answered by the home's warm process, when one matches
-        except KeyboardInterrupt:  # the warm process cancels the turn when we go
-            return 130
-        if status is not None:
-            return status
-    args = arguments_of(argv)
+    command = _command_of(argv)
+    forwarded = startup.forwarded(command, argv)  # an ask the home's warm process answered
+    if forwarded is not None:
+        return forwarded
+    with startup.importing():  # the collector paused while the command's modules import
+        startup.preload(command, argv)  # ask, chat: the model loads meanwhile
+        args = arguments_of(argv)
     if isinstance(args, int):
         return args
     with contextlib.suppress(AttributeError, ValueError):  # stdin may not be a text stream

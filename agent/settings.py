@@ -23,9 +23,7 @@ from agent.environment import (
 )
 from agent.errors import SettingsError
 from archive.originals import TIMEOUT_S, OriginalsConfigError, S3Location
-from archive.store.block_cache import CACHE_MB
-from archive.store.database import EF_SEARCH
-from archive.store.lexical import BM25_MODES
+from archive.store.defaults import BM25_MODES, CACHE_MB, EF_SEARCH
 from archive.store.server import database_uri
 from providers.config import ProviderConfig
 

@@ -13,13 +13,16 @@ measured; ``BOSUN_CHAT_MODEL`` is cleared for the children). Three tables:
    ask left (:mod:`agent.warm`; the client's own CPU, the turn runs in the warm process), and
    `bosun ask --json` with the server not running (``BOSUN_SERVER_LINGER_S=0``: each process
    starts the server and stops it on exit);
-2. one cold process's start-up split into stages, the median over ``--runs`` processes:
-   imports, settings, server start (or reuse), store open, model load, intent centroids,
-   pools and checkpointer, graph compile, vessel registry, and the first turn's own stages;
+2. one cold process's start-up split into stages as `bosun ask` runs them, the median over
+   ``--runs`` processes: settings, imports (the collector paused, the local model loading on a
+   thread meanwhile: :mod:`agent.startup`), server start (or reuse), store open, what is left
+   of the model load, intent centroids, pools and checkpointer, graph compile, and the first
+   turn's own stages (CPU: the whole process, every thread);
 3. ``--turns`` warm turns in one process through :class:`agent.turns.TurnRunner` (what `bosun
    chat` and the web server run): p50/p95 end to end and per graph stage.
 
-Each child process is this script with ``--stages`` (prints one JSON object).
+Each child process is this script with ``--stages`` (prints one JSON object). The product's
+packages are compiled to bytecode first, as an installation has them.
 """
 
 from __future__ import annotations
@@ -114,7 +117,13 @@ def child_stages(runs: int, turns: int) -> list[dict[str, Any]]:
     return out
 
 
-_CPU: dict[str, float] = {}  # stage -> CPU ms of this process
+_CPU: dict[str, float] = {}  # stage -> CPU ms of this process (all its threads)
+SETTINGS = "settings (CPU: from the interpreter's start)"
+IMPORTS = "imports (the model loading on a thread meanwhile)"
+MODEL = "model load left after the imports (first embedding)"
+#: The product's packages, compiled to bytecode before anything is timed (as `pip install`
+#: does): a process with PYTHONDONTWRITEBYTECODE set would compile them at every start.
+PACKAGES = ("agent", "graph", "adapt", "tools", "answers", "checkpoints", "providers", "archive")
 
 
 def _ms(start: float, stage: str = "") -> float:
@@ -130,21 +139,26 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
     """Time each start-up stage as `bosun ask` runs it (``agent.turns.open_runner`` unrolled),
     then the first turn and ``turns`` warm turns."""
     result: dict[str, Any] = {}
-    _CPU["_last"] = 0.0  # the imports' CPU time counts from the interpreter's start
+    _CPU["_last"] = 0.0  # CPU time counts from the interpreter's start
     start = time.perf_counter()
-    import agent.cli  # noqa: F401 - what `bosun ask` imports
-    from agent.server.db import ensure_schema  # noqa: F401
+    from agent import startup
     from agent.settings import Settings
-    from agent.turns import TurnRunner, open_pool
-    from agent.wiring import build_clients, open_services
-    from checkpoints.postgres import open_checkpointer
-    from graph import intents
-    from graph.builder import build_graph
 
-    result["imports"] = _ms(start, "imports")
-    start = time.perf_counter()
     settings = Settings.from_env()
-    result["settings"] = _ms(start, "settings")
+    result[SETTINGS] = _ms(start, SETTINGS)
+    start = time.perf_counter()
+    with startup.importing():  # as `bosun ask` starts (agent.cli.main)
+        loading = startup.preload_embeddings(settings)
+        import agent.cli  # noqa: F401 - what `bosun ask` imports
+        import agent.conversation  # noqa: F401
+        from agent.server.db import ensure_schema  # noqa: F401
+        from agent.turns import TurnRunner, open_pool
+        from agent.wiring import build_clients, open_services
+        from checkpoints.postgres import open_checkpointer
+        from graph import intents
+        from graph.builder import build_graph
+
+    result[IMPORTS] = _ms(start, IMPORTS)
     start = time.perf_counter()
     uri = settings.database_uri()
     result["server start or reuse"] = _ms(start, "server start or reuse")
@@ -152,8 +166,10 @@ async def _stages(turns: int) -> dict[str, Any]:  # noqa: PLR0915 - one stage af
     async with open_services(settings) as services:
         result["store open"] = _ms(start, "store open")
         start = time.perf_counter()
+        if loading is not None:
+            loading.join()
         services.embeddings.embed_query("model load")
-        result["model load (first embedding)"] = _ms(start, "model load (first embedding)")
+        result[MODEL] = _ms(start, MODEL)
         start = time.perf_counter()
         await intents.centroids(services.embeddings)
         result["intent centroids"] = _ms(start, "intent centroids")
@@ -272,6 +288,9 @@ def main() -> None:
     from agent.warm.client import stop as stop_warm
     from archive.store.linger import stop
 
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", *PACKAGES, "text"], cwd=ROOT, check=True
+    )
     settings = Settings.from_env()
     pgdata = settings.pgdata_dir
     stop_warm(settings.home.resolve())  # an earlier command's warm process and linger: the

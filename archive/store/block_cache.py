@@ -14,9 +14,6 @@ from collections.abc import Hashable
 
 from archive.store.block_topk import Block
 
-#: Default budget of one process's cache (``BOSUN_BM25_CACHE_MB``).
-CACHE_MB = 256
-
 
 class BlockCache:
     """Blocks by key, within ``max_bytes`` of arrays (0: nothing is kept)."""

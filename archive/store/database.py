@@ -12,7 +12,8 @@ from psycopg import AsyncConnection, sql
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from archive.store.block_cache import CACHE_MB, BlockCache
+from archive.store.block_cache import BlockCache
+from archive.store.defaults import CACHE_MB, EF_SEARCH
 from archive.store.schema import StoreError, check_collection_name, migrate
 from archive.store.server import sqlalchemy_uri
 
@@ -23,8 +24,6 @@ if TYPE_CHECKING:  # annotations only: `bosun status` opens no model and loads n
 
 logger = logging.getLogger(__name__)
 
-#: pgvector's HNSW search settings for every pooled session (and the LangChain vector store).
-EF_SEARCH = 100
 ITERATIVE_SCAN = "relaxed_order"
 
 #: Filterable columns of the chunks table, as PGVectorStore metadata columns.
@@ -92,7 +91,7 @@ class Store:
         bm25_cache_mb: int = CACHE_MB,
     ) -> None:
         self.pool = pool
-        self.bm25 = bm25  # archive.store.lexical.BM25_MODES
+        self.bm25 = bm25  # archive.store.defaults.BM25_MODES
         self.ef_search = ef_search
         self.block_cache = BlockCache(bm25_cache_mb * 2**20)  # decoded BM25 blocks
         self.schema = schema

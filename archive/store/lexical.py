@@ -49,12 +49,6 @@ GROUP BY p.chunk_id
 ORDER BY round({bm25} * 1e9) DESC, p.chunk_id
 LIMIT %(limit)s"""
 
-#: How BM25 finds its top k: ``auto`` (the default: blocks when the collection has a compacted
-#: segment of at least ``lexical_blocks.MIN_CHUNKS`` chunks and the search has no filters, else
-#: exact SQL), ``blocks`` (the segment whenever one exists) or ``exact`` (every posting read, in
-#: SQL: the reference). Every mode returns the exact BM25 top k.
-BM25_MODES = ("auto", "blocks", "exact")
-
 
 def bm25_top(restrict: sql.Composable, postings: str = "bm25_postings") -> sql.Composed:
     """The exact top-k statement over ``postings`` (after the CTEs of :data:`BM25_WEIGHTS`),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -31,6 +32,7 @@ logger = logging.getLogger(__name__)
 
 STATE_FILE = "bosun-linger.json"
 _POLL_S = 1.0  # how often the linger process rereads its deadline
+READY_S = 20.0  # longest wait of a handing-over command for the linger process to hold the server
 HOLDERS_FILE = ".handle_pids.json"  # pgserver's list of the processes holding the server
 
 
@@ -55,24 +57,46 @@ def hand_over(pgdata: Path, linger_s: float) -> None:
     from pgserver.utils import DiskList, process_is_running
 
     until = time.time() + linger_s
-    with PostgresServer._lock:  # pgserver's own lock over its holder list
-        state = _read(pgdata)
-        pid = int(state.get("pid", 0))
-        if pid and process_is_running(pid):
-            _write(pgdata, pid, max(until, float(state.get("until", 0.0))))
-            return
-        child = subprocess.Popen(  # noqa: S603 - this interpreter, this module, our own folder
-            [sys.executable, "-m", "archive.store.linger", str(pgdata)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # outlives this process and its terminal's signals
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(_pythonpath())},
-        )
-        _write(pgdata, child.pid, until)
-        # Held from now: this process's own exit must not stop the server.
-        DiskList(pgdata / ".handle_pids.json").get_and_add(child.pid)
+    ready, told = os.pipe()  # the child writes a byte once it holds the server
+    try:
+        with PostgresServer._lock:  # pgserver's own lock over its holder list
+            state = _read(pgdata)
+            pid = int(state.get("pid", 0))
+            if pid and process_is_running(pid):
+                _write(pgdata, pid, max(until, float(state.get("until", 0.0))))
+                return
+            child = subprocess.Popen(  # noqa: S603 - this interpreter, this module, our own folder
+                [sys.executable, "-m", "archive.store.linger", str(pgdata), str(told)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # outlives this process and its terminal's signals
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(_pythonpath())},
+                pass_fds=(told,),
+            )
+            _write(pgdata, child.pid, until)
+            # Held from now: this process's own exit must not stop the server.
+            DiskList(pgdata / ".handle_pids.json").get_and_add(child.pid)
+        os.close(told)
+        told = -1
+        _wait_ready(ready, child.pid)
+    finally:
+        for fd in (ready, told):
+            if fd >= 0:
+                os.close(fd)
     logger.info("the embedded server stays up %.0f s (held by process %d)", linger_s, child.pid)
+
+
+def _wait_ready(ready: int, pid: int) -> None:
+    """Until the linger process ``pid`` holds the server and stops it on SIGTERM (a byte on
+    ``ready``), or died (end of file), or :data:`READY_S` passed (both logged). Until then a
+    SIGTERM would end it before it could stop the server: the command that handed over waits,
+    once per linger process, so no one can stop the linger process too early."""
+    readable, _, _ = select.select([ready], [], [], READY_S)
+    if not readable:
+        logger.warning("the linger process %d did not take the server over in %.0f s", pid, READY_S)
+    elif not os.read(ready, 1):
+        logger.warning("the linger process %d exited before it took the server over", pid)
 
 
 def release(pgdata: Path) -> int | None:
@@ -94,9 +118,11 @@ def _pythonpath() -> list[str]:
     return [root, *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
 
 
-def linger(pgdata: Path) -> None:
+def linger(pgdata: Path, ready: int | None = None) -> None:
     """The linger process: hold the server until the recorded deadline passes (or another
-    linger process takes over), then exit; pgserver stops the server if no one else holds it."""
+    linger process takes over), then exit; pgserver stops the server if no one else holds it.
+    Once it holds the server and handles SIGTERM, it writes a byte to the pipe ``ready`` (the
+    command that handed over waits for it)."""
     import pgserver
     from pgserver.postgres_server import PostgresServer
 
@@ -105,6 +131,9 @@ def linger(pgdata: Path) -> None:
     # process died at once and left PostgreSQL running with no one to stop it.
     signal.signal(signal.SIGTERM, _exit_on_signal)
     pgserver.get_server(pgdata, cleanup_mode="stop")
+    if ready is not None:
+        os.write(ready, b"1")
+        os.close(ready)
     while True:
         time.sleep(max(0.0, min(_left(pgdata), _POLL_S)))
         if _left(pgdata) > 0:
@@ -208,4 +237,4 @@ def _left(pgdata: Path) -> float:
 
 
 if __name__ == "__main__":
-    linger(Path(sys.argv[1]))
+    linger(Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else None)

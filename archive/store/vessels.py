@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from psycopg import AsyncConnection, sql
 from psycopg.rows import dict_row
 
-from archive.store.database import Store
 from archive.store.schema import check_collection_name
 from archive.vessel_types import class_society, vessel_family
+
+if TYPE_CHECKING:  # `bosun status` reads counts without the store's stack (numpy, the pool)
+    from archive.store.database import Store
 
 
 @dataclass(frozen=True)

@@ -81,12 +81,25 @@ STACK = (
 )
 
 
-def _stack_after(argv: list[str], env: dict[str, str]) -> list[str]:
-    """The modules of :data:`STACK` (or below them) a fresh `bosun` process holds after ``argv``."""
+#: Below the graph, still more than they need: numpy, the injection detector (a search query's
+#: check), the store with its connection pool and pgvector. `bosun status` reads counts over one
+#: plain connection.
+STORE_STACK = (
+    "numpy",
+    "text.injection",
+    "graph.sanitization",
+    "psycopg_pool",
+    "pgvector",
+    "archive.store.database",
+)
+
+
+def _stack_after(argv: list[str], env: dict[str, str], stack: tuple[str, ...] = STACK) -> list[str]:
+    """The modules of ``stack`` (or below them) a fresh `bosun` process holds after ``argv``."""
     code = (
         "import json, sys\nfrom agent.cli import main\n"
         f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
-        f"stack = {STACK!r}\n"
+        f"stack = {stack!r}\n"
         "print(json.dumps(sorted(m for m in sys.modules"
         " if any(m == s or m.startswith(s + '.') for s in stack))))"
     )
@@ -123,3 +136,12 @@ def test_status_and_stop_import_nothing_of_the_graph_or_models(tmp_path: Path) -
     refusing = {"DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none", "BOSUN_HOME": str(tmp_path)}
     assert _stack_after(["status"], refusing) == []
     assert _stack_after(["stop"], {"BOSUN_HOME": str(tmp_path)}) == []
+
+
+def test_help_status_and_stop_import_neither_numpy_nor_the_store(tmp_path: Path) -> None:
+    refusing = {"DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none", "BOSUN_HOME": str(tmp_path)}
+    assert _stack_after(["--help"], {}, STORE_STACK) == []
+    assert _stack_after(["status"], refusing, STORE_STACK) == []
+    assert _stack_after(["stop"], {"BOSUN_HOME": str(tmp_path)}, STORE_STACK) == []
+    # the probe sees what a command with a query loads
+    assert "text.injection" in _stack_after(["search", "--help"], {}, STORE_STACK)
