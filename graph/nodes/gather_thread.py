@@ -67,4 +67,5 @@ def _placed(record: Passage, member: Passage | None, joined: dict[str, str]) -> 
         "in_reply_to": member.get("in_reply_to"),
         "references": member.get("references", []),
         "conversation": member.get("conversation", ""),
+        "standing": member.get("standing", 0.0),
     }
