@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from answers.deferral import first_name, named_in_pointer
+from answers.deferral import deferred_to, first_name, named_in_pointer
 from answers.threads import Message, Thread, taken_up
 from answers.units import Unit
 
@@ -163,28 +163,24 @@ def said_more(reply: Reply) -> bool:
 
 
 def companions(chosen: Reply, candidates: Sequence[Reply], thread: Thread) -> list[Reply]:
-    """``chosen`` with the replies that belong to it, in reading order: the earlier reply by
-    another replier that it answers (it builds on that one), the replies by others that answer
-    it (they build on it: "I will add that ...") and its author's other replies, each when it
-    answers the question close to ``chosen``."""
+    """``chosen`` with the replies that belong to it, in reading order: its author's other
+    replies (refinements), the earlier reply by another replier that it answers (it builds on
+    that one), and the replies by others that answer one of its author's (they build on it: "I
+    will add that ..."; a pointer back, "what Brian wrote", adds nothing), each when it answers
+    the question close to ``chosen``."""
     if chosen.message.key == thread.asker:
         return [chosen]
-    by_id = {r.message.message_id: r for r in candidates}
-    parent = by_id.get(chosen.message.in_reply_to or "")
     floor = ELIGIBLE_SHARE * chosen.best
-    out = [chosen]
-    if parent is not None and parent.message.key != thread.asker and parent.best >= floor:
-        out.append(parent)
+    close = [r for r in candidates if r.message.key != thread.asker and r.best >= floor]
+    own = [chosen, *(r for r in close if r.message.key == chosen.message.key)]
+    answered = {r.message.message_id for r in own}
+    out = [*own]
+    out += [r for r in close if r.message.message_id == chosen.message.in_reply_to]
     out += [
         r
-        for r in candidates
-        if r is not chosen
-        and r.message.key != thread.asker
-        and r.best >= floor
-        and (
-            r.message.key == chosen.message.key  # its author's refinement
-            or r.message.in_reply_to == chosen.message.message_id  # another's addition to it
-        )
+        for r in close
+        if r.message.in_reply_to in answered
+        and deferred_to(r.message, thread.messages, thread.asker) is None
     ]
     order = {id(m): i for i, m in enumerate(thread.messages)}
     unique: dict[int, Reply] = {}

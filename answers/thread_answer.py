@@ -276,7 +276,8 @@ def _lead(aspect: Aspect, spoke: Sequence[Reply], reply: Reply, thread: Thread) 
         named.append(prompts.THREAD_BY.format(author=author, date=_when(r.message)))
     source = prompts.THREAD_REPLY if len(named) == 1 else prompts.THREAD_REPLIES
     explain = "explains" if len(named) == 1 else "explain"
-    lead = template.format(source=source.format(authors=" and ".join(named)), explain=explain)
+    authors = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+    lead = template.format(source=source.format(authors=authors), explain=explain)
     if reply.confirmed_by is not None:
         asker = reply.confirmed_by.author
         return lead + prompts.THREAD_CONFIRMED.format(asker=asker, date=_when(reply.confirmed_by))
