@@ -58,6 +58,7 @@ class ThreadQuestion:
     scope: Sequence[str] = ()
     embed: Embed | None = None
     followup: bool = False  # the problem was stated in the answer before
+    conversation: str | None = None  # the conversation chosen for it (else the best passage's)
 
 
 def thread_answer(
@@ -70,8 +71,9 @@ def thread_answer(
     the question is not about a thread with a reply by someone other than the asker."""
     if not _about_thread(request):
         return None
-    thread_id = mail_thread_id(request.passages)
-    lead = request.passages[0]
+    thread_id = request.conversation or mail_thread_id(request.passages)
+    ours = [p for p in request.passages if thread_id in (p.get("conversation"), p.get("thread_id"))]
+    lead = ours[0] if ours else request.passages[0]
     subject = lead.get("subject") if lead["kind"] == "email" else None
     records = [*request.pool, *request.passages]
     thread = thread_of(thread_id, records, subject) if thread_id else None

@@ -1,6 +1,6 @@
 """Which mail conversation fix and cause answers are built from: per run of ``bosun
-eval-answers --details``, the share of thread questions whose answer cites a message of the
-question's own conversation (the thread the question was written from, gathered as Bosun
+eval-answers --details``, the share of thread questions whose answer cites messages of the
+question's own conversation only (the thread the question was written from, gathered as Bosun
 gathers it: its thread plus the same subject's fragments), the share citing the message that
 states the gold, and the share stating the gold cited to it.
 
@@ -33,7 +33,7 @@ COMMAND = (
 COLUMNS = [
     "run",
     "questions",
-    "answered from the question's conversation",
+    "answered from the question's conversation alone",
     "stating message cited",
     "fix/cause stated, cited to its message",
 ]
@@ -59,7 +59,7 @@ def row_of(
         answer_cites = {str(s).upper() for s in line["cited"][-1]}
         gold = {str(s).upper() for s in question.get("stated_in") or [question["message_id"]]}
         members = conversations.get(question["thread_id"], set()) | gold
-        right += bool(answer_cites & members)
+        right += bool(answer_cites) and answer_cites <= members
         cited += bool(answer_cites & gold)
         stated += bool(line["measures"].get("gold"))
     return [label, n, _pct(right, n), _pct(cited, n), _pct(stated, n)]
