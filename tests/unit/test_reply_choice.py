@@ -6,11 +6,15 @@ sentence cited to its own message."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from answers import AnswerRequest, compose_answer
 from answers.reply_choice import same_here
+from answers.thread_answer import ThreadQuestion, thread_answer
 from answers.threads import thread_of
 from archive.store.passages import Passage
+from graph.nodes.gather_thread import gather_thread
 from tests.unit.test_threads import ASK, THREAD, answered, mail, markers
 
 QUESTION = "How was the X310 not transmitting problem fixed?"
@@ -66,8 +70,6 @@ def test_a_third_users_same_here_is_never_the_answer() -> None:
     alone = thread_of(THREAD, [ASK, metoo])
     assert alone is not None
     said: list[str] = []
-    from answers.thread_answer import ThreadQuestion, thread_answer
-
     nothing = thread_answer(
         ThreadQuestion(QUESTION, QUESTION, "fix", [ASK], [ASK, metoo]),
         fresh=lambda text: True,
@@ -148,3 +150,67 @@ def test_a_confirmation_without_a_parent_confirms_the_reply_whose_terms_it_repea
     )
     thread = thread_of(THREAD, [ASK, fixed, chat, solved])
     assert thread is not None and thread.confirmed == {"f@x": "ok@x"}
+
+
+async def test_the_conversation_whose_problem_the_question_restates_is_answered() -> None:
+    """The best passage sits in another conversation (a release note naming the same tool);
+    the question restates the problem of the second one, which someone answered: that
+    conversation is chosen, its passages lead, and the answer is cited to its reply."""
+    other = "release@x"
+    note = mail(
+        "b00000000001",
+        "UHD 4.8 is out with a new rfnoc_modtool and many fixes for the image builder.",
+        other,
+        "Release Bot",
+        thread_id=other,
+        subject="[UHD] 4.8 Release Announcement",
+    )
+    note_reply = mail(
+        "b00000000002",
+        "Great news, thanks for all the work on rfnoc_modtool in this release.",
+        "rr@x",
+        "Fan",
+        reply_to=other,
+        thread_id=other,
+        subject="Re: [UHD] 4.8 Release Announcement",
+    )
+    asked = mail(
+        "b00000000003",
+        "rfnoc_modtool add fails with No such file or directory for gain.yml on UHD 4.8.",
+        "q8@x",
+        "Ann",
+        thread_id="q8@x",
+        subject="rfnoc_modtool add fails",
+    )
+    fixed = mail(
+        "b00000000004",
+        "You need to copy gain.yml into the blocks folder, the 4.8 installer misses it.",
+        "f8@x",
+        "Wade",
+        reply_to="q8@x",
+        thread_id="q8@x",
+        subject="Re: rfnoc_modtool add fails",
+    )
+
+    async def reader(thread_ids: Sequence[str]) -> dict[str, list[Passage]]:
+        every = {other: [note, note_reply], "q8@x": [asked, fixed]}
+        return {t: [{**p, "conversation": t} for p in every[t]] for t in thread_ids if t in every}
+
+    bare = [{k: v for k, v in p.items() if k != "author"} for p in (note, asked)]
+    question = "rfnoc_modtool add in UHD 4.8 fails with 'No such file or directory'; how to fix?"
+    state: Any = {"question": question, "passages": bare, "ranked": bare}
+    update = await gather_thread(state, threads=reader)
+    assert update["conversation"] == "q8@x"
+    assert update["passages"][0]["chunk_id"] == asked["chunk_id"]
+    chosen = update["diagnostics"]["thread"]
+    assert chosen["conversation"] == "q8@x" and len(chosen["candidates"]) == 2
+    answer = compose_answer(
+        AnswerRequest(
+            question,
+            question,
+            update["passages"],
+            pool=update["ranked"],
+            conversation=update["conversation"],
+        )
+    )
+    assert fixed["chunk_id"] in markers(answer) and note["chunk_id"] not in markers(answer)
