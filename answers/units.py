@@ -125,13 +125,29 @@ def _units_of(record: Passage, rank: int) -> list[Unit]:
     if record.get("kind") == "thread_digest":
         return _digest_units(record, rank)
     opening = _opens_thread(record)
-    for position, sentence in enumerate(sentences(unglue(record["text"]))):
+    for position, sentence in enumerate(_introduced(sentences(unglue(record["text"])))):
         text = BOILERPLATE.sub("", sentence)
         if MIN_CHARS <= len(text) <= MAX_CHARS and not _NOT_CONTENT.search(text):
             role = _role(text)
             if opening and role in ("plain", "hint", "outcome"):
                 role = "problem"  # the message that opens a thread states the problem
             out.append(Unit(text, record, rank, position, role, False))
+    return out
+
+
+def _introduced(parts: list[str]) -> list[str]:
+    """``parts`` with the short pieces a colon introduces joined to it ("two parameters on the
+    command line:", then '"radio-id"', then 'and "radio-chan"' on lines of their own): each
+    alone is too short to be copied, and the sentence before says nothing without them."""
+    out: list[str] = []
+    open_list = False
+    for part in parts:
+        if out and len(part) < MIN_CHARS and (open_list or out[-1].endswith(":")):
+            out[-1] = f"{out[-1]} {part}"
+            open_list = True
+            continue
+        out.append(part)
+        open_list = False
     return out
 
 

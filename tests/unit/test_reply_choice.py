@@ -214,3 +214,15 @@ async def test_the_conversation_whose_problem_the_question_restates_is_answered(
         )
     )
     assert fixed["chunk_id"] in markers(answer) and note["chunk_id"] not in markers(answer)
+
+
+def test_the_short_pieces_a_colon_introduces_stay_with_it() -> None:
+    """A reply listing what to use on lines of their own ('"radio-id"', 'and "radio-chan"'):
+    each piece is too short to be copied alone, so it stays with the sentence introducing it."""
+    text = (
+        "If you look at the rfnoc_rx_to_file.cpp example, it has two parameters on the command "
+        'line:\n\n"radio-id"\n\nand "radio-chan"\n\nThat correspond to the parameters you need.'
+    )
+    answer = reply("a00000000041", text, "c@x", "Marcus")
+    lines = answered("How do I receive on the second channel?", [ASK], [ASK, answer])
+    assert 'on the command line: "radio-id" and "radio-chan" [C:' in lines[-1]
