@@ -32,6 +32,9 @@ from answers.units import Unit
 ELIGIBLE_SHARE = 0.6
 #: ... and a reply the asker confirmed, this share (the asker's word outweighs the question's).
 CONFIRMED_SHARE = 0.35
+#: A reply joins the answering one when its best sentence scores this share of that one's
+#: (the share below which no sentence of a reply is said).
+JOINED_SHARE = 0.4
 #: What each kind of evidence adds to a reply's weight (its share of the best score, 0.6..1).
 CONFIRMED = 1.0
 TAKEN_UP = 0.5
@@ -170,7 +173,7 @@ def companions(chosen: Reply, candidates: Sequence[Reply], thread: Thread) -> li
     the question close to ``chosen``."""
     if chosen.message.key == thread.asker:
         return [chosen]
-    floor = ELIGIBLE_SHARE * chosen.best
+    floor = JOINED_SHARE * chosen.best
     close = [r for r in candidates if r.message.key != thread.asker and r.best >= floor]
     own = [chosen, *(r for r in close if r.message.key == chosen.message.key)]
     answered = {r.message.message_id for r in own}
