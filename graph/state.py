@@ -93,6 +93,7 @@ def fresh_diagnostics() -> Diagnostics:
         degraded=[],
         timings={},
         count={},
+        thread={},
     )
 
 
