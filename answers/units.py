@@ -208,8 +208,15 @@ def _role(text: str) -> Role:
 
 
 def signature(text: str) -> frozenset[str]:
-    """The sentence's content stems: two sentences with nearly the same stems say the same."""
-    return frozenset(content_stems(tokens(text)))
+    """The sentence's content stems: two sentences with nearly the same stems say the same. A
+    path or link counts by its parts (".../utils/testbenches.excludes" and
+    ".../utils/modelsim.excludes" share all but one): two sentences that differ only in a word
+    and their link's last part say nearly the same thing."""
+    words = [part for w in tokens(text) for part in (_PATH.split(w) if "/" in w else [w]) if part]
+    return frozenset(content_stems(words))
+
+
+_PATH = re.compile(r"[/.]")
 
 
 #: Two sentences whose stems overlap this much (Jaccard), or one of which is this much inside

@@ -226,3 +226,18 @@ def test_the_short_pieces_a_colon_introduces_stay_with_it() -> None:
     answer = reply("a00000000041", text, "c@x", "Marcus")
     lines = answered("How do I receive on the second channel?", [ASK], [ASK, answer])
     assert 'on the command line: "radio-id" and "radio-chan" [C:' in lines[-1]
+
+
+def test_two_sentences_differing_in_a_word_and_their_links_last_part_are_said_once() -> None:
+    """Links count by their parts: a joined reply's second list ("... in ModelSim except for
+    the ones listed in .../utils/modelsim.excludes") says nearly what its first said."""
+    base = "https://github.com/EttusResearch/uhd/blob/master/fpga/usrp3/tools/utils"
+    text = (
+        "All of the testbenches that have a Makefile should work with XSim except for the ones "
+        f"listed in this file: {base}/testbenches.excludes\n\nAnd all of the testbenches that "
+        f"have a Makefile should work in ModelSim except for the ones listed in this file: "
+        f"{base}/modelsim.excludes"
+    )
+    answer = reply("a00000000042", text, "x@x", "Wade")
+    lines = answered("Which testbenches work with XSim?", [ASK], [ASK, answer])
+    assert lines[-1].count("excludes") == 1
