@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from answers.deferral import deferred_to, first_name, named_in_pointer
-from answers.threads import Message, Thread, taken_up
+from answers.threads import Message, Thread, denies, taken_up
 from answers.units import Unit
 
 #: A reply whose best sentence scores this share of the best reply's answers the question.
@@ -60,11 +60,6 @@ _ENDORSES = re.compile(
     re.IGNORECASE,
 )
 _THANKS = re.compile(r"\A\W*(?:\w+\W+){0,3}?(?:thanks?|thank\s+you|many\s+thanks)\b", re.I)
-_FAILED = re.compile(
-    r"\b(?:(?:did|does|do)\s*(?:n['’]t|\s+not)\s+(?:work|help|fix|solve|change)|no\s+luck"
-    r"|still\s+(?:get|see|have|fail|doesn|does\s+not|not|the\s+same)|unfortunately)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -93,7 +88,7 @@ def uptake(message: Message, thread: Thread) -> bool:
     for later in thread.messages[thread.messages.index(message) + 1 :]:
         if later.key != thread.asker or later.in_reply_to != message.message_id:
             continue
-        if _FAILED.search(later.text):
+        if denies(later.text):
             return False
         thanked = bool(_THANKS.search(later.text))
         return thanked or taken_up(message, later, thread.problem) >= UPTAKE_TERMS

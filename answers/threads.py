@@ -244,6 +244,11 @@ def taken_up(reply: Message, later: Message, problem: Message | None) -> int:
     return sum(2 if any(ch.isdigit() for ch in term) else 1 for term in shared)
 
 
+def denies(text: str) -> bool:
+    """Whether the asker's message says a reply did not work ("still the same error")."""
+    return bool(_DENIES.search(text))
+
+
 def confirms(text: str) -> bool:
     """Whether the asker's message says a reply worked (and not that it did not)."""
     return bool(_CONFIRMS.search(text)) and not _DENIES.search(text)
