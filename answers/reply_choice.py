@@ -160,12 +160,15 @@ def said_more(reply: Reply) -> bool:
     )
 
 
-def companions(chosen: Reply, candidates: Sequence[Reply], thread: Thread) -> list[Reply]:
+def companions(
+    chosen: Reply, candidates: Sequence[Reply], thread: Thread, wanted: Sequence[str]
+) -> list[Reply]:
     """``chosen`` with the replies that belong to it, in reading order: its author's other
     replies (refinements), the earlier reply by another replier that it answers (it builds on
     that one), and the replies by others that answer one of its author's (they build on it: "I
     will add that ..."; a pointer back, "what Brian wrote", adds nothing), each when it answers
-    the question close to ``chosen``."""
+    the question close to ``chosen``; the earlier reply only when it says something of the role
+    asked (``wanted``: a fix for how; "please send the measurements" is not built on)."""
     if chosen.message.key == thread.asker:
         return [chosen]
     floor = JOINED_SHARE * chosen.best
@@ -173,7 +176,12 @@ def companions(chosen: Reply, candidates: Sequence[Reply], thread: Thread) -> li
     own = [chosen, *(r for r in close if r.message.key == chosen.message.key)]
     answered = {r.message.message_id for r in own}
     out = [*own]
-    out += [r for r in close if r.message.message_id == chosen.message.in_reply_to]
+    out += [
+        r
+        for r in close
+        if r.message.message_id == chosen.message.in_reply_to
+        and any(u.role in wanted for u in r.units)
+    ]
     out += [
         r
         for r in close

@@ -83,7 +83,7 @@ def thread_answer(
     reply = _answering(candidates, thread, request)
     if reply is None:
         return None
-    replies = companions(reply, candidates, thread)
+    replies = companions(reply, candidates, thread, _LEADS.get(request.aspect, _ANY_ANSWER))
     said = _said(replies, reply, request.aspect, fresh, take)
     if not said:
         return None

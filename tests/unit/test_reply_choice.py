@@ -241,3 +241,26 @@ def test_two_sentences_differing_in_a_word_and_their_links_last_part_are_said_on
     answer = reply("a00000000042", text, "x@x", "Wade")
     lines = answered("Which testbenches work with XSim?", [ASK], [ASK, answer])
     assert lines[-1].count("excludes") == 1
+
+
+def test_a_reply_answering_a_request_for_data_is_said_without_the_request() -> None:
+    """The answering reply answers another replier's "please send ..." (not an answer): that
+    request is not built on, and is not said beside the fix."""
+    request = reply(
+        "a00000000043",
+        "Please send the X310 transmit settings and the tx_waveforms output to the list.",
+        "p@x",
+        "Carl",
+    )
+    fix = reply(
+        "a00000000044",
+        "You need to switch the X310 transmit channel to 1, the UBX sits in slot 1.",
+        "f@x",
+        "Rob",
+        reply_to="p@x",
+        day="2024-05-03",
+        standing=0.9,
+    )
+    lines = answered(QUESTION, [ASK], [ASK, request, fix])
+    assert markers(lines[-1]) == [fix["chunk_id"]]
+    assert "the reply by Rob (2024-05-03):" in lines[-2]
