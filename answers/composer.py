@@ -58,6 +58,7 @@ class AnswerRequest:
     query: str  # what the sentences are matched against (a follow-up's subject + its aspect)
     passages: Sequence[Passage]  # the answer's passages, best first
     pool: Sequence[Passage] = ()  # everything retrieved this turn (a document's cause)
+    conversation: str | None = None  # the mail conversation a thread question is about
     scope: Sequence[str] = ()  # names the filters restrict to: they do not make an answer
     said: Sequence[str] = ()  # earlier answers of the conversation: not repeated
     subject_documents: Sequence[str] = ()  # a follow-up's subject: the documents cited before
@@ -116,6 +117,7 @@ def compose_answer(request: AnswerRequest) -> str:
             request.scope,
             request.embed,
             followup=bool(request.said),
+            conversation=request.conversation,
         ),
         fresh=answer.fresh,
         take=answer.take,

@@ -49,10 +49,11 @@ def deferred_to(reply: Message, earlier: Sequence[Message], asker: str | None) -
         if thanked and parent is not None and parent.key not in (reply.key, asker):
             return parent
         return None
-    named = [m for m in earlier if m.key != reply.key and _first_name(m.author) == name.casefold()]
+    named = [m for m in earlier if m.key != reply.key and first_name(m.author) == name.casefold()]
     return named[-1] if named else None
 
 
-def _first_name(author: str) -> str:
+def first_name(author: str) -> str:
+    """An author's first name, folded ("Rob Kossler" -> "rob")."""
     words = re.findall(r"[A-Za-z]+", author.split("<")[0])
     return words[0].casefold() if words else ""

@@ -35,9 +35,12 @@ EXTRACTIVE_NOTHING = (
 #: A fix or cause question about a mail thread: the asker's problem in one line, then the
 #: reply that answers it (the one the asker confirmed, when they did).
 THREAD_PROBLEM = "Asked by {author} ({date}):"
-THREAD_FIX = "The fix, from the reply by {author} ({date})"
-THREAD_CAUSE = "The cause, as the reply by {author} ({date}) explains it"
-THREAD_ANSWER = "The answer, from the reply by {author} ({date})"
+THREAD_FIX = "The fix, from {source}"
+THREAD_CAUSE = "The cause, as {source} {explain} it"
+THREAD_ANSWER = "The answer, from {source}"
+THREAD_REPLY = "the reply by {authors}"
+THREAD_REPLIES = "the replies by {authors}"
+THREAD_BY = "{author} ({date})"
 THREAD_CONFIRMED = ", which {asker} confirmed worked ({date}):"
 THREAD_CONFIRMATION = "{asker} confirmed:"
 THREAD_ASKER = "{author}, who asked"

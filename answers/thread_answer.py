@@ -1,10 +1,12 @@
 """A fix or cause question about a mail thread, answered from its replies and cited to the
 message that states the answer.
 
-The asker's problem is said in one line at most; the answer comes from the reply the asker
-confirmed ("that fixed it"), else from the latest of the replies by others that answer the
-question best (its best sentence at least :data:`CLOSE_TO_BEST` of the best reply's). The
-thread's generated digest may have found the thread: the citation goes to the message.
+The asker's problem is said in one line at most; the answer comes from the reply that answers
+the question about as well as the best and that the thread and the list back most (the asker
+confirmed or took it up, another replier endorsed it, its author answers others often:
+:mod:`answers.reply_choice`), said with the replies that belong to it (the reply it builds on,
+its author's refinements). The thread's generated digest may have found the thread: every
+sentence is cited to the message that says it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from answers import prompts
 from answers.aspects import Aspect
 from answers.deferral import deferred_to
 from answers.extractive import ended
+from answers.reply_choice import Reply, choose, companions
 from answers.scoring import Embed, scores
 from answers.threads import Message, Thread, mail_thread_id, thread_of
 from answers.units import Unit, is_repeat, signature, units_of
@@ -23,14 +26,13 @@ from archive.store.passages import Passage
 
 #: Aspects a thread's replies answer (an account or a list is the composer's to give).
 THREAD_ASPECTS: tuple[Aspect, ...] = ("fix", "cause", "general")
-#: A reply whose best sentence scores this share of the best reply's answers as well; the
-#: latest such reply is the thread's last word on it.
-CLOSE_TO_BEST = 0.75
 #: Sentences of the answering reply: at most this many, none below this share of its best.
 MAX_REPLY_SENTENCES = 5
 #: A reply of at most this many sentences is said whole (its key sentence may share no word
 #: with the question: "I'm pretty sure that's a typo.").
 WHOLE_REPLY_SENTENCES = 8
+#: Sentences each reply joined to the answering one adds (up to a whole reply's).
+JOINED_SENTENCES = 2
 RELATIVE_FLOOR = 0.4
 #: The problem's line is one sentence at most this long.
 MAX_PROBLEM_CHARS = 220
@@ -38,6 +40,8 @@ MAX_PROBLEM_CHARS = 220
 
 #: The sentences an answer of one aspect leads with.
 _LEADS: dict[str, tuple[str, ...]] = {"fix": ("fix", "found"), "cause": ("cause", "found")}
+#: The sentences that say what a plain question asks: any answer.
+_ANY_ANSWER: tuple[str, ...] = ("fix", "found", "cause", "hint")
 #: What an answer of one aspect leaves to the follow-up that asks for it.
 _OTHER_ROLE: dict[str, str] = {"fix": "cause", "cause": "fix"}
 
@@ -54,20 +58,7 @@ class ThreadQuestion:
     scope: Sequence[str] = ()
     embed: Embed | None = None
     followup: bool = False  # the problem was stated in the answer before
-
-
-@dataclass(frozen=True)
-class Reply:
-    """The reply that answers, with its scored sentences."""
-
-    message: Message
-    units: list[Unit]
-    scored: list[float]
-    confirmed_by: Message | None
-
-    @property
-    def best(self) -> float:
-        return max(self.scored, default=0.0)
+    conversation: str | None = None  # the conversation chosen for it (else the best passage's)
 
 
 def thread_answer(
@@ -80,21 +71,26 @@ def thread_answer(
     the question is not about a thread with a reply by someone other than the asker."""
     if not _about_thread(request):
         return None
-    thread_id = mail_thread_id(request.passages)
-    lead = request.passages[0]
+    thread_id = request.conversation or mail_thread_id(request.passages)
+    ours = [p for p in request.passages if thread_id in (p.get("conversation"), p.get("thread_id"))]
+    lead = ours[0] if ours else request.passages[0]
     subject = lead.get("subject") if lead["kind"] == "email" else None
     records = [*request.pool, *request.passages]
     thread = thread_of(thread_id, records, subject) if thread_id else None
     if thread is None:
         return None
-    reply = answering_reply(thread, request)
+    candidates = _candidates(thread, request)
+    reply = _answering(candidates, thread, request)
     if reply is None:
         return None
-    said = _said(reply, request.aspect, fresh, take)
+    replies = companions(reply, candidates, thread, _LEADS.get(request.aspect, _ANY_ANSWER))
+    said = _said(replies, reply, request.aspect, fresh, take)
     if not said:
         return None
     lines = [] if request.followup else _problem_line(thread, reply, request, fresh, take)
-    lines.append(_lead(request.aspect, reply, thread))
+    saying = {u.chunk_id for u in said}
+    spoke = [r for r in replies if saying & {c["chunk_id"] for c in r.message.chunks}]
+    lines.append(_lead(request.aspect, spoke or [reply], reply, thread))
     body = [f"{ended(u.text)} [C:{u.chunk_id}]" for u in said]
     body += _confirmation(reply, request, fresh, take)
     lines.append("\n" + " ".join(body))
@@ -133,20 +129,27 @@ def _confirmation(
 
 
 def answering_reply(thread: Thread, request: ThreadQuestion) -> Reply | None:
-    """The reply the asker confirmed, else the latest of the replies that answer the question
-    close to the best one."""
-    scored = [_scored(m, thread, request) for m in thread.replies()]
-    scored = [r for r in scored if r.units]
-    confirmed = [r for r in scored if r.confirmed_by is not None]
-    if confirmed:
-        return max(confirmed, key=lambda r: r.best)
-    if not scored:
+    """The reply that answers the question (:func:`answers.reply_choice.choose`: among the
+    replies by others, and the asker's own resolutions, that answer close to the best, the one
+    the thread and the list back most), or the earlier reply it defers to."""
+    return _answering(_candidates(thread, request), thread, request)
+
+
+def _answering(candidates: list[Reply], thread: Thread, request: ThreadQuestion) -> Reply | None:
+    chosen = choose(candidates, thread, _LEADS.get(request.aspect, _ANY_ANSWER))
+    if chosen is None:
         return None
-    resolved = [r for m in thread.resolutions() if (r := _scored(m, thread, request)).units]
-    candidates = sorted([*scored, *resolved], key=lambda r: thread.messages.index(r.message))
-    top = max(r.best for r in candidates)
-    latest = [r for r in candidates if r.best >= CLOSE_TO_BEST * top][-1]  # in reading order
-    return _pointed_to(latest, candidates, thread) or latest
+    return _pointed_to(chosen, candidates, thread) or chosen
+
+
+def _candidates(thread: Thread, request: ThreadQuestion) -> list[Reply]:
+    """The replies by others and the asker's own resolutions that say something, in reading
+    order, each with its sentences scored against the question."""
+    messages = [*thread.replies(), *thread.resolutions()]
+    scored = [r for m in messages if (r := _scored(m, thread, request)).units]
+    if not any(r.message.key != thread.asker for r in scored):
+        return []  # the asker alone: the composer's to answer
+    return sorted(scored, key=lambda r: thread.messages.index(r.message))
 
 
 def _pointed_to(reply: Reply, candidates: Sequence[Reply], thread: Thread) -> Reply | None:
@@ -170,19 +173,46 @@ def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
 
 
 def _said(
-    reply: Reply, aspect: Aspect, fresh: Callable[[str], bool], take: Callable[[str], None]
+    replies: Sequence[Reply],
+    chosen: Reply,
+    aspect: Aspect,
+    fresh: Callable[[str], bool],
+    take: Callable[[str], None],
 ) -> list[Unit]:
-    """The reply's best fresh sentences in its own order; a short reply's every sentence, and a
-    long one's opening ones when none scores."""
-    best = reply.best
-    order = sorted(range(len(reply.units)), key=lambda i: (-reply.scored[i], i))
-    whole = len(reply.units) <= WHOLE_REPLY_SENTENCES  # a short reply is said as written
-    if best <= 0 or whole:
-        order = list(range(len(reply.units)))
-        best = 0.0
-    limit = WHOLE_REPLY_SENTENCES if whole else MAX_REPLY_SENTENCES
-    chosen: list[int] = []
+    """The answering reply's best fresh sentences (a short reply's every one, a long one's
+    opening ones when none scores) and each joined reply's best :data:`JOINED_SENTENCES`, in
+    reading order."""
     seen: list[frozenset[str]] = []
+    out: list[Unit] = []
+    for reply in replies:
+        if reply is chosen:
+            picked = _picked(reply, chosen.best, fresh, seen)
+        else:
+            picked = _picked(reply, chosen.best, fresh, seen, limit=JOINED_SENTENCES)
+        out += picked
+    for unit in out:
+        take(unit.text)
+    return _asked_first(out, _LEADS.get(aspect, ()))
+
+
+def _picked(
+    reply: Reply,
+    best: float,
+    fresh: Callable[[str], bool],
+    seen: list[frozenset[str]],
+    limit: int | None = None,
+) -> list[Unit]:
+    """One reply's sentences to say, in its order: the best by score (a short reply's all, in
+    order, unless ``limit`` is given), none below :data:`RELATIVE_FLOOR` of ``best``."""
+    n = len(reply.units)
+    order = sorted(range(n), key=lambda i: (-reply.scored[i], i))
+    whole = limit is None and n <= WHOLE_REPLY_SENTENCES  # a short reply is said as written
+    if limit is None and (best <= 0 or whole):
+        order = list(range(n))
+        best = 0.0
+    if limit is None:
+        limit = WHOLE_REPLY_SENTENCES if whole else MAX_REPLY_SENTENCES
+    chosen: list[int] = []
     for i in order:
         unit = reply.units[i]
         if len(chosen) >= limit:
@@ -194,9 +224,7 @@ def _said(
             continue
         seen.append(sig)
         chosen.append(i)
-    for i in chosen:
-        take(reply.units[i].text)
-    return _asked_first([reply.units[i] for i in sorted(chosen)], _LEADS.get(aspect, ()))
+    return [reply.units[i] for i in sorted(chosen)]
 
 
 def _asked_first(units: list[Unit], wanted: tuple[str, ...]) -> list[Unit]:
@@ -236,14 +264,22 @@ def _problem_line(
     return [f"{asked} {ended(unit.text)} [C:{unit.chunk_id}]"]
 
 
-def _lead(aspect: Aspect, reply: Reply, thread: Thread) -> str:
+def _lead(aspect: Aspect, spoke: Sequence[Reply], reply: Reply, thread: Thread) -> str:
+    """Whose replies the answer gives: "The fix, from the reply by Ann (date)", or "from the
+    replies by Ann (date) and Bob (date)" when it joins replies that belong together."""
     template = {"fix": prompts.THREAD_FIX, "cause": prompts.THREAD_CAUSE}.get(
         aspect, prompts.THREAD_ANSWER
     )
-    author = reply.message.author
-    if reply.message.key == thread.asker:  # the asker solved it and said how
-        author = prompts.THREAD_ASKER.format(author=author)
-    lead = template.format(author=author, date=_when(reply.message))
+    named = []
+    for r in spoke:
+        author = r.message.author
+        if r.message.key == thread.asker:  # the asker solved it and said how
+            author = prompts.THREAD_ASKER.format(author=author)
+        named.append(prompts.THREAD_BY.format(author=author, date=_when(r.message)))
+    source = prompts.THREAD_REPLY if len(named) == 1 else prompts.THREAD_REPLIES
+    explain = "explains" if len(named) == 1 else "explain"
+    authors = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+    lead = template.format(source=source.format(authors=authors), explain=explain)
     if reply.confirmed_by is not None:
         asker = reply.confirmed_by.author
         return lead + prompts.THREAD_CONFIRMED.format(asker=asker, date=_when(reply.confirmed_by))

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from archive.store.passages import Passage
-from archive.store.threads import root_subject
+from archive.store.threads import author_key, root_subject
 from text.sentences import sentences
+from text.words import content_stems, tokens
 
 #: Passage kinds that are messages of a thread (a digest only points at its thread).
 MAIL_KINDS = ("email", "thread_digest", "attachment")
@@ -81,16 +82,6 @@ def own_text(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not _QUOTED.match(line)).strip()
 
 
-def author_key(author: str) -> str:
-    """Who a message is from, comparable across spellings ("Marcus D. Leech" = "marcus d leech",
-    and a From with no name, "tommytsui@w5tech.com", = "Tommy Tsui": an address counts by the
-    part before its "@")."""
-    folded = author.casefold().strip()
-    if re.fullmatch(r"[^@\s]+@[^@\s]+", folded):
-        folded = folded.split("@", 1)[0]
-    return re.sub(r"[^a-z0-9]+", "", folded)
-
-
 @dataclass
 class Message:
     """One mail of a thread and its chunks (its own words only)."""
@@ -109,6 +100,11 @@ class Message:
     @property
     def text(self) -> str:
         return "\n".join(c["text"] for c in self.chunks)
+
+    @property
+    def standing(self) -> float:
+        """How often the author answers others on the list (0..1, from the store)."""
+        return max((c.get("standing") or 0.0 for c in self.chunks), default=0.0)
 
 
 @dataclass
@@ -234,6 +230,25 @@ def _asker(messages: Sequence[Message]) -> str | None:
     return opening.key if opening is not None else None
 
 
+def _terms(text: str) -> set[str]:
+    """A message's content stems, and its tokens holding a digit ("2021.1", "4.6", "sw1")."""
+    words = tokens(text)
+    return set(content_stems(words)) | {w for w in words if any(ch.isdigit() for ch in w)}
+
+
+def taken_up(reply: Message, later: Message, problem: Message | None) -> int:
+    """How much of ``reply``'s own terms (not the problem's) ``later`` repeats: a term with a
+    digit counts two ("Vivado 2021.1"), a word one."""
+    known = _terms(problem.text) if problem is not None and problem is not reply else set()
+    shared = (_terms(reply.text) - known) & _terms(later.text)
+    return sum(2 if any(ch.isdigit() for ch in term) else 1 for term in shared)
+
+
+def denies(text: str) -> bool:
+    """Whether the asker's message says a reply did not work ("still the same error")."""
+    return bool(_DENIES.search(text))
+
+
 def confirms(text: str) -> bool:
     """Whether the asker's message says a reply worked (and not that it did not)."""
     return bool(_CONFIRMS.search(text)) and not _DENIES.search(text)
@@ -251,7 +266,11 @@ def _confirmations(thread: Thread) -> dict[str, str]:
         if parent is None or parent.key == thread.asker or not substantive(parent.text):
             before = [m for m in thread.messages[:i] if m.key != thread.asker]
             before = [m for m in before if substantive(m.text)]
-            parent = before[-1] if before else None
+            # the reply whose own terms the confirmation repeats ("I compiled 4.6 and the
+            # issue is gone" confirms "this is fixed in 4.5 and 4.6"), else the latest
+            parent = max(
+                reversed(before), key=lambda m: taken_up(m, message, thread.problem), default=None
+            )
         if parent is not None:
             out.setdefault(parent.message_id, message.message_id)
     return out

@@ -125,13 +125,29 @@ def _units_of(record: Passage, rank: int) -> list[Unit]:
     if record.get("kind") == "thread_digest":
         return _digest_units(record, rank)
     opening = _opens_thread(record)
-    for position, sentence in enumerate(sentences(unglue(record["text"]))):
+    for position, sentence in enumerate(_introduced(sentences(unglue(record["text"])))):
         text = BOILERPLATE.sub("", sentence)
         if MIN_CHARS <= len(text) <= MAX_CHARS and not _NOT_CONTENT.search(text):
             role = _role(text)
             if opening and role in ("plain", "hint", "outcome"):
                 role = "problem"  # the message that opens a thread states the problem
             out.append(Unit(text, record, rank, position, role, False))
+    return out
+
+
+def _introduced(parts: list[str]) -> list[str]:
+    """``parts`` with the short pieces a colon introduces joined to it ("two parameters on the
+    command line:", then '"radio-id"', then 'and "radio-chan"' on lines of their own): each
+    alone is too short to be copied, and the sentence before says nothing without them."""
+    out: list[str] = []
+    open_list = False
+    for part in parts:
+        if out and len(part) < MIN_CHARS and (open_list or out[-1].endswith(":")):
+            out[-1] = f"{out[-1]} {part}"
+            open_list = True
+            continue
+        out.append(part)
+        open_list = False
     return out
 
 
@@ -192,8 +208,15 @@ def _role(text: str) -> Role:
 
 
 def signature(text: str) -> frozenset[str]:
-    """The sentence's content stems: two sentences with nearly the same stems say the same."""
-    return frozenset(content_stems(tokens(text)))
+    """The sentence's content stems: two sentences with nearly the same stems say the same. A
+    path or link counts by its parts (".../utils/testbenches.excludes" and
+    ".../utils/modelsim.excludes" share all but one): two sentences that differ only in a word
+    and their link's last part say nearly the same thing."""
+    words = [part for w in tokens(text) for part in (_PATH.split(w) if "/" in w else [w]) if part]
+    return frozenset(content_stems(words))
+
+
+_PATH = re.compile(r"[/.]")
 
 
 #: Two sentences whose stems overlap this much (Jaccard), or one of which is this much inside

@@ -42,6 +42,7 @@ def offline_answer(state: State, *, embeddings: Embeddings | None = None) -> str
             query=search_query(state),
             passages=state.get("passages", []),
             pool=state.get("ranked", []),
+            conversation=state.get("conversation") or None,
             scope=scope_of(state),
             said=followup["said"] if followup else (),
             subject_documents=followup.get("documents", []) if followup else (),

@@ -58,6 +58,7 @@ class Diagnostics(TypedDict, total=False):
     degraded: list[str]  # fallbacks taken this turn, for traces (appended by each node)
     timings: dict[str, float]  # milliseconds per stage (merged across nodes)
     count: dict[str, Any]  # a count question's filters, matched records and the set's size
+    thread: dict[str, Any]  # the mail conversation chosen for a thread question, and those weighed
 
 
 def record(left: Diagnostics | None, right: Diagnostics | None) -> Diagnostics:
@@ -92,6 +93,7 @@ def fresh_diagnostics() -> Diagnostics:
         degraded=[],
         timings={},
         count={},
+        thread={},
     )
 
 
@@ -120,6 +122,7 @@ class State(InputState, total=False):
     relevance: Relevance  # the cutoff's decision: best score, threshold, stopped
     cutoff: bool  # the relevance cutoff ended the turn before an answer was generated
     passages: list[Passage]  # what the answer is built from, in order (texts dropped at turn end)
+    conversation: str  # the mail conversation a thread question is answered from ("": none)
     passages_text: str  # the passages laid out as the model reads them ("" once the turn ended)
     answer_source: str  # model | offline (no chat model) | fallback (the chat model failed) | count
     chat_failed: bool  # a chat model call failed this turn: later steps answer offline
@@ -145,6 +148,7 @@ def turn_defaults() -> dict[str, Any]:
         "relevance": {},
         "cutoff": False,
         "passages": [],
+        "conversation": "",
         "passages_text": "",
         "answer_source": "",
         "chat_failed": False,

@@ -71,6 +71,9 @@ class Passage(TypedDict):
     in_reply_to: NotRequired[str | None]
     references: NotRequired[list[str]]
     conversation: NotRequired[str]
+    # How often the author answers others on the list: the share of the list's repliers who
+    # answered fewer threads opened by someone else (0: never answered another's thread).
+    standing: NotRequired[float]
     # The record's own fields an aspect is answered from (NTSB: injuries "fatal 1, serious 0,
     # minor 1", make, model, registration, city, state; IMO: location, ship type, flag).
     facts: NotRequired[dict[str, str]]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -44,6 +45,16 @@ def author_of(from_name: str, sender: str | None) -> str:
     return name or (sender or "").strip() or "unknown sender"
 
 
+def author_key(author: str) -> str:
+    """Who a message is from, comparable across spellings ("Marcus D. Leech" = "marcus d leech",
+    and a From with no name, "tommytsui@w5tech.com", = "Tommy Tsui": an address counts by the
+    part before its "@")."""
+    folded = author.casefold().strip()
+    if re.fullmatch(r"[^@\s]+@[^@\s]+", folded):
+        folded = folded.split("@", 1)[0]
+    return re.sub(r"[^a-z0-9]+", "", folded)
+
+
 def root_subject(subject: str) -> str:
     """A subject without reply prefixes and list tags, case and spacing folded."""
     return " ".join(_PREFIXES.sub("", subject or "").split()).casefold()
@@ -53,9 +64,11 @@ async def thread_messages(
     store: Store, thread_ids: Sequence[str], *, limit: int = MAX_THREAD_CHUNKS
 ) -> dict[str, list[Passage]]:
     """For each of ``thread_ids``, every chunk of the emails of its conversation (attachments
-    and digests aside), oldest first, each with ``author``, ``in_reply_to``, ``references``
-    and ``conversation`` (the thread id asked for); an unknown thread is absent."""
+    and digests aside), oldest first, each with ``author``, ``in_reply_to``, ``references``,
+    ``conversation`` (the thread id asked for) and ``standing`` (how often its author answers
+    others on the list, :func:`standings`); an unknown thread is absent."""
     out: dict[str, list[Passage]] = {}
+    ranks: dict[str, float] | None = None
     for thread_id in dict.fromkeys(thread_ids):
         rows = await _rows(store, "d.thread_id = %(thread)s", {"thread": thread_id}, limit)
         subjects = {root_subject(r["subject"] or r["title"]) for r in rows} - {""}
@@ -64,8 +77,39 @@ async def thread_messages(
             rows += await _same_subject(store, subjects, min(days), max(days), limit)
         members = _members(thread_id, rows, limit)
         if members:
+            ranks = await standings(store) if ranks is None else ranks
+            for member in members:
+                member["standing"] = ranks.get(author_key(member["author"]), 0.0)
             out[thread_id] = members
     return out
+
+
+#: Every email's thread, author and whether it answers another message: who answers whom.
+_POSTS = """SELECT d.thread_id, d.metadata->>'from_name' AS from_name, d.sender,
+        coalesce(d.metadata->>'in_reply_to', '') <> '' AS answers
+    FROM documents d WHERE d.kind = 'email' AND d.thread_id IS NOT NULL
+    ORDER BY d.thread_id, d.date NULLS LAST, d.doc_id"""
+
+
+async def standings(store: Store) -> dict[str, float]:
+    """How often each author (:func:`author_key`) answers others on the list, read from the
+    archive itself: the share of the list's repliers who wrote in fewer threads opened by
+    someone else (a thread's opener is its first message that answers none, else its first).
+    An author who never answered another's thread is absent (standing 0)."""
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(_POSTS)
+        rows: Any = await cur.fetchall()
+    posts: dict[str, list[tuple[str, bool]]] = {}
+    for row in rows:
+        who = author_key(author_of(str(row["from_name"] or ""), row["sender"]))
+        posts.setdefault(str(row["thread_id"]), []).append((who, bool(row["answers"])))
+    answered: dict[str, int] = {}
+    for thread in posts.values():
+        opener = next((who for who, answers in thread if not answers), thread[0][0])
+        for who in {who for who, _ in thread} - {opener}:
+            answered[who] = answered.get(who, 0) + 1
+    counts = sorted(answered.values())
+    return {who: bisect_left(counts, n) / len(counts) for who, n in answered.items()}
 
 
 async def _same_subject(

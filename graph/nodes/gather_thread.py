@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict
 
 from answers.aspects import question_aspect
 from answers.thread_answer import THREAD_ASPECTS
+from answers.thread_choice import candidates_of, choose_conversation
 from answers.threads import MAIL_KINDS, mail_thread_id
 from archive.store.passages import Passage
 from graph.state import State
@@ -20,9 +22,11 @@ MAX_THREAD_PASSAGES = 10
 
 
 async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
-    """Add the messages of the best passage's mail thread to the turn's retrieved passages
-    (so the reply that states the fix can be cited) and to the answer's passages, oldest
-    first; retrieved chunks of it get their place in the thread (author, reply-to)."""
+    """Choose the mail conversation the question is about (among those of the best passages,
+    the one whose problem it restates: :mod:`answers.thread_choice`) and add its messages to
+    the turn's retrieved passages (so the reply that states the fix can be cited) and to the
+    answer's passages, oldest first, its passages first; retrieved chunks of it get their
+    place in the thread (author, reply-to)."""
     passages = state.get("passages", [])
     thread_id = mail_thread_id(passages)
     if threads is None or thread_id is None:
@@ -30,7 +34,11 @@ async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
     if question_aspect(state.get("question", "")) not in THREAD_ASPECTS:
         return {}
     start = time.perf_counter()
-    members = (await threads([thread_id])).get(thread_id, [])
+    order = candidates_of(passages)
+    read = await threads(list(order))
+    chosen, weighed = choose_conversation(state.get("question", ""), order, read)
+    thread_id = chosen or thread_id
+    members = read.get(thread_id, [])
     if not members:
         return {}
     placed = {m["chunk_id"]: m for m in members}
@@ -45,12 +53,17 @@ async def gather_thread(state: State, *, threads: ThreadReader | None) -> State:
     known = {r["chunk_id"] for r in ranked}
     ranked += [m for m in members if m["chunk_id"] not in known]
     shown = enriched(passages)
+    shown.sort(key=lambda r: r.get("conversation") != thread_id)  # the chosen one's first
     in_answer = {r["chunk_id"] for r in shown}
     extra = [m for m in members if m["chunk_id"] not in in_answer][:MAX_THREAD_PASSAGES]
     return {
         "ranked": ranked,
         "passages": [*shown, *extra],
-        "diagnostics": {"timings": {"thread": elapsed_ms(start)}},
+        "conversation": thread_id,
+        "diagnostics": {
+            "timings": {"thread": elapsed_ms(start)},
+            "thread": {"conversation": thread_id, "candidates": [asdict(c) for c in weighed]},
+        },
     }
 
 
@@ -67,4 +80,5 @@ def _placed(record: Passage, member: Passage | None, joined: dict[str, str]) -> 
         "in_reply_to": member.get("in_reply_to"),
         "references": member.get("references", []),
         "conversation": member.get("conversation", ""),
+        "standing": member.get("standing", 0.0),
     }

@@ -1,0 +1,195 @@
+"""Which reply of a mail thread answers the question, and which replies go with it.
+
+Every reply by someone other than the asker that answers the question about as well as the
+best one (its best sentence at least :data:`ELIGIBLE_SHARE` of the best reply's) is weighed by
+what the thread and the list say of it:
+
+- the asker confirmed it ("that fixed it"), or took it up: answered it directly with thanks or
+  repeating its own terms ("Thanks, I installed Vivado 2021.1"), and did not say it failed;
+- another replier endorsed it ("this is the right answer", "I agree with Rob");
+- its author answers others on the list often (``standing``, read from the store);
+- it says what was asked (a fix for how, a cause for why), not only questions back;
+- it is not a third user's "same here" (one with nothing of its own is never the answer).
+
+The chosen reply is said with the replies that belong to it: the earlier reply by another
+replier that it answers and the later ones that answer it (one builds on the other: "I will
+add that ..."), and its author's other replies that answer (a refinement, "Yes, the same
+paragraph is there for the N32x"). Each sentence keeps its own message's citation. Pure: no
+store, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from answers.deferral import deferred_to, first_name, named_in_pointer
+from answers.threads import Message, Thread, denies, taken_up
+from answers.units import Unit
+
+#: A reply whose best sentence scores this share of the best reply's answers the question.
+ELIGIBLE_SHARE = 0.6
+#: ... and a reply the asker confirmed, this share (the asker's word outweighs the question's).
+CONFIRMED_SHARE = 0.35
+#: A reply joins the answering one when its best sentence scores this share of that one's
+#: (the share below which no sentence of a reply is said).
+JOINED_SHARE = 0.4
+#: What each kind of evidence adds to a reply's weight (its share of the best score, 0.6..1).
+CONFIRMED = 1.0
+TAKEN_UP = 0.5
+ENDORSED = 0.5
+STANDING = 0.5
+SAYS_ASKED = 0.25
+QUESTIONS = 0.75  # times the share of its sentences that are questions
+SAME_HERE = 1.0
+#: The asker repeats this much of a reply's own terms (a term with a digit counts two).
+UPTAKE_TERMS = 2
+#: Only a reply's opening is read for "same here" and endorsements.
+OPENING_CHARS = 300
+
+_SAME_HERE = re.compile(
+    r"\b(?:i|we)\b[^.?!\n]{0,60}?\b(?:exactly\s+|the\s+|exact\s+|very\s+)*same\s+(?:issue|problem"
+    r"|error|thing|behaviou?r|question|trouble)|\bme\s+too\b|\bsame\s+here\b|^\W*\+1\b"
+    r"|\bany\s+(?:update|news|progress)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ENDORSES = re.compile(
+    r"\b(?:this|that|it)\s+is\s+(?:the\s+)?(?:right|correct)\s+(?:answer|approach|way|fix)\b"
+    r"|\b(?:this|that)(?:\s+is|'s)\s+(?:correct|right|exactly\s+right)\b",
+    re.IGNORECASE,
+)
+_THANKS = re.compile(r"\A\W*(?:\w+\W+){0,3}?(?:thanks?|thank\s+you|many\s+thanks)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A reply (or the asker's own resolution) with its scored sentences."""
+
+    message: Message
+    units: list[Unit]
+    scored: list[float]
+    confirmed_by: Message | None
+
+    @property
+    def best(self) -> float:
+        return max(self.scored, default=0.0)
+
+
+def same_here(text: str) -> bool:
+    """Whether a reply opens by reporting the same problem ("I've been having exactly the same
+    issue", "me too", "any update?") rather than answering it."""
+    return bool(_SAME_HERE.search(text.strip()[:OPENING_CHARS]))
+
+
+def uptake(message: Message, thread: Thread) -> bool:
+    """Whether the asker answered ``message`` directly, thanking it or repeating its own terms,
+    without saying it failed."""
+    for later in thread.messages[thread.messages.index(message) + 1 :]:
+        if later.key != thread.asker or later.in_reply_to != message.message_id:
+            continue
+        if denies(later.text):
+            return False
+        thanked = bool(_THANKS.search(later.text))
+        return thanked or taken_up(message, later, thread.problem) >= UPTAKE_TERMS
+    return False
+
+
+def endorsed(message: Message, thread: Thread) -> bool:
+    """Whether another replier (not the asker, not its author) answered ``message`` endorsing
+    it ("this is the right answer"), or named its author agreeing ("I agree with Rob")."""
+    first = first_name(message.author)
+    for later in thread.messages[thread.messages.index(message) + 1 :]:
+        if later.key in (thread.asker, message.key):
+            continue
+        opening = later.text.strip()[:OPENING_CHARS]
+        if later.in_reply_to == message.message_id and _ENDORSES.search(opening):
+            return True
+        named = named_in_pointer(later.text)
+        if named is not None and named.casefold() == first:
+            return True
+    return False
+
+
+def weight(reply: Reply, thread: Thread, top: float, wanted: Sequence[str]) -> float:
+    """How strongly the thread and the list back ``reply`` as the answer (see the module)."""
+    message = reply.message
+    own = message.key != thread.asker
+    units = reply.units
+    questions = sum(u.text.rstrip().endswith("?") for u in units) / max(len(units), 1)
+    score = reply.best / top if top > 0 else 0.0
+    score += CONFIRMED * (reply.confirmed_by is not None)
+    score += TAKEN_UP * (own and uptake(message, thread))
+    score += ENDORSED * (own and endorsed(message, thread))
+    score += STANDING * message.standing * own
+    score += SAYS_ASKED * any(u.role in wanted for u in units)
+    score -= QUESTIONS * questions
+    score -= SAME_HERE * (own and same_here(message.text))
+    return score
+
+
+def choose(candidates: Sequence[Reply], thread: Thread, wanted: Sequence[str]) -> Reply | None:
+    """The reply that answers: among those answering close to the best, the one the thread
+    and the list back most (ties: the later). A "same here" that says nothing else is never
+    chosen."""
+    echoes = [r for r in candidates if r.message.key != thread.asker and echoed(r)]
+    usable = [r for r in candidates if not (r in echoes and not said_more(r))]
+    if not usable:
+        return None
+    # a "same here" restates the problem in the question's words: it sets no bar for the rest
+    answers = [r for r in usable if r not in echoes] or usable
+    top = max(r.best for r in answers)
+    eligible = [
+        r
+        for r in usable
+        if r.best >= (CONFIRMED_SHARE if r.confirmed_by is not None else ELIGIBLE_SHARE) * top
+    ]
+    return max(reversed(eligible), key=lambda r: weight(r, thread, top, wanted))
+
+
+def echoed(reply: Reply) -> bool:
+    """Whether a reply opens by reporting the same problem (:func:`same_here`)."""
+    return same_here(reply.message.text)
+
+
+def said_more(reply: Reply) -> bool:
+    """Whether a "same here" reply says something besides: a statement that is neither the
+    same-problem report nor a question."""
+    return any(
+        not _SAME_HERE.search(u.text) and not u.text.rstrip().endswith("?") for u in reply.units
+    )
+
+
+def companions(
+    chosen: Reply, candidates: Sequence[Reply], thread: Thread, wanted: Sequence[str]
+) -> list[Reply]:
+    """``chosen`` with the replies that belong to it, in reading order: its author's other
+    replies (refinements), the earlier reply by another replier that it answers (it builds on
+    that one), and the replies by others that answer one of its author's (they build on it: "I
+    will add that ..."; a pointer back, "what Brian wrote", adds nothing), each when it answers
+    the question close to ``chosen``; the earlier reply only when it says something of the role
+    asked (``wanted``: a fix for how; "please send the measurements" is not built on)."""
+    if chosen.message.key == thread.asker:
+        return [chosen]
+    floor = JOINED_SHARE * chosen.best
+    close = [r for r in candidates if r.message.key != thread.asker and r.best >= floor]
+    own = [chosen, *(r for r in close if r.message.key == chosen.message.key)]
+    answered = {r.message.message_id for r in own}
+    out = [*own]
+    out += [
+        r
+        for r in close
+        if r.message.message_id == chosen.message.in_reply_to
+        and any(u.role in wanted for u in r.units)
+    ]
+    out += [
+        r
+        for r in close
+        if r.message.in_reply_to in answered
+        and deferred_to(r.message, thread.messages, thread.asker) is None
+    ]
+    order = {id(m): i for i, m in enumerate(thread.messages)}
+    unique: dict[int, Reply] = {}
+    for r in out:
+        unique.setdefault(id(r.message), r)
+    return sorted(unique.values(), key=lambda r: order[id(r.message)])
