@@ -143,7 +143,7 @@ _WORDS |= {"eight": 8, "nine": 9, "ten": 10}
 _AT_LEAST_KILLED = re.compile(
     rf"\b(?:killed|kill|with|had|left)\s+(?:at\s+least\s+{_NUMBER}|{_NUMBER}\s+or\s+more)"
     rf"\s+(?:people|persons|fatalities|deaths|dead|occupants)"
-    rf"|\bat\s+least\s+{_NUMBER}\s+(?:people|persons|occupants)\s+(?:died|were\s+killed)"
+    rf"|\bat\s+least\s+{_NUMBER}\s+(?:people|persons|occupants)\s+(?:die|died|were\s+killed)"
     rf"|\b{_NUMBER}\s+or\s+more\s+(?:people\s+)?(?:died|were\s+killed|deaths|fatalities)",
     re.IGNORECASE,
 )
