@@ -119,6 +119,12 @@ _AIR_OUTCOMES = (
     ("injured", r"injur"),
 )
 _SEA_OUTCOMES = (
+    # the people dead or missing the record counts: "led to deaths or missing people"
+    (
+        "dead_or_missing",
+        r"deaths?\s+or\s+(?:missing|disappearances)|dead\s+or\s+missing"
+        r"|died\s+or\s+(?:went|gone)\s+missing",
+    ),
     ("loss_of_life", r"loss\s+of\s+life|lives\s+lost|fatal|fatalit|deaths?|died|killed|deadly"),
     ("total_loss", r"total\s+loss|totally\s+lost|sank|sunk|sinking"),
     ("pollution", r"pollut|oil\s+spill"),
@@ -209,6 +215,10 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
         found = [level]  # "only minor injuries (nobody killed or seriously hurt)"
     if query.min_fatalities:
         found = [o for o in found if o != "fatal"]  # "killed 2 or more people": the set says it
+    if "dead_or_missing" in found:  # it says loss of life too
+        found = [o for o in found if o != "loss_of_life"]
+    if query.dead_missing:  # "passengers dead or missing": the set says it
+        found = [o for o in found if o not in ("dead_or_missing", "loss_of_life")]
     query = replace(query, outcomes=tuple(found))
     if years:
         scope.append(years)
@@ -227,6 +237,7 @@ _OUTCOME_WORDS = {
     "minor_only": "with only minor injuries",
     "injured": "with injuries",
     "loss_of_life": "with loss of life",
+    "dead_or_missing": "with someone dead or missing",
     "total_loss": "with the total loss of the ship",
     "pollution": "with pollution",
 }

@@ -26,6 +26,7 @@ Outcome = Literal[
     "no_injuries",
     "minor_only",
     "loss_of_life",
+    "dead_or_missing",
     "total_loss",
     "pollution",
 ]
@@ -37,6 +38,9 @@ OUTCOMES: dict[str, str] = {
     "no_injuries": "d.fatalities + d.serious_injuries + d.minor_injuries = 0",
     "minor_only": "d.minor_injuries > 0 AND d.fatalities + d.serious_injuries = 0",
     "loss_of_life": "d.consequences LIKE '%%loss of life%%'",
+    # "deaths or missing people": the record counts someone dead or missing, or says loss of life
+    "dead_or_missing": "(d.consequences LIKE '%%loss of life%%' OR EXISTS (SELECT 1 FROM chunks c"
+    " WHERE c.doc_id = d.doc_id AND c.content ~ 'Dead or missing [a-z]+: [1-9]'))",
     "total_loss": "d.consequences LIKE '%%total loss%%'",
     "pollution": "d.consequences LIKE '%%pollution%%'",
 }

@@ -162,6 +162,9 @@ async def test_maritime_fields_filter_casualties(services: Services) -> None:
         "F1",
         "F2",
     }
+    dead = RecordQuery(sea, outcomes=("dead_or_missing",))
+    assert await _ids(services, dead) == {"F1", "F2"}  # their consequences name no loss of life
+    assert await _ids(services, RecordQuery(sea, outcomes=("loss_of_life",))) == set()
 
 
 async def ask(services: Services, question: str) -> dict[str, Any]:

@@ -194,6 +194,17 @@ def test_a_maritime_question_reads_its_fields(question: str, expected: dict[str,
     assert {k: getattr(q, k) for k in expected} == expected
 
 
+def test_deaths_or_missing_people_is_its_own_outcome() -> None:
+    """ "led to deaths or missing people" asks the dead or missing the record counts; "loss of
+    life" stays what the consequences say; a group named is the set, not an outcome."""
+    q = _plan("How many casualties of Greek-flagged tankers led to deaths or missing people?").query
+    assert q.outcomes == ("dead_or_missing",)
+    q = _plan("How many casualties under the flag of Malta led to loss of life?").query
+    assert q.outcomes == ("loss_of_life",)
+    q = _plan("How many casualties from 2008 to 2014 left passengers dead or missing?").query
+    assert (q.outcomes, q.dead_missing) == ((), ("passengers",))
+
+
 def test_the_answer_states_the_set_it_counted() -> None:
     plan = _plan("How many accidents in Arkansas or Indiana happened on a weekend in March 2012?")
     assert plan.scope == "in Arkansas or Indiana on a weekend in March 2012", plan.scope
