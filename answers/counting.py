@@ -50,6 +50,7 @@ _RECORD = re.compile(
     r"(?P<ntsb>ntsb\s+(?:records?|reports?))|(?P<imo>imo\s+(?:records?|casualt(?:y|ies))))\b",
     re.IGNORECASE,
 )
+_TOTAL_LOSS = re.compile(r"total\s+loss|totally\s+lost", re.IGNORECASE)
 _REMARK = re.compile(r"\s*\([^()]*\)\s*")
 _SEA_WORDS = re.compile(
     r"\b(?:ships?|vessels?|flag(?:ged|s)?|imo|casualt(?:y|ies)|maritime|marine|tankers?|"
@@ -125,7 +126,10 @@ _SEA_OUTCOMES = (
         r"deaths?\s+or\s+(?:missing|disappearances)|dead\s+or\s+missing"
         r"|died\s+or\s+(?:went|gone)\s+missing",
     ),
-    ("loss_of_life", r"loss\s+of\s+life|lives\s+lost|fatal|fatalit|deaths?|died|killed|deadly"),
+    (
+        "loss_of_life",
+        r"loss\s+of\s+life|lives\s+lost|cost\s+(?:\w+\s+)?lives|fatal|fatalit|deaths?|died|killed|deadly",
+    ),
     ("total_loss", r"total\s+loss|totally\s+lost|sank|sunk|sinking"),
     ("pollution", r"pollut|oil\s+spill"),
     ("injured", r"injur"),
@@ -135,6 +139,8 @@ _CLASSIFIED = re.compile(
     r"(very\s+serious|less\s+serious|serious)\b(?!\s+injur)",
     re.IGNORECASE,
 )
+#: What the records' initial events say for an event named otherwise (a pattern).
+_EVENT_RECORDS = {"sinking or foundering": "sinking|sank|founder"}
 _SEVERITY = re.compile(r"\b(very\s+serious|less\s+serious|serious)\s+(?:marine\s+)?casualt", re.I)
 _EVENTS = (
     ("collision", r"collisions?|collided"),
@@ -143,7 +149,13 @@ _EVENTS = (
     ("capsizing", r"capsiz\w*|listing"),
     ("contact", r"contacts?|allisions?"),
     ("machinery", r"machinery|engine\s+(?:failure|damage)"),
-    ("foundered", r"founder\w*"),
+    # sinking names the event only as the event ("began with sinking"), else it is an outcome
+    (
+        "sinking or foundering",
+        r"founder\w*|(?:began|started|starting|beginning)\s+with\s+(?:a\s+)?sinking"
+        r"|sinking\s+as\s+the\s+(?:initial|first)\s+event",
+    ),
+    ("overboard", r"(?:fell|falling|fall|lost|went|going)\s+overboard|overboard"),
     ("flooding", r"flooding|flooded"),
     ("hull failure", r"hull\s+failures?"),
     # the ship went missing, not people ("crew dead or missing" is no event)
@@ -217,6 +229,10 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
         found = [o for o in found if o != "fatal"]  # "killed 2 or more people": the set says it
     if "dead_or_missing" in found:  # it says loss of life too
         found = [o for o in found if o != "loss_of_life"]
+    if query.initial_event == _EVENT_RECORDS["sinking or foundering"] and not _TOTAL_LOSS.search(
+        question
+    ):  # "began with sinking": the event, not the loss of the ship
+        found = [o for o in found if o != "total_loss"]
     if query.dead_missing:  # "passengers dead or missing": the set says it
         found = [o for o in found if o not in ("dead_or_missing", "loss_of_life")]
     query = replace(query, outcomes=tuple(found))
@@ -308,7 +324,8 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
         scope.append(f"classed {severity}")
     for event, pattern in _EVENTS:
         if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
-            query = replace(query, initial_event=event.split(" or ")[0])
+            words = _EVENT_RECORDS.get(event, event.split(" or ")[0])
+            query = replace(query, initial_event=words)
             scope.append(f"whose initial event was {event}")
             break
     return sea_fields(question, query, scope)

@@ -10,8 +10,9 @@ import pycountry
 _FLAG = re.compile(
     r"\b(?:flagged\s+(?:in|by|to|under)\s+(?:the\s+)?|under\s+(?:the\s+)?flag\s+of\s+(?:the\s+)?|"
     r"flag(?:\s+state)?\s+(?:of\s+)?(?:the\s+)?|registered\s+in\s+(?:the\s+)?)"
-    r"(?P<after>[A-Z][\w.'-]*(?:\s+(?:and\s+(?:the\s+)?)?[A-Z][\w.'-]*){0,3})"
-    r"|(?P<before>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})[- ]flag(?:ged)?\b",
+    # "the Isle of Man", "Antigua and Barbuda", "Saint Vincent and the Grenadines"
+    r"(?P<after>[A-Z][\w.'-]*(?:\s+(?:(?:and|of)\s+(?:the\s+)?)?[A-Z][\w.'-]*){0,3})"
+    r"|(?P<before>[A-Z][\w.'-]*(?:\s+(?:and\s+(?:the\s+)?)?[A-Z][\w.'-]*){0,2})[- ]flag(?:ged)?\b",
 )
 #: What people call flag states that pycountry names otherwise.
 FLAG_ALIASES = {
@@ -19,6 +20,7 @@ FLAG_ALIASES = {
     "south korea": "KOR",
     "korea": "KOR",
     "north korea": "PRK",
+    "north korean": "PRK",
     "iran": "IRN",
     "vietnam": "VNM",
     "syria": "SYR",

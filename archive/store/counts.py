@@ -84,7 +84,8 @@ class RecordQuery:
     #: ``RecordCount.related`` (``archive.vessel_types.own_words``)
     vessel_named: str = ""
     severity: str = ""  # very serious | serious | less serious
-    initial_event: str = ""  # a word of the IMO initial event ("collision", "grounding")
+    #: a pattern over the IMO initial event, lower case ("collision", "sinking|sank|founder")
+    initial_event: str = ""
     mode: str = ""  # an investigation report's mode ("marine", "rail", "aviation")
     outcomes: tuple[str, ...] = ()  # keys of OUTCOMES, all required
 
@@ -187,14 +188,14 @@ def where_clause(query: RecordQuery) -> tuple[sql.Composed, dict[str, Any]]:
         ("flag", query.flag.upper(), "%(flag)s = ANY(d.flags)"),
         ("families", list(query.vessel_families), "d.vessel_family = ANY(%(families)s)"),
         ("severity", query.severity.lower(), "d.severity = %(severity)s"),
-        ("initial_event", query.initial_event.lower(), "d.initial_event LIKE %(initial_event)s"),
+        ("initial_event", query.initial_event.lower(), "d.initial_event ~ %(initial_event)s"),
         ("mode", query.mode.lower(), "d.metadata->>'mode' = %(mode)s"),
         *_more_checks(query),
     ]
     for name, value, condition in checks:
         if value:
             parts.append(sql.SQL(condition))
-            params[name] = f"%{value}%" if name == "initial_event" else value
+            params[name] = value
     for outcome in query.outcomes:
         parts.append(sql.SQL(OUTCOMES[outcome]))
     return sql.SQL(" AND ").join(parts), params

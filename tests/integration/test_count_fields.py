@@ -62,21 +62,25 @@ RECORDS = [
 CASUALTIES = [
     {"Reference": "F1", "ShipsInvolved": "ALPHA (IMO 9000011)", "FlagStates": "FRA",
      "IncidentDateTime": "1995-01-01 00:00", "TypeOfCasualty": "Very serious",
+     "InitialEvent": "Foundering",
      "ShipType1": "Bulk Carrier", "GrossTonnage1": "45000", "NumberOfShipsInvolved": "1",
      "ClassificationSociety1": "American Bureau of Shipping (ABS)", "DeadMissingCrew2": "2",
      "DeadMissingPassengers2": "0"},
     {"Reference": "F2", "ShipsInvolved": "BRAVO (IMO 9000012), CHARLIE (IMO 9000013)",
      "FlagStates": "ATG,PAN", "IncidentDateTime": "1996-05-01 00:00",
+     "InitialEvent": "Collision",
      "TypeOfCasualty": "Serious", "ShipType1": "Oil Tanker", "GrossTonnage1": "9000",
      "NumberOfShipsInvolved": "2", "ClassificationSociety1": "Lloyd's Register",
      "DeadMissingCrew2": "0", "DeadMissingPassengers2": "4"},
     {"Reference": "F3", "ShipsInvolved": "MAY (IMO 9000014)", "FlagStates": "MLT",
      "IncidentDateTime": "2005-07-01 00:00", "TypeOfCasualty": "Less serious",
+     "InitialEvent": "Sinking",
      "ShipType1": "General Cargo Ship", "GrossTonnage1": "[Primary Annex 1 not designated]",
      "NumberOfShipsInvolved": "1", "ClassificationSociety1": "",
      "DeadMissingCrew2": "", "DeadMissingPassengers2": ""},
     {"Reference": "F4", "ShipsInvolved": "DELTA (IMO 9000015)", "FlagStates": "GRC",
      "IncidentDateTime": "2005-05-09 00:00", "TypeOfCasualty": "Serious",
+     "InitialEvent": "Man overboard",
      "ShipType1": "General Cargo Ship", "GrossTonnage1": "12000", "NumberOfShipsInvolved": "1",
      "ClassificationSociety1": "Lloyd's Register", "DeadMissingCrew2": "0",
      "DeadMissingPassengers2": "0"},
@@ -162,6 +166,9 @@ async def test_maritime_fields_filter_casualties(services: Services) -> None:
         "F1",
         "F2",
     }
+    sinking = RecordQuery(sea, initial_event="sinking|sank|founder")
+    assert await _ids(services, sinking) == {"F1", "F3"}  # "Foundering" and "Sinking" alike
+    assert await _ids(services, RecordQuery(sea, initial_event="overboard")) == {"F4"}
     dead = RecordQuery(sea, outcomes=("dead_or_missing",))
     assert await _ids(services, dead) == {"F1", "F2"}  # their consequences name no loss of life
     assert await _ids(services, RecordQuery(sea, outcomes=("loss_of_life",))) == set()

@@ -194,6 +194,32 @@ def test_a_maritime_question_reads_its_fields(question: str, expected: dict[str,
     assert {k: getattr(q, k) for k in expected} == expected
 
 
+@pytest.mark.parametrize(
+    ("question", "code"),
+    [
+        ("How many casualties of Antigua and Barbuda-flagged ships ended in a total loss?", "ATG"),
+        ("How many casualties of ships registered in the Isle of Man were total losses?", "IMN"),
+        ("How many North Korean-flagged ship casualties were total losses?", "PRK"),
+    ],
+)
+def test_flag_states_of_several_words_are_read(question: str, code: str) -> None:
+    assert _plan(question).query.flag == code
+
+
+def test_sinking_as_the_initial_event_is_no_total_loss() -> None:
+    q = _plan("How many casualties of ships registered in Malta began with sinking or foundering?")
+    assert (q.query.initial_event, q.query.outcomes) == ("sinking|sank|founder", ())
+    q = _plan("How many ships sank in 2010?")
+    assert (q.query.initial_event, q.query.outcomes) == ("", ("total_loss",))
+    q = _plan("How many Greek-flagged ship casualties started with someone falling overboard?")
+    assert q.query.initial_event == "overboard"
+
+
+def test_costing_lives_is_loss_of_life() -> None:
+    q = _plan("How many fishing vessel casualties between 2001 and 2005 cost lives?").query
+    assert q.outcomes == ("loss_of_life",)
+
+
 def test_deaths_or_missing_people_is_its_own_outcome() -> None:
     """ "led to deaths or missing people" asks the dead or missing the record counts; "loss of
     life" stays what the consequences say; a group named is the set, not an outcome."""
