@@ -232,9 +232,21 @@ _DEAD = r"(?:d(?:ie|ied|ead)|killed|lost|go(?:ne)?\s+missing|missing|deaths?)"
 _GROUPS = (("passengers", r"passengers?"), ("crew", r"crew(?:\s+members?)?|crewmen|seafarers"))
 
 
+#: The kinds of tanker a question may name ("chemical tankers"), as patterns over type names.
+_TANKER_KINDS = re.compile(
+    r"\b(chemical|oil|crude(?:\s+oil)?|products?|gas|lpg|lng|asphalt|bitumen)\s+tankers?\b",
+    re.IGNORECASE,
+)
+_KIND_WORDS = {"product": "product", "products": "product", "lpg": "lpg", "lng": "lng"}
+_KIND_WORDS |= {"gas": "gas|lpg|lng", "crude": "crude", "crude oil": "crude"}
+
+
 def sea_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
-    """``query`` narrowed by an IMO question's class society, ship count, tonnage, and the
-    groups of people it asks dead or missing."""
+    """``query`` narrowed by an IMO question's kind of tanker, class society, ship count,
+    tonnage, and the groups of people it asks dead or missing."""
+    if query.vessel_families == ("tanker",) and (m := _TANKER_KINDS.search(question)):
+        kind = " ".join(m[1].lower().split())
+        query = replace(query, vessel_kind=_KIND_WORDS.get(kind, kind))
     if found := society_in(question):
         society, _ = found
         query = replace(query, class_society=society)

@@ -83,6 +83,9 @@ class RecordQuery:
     #: other types (ore and cement carriers with bulk carriers) are counted too and listed in
     #: ``RecordCount.related`` (``archive.vessel_types.own_words``)
     vessel_named: str = ""
+    #: a pattern the record's type name must hold: the kind of a family a question qualifies
+    #: ("chemical" for "chemical tankers")
+    vessel_kind: str = ""
     severity: str = ""  # very serious | serious | less serious
     #: a pattern over the IMO initial event, lower case ("collision", "sinking|sank|founder")
     initial_event: str = ""
@@ -134,6 +137,7 @@ def _more_checks(query: RecordQuery) -> list[tuple[str, Any, str]]:
     states = [s.upper() for s in (*query.regions, *([query.region] if query.regions else []))]
     return [
         ("regions", states, "d.region = ANY(%(regions)s)"),
+        ("vessel_kind", query.vessel_kind, "coalesce(d.vessel_type, '') ~* %(vessel_kind)s"),
         ("model", query.model.upper(), _MAKE_MODEL),
         ("model_make", query.make.upper() if query.model else "", "TRUE"),
         ("weekend", query.weekend, "extract(isodow FROM d.date) >= 6"),

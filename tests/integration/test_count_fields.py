@@ -8,6 +8,7 @@ import csv
 import json
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -166,6 +167,10 @@ async def test_maritime_fields_filter_casualties(services: Services) -> None:
         "F1",
         "F2",
     }
+    tankers = RecordQuery(sea, vessel_families=("tanker",))
+    assert await _ids(services, tankers) == {"F2"}
+    assert await _ids(services, replace(tankers, vessel_kind="oil")) == {"F2"}
+    assert await _ids(services, replace(tankers, vessel_kind="chemical")) == set()
     sinking = RecordQuery(sea, initial_event="sinking|sank|founder")
     assert await _ids(services, sinking) == {"F1", "F3"}  # "Foundering" and "Sinking" alike
     assert await _ids(services, RecordQuery(sea, initial_event="overboard")) == {"F4"}

@@ -215,6 +215,15 @@ def test_sinking_as_the_initial_event_is_no_total_loss() -> None:
     assert q.query.initial_event == "overboard"
 
 
+def test_a_kind_of_tanker_narrows_the_family_to_its_type_names() -> None:
+    q = _plan("For chemical tankers, how many casualties had a fire as the first event?")
+    assert (q.query.vessel_families, q.query.vessel_kind) == (("tanker",), "chemical")
+    assert q.scope.startswith("of chemical tankers")
+    q = _plan("How many casualties of gas tankers were very serious?")
+    assert q.query.vessel_kind == "gas|lpg|lng"
+    assert _plan("How many casualties of tankers were very serious?").query.vessel_kind == ""
+
+
 def test_costing_lives_is_loss_of_life() -> None:
     q = _plan("How many fishing vessel casualties between 2001 and 2005 cost lives?").query
     assert q.outcomes == ("loss_of_life",)
