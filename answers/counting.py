@@ -139,8 +139,18 @@ _CLASSIFIED = re.compile(
     r"(very\s+serious|less\s+serious|serious)\b(?!\s+injur)",
     re.IGNORECASE,
 )
+# A collision with no other ship in it: "collision with fixed objects", "collision to berth wall".
+_WITH_OBJECT = r"(?:with|to) (?:a |an |the )?(?:fixed|flo|submerged|channel|berth|pier|quay|buoy)"
 #: What the records' initial events say for an event named otherwise (a pattern).
-_EVENT_RECORDS = {"sinking or foundering": "sinking|sank|founder"}
+_EVENT_RECORDS = {
+    "sinking or foundering": "sinking|sank|founder",
+    "contact": rf"contact|allision|collision {_WITH_OBJECT}",
+}
+# "a collision with another ship": the collisions of ships, not those with a quay or a buoy
+_SHIP_COLLISION = re.compile(
+    r"collisions?\s+(?:with\s+(?:another|other)\s+(?:ships?|vessels?)|between\s+(?:two\s+)?ships)",
+    re.IGNORECASE,
+)
 _SEVERITY = re.compile(r"\b(very\s+serious|less\s+serious|serious)\s+(?:marine\s+)?casualt", re.I)
 _EVENTS = (
     ("collision", r"collisions?|collided"),
@@ -325,6 +335,8 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
     for event, pattern in _EVENTS:
         if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
             words = _EVENT_RECORDS.get(event, event.split(" or ")[0])
+            if event == "collision" and _SHIP_COLLISION.search(question):
+                words = rf"^collision(?! {_WITH_OBJECT})"
             query = replace(query, initial_event=words)
             scope.append(f"whose initial event was {event}")
             break

@@ -18,6 +18,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from agent.evaluation.answer_kinds import first_number
 from agent.settings import Settings
 from agent.wiring import Services, build_clients, open_services
+from answers.counting import count_plan
 from archive.ingest.pipeline import ingest_paths
 from archive.store.counts import RecordQuery, count_records
 from graph.builder import build_graph
@@ -85,6 +86,11 @@ CASUALTIES = [
      "ShipType1": "General Cargo Ship", "GrossTonnage1": "12000", "NumberOfShipsInvolved": "1",
      "ClassificationSociety1": "Lloyd's Register", "DeadMissingCrew2": "0",
      "DeadMissingPassengers2": "0"},
+    {"Reference": "F5", "ShipsInvolved": "ECHO (IMO 9000016)", "FlagStates": "NOR",
+     "IncidentDateTime": "2001-02-03 00:00", "TypeOfCasualty": "Serious",
+     "InitialEvent": "Collision with fixed objects (piers, bridges, etc)", "ShipType1": "Tug",
+     "GrossTonnage1": "", "NumberOfShipsInvolved": "1", "ClassificationSociety1": "",
+     "DeadMissingCrew2": "", "DeadMissingPassengers2": ""},
 ]  # fmt: skip
 
 
@@ -174,6 +180,14 @@ async def test_maritime_fields_filter_casualties(services: Services) -> None:
     sinking = RecordQuery(sea, initial_event="sinking|sank|founder")
     assert await _ids(services, sinking) == {"F1", "F3"}  # "Foundering" and "Sinking" alike
     assert await _ids(services, RecordQuery(sea, initial_event="overboard")) == {"F4"}
+    events = {
+        "How many casualties began with a collision with another ship?": {"F2"},
+        "How many casualties were collisions?": {"F2", "F5"},
+        "How many casualties began with contact with a quay, bridge or other object?": {"F5"},
+    }
+    for question, expected in events.items():
+        plan = count_plan(question)
+        assert plan is not None and await _ids(services, plan.query) == expected, question
     dead = RecordQuery(sea, outcomes=("dead_or_missing",))
     assert await _ids(services, dead) == {"F1", "F2"}  # their consequences name no loss of life
     assert await _ids(services, RecordQuery(sea, outcomes=("loss_of_life",))) == set()

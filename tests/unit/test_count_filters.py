@@ -224,6 +224,22 @@ def test_a_kind_of_tanker_narrows_the_family_to_its_type_names() -> None:
     assert _plan("How many casualties of tankers were very serious?").query.vessel_kind == ""
 
 
+def test_a_collision_with_another_ship_is_no_contact_with_an_object() -> None:
+    ships = _plan("How many casualties began with a collision with another ship?")
+    contact = _plan("How many casualties began with contact with a quay or a bridge?")
+    plain = _plan("How many ship casualties were collisions in 2005?")
+    events = ["Collision", "Collision with fixed objects", "Collision to berth wall", "Contact"]
+    said = {
+        name: [e for e in events if re.search(p.query.initial_event, e.lower())]
+        for name, p in (("ships", ships), ("contact", contact), ("plain", plain))
+    }
+    assert said == {
+        "ships": ["Collision"],
+        "contact": ["Collision with fixed objects", "Collision to berth wall", "Contact"],
+        "plain": ["Collision", "Collision with fixed objects", "Collision to berth wall"],
+    }
+
+
 def test_costing_lives_is_loss_of_life() -> None:
     q = _plan("How many fishing vessel casualties between 2001 and 2005 cost lives?").query
     assert q.outcomes == ("loss_of_life",)
