@@ -11,7 +11,8 @@ import pytest
 from answers.count_filters import model_pattern, period_in
 from answers.counting import CountPlan, count_plan
 from answers.flags import flags_in
-from archive.store.counts import RecordQuery
+from archive.store.counts import RecordCount, RecordQuery
+from graph.nodes.count_records import count_records
 
 
 @pytest.mark.parametrize(
@@ -264,3 +265,18 @@ def test_the_answer_states_the_set_it_counted() -> None:
 def test_an_empty_query_has_no_new_filters() -> None:
     q = RecordQuery("ntsb_report")
     assert (q.regions, q.weekend, q.min_aircraft, q.purpose, q.model) == ((), False, 0, "", "")
+
+
+async def test_the_turn_records_only_the_filters_the_question_set() -> None:
+    async def counter(query: RecordQuery) -> RecordCount:
+        return RecordCount(matched=3, scope=5)
+
+    question = "How many accidents in Ohio happened on a weekend in 2012?"
+    update = await count_records({"question": question}, counter=counter)
+    assert update["diagnostics"]["count"]["filters"] == {
+        "kind": "ntsb_report",
+        "date_from": "2012-01-01",
+        "date_to": "2012-12-31",
+        "region": "Ohio",
+        "weekend": True,
+    }
