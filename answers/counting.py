@@ -99,8 +99,8 @@ _MAKE_SPELLING = {
     "DEHAVILLAND": "DEHAVILLAND|DE HAVILLAND",
 }
 # A model designator right after the make ("Cessna 172", "Piper PA-28", "Robinson R44"); a year
-# is none ("Cessna 2011").
-_MODEL = re.compile(r"\s+(?!(?:19|20)\d\d\b)([A-Za-z]{0,3}[\s-]?\d{2,4})(?![\w-]*\d{5})\b")
+# is none ("Cessna 2011", "Cessna in 2012").
+_MODEL = re.compile(r"\s+(?![A-Z]{0,3}[\s-]?(?:19|20)\d\d\b)([A-Z]{0,3}[\s-]?\d{2,4})\b")
 _CATEGORIES = (
     ("HELI", r"helicopters?|rotorcraft"),
     ("GLI", r"gliders?|sailplanes?"),

@@ -142,6 +142,8 @@ def test_a_model_follows_its_make_and_a_year_is_no_model() -> None:
     q = _plan("How many Piper PA-28 accidents occurred in Texas?").query
     assert (q.make, q.model) == ("PIPER|NEW PIPER", "^PA-?28(?![0-9])")
     assert _plan("How many Cessna accidents in 2011 were fatal?").query.model == ""
+    assert _plan("How many accidents involving Cessna in 2012 were fatal?").query.model == ""
+    assert _plan("How many Cessna 2011 accidents were fatal?").query.model == ""
     q = _plan("How many Beechcraft accidents were there in 2012?").query
     assert "HAWKER BEECHCRAFT" in q.make.split("|")
 
