@@ -129,8 +129,9 @@ _SEVERAL_AIRCRAFT = re.compile(
     re.IGNORECASE,
 )
 _PURPOSES = (
-    ("INST", r"instruction(?:al)?|training|student|flight\s+school", "on instructional flights"),
-    ("PERS", r"personal|private", "on personal flights"),
+    ("INST", r"instruction(?:al)?|training|flight\s+school|dual\s+instruction", "on instructional"
+     " flights"),
+    ("PERS", r"personal|private\s+(?:flights?|flying|use)|non-?commercial", "on personal flights"),
     ("AAPL", r"aerial\s+application|crop[- ]?dust\w*|agricultural|ag\s+flights?", "of aerial"
      " application flights"),
 )  # fmt: skip
@@ -228,7 +229,7 @@ _TONNAGE = re.compile(
     r"|\b(\d[\d,]*)\s*(?:gross\s+ton(?:nage|s)?|gt|grt)\s+or\s+(?:more|above|larger)\b",
     re.IGNORECASE,
 )
-_DEAD = r"(?:d(?:ie|ied|ead)|killed|lost|go(?:ne)?\s+missing|missing|deaths?)"
+_DEAD = r"(?:d(?:ie|ied|ead)|killed|go(?:ne)?\s+missing|went\s+missing|missing|deaths?)"
 _GROUPS = (("passengers", r"passengers?"), ("crew", r"crew(?:\s+members?)?|crewmen|seafarers"))
 
 
@@ -261,7 +262,9 @@ def sea_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQue
     groups = tuple(
         name
         for name, pattern in _GROUPS
-        if re.search(rf"\b(?:{pattern})\b[^.?]*\b{_DEAD}\b", question, re.IGNORECASE)
+        # the group and what befell it within a few words: "crew members die", "passengers or
+        # crew died", not "the crew ... lost control"
+        if re.search(rf"\b(?:{pattern})(?:\s+\w+){{0,3}}?\s+{_DEAD}\b", question, re.IGNORECASE)
     )
     if groups:
         query = replace(query, dead_missing=groups)

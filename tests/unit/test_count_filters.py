@@ -248,6 +248,20 @@ def test_costing_lives_is_loss_of_life() -> None:
     assert q.outcomes == ("loss_of_life",)
 
 
+def test_a_group_is_dead_or_missing_only_when_the_words_say_so_of_it() -> None:
+    q = _plan("How many casualties in which passengers or crew died in 2001?").query
+    assert q.dead_missing == ("passengers", "crew")
+    assert (
+        _plan("How many casualties where the crew lost control in 2010?").query.dead_missing == ()
+    )
+
+
+def test_a_pilots_certificate_is_no_kind_of_flight() -> None:
+    assert (
+        _plan("How many accidents involving private pilots happened in 2012?").query.purpose == ""
+    )
+
+
 def test_deaths_or_missing_people_is_its_own_outcome() -> None:
     """ "led to deaths or missing people" asks the dead or missing the record counts; "loss of
     life" stays what the consequences say; a group named is the set, not an outcome."""
