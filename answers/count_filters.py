@@ -116,11 +116,12 @@ REGIONS = {
     r"(?:the\s+)?carolinas": ("North Carolina", "South Carolina"),
     r"(?:the\s+)?dakotas": ("North Dakota", "South Dakota"),
     r"four\s+corners(?:\s+states)?": ("Arizona", "Colorado", "New Mexico", "Utah"),
-    r"pacific\s+(?:coast|northwest)(?:\s+states)?|west\s+coast(?:\s+states)?": (
+    r"pacific\s+coast(?:\s+states)?|west\s+coast(?:\s+states)?": (
         "California",
         "Oregon",
         "Washington",
     ),
+    r"pacific\s+northwest": ("Oregon", "Washington"),
 }
 _WEEKEND = re.compile(r"\bweekends?\b|\bsaturdays?\s+or\s+sundays?\b", re.IGNORECASE)
 _SEVERAL = r"(?:two|2)\s+or\s+more|more\s+than\s+(?:one|1)|multiple|several|at\s+least\s+(?:two|2)"

@@ -80,6 +80,8 @@ def test_states_joined_by_or_and_regions_are_any_of_them() -> None:
     }
     q = _plan("How many accidents were there in the Carolinas in 2012?").query
     assert q.regions == ("North Carolina", "South Carolina")
+    q = _plan("How many accidents were there in the Pacific Northwest in 2012?").query
+    assert q.regions == ("Oregon", "Washington")
     assert _plan("How many accidents in Texas in 2011?").query.region == "Texas"
 
 
