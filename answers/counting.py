@@ -13,10 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import date
 
-import pycountry
-
+from answers.count_filters import (
+    air_fields,
+    injury_outcome,
+    model_pattern,
+    period_in,
+    sea_fields,
+    states_named,
+)
+from answers.flags import country_name, flags_in
 from answers.related_types import related_line
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
@@ -24,7 +30,10 @@ from archive.vessel_types import families_in, own_words, type_words
 from text.words import content_stems, tokens
 
 _ASKS_COUNT = re.compile(
-    r"^\s*(?:(?:and|so|also|ok|okay),?\s+)?(?:how\s+many|what\s+(?:is|was)\s+the\s+number\s+of|"
+    r"^\s*(?:(?:and|so|also|ok|okay),?\s+)?"
+    # a leading clause that sets the period, place or type: "Since 2014, ", "For tankers, "
+    r"(?:(?:in|since|from|between|during|for|over|among|of)\s[^,?]{1,80},\s*)?"
+    r"(?:in\s+)?(?:how\s+many|what(?:\s+(?:is|was)|'s)\s+the\s+(?:total\s+)?number\s+of|"
     r"(?:the\s+)?number\s+of|count(?:\s+(?:of|the))?)\b",
     re.IGNORECASE,
 )
@@ -36,19 +45,18 @@ _AVIATION = (
 _MARITIME = r"(?:marine\s+|maritime\s+)?(?:casualt(?:y|ies)|shipwrecks?|ships|vessels|wrecks?)"
 _RECORD = re.compile(
     rf"^(?:[\w'/-]+\s+){{0,4}}?(?:(?P<air>{_AVIATION})|(?P<sea>{_MARITIME})|"
+    # "how many personal flights ended in a fatal accident?"
+    r"(?P<flights>flights(?=.*\b(?:accidents?|crash(?:es)?)\b))|"
     r"(?P<ntsb>ntsb\s+(?:records?|reports?))|(?P<imo>imo\s+(?:records?|casualt(?:y|ies))))\b",
     re.IGNORECASE,
 )
+_TOTAL_LOSS = re.compile(r"total\s+loss|totally\s+lost", re.IGNORECASE)
+_REMARK = re.compile(r"\s*\([^()]*\)\s*")
 _SEA_WORDS = re.compile(
     r"\b(?:ships?|vessels?|flag(?:ged|s)?|imo|casualt(?:y|ies)|maritime|marine|tankers?|"
     r"carriers?|trawlers?|ferr(?:y|ies)|tugs?|yachts?|sea)\b",
     re.IGNORECASE,
 )
-_YEAR = r"((?:19|20)\d{2})"
-_BETWEEN = re.compile(rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|through|-)\s+{_YEAR}\b", re.I)
-_SINCE = re.compile(rf"\b(?:since|after|from)\s+{_YEAR}\b", re.IGNORECASE)
-_BEFORE = re.compile(rf"\bbefore\s+{_YEAR}\b", re.IGNORECASE)
-_IN_YEAR = re.compile(rf"\b{_YEAR}\b")
 
 US_STATES = (  # noqa: SIM905
     "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia "
@@ -82,7 +90,17 @@ MAKES = (  # noqa: SIM905
     "Dassault Gulfstream Hawker Ryan Waco Schleicher Rans Kitfox Vans Globe Navion Douglas"
 ).split() + ["Air Tractor", "North American", "Aero Commander", "de Havilland", "Dehavilland"]
 _MAKE = re.compile(r"\b(" + "|".join(sorted(MAKES, key=len, reverse=True)) + r")\b", re.I)
-_MAKE_SPELLING = {"BEECHCRAFT": "BEECH", "DE HAVILLAND": "DEHAVILLAND"}
+#: The makes' other spellings in the records (renamed companies): a pattern over the first words.
+_MAKE_SPELLING = {
+    "BEECH": "BEECH|BEECHCRAFT|HAWKER BEECHCRAFT|HAWKER-BEECHCRAFT",
+    "BEECHCRAFT": "BEECH|BEECHCRAFT|HAWKER BEECHCRAFT|HAWKER-BEECHCRAFT",
+    "PIPER": "PIPER|NEW PIPER",
+    "DE HAVILLAND": "DEHAVILLAND|DE HAVILLAND",
+    "DEHAVILLAND": "DEHAVILLAND|DE HAVILLAND",
+}
+# A model designator right after the make ("Cessna 172", "Piper PA-28", "Robinson R44"); a year
+# is none ("Cessna 2011", "Cessna in 2012").
+_MODEL = re.compile(r"\s+(?![A-Z]{0,3}[\s-]?(?:19|20)\d\d\b)([A-Z]{0,3}[\s-]?\d{2,4})\b")
 _CATEGORIES = (
     ("HELI", r"helicopters?|rotorcraft"),
     ("GLI", r"gliders?|sailplanes?"),
@@ -102,10 +120,36 @@ _AIR_OUTCOMES = (
     ("injured", r"injur"),
 )
 _SEA_OUTCOMES = (
-    ("loss_of_life", r"loss\s+of\s+life|lives\s+lost|fatal|fatalit|deaths?|died|killed|deadly"),
+    # the people dead or missing the record counts: "led to deaths or missing people"
+    (
+        "dead_or_missing",
+        r"deaths?\s+or\s+(?:missing|disappearances)|dead\s+or\s+missing"
+        r"|died\s+or\s+(?:went|gone)\s+missing",
+    ),
+    (
+        "loss_of_life",
+        r"loss\s+of\s+life|lives\s+lost|cost\s+(?:\w+\s+)?lives|fatal|fatalit|deaths?|died|killed|deadly",
+    ),
     ("total_loss", r"total\s+loss|totally\s+lost|sank|sunk|sinking"),
     ("pollution", r"pollut|oil\s+spill"),
     ("injured", r"injur"),
+)
+_CLASSIFIED = re.compile(
+    r"\b(?:(?:classified|categori[sz]ed|rated|graded)\s+as|were|was)\s+"
+    r"(very\s+serious|less\s+serious|serious)\b(?!\s+injur)",
+    re.IGNORECASE,
+)
+# A collision with no other ship in it: "collision with fixed objects", "collision to berth wall".
+_WITH_OBJECT = r"(?:with|to) (?:a |an |the )?(?:fixed|flo|submerged|channel|berth|pier|quay|buoy)"
+#: What the records' initial events say for an event named otherwise (a pattern).
+_EVENT_RECORDS = {
+    "sinking or foundering": "sinking|sank|founder",
+    "contact": rf"contact|allision|collision {_WITH_OBJECT}",
+}
+# "a collision with another ship": the collisions of ships, not those with a quay or a buoy
+_SHIP_COLLISION = re.compile(
+    r"collisions?\s+(?:with\s+(?:another|other)\s+(?:ships?|vessels?)|between\s+(?:two\s+)?ships)",
+    re.IGNORECASE,
 )
 _SEVERITY = re.compile(r"\b(very\s+serious|less\s+serious|serious)\s+(?:marine\s+)?casualt", re.I)
 _EVENTS = (
@@ -115,93 +159,22 @@ _EVENTS = (
     ("capsizing", r"capsiz\w*|listing"),
     ("contact", r"contacts?|allisions?"),
     ("machinery", r"machinery|engine\s+(?:failure|damage)"),
-    ("foundered", r"founder\w*"),
+    # sinking names the event only as the event ("began with sinking"), else it is an outcome
+    (
+        "sinking or foundering",
+        r"founder\w*|(?:began|started|starting|beginning)\s+with\s+(?:a\s+)?sinking"
+        r"|sinking\s+as\s+the\s+(?:initial|first)\s+event",
+    ),
+    ("overboard", r"(?:fell|falling|fall|lost|went|going)\s+overboard|overboard"),
     ("flooding", r"flooding|flooded"),
     ("hull failure", r"hull\s+failures?"),
-    ("missing", r"missing|disappeared"),
+    # the ship went missing, not people ("crew dead or missing" is no event)
+    (
+        "missing",
+        r"(?<!dead or )(?<!die or )(?<!go )(?<!gone )missing(?!\s+(?:people|persons|crew))"
+        r"|disappeared",
+    ),
 )
-_FLAG = re.compile(
-    r"\b(?:flagged\s+(?:in|by|to|under)\s+(?:the\s+)?|under\s+(?:the\s+)?flag\s+of\s+(?:the\s+)?|"
-    r"flag(?:\s+state)?\s+(?:of\s+)?(?:the\s+)?|registered\s+in\s+(?:the\s+)?)"
-    r"(?P<after>[A-Z][\w.'-]*(?:\s+(?:and\s+(?:the\s+)?)?[A-Z][\w.'-]*){0,3})"
-    r"|(?P<before>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})[- ]flag(?:ged)?\b",
-)
-#: What people call flag states that pycountry names otherwise.
-FLAG_ALIASES = {
-    "russia": "RUS",
-    "south korea": "KOR",
-    "korea": "KOR",
-    "north korea": "PRK",
-    "iran": "IRN",
-    "vietnam": "VNM",
-    "syria": "SYR",
-    "tanzania": "TZA",
-    "bolivia": "BOL",
-    "venezuela": "VEN",
-    "moldova": "MDA",
-    "taiwan": "TWN",
-    "st vincent": "VCT",
-    "saint vincent": "VCT",
-    "st. vincent": "VCT",
-    "uk": "GBR",
-    "britain": "GBR",
-    "great britain": "GBR",
-    "united kingdom": "GBR",
-    "us": "USA",
-    "usa": "USA",
-    "united states": "USA",
-    "america": "USA",
-    "holland": "NLD",
-    "the netherlands": "NLD",
-    "turkey": "TUR",
-    "south korean": "KOR",
-    "hong kong": "HKG",
-}
-#: What people call a flag state's ships ("Liberian-flagged").
-FLAG_ALIASES |= {
-    demonym: code
-    for code, names in {
-        "LBR": "liberian",
-        "PAN": "panamanian",
-        "MLT": "maltese",
-        "BHS": "bahamian",
-        "CYP": "cypriot",
-        "GBR": "british",
-        "RUS": "russian",
-        "NOR": "norwegian",
-        "GRC": "greek",
-        "CHN": "chinese",
-        "JPN": "japanese",
-        "NLD": "dutch",
-        "DEU": "german",
-        "DNK": "danish",
-        "ITA": "italian",
-        "TUR": "turkish",
-        "KOR": "korean south-korean",
-        "USA": "american",
-        "SGP": "singaporean singapore-flagged",
-        "ATG": "antiguan",
-        "MHL": "marshallese",
-        "IND": "indian",
-        "FRA": "french",
-        "ESP": "spanish",
-        "PHL": "filipino philippine",
-        "IDN": "indonesian",
-        "VNM": "vietnamese",
-        "KHM": "cambodian",
-        "BLZ": "belizean",
-        "HND": "honduran",
-        "CAN": "canadian",
-        "SWE": "swedish",
-        "FIN": "finnish",
-        "PRT": "portuguese",
-        "UKR": "ukrainian",
-        "POL": "polish",
-        "HKG": "hong-kong",
-        "VCT": "vincentian",
-    }.items()
-    for demonym in names.split()
-}
 
 
 @dataclass(frozen=True)
@@ -236,11 +209,14 @@ def count_plan(question: str) -> CountPlan | None:
     head = _ASKS_COUNT.match(question)
     if head is None:
         return None
-    counted = _RECORD.match(question[head.end() :].lstrip())
+    # a remark in brackets qualifies, it is not one of the words before the noun: "charter or
+    # commuter (Part 135) accidents"
+    counted = _RECORD.match(_REMARK.sub(" ", question[head.end() :]).lstrip())
     if counted is None:
         return None
     sea = bool(counted["sea"] or counted["imo"]) or (
-        not (counted["ntsb"] or counted["air"]) and bool(_SEA_WORDS.search(question))
+        not (counted["ntsb"] or counted["air"] or counted["flights"])
+        and bool(_SEA_WORDS.search(question))
     )
     if counted["air"] and _SEA_WORDS.search(question) and not _aviation_words(question):
         sea = True  # "How many accidents involved ships flagged in Panama?"
@@ -257,6 +233,18 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
     found = [name for name, pattern in outcomes if re.search(pattern, question, re.IGNORECASE)]
     if "serious" in found or "fatal" in found:
         found = [o for o in found if o != "injured"]
+    if level := ("" if sea else injury_outcome(question)):
+        found = [level]  # "only minor injuries (nobody killed or seriously hurt)"
+    if query.min_fatalities:
+        found = [o for o in found if o != "fatal"]  # "killed 2 or more people": the set says it
+    if "dead_or_missing" in found:  # it says loss of life too
+        found = [o for o in found if o != "loss_of_life"]
+    if query.initial_event == _EVENT_RECORDS["sinking or foundering"] and not _TOTAL_LOSS.search(
+        question
+    ):  # "began with sinking": the event, not the loss of the ship
+        found = [o for o in found if o != "total_loss"]
+    if query.dead_missing:  # "passengers dead or missing": the set says it
+        found = [o for o in found if o not in ("dead_or_missing", "loss_of_life")]
     query = replace(query, outcomes=tuple(found))
     if years:
         scope.append(years)
@@ -271,8 +259,11 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
 _OUTCOME_WORDS = {
     "fatal": "fatal",
     "serious": "with serious injuries",
+    "no_injuries": "without injuries",
+    "minor_only": "with only minor injuries",
     "injured": "with injuries",
     "loss_of_life": "with loss of life",
+    "dead_or_missing": "with someone dead or missing",
     "total_loss": "with the total loss of the ship",
     "pollution": "with pollution",
 }
@@ -288,32 +279,29 @@ def _aviation_words(question: str) -> bool:
 
 
 def _years(question: str, query: RecordQuery) -> tuple[RecordQuery, str]:
-    if m := _BETWEEN.search(question):
-        first, last = sorted((int(m[1]), int(m[2])))
-        return replace(query, date_from=date(first, 1, 1), date_to=date(last, 12, 31)), (
-            f"from {first} to {last}"
-        )
-    if m := _SINCE.search(question):
-        return replace(query, date_from=date(int(m[1]), 1, 1)), f"since {m[1]}"
-    if m := _BEFORE.search(question):
-        return replace(query, date_to=date(int(m[1]) - 1, 12, 31)), f"before {m[1]}"
-    if m := _IN_YEAR.search(question):
-        year = int(m[1])
-        return replace(query, date_from=date(year, 1, 1), date_to=date(year, 12, 31)), (
-            f"from {year}"
-        )
-    return query, ""
+    found = period_in(question)
+    if found is None:
+        return query, ""
+    first, last, words = found
+    return replace(query, date_from=first, date_to=last), words
 
 
 def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
-    if m := _STATE.search(question):
-        state = next(s for s in US_STATES if s.lower() == m[1].lower())
-        query = replace(query, region=state)
-        scope.append(f"in {state}")
+    named = [next(s for s in US_STATES if s.lower() == m.lower()) for m in _STATE.findall(question)]
+    states = states_named(question, named)
+    if len(states) == 1:
+        query = replace(query, region=states[0])
+    elif states:
+        query = replace(query, regions=states)
+    if states:
+        scope.append("in " + " or ".join(states))
     if m := _MAKE.search(question):
         make = " ".join(m[1].upper().split())
         query = replace(query, make=_MAKE_SPELLING.get(make, make))
         scope.append(f"of {m[1].title()} aircraft")
+        if model := _MODEL.match(question[m.end() :]):
+            query = replace(query, model=model_pattern(model[1]))
+            scope[-1] = f"of {m[1].title()} {model[1]} aircraft"
     for code, pattern in _CATEGORIES:
         if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
             query = replace(query, category=code)
@@ -324,57 +312,35 @@ def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
             query = replace(query, weather=code)
             scope.append(f"in {code}")
             break
-    return query
+    return air_fields(question, query, scope)
 
 
 def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
-    if code := flag_in(question):
-        query = replace(query, flag=code)
-        scope.append(f"involving a ship flagged in {_country_name(code)}")
+    codes = flags_in(question)
+    if len(codes) == 1:
+        query = replace(query, flag=codes[0])
+    elif codes:
+        query = replace(query, flags_any=codes)
+    if codes:
+        names = " or ".join(country_name(c) for c in codes)
+        scope.append(f"involving a ship flagged in {names}")
     if found := families_in(question):
         families, words = found
         query = replace(query, vessel_families=families, vessel_named=own_words(families))
         scope.append(f"of {words}")
-    if m := _SEVERITY.search(question):
+    if m := _SEVERITY.search(question) or _CLASSIFIED.search(question):
         severity = " ".join(m[1].lower().split())
         query = replace(query, severity=severity)
         scope.append(f"classed {severity}")
     for event, pattern in _EVENTS:
         if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
-            query = replace(query, initial_event=event.split(" or ")[0])
+            words = _EVENT_RECORDS.get(event, event.split(" or ")[0])
+            if event == "collision" and _SHIP_COLLISION.search(question):
+                words = rf"^collision(?! {_WITH_OBJECT})"
+            query = replace(query, initial_event=words)
             scope.append(f"whose initial event was {event}")
             break
-    return query
-
-
-def flag_in(question: str) -> str | None:
-    """The ISO alpha-3 code of the flag state a question names ("flagged in Panama": PAN)."""
-    for match in _FLAG.finditer(question):
-        words = (match["after"] or match["before"] or "").split()
-        for n in range(len(words), 0, -1):  # "Panama in 2011": the longest name that is one
-            code = country_code(" ".join(words[:n]))
-            if code:
-                return code
-    return None
-
-
-def country_code(name: str) -> str | None:
-    """ISO alpha-3 code of a country name, alias or code; None when it names no country."""
-    key = name.strip(" .,").lower()
-    if key in FLAG_ALIASES:
-        return FLAG_ALIASES[key]
-    if len(key) == 3 and pycountry.countries.get(alpha_3=key.upper()):
-        return key.upper()
-    for country in pycountry.countries:
-        names = (getattr(country, f, "") for f in ("name", "common_name", "official_name"))
-        if key in {n.lower() for n in names if n}:
-            return str(country.alpha_3)
-    return None
-
-
-def _country_name(code: str) -> str:
-    found = pycountry.countries.get(alpha_3=code)
-    return str(getattr(found, "common_name", None) or found.name) if found else code
+    return sea_fields(question, query, scope)
 
 
 def compose_count(plan: CountPlan, count: RecordCount, cite: list[Passage]) -> str:

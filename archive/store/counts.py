@@ -19,13 +19,28 @@ from archive.store.database import Store
 from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
 
 #: Outcomes a count can ask about, each one SQL condition on the typed columns of ``d``.
-Outcome = Literal["fatal", "injured", "serious", "loss_of_life", "total_loss", "pollution"]
+Outcome = Literal[
+    "fatal",
+    "injured",
+    "serious",
+    "no_injuries",
+    "minor_only",
+    "loss_of_life",
+    "dead_or_missing",
+    "total_loss",
+    "pollution",
+]
 OUTCOMES: dict[str, str] = {
     "fatal": "d.fatalities > 0",
     "injured": "(d.fatalities + d.serious_injuries + d.minor_injuries > 0"
     " OR d.consequences LIKE '%%serious injuries%%')",
     "serious": "d.serious_injuries > 0",
+    "no_injuries": "d.fatalities + d.serious_injuries + d.minor_injuries = 0",
+    "minor_only": "d.minor_injuries > 0 AND d.fatalities + d.serious_injuries = 0",
     "loss_of_life": "d.consequences LIKE '%%loss of life%%'",
+    # "deaths or missing people": the record counts someone dead or missing, or says loss of life
+    "dead_or_missing": "(d.consequences LIKE '%%loss of life%%' OR EXISTS (SELECT 1 FROM chunks c"
+    " WHERE c.doc_id = d.doc_id AND c.content ~ 'Dead or missing [a-z]+: [1-9]'))",
     "total_loss": "d.consequences LIKE '%%total loss%%'",
     "pollution": "d.consequences LIKE '%%pollution%%'",
 }
@@ -41,17 +56,39 @@ class RecordQuery:
     date_from: date | None = None
     date_to: date | None = None  # inclusive
     region: str = ""  # a US state, as NTSB records spell it ("Texas")
-    make: str = ""  # aircraft make, its first words ("ROBINSON" for "ROBINSON HELICOPTER CO")
+    regions: tuple[str, ...] = ()  # US states, any of them ("Arkansas or Indiana", "New England")
+    #: aircraft make, the first words of any aircraft's make ("ROBINSON" for "ROBINSON
+    #: HELICOPTER CO"), or a pattern of such words ("(NEW )?PIPER")
+    make: str = ""
+    #: a pattern over the model of an aircraft of ``make``, its spaces and hyphens written "-"
+    #: ("^PA-?28(?![0-9])" for "PA-28R-201" and "PA 28")
+    model: str = ""
     category: str = ""  # aircraft category code ("HELI")
     weather: str = ""  # VMC | IMC
+    weekend: bool = False  # on a Saturday or a Sunday
+    min_aircraft: int = 0  # at least this many aircraft involved
+    purpose: str = ""  # any aircraft's purpose of flight code ("INST", "PERS", "AAPL")
+    far_part: str = ""  # any aircraft's operating rule, 14 CFR part ("121", "135")
+    damage: str = ""  # any aircraft's damage ("destroyed")
+    min_fatalities: int = 0  # at least this many people killed
     flag: str = ""  # ISO 3166 alpha-3 flag state of any ship involved ("PAN")
+    flags_any: tuple[str, ...] = ()  # flag states, any ship under any of them ("FRA", "ATG")
+    class_society: str = ""  # the ship's classification society (archive.vessel_types)
+    min_ships: int = 0  # at least this many ships involved
+    min_tonnage: int = 0  # the ship's gross tonnage at least this
+    #: dead or missing people of these groups ("crew", "passengers", "others"), any of them
+    dead_missing: tuple[str, ...] = ()
     vessel_families: tuple[str, ...] = ()  # vessel type families ("bulk carrier"), any of them
     #: a pattern over the type names that say a family in their own words ("bulk"); the family's
     #: other types (ore and cement carriers with bulk carriers) are counted too and listed in
     #: ``RecordCount.related`` (``archive.vessel_types.own_words``)
     vessel_named: str = ""
+    #: a pattern the record's type name must hold: the kind of a family a question qualifies
+    #: ("chemical" for "chemical tankers")
+    vessel_kind: str = ""
     severity: str = ""  # very serious | serious | less serious
-    initial_event: str = ""  # a word of the IMO initial event ("collision", "grounding")
+    #: a pattern over the IMO initial event, lower case ("collision", "sinking|sank|founder")
+    initial_event: str = ""
     mode: str = ""  # an investigation report's mode ("marine", "rail", "aviation")
     outcomes: tuple[str, ...] = ()  # keys of OUTCOMES, all required
 
@@ -76,6 +113,67 @@ class RecordCount:
     related: list[tuple[str, int]] = field(default_factory=list)
 
 
+#: A comma-separated field ("AIR, HELI": one value per aircraft) as an array of its values.
+_EACH = "string_to_array(replace(upper({}), ' ', ''), ',')"
+#: Any aircraft's make starts with the words of the ``make`` pattern.
+_ANY_MAKE = "d.make ~ ('(^|, )(' || %(make)s || ')\\M')"
+#: An aircraft of the make whose model the ``model`` pattern matches (the make and model fields
+#: list one value per aircraft, in the same order).
+_MAKE_MODEL = (
+    "EXISTS (SELECT 1 FROM unnest(string_to_array(d.make, ', '), string_to_array(d.model, ', '))"
+    " AS a(mk, md) WHERE a.mk ~ ('^(' || %(model_make)s || ')\\M')"
+    " AND regexp_replace(a.md, '[[:space:]-]+', '-', 'g') ~ %(model)s)"
+)
+#: A casualty whose record states dead or missing people of a group ("Dead or missing crew: 2.").
+_DEAD_MISSING = (
+    "EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.doc_id"
+    " AND c.content ~ ('Dead or missing (' || %(dead_missing)s || '): [1-9]'))"
+)
+_WHOLE_NUMBER = "(CASE WHEN d.metadata->>'{0}' ~ '^[0-9]+$' THEN (d.metadata->>'{0}')::bigint END)"
+
+
+def _more_checks(query: RecordQuery) -> list[tuple[str, Any, str]]:
+    """The conditions of the fields beyond a record's kind, dates, place and type."""
+    states = [s.upper() for s in (*query.regions, *([query.region] if query.regions else []))]
+    return [
+        ("regions", states, "d.region = ANY(%(regions)s)"),
+        ("vessel_kind", query.vessel_kind, "coalesce(d.vessel_type, '') ~* %(vessel_kind)s"),
+        ("model", query.model.upper(), _MAKE_MODEL),
+        ("model_make", query.make.upper() if query.model else "", "TRUE"),
+        ("weekend", query.weekend, "extract(isodow FROM d.date) >= 6"),
+        (
+            "min_aircraft",
+            query.min_aircraft,
+            "cardinality(string_to_array(d.aircraft_category, ',')) >= %(min_aircraft)s",
+        ),
+        (
+            "purpose",
+            query.purpose.upper(),
+            "%(purpose)s = ANY(" + _EACH.format("d.metadata->>'purpose'") + ")",
+        ),
+        (
+            "far_part",
+            query.far_part.zfill(3) if query.far_part else "",
+            "%(far_part)s = ANY(" + _EACH.format("d.metadata->>'far_part'") + ")",
+        ),
+        (
+            "damage",
+            query.damage.upper(),
+            "upper(d.metadata->>'damage') LIKE '%%' || %(damage)s || '%%'",
+        ),
+        ("min_fatalities", query.min_fatalities, "d.fatalities >= %(min_fatalities)s"),
+        ("flags_any", [f.upper() for f in query.flags_any], "d.flags && %(flags_any)s"),
+        ("class_society", query.class_society, "d.class_society = %(class_society)s"),
+        ("min_ships", query.min_ships, f"{_WHOLE_NUMBER.format('ships')} >= %(min_ships)s"),
+        (
+            "min_tonnage",
+            query.min_tonnage,
+            f"{_WHOLE_NUMBER.format('gross_tonnage')} >= %(min_tonnage)s",
+        ),
+        ("dead_missing", "|".join(query.dead_missing), _DEAD_MISSING),
+    ]
+
+
 def where_clause(query: RecordQuery) -> tuple[sql.Composed, dict[str, Any]]:
     """The SQL condition on ``documents d`` for ``query`` and its parameters."""
     parts = [sql.SQL("d.kind = %(kind)s"), sql.SQL("d.parent_id IS NULL")]
@@ -83,20 +181,25 @@ def where_clause(query: RecordQuery) -> tuple[sql.Composed, dict[str, Any]]:
     checks: list[tuple[str, Any, str]] = [
         ("date_from", query.date_from, "d.date >= %(date_from)s"),
         ("date_to", query.date_to, "d.date <= %(date_to)s"),
-        ("region", query.region.upper(), "d.region = %(region)s"),
-        ("make", query.make.upper(), "d.make ~ ('^' || %(make)s || '\\M')"),
-        ("category", query.category.upper(), "d.aircraft_category = %(category)s"),
+        ("region", "" if query.regions else query.region.upper(), "d.region = %(region)s"),
+        ("make", "" if query.model else query.make.upper(), _ANY_MAKE),
+        (
+            "category",
+            query.category.upper(),
+            f"%(category)s = ANY({_EACH.format('d.aircraft_category')})",
+        ),
         ("weather", query.weather.upper(), "d.weather = %(weather)s"),
         ("flag", query.flag.upper(), "%(flag)s = ANY(d.flags)"),
         ("families", list(query.vessel_families), "d.vessel_family = ANY(%(families)s)"),
         ("severity", query.severity.lower(), "d.severity = %(severity)s"),
-        ("initial_event", query.initial_event.lower(), "d.initial_event LIKE %(initial_event)s"),
+        ("initial_event", query.initial_event.lower(), "d.initial_event ~ %(initial_event)s"),
         ("mode", query.mode.lower(), "d.metadata->>'mode' = %(mode)s"),
+        *_more_checks(query),
     ]
     for name, value, condition in checks:
         if value:
             parts.append(sql.SQL(condition))
-            params[name] = f"%{value}%" if name == "initial_event" else value
+            params[name] = value
     for outcome in query.outcomes:
         parts.append(sql.SQL(OUTCOMES[outcome]))
     return sql.SQL(" AND ").join(parts), params

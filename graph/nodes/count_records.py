@@ -132,7 +132,7 @@ def _pattern(pattern: PatternPlan, found: SetStatements, groups: list[Group]) ->
 
 def _record(query: RecordQuery, count: RecordCount) -> dict[str, Any]:
     """What the turn records about its count (for traces and ``bosun ask --json``)."""
-    filters = {k: v for k, v in query.__dict__.items() if v not in ("", (), None)}
+    filters = {k: v for k, v in query.__dict__.items() if v not in ("", (), None, False, 0)}
     return {
         "filters": {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in filters.items()},
         "matched": count.matched,

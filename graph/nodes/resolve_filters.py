@@ -8,6 +8,7 @@ from datetime import date
 
 from langgraph.runtime import Runtime
 
+from answers.counting import count_plan
 from answers.record_sets import about_named_ship
 from archive.store.search_filters import SearchFilters
 from graph import prompts
@@ -67,14 +68,10 @@ async def resolve_filters(
                 matching = await backend.count(
                     await to_search_filters(filters, backend.vessel_documents)
                 )
-        if matching == 0 and filters.get("registration") != current.get("registration"):
-            # "N200" may be a part or a model as well as an aircraft: search it as a word.
-            filters = {k: v for k, v in filters.items() if k != "registration"}  # type: ignore[assignment]
-            notes.append("no record with that registration: searched as a word")
-            if filters != current:
-                matching = await backend.count(
-                    await to_search_filters(filters, backend.vessel_documents)
-                )
+        if matching == 0:
+            filters, matching = await _as_words(
+                state.get("question", ""), current, filters, backend, notes
+            )
         if matching == 0 and filters != current:
             problem = prompts.NO_MATCHING_DOCUMENTS.format(filters=describe(filters))
     if problem is not None:
@@ -87,6 +84,39 @@ async def resolve_filters(
             update["record_set"] = matching  # the ship this question asks about has records
     update["diagnostics"] = Diagnostics(filter_notes=notes, timings={"filters": elapsed_ms(start)})
     return update
+
+
+async def _as_words(
+    question: str, current: Filters, filters: Filters, backend: SearchBackend, notes: list[str]
+) -> tuple[Filters, int]:
+    """``filters`` without a new registration or ship name that matched nothing, where the
+    words are read otherwise, and how many documents they match."""
+    matching = 0
+    if filters.get("registration") != current.get("registration"):
+        # "N200" may be a part or a model as well as an aircraft: search it as a word.
+        filters = {k: v for k, v in filters.items() if k != "registration"}  # type: ignore[assignment]
+        notes.append("no record with that registration: searched as a word")
+        if filters != current:
+            matching = await backend.count(
+                await to_search_filters(filters, backend.vessel_documents)
+            )
+    if matching == 0 and _counted_by_fields(question, current, filters):
+        # "ship casualties in May 1997", "ships registered in Cyprus": a count reads the month
+        # or the flag from the records' fields; the registry's ship MAY or CYPRUS is no filter.
+        filters = {k: v for k, v in filters.items() if k != "vessels"}  # type: ignore[assignment]
+        notes.append("a count question: the ship name matched nothing, read as a field")
+        if filters != current:
+            matching = await backend.count(
+                await to_search_filters(filters, backend.vessel_documents)
+            )
+    return filters, matching
+
+
+def _counted_by_fields(question: str, current: Filters, filters: Filters) -> bool:
+    """Whether this message is a count question (:func:`answers.counting.count_plan`) that names
+    a ship of the registry anew: the count is taken over the records' fields, not that ship."""
+    new_ship = bool(filters.get("vessels")) and filters.get("vessels") != current.get("vessels")
+    return new_ship and count_plan(question) is not None
 
 
 def _named_ship_set(question: str, current: Filters, filters: Filters) -> bool:

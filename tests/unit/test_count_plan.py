@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from agent.evaluation.answer_kinds import first_number
-from answers.counting import compose_count, count_plan, flag_in
+from answers.counting import compose_count, count_plan
+from answers.flags import flag_in
 from answers.patterns import pattern_plan
 from archive.store.counts import RecordCount
 from archive.store.passages import Passage

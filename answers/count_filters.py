@@ -1,0 +1,273 @@
+"""The filters of a count question beyond its kind, place and type: the period it names ("in
+February 2003", "the first half of 2012", "Q3 2014", "in the 2000s", "since 2014"), and the
+record fields an analyst asks about: states or flags joined by "or", regions of states, the day
+of the week, several aircraft or ships, the kind of flight, the damage, the injuries, the
+aircraft model, the classification society, the tonnage and who died or went missing.
+
+Each reader takes the question's words and returns the :class:`RecordQuery` narrowed by what it
+found, with the words that state the set in the answer ("on a weekend", "of Part 135 flights").
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import replace
+from datetime import date
+
+from archive.store.counts import RecordQuery
+from archive.vessel_types import society_in
+
+_YEAR = r"((?:19|20)\d{2})"
+_MONTHS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
+_MONTHS |= {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name}
+_MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": 4, "1st": 1, "2nd": 2}
+_ORDINALS |= {"3rd": 3, "4th": 4}
+
+_MONTH_RANGE = re.compile(
+    rf"\b(?:between|from)\s+{_MONTH}\s+(?:and|to|through|-)\s+{_MONTH}\s+(?:of\s+)?{_YEAR}\b",
+    re.IGNORECASE,
+)
+_MONTH_YEAR = re.compile(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE)
+_HALF = re.compile(rf"\b(first|second|1st|2nd)\s+half\s+of\s+{_YEAR}\b", re.IGNORECASE)
+_QUARTER = re.compile(
+    rf"\b(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+quarter\s+of\s+{_YEAR}"
+    rf"|Q([1-4])\s+(?:of\s+)?{_YEAR})\b",
+    re.IGNORECASE,
+)
+_DECADE = re.compile(r"\b(?:the\s+)?((?:19|20)\d)0'?s\b", re.IGNORECASE)
+_BETWEEN = re.compile(
+    rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|through|thru|until|-)\s+{_YEAR}\b", re.I
+)
+_SINCE = re.compile(rf"\b(?:since|after|from)\s+{_YEAR}\b|\b{_YEAR}\s+or\s+later\b", re.I)
+_BEFORE = re.compile(rf"\bbefore\s+{_YEAR}\b|\b{_YEAR}\s+or\s+earlier\b", re.IGNORECASE)
+_IN_YEAR = re.compile(rf"\b{_YEAR}\b")
+
+Period = tuple[date | None, date | None, str]
+
+
+def period_in(question: str) -> Period | None:
+    """The period a question names, as (first day, last day, words); None when it names none.
+    The most precise reading wins: "between February and April 2014" before "2014"."""
+    if m := _MONTH_RANGE.search(question):
+        year, first, last = int(m[3]), _MONTHS[m[1].lower()], _MONTHS[m[2].lower()]
+        first, last = min(first, last), max(first, last)
+        return (
+            date(year, first, 1),
+            _last_day(year, last),
+            (f"from {calendar.month_name[first]} to {calendar.month_name[last]} {year}"),
+        )
+    if m := _HALF.search(question):
+        year, half = int(m[2]), _ORDINALS[m[1].lower()]
+        first = 1 if half == 1 else 7
+        words = f"in the {'first' if half == 1 else 'second'} half of {year}"
+        return date(year, first, 1), _last_day(year, first + 5), words
+    if m := _QUARTER.search(question):
+        quarter = _ORDINALS[m[1].lower()] if m[1] else int(m[3])
+        year = int(m[2] or m[4])
+        words = f"in the {('first', 'second', 'third', 'fourth')[quarter - 1]} quarter of {year}"
+        return date(year, 3 * quarter - 2, 1), _last_day(year, 3 * quarter), words
+    if m := _MONTH_YEAR.search(question):
+        year, month = int(m[2]), _MONTHS[m[1].lower()]
+        return (
+            date(year, month, 1),
+            _last_day(year, month),
+            (f"in {calendar.month_name[month]} {year}"),
+        )
+    if m := _DECADE.search(question):
+        first = int(m[1]) * 10
+        return date(first, 1, 1), date(first + 9, 12, 31), f"in the {first}s"
+    return _years(question)
+
+
+def _years(question: str) -> Period | None:
+    if m := _BETWEEN.search(question):
+        first, last = sorted((int(m[1]), int(m[2])))
+        return date(first, 1, 1), date(last, 12, 31), f"from {first} to {last}"
+    if m := _SINCE.search(question):
+        year = m[1] or m[2]
+        return date(int(year), 1, 1), None, f"since {year}"
+    if m := _BEFORE.search(question):
+        year = int(m[1] or m[2])
+        return None, date(year - 1, 12, 31), f"before {year}"
+    if m := _IN_YEAR.search(question):
+        year = int(m[1])
+        return date(year, 1, 1), date(year, 12, 31), f"from {year}"
+    return None
+
+
+def _last_day(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+# --- NTSB records -------------------------------------------------------------------------
+
+#: Regions of states a question may name, by the states they are made of.
+REGIONS = {
+    r"new\s+england": (
+        "Connecticut",
+        "Maine",
+        "Massachusetts",
+        "New Hampshire",
+        "Rhode Island",
+        "Vermont",
+    ),
+    r"(?:the\s+)?carolinas": ("North Carolina", "South Carolina"),
+    r"(?:the\s+)?dakotas": ("North Dakota", "South Dakota"),
+    r"four\s+corners(?:\s+states)?": ("Arizona", "Colorado", "New Mexico", "Utah"),
+    r"pacific\s+coast(?:\s+states)?|west\s+coast(?:\s+states)?": (
+        "California",
+        "Oregon",
+        "Washington",
+    ),
+    r"pacific\s+northwest": ("Oregon", "Washington"),
+}
+_WEEKEND = re.compile(r"\bweekends?\b|\bsaturdays?\s+or\s+sundays?\b", re.IGNORECASE)
+_SEVERAL = r"(?:two|2)\s+or\s+more|more\s+than\s+(?:one|1)|multiple|several|at\s+least\s+(?:two|2)"
+_SEVERAL_AIRCRAFT = re.compile(
+    rf"\b(?:{_SEVERAL})\s+(?:aircraft|airplanes|planes|helicopters)|mid-?air\s+collisions?",
+    re.IGNORECASE,
+)
+_PURPOSES = (
+    ("INST", r"instruction(?:al)?|training|flight\s+school|dual\s+instruction", "on instructional"
+     " flights"),
+    ("PERS", r"personal|private\s+(?:flights?|flying|use)|non-?commercial", "on personal flights"),
+    ("AAPL", r"aerial\s+application|crop[- ]?dust\w*|agricultural|ag\s+flights?", "of aerial"
+     " application flights"),
+)  # fmt: skip
+_PART = re.compile(r"\bpart\s+(91|121|135|137)\b", re.IGNORECASE)
+_PART_WORDS = (("121", r"airlines?|air\s+carriers?"), ("135", r"charters?|commuters?|air\s+taxi"))
+_DESTROYED = re.compile(r"\bdestroy(?:ed|ing)?\b|\bwritten\s+off\b", re.IGNORECASE)
+_NUMBER = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+_WORDS |= {"eight": 8, "nine": 9, "ten": 10}
+_AT_LEAST_KILLED = re.compile(
+    rf"\b(?:killed|kill|with|had|left)\s+(?:at\s+least\s+{_NUMBER}|{_NUMBER}\s+or\s+more)"
+    rf"\s+(?:people|persons|fatalities|deaths|dead|occupants)"
+    rf"|\bat\s+least\s+{_NUMBER}\s+(?:people|persons|occupants)\s+(?:die|died|were\s+killed)"
+    rf"|\b{_NUMBER}\s+or\s+more\s+(?:people\s+)?(?:died|were\s+killed|deaths|fatalities)",
+    re.IGNORECASE,
+)
+_NO_INJURIES = re.compile(
+    r"\bno\s+(?:one|body)\s+(?:was\s+)?(?:hurt|injured)|\bnobody\s+(?:was\s+)?(?:hurt|injured)"
+    r"|\bno\s+injur(?:y|ies)|\bwithout\s+(?:any\s+)?injur(?:y|ies)|\buninjured\b",
+    re.IGNORECASE,
+)
+_MINOR_ONLY = re.compile(
+    r"\bonly\s+minor\s+injur|\bworst\s+injury\s+(?:was\s+)?a\s+minor|\bminor\s+injuries\s+only",
+    re.IGNORECASE,
+)
+
+
+def states_named(question: str, states: list[str]) -> tuple[str, ...]:
+    """The states a question names, each once, in its order, and those of a region it names."""
+    found = list(states)
+    for pattern, members in REGIONS.items():
+        if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
+            found += [s for s in members if s not in found]
+    return tuple(dict.fromkeys(found))
+
+
+def air_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
+    """``query`` narrowed by an NTSB question's day, aircraft count, flight, damage, injuries."""
+    if _WEEKEND.search(question):
+        query = replace(query, weekend=True)
+        scope.append("on a weekend")
+    if _SEVERAL_AIRCRAFT.search(question):
+        query = replace(query, min_aircraft=2)
+        scope.append("involving more than one aircraft")
+    for code, pattern, words in _PURPOSES:
+        if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
+            query = replace(query, purpose=code)
+            scope.append(words)
+            break
+    part = _PART.search(question)
+    named = (
+        part[1]
+        if part
+        else next(
+            (p for p, pattern in _PART_WORDS if re.search(rf"\b(?:{pattern})\b", question, re.I)),
+            "",
+        )
+    )
+    if named and named != "137":
+        query = replace(query, far_part=named)
+        scope.append(f"under Part {named}")
+    if _DESTROYED.search(question):
+        query = replace(query, damage="destroyed")
+        scope.append("with an aircraft destroyed")
+    if m := _AT_LEAST_KILLED.search(question):
+        number = next(g for g in m.groups() if g)
+        k = int(number) if number.isdigit() else _WORDS[number.lower()]
+        query = replace(query, min_fatalities=k)
+        scope.append(f"with at least {k} killed")
+    return query
+
+
+def injury_outcome(question: str) -> str:
+    """ "no_injuries" or "minor_only" when the question asks for that level; "" otherwise."""
+    if _NO_INJURIES.search(question):
+        return "no_injuries"
+    return "minor_only" if _MINOR_ONLY.search(question) else ""
+
+
+def model_pattern(model: str) -> str:
+    """A pattern over a record's model (spaces and hyphens written "-") for a model a question
+    names: "PA-28" matches "PA-28R-201" and "PA 28", "172" matches "172S", not "1720"."""
+    m = re.fullmatch(r"([A-Za-z]{0,3})[\s-]?(\d{2,4})", model.strip())
+    if m is None:
+        raise ValueError(f"not a model designator: {model!r}")
+    prefix = f"{m[1].upper()}-?" if m[1] else ""
+    return f"^{prefix}{m[2]}(?![0-9])"
+
+
+# --- IMO casualties -----------------------------------------------------------------------
+
+_SEVERAL_SHIPS = re.compile(rf"\b(?:{_SEVERAL})\s+(?:ships|vessels)|\bmulti-?ship\b", re.IGNORECASE)
+_TONNAGE = re.compile(
+    r"\b(?:at\s+least|over|above|more\s+than)\s+(\d[\d,]*)\s*(?:gross\s+ton(?:nage|s)?|gt|grt)\b"
+    r"|\b(\d[\d,]*)\s*(?:gross\s+ton(?:nage|s)?|gt|grt)\s+or\s+(?:more|above|larger)\b",
+    re.IGNORECASE,
+)
+_DEAD = r"(?:d(?:ie|ied|ead)|killed|go(?:ne)?\s+missing|went\s+missing|missing|deaths?)"
+_GROUPS = (("passengers", r"passengers?"), ("crew", r"crew(?:\s+members?)?|crewmen|seafarers"))
+
+
+#: The kinds of tanker a question may name ("chemical tankers"), as patterns over type names.
+_TANKER_KINDS = re.compile(
+    r"\b(chemical|oil|crude(?:\s+oil)?|products?|gas|lpg|lng|asphalt|bitumen)\s+tankers?\b",
+    re.IGNORECASE,
+)
+_KIND_WORDS = {"product": "product", "products": "product", "lpg": "lpg", "lng": "lng"}
+_KIND_WORDS |= {"gas": "gas|lpg|lng", "crude": "crude", "crude oil": "crude"}
+
+
+def sea_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
+    """``query`` narrowed by an IMO question's kind of tanker, class society, ship count,
+    tonnage, and the groups of people it asks dead or missing."""
+    if query.vessel_families == ("tanker",) and (m := _TANKER_KINDS.search(question)):
+        kind = " ".join(m[1].lower().split())
+        query = replace(query, vessel_kind=_KIND_WORDS.get(kind, kind))
+    if found := society_in(question):
+        society, _ = found
+        query = replace(query, class_society=society)
+        scope.append(f"of ships classed by {society}")
+    if _SEVERAL_SHIPS.search(question):
+        query = replace(query, min_ships=2)
+        scope.append("involving more than one ship")
+    if m := _TONNAGE.search(question):
+        tonnage = int((m[1] or m[2]).replace(",", ""))
+        query = replace(query, min_tonnage=tonnage)
+        scope.append(f"of ships of at least {tonnage:,} GT")
+    groups = tuple(
+        name
+        for name, pattern in _GROUPS
+        # the group and what befell it within a few words: "crew members die", "passengers or
+        # crew died", not "the crew ... lost control"
+        if re.search(rf"\b(?:{pattern})(?:\s+\w+){{0,3}}?\s+{_DEAD}\b", question, re.IGNORECASE)
+    )
+    if groups:
+        query = replace(query, dead_missing=groups)
+        scope.append(f"with {' or '.join(groups)} dead or missing")
+    return query
