@@ -224,14 +224,29 @@ async def count_records(store: Store, query: RecordQuery) -> RecordCount:
     async with store.pool.connection() as conn:
         cur = await conn.execute(counted, {**scope_params, **params})
         row: Any = await cur.fetchone()
-        cur = await conn.execute(examples, {**params, "limit": EXAMPLES})
+        cur = await conn.execute(examples, {**params, "limit": EXAMPLES * 4})
         rows: Any = await cur.fetchall()
     return RecordCount(
         matched=int(row["matched"]),
         scope=int(row["scope"]),
-        examples=[passage_of(r) for r in rows],
+        examples=distinct_incidents([passage_of(r) for r in rows])[:EXAMPLES],
         related=await related_types(store, query),
     )
+
+
+def distinct_incidents(passages: list[Passage]) -> list[Passage]:
+    """``passages`` with one per incident: two records of the same date whose titles differ only
+    in their leading record number ("C0007677 PACIFIC — …" and "C0008321 PACIFIC — …") tell one
+    incident, and an example list names it once."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for p in passages:
+        key = (str(p.get("date") or ""), str(p.get("title") or "").partition(" ")[2].casefold())
+        if key[1] and key in seen:
+            continue
+        seen.add(key)
+        out.append(p)
+    return out
 
 
 async def related_types(store: Store, query: RecordQuery) -> list[tuple[str, int]]:

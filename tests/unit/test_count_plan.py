@@ -13,7 +13,7 @@ from agent.evaluation.answer_kinds import first_number
 from answers.counting import compose_count, count_plan
 from answers.flags import flag_in
 from answers.patterns import pattern_plan
-from archive.store.counts import RecordCount
+from archive.store.counts import RecordCount, distinct_incidents
 from archive.store.passages import Passage
 from archive.vessel_types import names_family, vessel_family
 
@@ -165,3 +165,16 @@ def test_a_pattern_question_names_its_set_and_phase() -> None:
     sea = pattern_plan("What are the most common causes of casualties of tankers?")
     assert sea is not None and sea.plan.query.kind == "casualty"
     assert pattern_plan("What caused the accident CEN12LA244?") is None
+
+
+def test_examples_name_one_incident_once() -> None:
+    """Two IMO records of one incident (same ship, same date, another record number) are one
+    example; another ship on that date is another."""
+    titles = [
+        "C0007677 PACIFIC — GENERAL CARGO — Very serious casualty — 2009-09-18",
+        "C0008321 PACIFIC — GENERAL CARGO — Very serious casualty — 2009-09-18",
+        "C0008322 AURORA — Container ship — Serious casualty — 2009-09-18",
+    ]
+    found = [{**_passage(f"{i:012x}", t), "date": "2009-09-18"} for i, t in enumerate(titles)]
+    kept = distinct_incidents(found)  # type: ignore[arg-type]
+    assert [p["title"].split()[0] for p in kept] == ["C0007677", "C0008322"]
