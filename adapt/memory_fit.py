@@ -113,10 +113,21 @@ def ndcg(sources: Sequence[str], relevant: frozenset[str], k: int = K) -> float:
     return dcg / ideal if ideal else 0.0
 
 
+@dataclass(frozen=True)
+class Grid:
+    """The settings the cross-validation chooses among (``lifts`` must hold 0: no memory)."""
+
+    thresholds: tuple[float, ...] = THRESHOLDS
+    lifts: tuple[float, ...] = LIFTS
+
+
 class _Questions:
     """The labelled questions with their cosines, scored under a memory of some of them."""
 
-    def __init__(self, ranked: Sequence[Ranked], vectors: np.ndarray) -> None:
+    def __init__(self, ranked: Sequence[Ranked], vectors: np.ndarray, grid: Grid) -> None:
+        if 0.0 not in grid.lifts:
+            raise ValueError(f"the lifts {grid.lifts} must offer 0 (no memory)")
+        self.grid = grid
         self.ranked = list(ranked)
         unit = vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
         self.vectors = unit.astype(np.float32)
@@ -132,7 +143,7 @@ class _Questions:
         )
 
     def scores(self, q: int, members: np.ndarray, threshold: float) -> list[float]:
-        """nDCG@10 of question ``q`` under a memory of ``members`` for each of :data:`LIFTS`."""
+        """nDCG@10 of question ``q`` under a memory of ``members`` for each of the grid's lifts."""
         item = self.ranked[q]
         strength = np.clip((self.sims[q, members] - threshold) / (1.0 - threshold), 0.0, 1.0)
         weights: dict[str, float] = {}
@@ -140,10 +151,10 @@ class _Questions:
             for source in self.ranked[int(members[j])].relevant:
                 weights[source] = max(weights.get(source, 0.0), float(strength[j]))
         if not weights:
-            return [self.base[q]] * len(LIFTS)
+            return [self.base[q]] * len(self.grid.lifts)
         pool, rest = item.sources[: item.pool], item.sources[item.pool :]
         found = []
-        for lift in LIFTS:
+        for lift in self.grid.lifts:
             probe = ClickMemory(self.vectors[:0], (), threshold, lift)
             order = probe.order(pool, weights)
             found.append(ndcg([pool[i] for i in order] + list(rest), item.relevant))
@@ -156,24 +167,26 @@ class _Questions:
         within_arr = np.asarray(within, dtype=int)
         fold_arr = np.asarray([folds[m] for m in within], dtype=int)
         others = {f: within_arr[fold_arr != f] for f in set(fold_arr.tolist())}
-        best = (-1.0, 0.0, THRESHOLDS[-1])
-        for threshold in reversed(THRESHOLDS):
-            totals = np.zeros(len(LIFTS))
+        best = (-1.0, 0.0, self.grid.thresholds[-1])
+        for threshold in reversed(self.grid.thresholds):
+            totals = np.zeros(len(self.grid.lifts))
             for q in within:
                 totals += self.scores(q, others[folds[q]], threshold)
-            for lift, total in zip(LIFTS, totals, strict=True):
+            for lift, total in zip(self.grid.lifts, totals, strict=True):
                 mean = total / max(len(within), 1)
                 if mean > best[0] + 1e-12:
                     best = (mean, lift, threshold)
         return best[2], best[1]
 
 
-def fit_memory(ranked: Sequence[Ranked], vectors: np.ndarray) -> Fitted:
+def fit_memory(ranked: Sequence[Ranked], vectors: np.ndarray, grid: Grid | None = None) -> Fitted:
     """The memory of every question in ``ranked`` (with its stock vectors, same order), its
-    settings chosen by cross-validation, and the nested check (module docstring)."""
+    settings chosen by cross-validation among ``grid``, and the nested check (module
+    docstring)."""
     if len(ranked) != len(vectors):
         raise ValueError(f"{len(ranked)} questions for {len(vectors)} vectors")
-    questions = _Questions(ranked, np.asarray(vectors, dtype=np.float32))
+    grid = grid or Grid()
+    questions = _Questions(ranked, np.asarray(vectors, dtype=np.float32), grid)
     folds = [fold_of(r.query) for r in ranked]
     everyone = list(range(len(ranked)))
     after = list(questions.base)
@@ -187,10 +200,20 @@ def fit_memory(ranked: Sequence[Ranked], vectors: np.ndarray) -> Fitted:
             continue
         members = np.asarray(rest, dtype=int)
         for q in held:
-            after[q] = questions.scores(q, members, threshold)[LIFTS.index(lift)]
+            after[q] = questions.scores(q, members, threshold)[grid.lifts.index(lift)]
     threshold, lift = questions.choose(everyone, folds)
     memory = questions.memory(everyone, threshold, lift) if lift > 0.0 else None
     return Fitted(memory, list(questions.base), after)
 
 
-__all__ = ["FOLDS", "LIFTS", "THRESHOLDS", "Fitted", "Ranked", "fit_memory", "fold_of", "ndcg"]
+__all__ = [
+    "FOLDS",
+    "LIFTS",
+    "THRESHOLDS",
+    "Fitted",
+    "Grid",
+    "Ranked",
+    "fit_memory",
+    "fold_of",
+    "ndcg",
+]
