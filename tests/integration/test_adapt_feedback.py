@@ -189,6 +189,10 @@ async def test_a_memory_is_installed_only_when_its_cross_validated_check_gains(
     files_after = sorted(p.name for p in (settings.home / "models" / collection).iterdir())
     assert files_after == files_before
 
-    # --reset forgets the memory with the rest.
-    assert await run_adapt(settings, _parse("adapt", ["--collection", collection, "--reset"])) == 0
+    # --reset forgets the memory (and its file) without re-embedding stock vectors.
+    capsys.readouterr()
+    argv = ["--collection", collection, "--reset", "--json"]
+    assert await run_adapt(settings, _parse("adapt", argv)) == 0
+    assert json.loads(capsys.readouterr().out)["reembed"]["chunks"] == 0
     assert await read_meta(settings.database_uri(), collection, MEMORY_KEYS) == {}
+    assert not list((settings.home / "models" / collection).glob("click-memory-*"))
