@@ -41,7 +41,7 @@ from providers.linear_head import head_file
 logger = logging.getLogger(__name__)
 
 #: Training queries needed to fit a reranker for the new model (fewer: a head only, and the
-#: shipped reranker stays). A listwise ranker and a vocabulary fitted on a few dozen feedback
+#: shipped reranker stays). A listwise ranker and a vocabulary fitted on a few dozen
 #: questions, cross-fitted on halves of a dozen, replaced the shipped reranker's order with
 #: one learnt from too little; below this the fitting also skips the two cross-fit heads.
 CALIBRATE_FROM = 100
@@ -181,11 +181,15 @@ def format_report(report: dict[str, Any]) -> str:
         )
     check = report.get("check") or {}
     if check.get("before") is not None:
+        chosen = (
+            f"lift {check['lift']:g} places from cosine {check['threshold']:g}"
+            if check["lift"]
+            else "no lift chosen"
+        )
         lines.append(
             f"  {check['folds']}-fold check     {check['metric']} {check['before']:.4f} without a "
             f"click memory, {check['after']:.4f} with one fitted without the question "
-            f"({check['better']} higher, {check['worse']} lower; lift {check['lift']:g} places "
-            f"from cosine {check['threshold']})"
+            f"({check['better']} higher, {check['worse']} lower; {chosen})"
         )
     if report.get("installed") is False:
         lines.append(report["reason"])

@@ -84,3 +84,26 @@ def test_too_few_feedback_questions_say_so() -> None:
 
 def test_no_memory_is_a_choice_and_wins_ties() -> None:
     assert LIFTS[0] == 0.0
+
+
+def test_the_report_says_what_the_check_measured_and_what_was_chosen() -> None:
+    from adapt.command import format_report
+
+    check = {
+        "metric": "ndcg@10",
+        "folds": 5,
+        "before": 0.8376,
+        "after": 0.85,
+        "better": 3,
+        "worse": 0,
+        "threshold": 0.7,
+        "lift": 3.0,
+    }
+    report = {"labels": {"questions": 40, "folds": 5}, "check": check, "installed": True}
+    text = format_report({**report, "memory": {}})
+    assert "40 questions with an opened citation" in text
+    assert "0.8376 without a click memory, 0.8500 with one" in text
+    assert "lift 3 places from cosine 0.7" in text and "click memory is now served" in text
+    refused = {**report, "check": {**check, "lift": 0.0, "threshold": None}, "installed": False}
+    text = format_report({**refused, "reason": "… the current model stays"})
+    assert "no lift chosen" in text and text.endswith("the current model stays")
