@@ -111,8 +111,11 @@ async def _adapt_on_labels(
         if reason is None:
             report.update(await _remember(target, labels, rank))
     report.update(base)
-    if reason is not None:  # --queries fitted and installed; the feedback was too little
-        report.update(installed=True, memory_reason=reason)
+    if has_queries:  # the head and reranker fitted on the qrels are installed in any case
+        memory_reason = reason if reason is not None else report.pop("reason", None)
+        report["installed"] = True
+        if memory_reason is not None:
+            report["memory_reason"] = memory_reason
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
 
