@@ -46,9 +46,10 @@ from benchmarks.simulated_users import SHOWN, Shown, UserModel, split_queries  #
 
 FOLDS = 5
 USERS = (100, 200, 400)
-#: The variants compared, fixed before any was run.
+#: The variants compared (fixed after the first full simulation showed unseen-document queries
+#: losing with lifts up to 30, before this comparison was run). The shipped grid: "lifts 0-3".
 VARIANTS: dict[str, tuple[Grid, float]] = {
-    "as shipped (lifts 0-30, cosine 0.5-0.9)": (Grid(), 0.0),
+    "lifts 0-30 (the first full run)": (Grid(), 0.0),
     "lifts 0-10": (Grid(lifts=(0.0, 1.0, 3.0, 10.0)), 0.0),
     "lifts 0-3": (Grid(lifts=(0.0, 1.0, 3.0)), 0.0),
     "cosine 0.7-0.9": (Grid(thresholds=(0.7, 0.8, 0.9)), 0.0),
