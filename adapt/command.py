@@ -18,12 +18,11 @@ import logging
 import random
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from adapt.calibration import Calibrated, collect, fit_calibration, record_calibration
-from adapt.feedback import FeedbackLabel, feedback_pairs
 from adapt.head import adapt_head, start_from_stock
 from adapt.linear_head import AdaptUnavailable
 from adapt.pair_mining import MinedChunk, Pair, mine_chunks, stored_chunks
@@ -42,7 +41,7 @@ from providers.linear_head import head_file
 logger = logging.getLogger(__name__)
 
 #: Training queries needed to fit a reranker for the new model (fewer: a head only, and the
-#: shipped reranker stays). A listwise ranker and a vocabulary fitted on a few dozen feedback
+#: shipped reranker stays). A listwise ranker and a vocabulary fitted on a few dozen
 #: questions, cross-fitted on halves of a dozen, replaced the shipped reranker's order with
 #: one learnt from too little; below this the fitting also skips the two cross-fit heads.
 CALIBRATE_FROM = 100
@@ -57,7 +56,6 @@ class AdaptOptions:
     calibrate: bool = True  # fit the reranker for the new model (False: keep the shipped one)
     reset: bool = False  # back to the stock model and the shipped reranker instead
     mine: bool = True  # also pairs mined from the collection (False: labels only, an ablation)
-    feedback: tuple[FeedbackLabel, ...] = ()  # operators' feedback to train on (held back: none)
 
 
 async def adapt_collection(
@@ -114,11 +112,8 @@ async def adapt_calibrated(
     off_topic = off_topic_questions()
     collected = []
     for half, source, skip in zip(plan.halves, plan.head_sources, plan.skip_anchors, strict=True):
-        # The half's own feedback stays out of its head too, or the reranker learns the
-        # cosines of questions the head was trained on (far higher than a new question's).
-        without = replace(args, feedback=feedback_outside(args.feedback, source))
         async with target.open() as services:
-            fitted = await adapt(services, without, source, skip_anchors=skip, chunks=chunks)
+            fitted = await adapt(services, args, source, skip_anchors=skip, chunks=chunks)
         write_err(f"cross-fit head in {fitted['seconds']:.0f} s; collecting {len(half)} queries")
         vocabulary = await asyncio.to_thread(vocabulary_model, chunks, source, skip)
         async with target.open() as services:
@@ -130,14 +125,6 @@ async def adapt_calibrated(
         report["calibration"] = await record_calibration(services, calibrated)
     report["seconds"] = round(time.perf_counter() - started, 1)
     return report
-
-
-def feedback_outside(
-    labels: tuple[FeedbackLabel, ...], source: QuerySource
-) -> tuple[FeedbackLabel, ...]:
-    """The feedback labels among the training queries of ``source`` (a cross-fit half's head
-    source, which leaves the half out)."""
-    return tuple(label for label in labels if label.key in source[0])
 
 
 async def adapt(
@@ -157,7 +144,6 @@ async def adapt(
     pairs = [p for p in mined if p.anchor not in skip_anchors]
     queries, relevant, described = query_source
     pairs += query_pairs(chunks, queries, relevant)
-    pairs += feedback_pairs(chunks, args.feedback)
     if not pairs:
         raise AdaptUnavailable(f"collection {store.schema!r} holds nothing to mine pairs from")
     report = await adapt_head(services, choose_pairs(pairs, len(pairs)), chunks, args, described)
@@ -190,21 +176,27 @@ def format_report(report: dict[str, Any]) -> str:
     if "calibration" in report:
         lines.append(_format_calibration(report["calibration"]))
     if "labels" in report:
-        labels = report["labels"]
         lines.append(
-            f"  feedback         {labels['train']} questions trained on, "
-            f"{labels['held_back']} held back"
+            f"  feedback         {report['labels']['questions']} questions with an opened citation"
         )
     check = report.get("check") or {}
     if check.get("before") is not None:
+        chosen = (
+            f"lift {check['lift']:g} places from cosine {check['threshold']:g}"
+            if check["lift"]
+            else "no lift chosen"
+        )
         lines.append(
-            f"  held-back check  {check['metric']} {check['before']:.4f} before, "
-            f"{check['after']:.4f} after"
+            f"  {check['folds']}-fold check     {check['metric']} {check['before']:.4f} without a "
+            f"click memory, {check['after']:.4f} with one fitted without the question "
+            f"({check['better']} higher, {check['worse']} lower; {chosen})"
         )
     if report.get("installed") is False:
         lines.append(report["reason"])
-    elif "check" in report:
-        lines.append("  installed        the fitted model is now served")
+    elif "memory" in report:
+        lines.append("  installed        the click memory is now served")
+    if report.get("memory_reason"):
+        lines.append(f"  click memory     {report['memory_reason']}")
     return "\n".join(lines)
 
 
@@ -258,6 +250,5 @@ __all__ = [
     "adapt_collection",
     "adapt_unlocked",
     "choose_pairs",
-    "feedback_outside",
     "format_report",
 ]

@@ -17,15 +17,13 @@ A turn becomes a label by a click model that corrects for the place a passage wa
   read, so it says nothing), and every untouched passage of a thumbed-down answer.
 
 A turn nobody opened or thumbed down gives no label. Labels of the same question (its retrieval
-query, the follow-up resolved) are merged. A slice of them, chosen by a hash of the question so
-that it is the same slice on every run, is held back from training: the fitted model is scored on
-it before it is kept.
+query, the follow-up resolved) are merged. The questions with a positive are what the click
+memory learns from and is cross-validated on (:mod:`adapt.memory_fit`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,14 +32,9 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from adapt.pair_mining import MinedChunk, Pair
-
-#: Labelled questions needed to train (below this `bosun adapt` changes nothing).
-MIN_TRAIN = 20
-#: Labelled questions held back needed to judge the fitted model.
-MIN_HELD = 5
-#: Share of the labelled questions held back (by hash of the question text).
-HELD_SHARE = 0.2
+#: Labelled questions (with an opened citation) needed to fit and cross-validate a click memory
+#: (below this `bosun adapt` changes nothing): five folds of five.
+MIN_QUESTIONS = 25
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 _LABELS = """
@@ -94,12 +87,6 @@ class FeedbackLabel:
     @property
     def key(self) -> str:
         return "feedback:" + hashlib.sha256(self.query.encode()).hexdigest()[:16]
-
-    @property
-    def held_back(self) -> bool:
-        """Whether this question is in the slice scored but never trained on."""
-        digest = hashlib.sha256(f"held:{self.query}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") / 2**64 < HELD_SHARE
 
 
 def turn_labels(shown: Iterable[Shown]) -> list[FeedbackLabel]:
@@ -193,7 +180,7 @@ def record_run(
             (
                 collection,
                 started,
-                int(labels.get("train", 0)) + int(labels.get("held_back", 0)),
+                int(labels.get("questions", 0)),
                 outcome,
                 check.get("before"),
                 check.get("after"),
@@ -206,55 +193,31 @@ def _has(conn: psycopg.Connection[dict[str, Any]], table: str) -> bool:
     return found is not None and found["t"] is not None
 
 
-def split_labels(labels: list[FeedbackLabel]) -> tuple[list[FeedbackLabel], list[FeedbackLabel]]:
-    """(trained on, held back): labels with a relevant passage, split by hash of the question.
-    Held back are only questions with a positive (they are scored by where it ranks)."""
-    usable = [label for label in labels if label.positives]
-    return (
-        [label for label in usable if not label.held_back],
-        [label for label in usable if label.held_back],
-    )
+def usable(labels: list[FeedbackLabel]) -> list[FeedbackLabel]:
+    """The labels with a relevant passage (the click memory learns from them; a question
+    with negatives only says nothing about which document to lift)."""
+    return [label for label in labels if label.positives]
 
 
-def enough(train: list[FeedbackLabel], held: list[FeedbackLabel]) -> str | None:
+def enough(labels: list[FeedbackLabel]) -> str | None:
     """Why these labels are too few to adapt on (None: enough)."""
-    if len(train) < MIN_TRAIN or len(held) < MIN_HELD:
+    if len(labels) < MIN_QUESTIONS:
         return (
-            f"not enough labels: {len(train)} questions to train on and {len(held)} held back "
-            f"(at least {MIN_TRAIN} and {MIN_HELD} needed); nothing was changed"
+            f"not enough labels: {len(labels)} feedback questions with an opened citation "
+            f"(at least {MIN_QUESTIONS} needed); nothing was changed"
         )
     return None
 
 
-def feedback_pairs(
-    chunks: list[MinedChunk], labels: tuple[FeedbackLabel, ...], *, seed: int = 13
-) -> list[Pair]:
-    """(question, a positive passage, a passage feedback marked not relevant) for each positive
-    of each label; a label without negatives gets its hard negative from retrieval later."""
-    rng = random.Random(seed)
-    text = {c.chunk_id: c.embedded for c in chunks}
-    pairs = []
-    for label in labels:
-        negatives = sorted(text[c] for c in label.negatives if c in text)
-        for chunk_id in sorted(label.positives):
-            if chunk_id in text:
-                negative = rng.choice(negatives) if negatives else None
-                pairs.append(Pair(label.query, text[chunk_id], negative, source="feedback"))
-    return pairs
-
-
 __all__ = [
-    "HELD_SHARE",
-    "MIN_HELD",
-    "MIN_TRAIN",
+    "MIN_QUESTIONS",
     "FeedbackLabel",
     "Shown",
     "enough",
-    "feedback_pairs",
     "last_run",
     "new_labels_since",
     "read_shown",
     "record_run",
-    "split_labels",
     "turn_labels",
+    "usable",
 ]

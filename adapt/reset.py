@@ -17,11 +17,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from psycopg import AsyncConnection, sql
+
 from adapt.head import start_from_stock
 from adapt.services import AdaptServices, Collection
 from archive.ingest.reembed import reembed_collection
 from archive.store.database import EmbeddingIdentity
 from archive.store.embedder import ADAPTED_KEYS, MODEL_KEY, EmbedderRecord, read_embedder
+from archive.store.schema import check_collection_name
 from providers.minilm import BASE_MODEL_ID, default_minilm, sha256_file
 
 logger = logging.getLogger(__name__)
@@ -40,14 +43,35 @@ async def reset(target: Collection) -> dict[str, Any]:
         recorded = EmbeddingIdentity(record.model, stock.dimension)
         async with target.open(embeddings=stock, identity=recorded) as services:
             report = await _reembed_stock(services)
+    elif record is None:  # stock vectors: only what was fitted beside them goes
+        report = await _forget_fitted(target)
     else:
         async with target.open() as services:
             report = await start_from_stock(services) or await _reembed_stock(services)
     folder = target.home / "models" / target.name
-    for stale in [*folder.glob("minilm-adapted-*"), *folder.glob("feature-reranker-*.json")]:
+    stale_files = ("minilm-adapted-*", "feature-reranker-*.json", "click-memory-*.npz")
+    for stale in [path for pattern in stale_files for path in folder.glob(pattern)]:
         stale.unlink()
         logger.info("removed %s", stale)
     return report
+
+
+async def _forget_fitted(target: Collection) -> dict[str, Any]:
+    """Drop a stock-embedded collection's fitted reranker and click memory from its meta: its
+    vectors are the stock model's already, so none is re-embedded."""
+    started = time.perf_counter()
+    table = sql.Identifier(check_collection_name(target.name), "meta")
+    async with await AsyncConnection.connect(target.database_uri, autocommit=True) as conn:
+        await conn.execute(
+            sql.SQL("DELETE FROM {} WHERE key = ANY(%s)").format(table),
+            (list(ADAPTED_KEYS),),
+        )
+    return {
+        "collection": target.name,
+        "model": BASE_MODEL_ID,
+        "reembed": {"chunks": 0},
+        "seconds": round(time.perf_counter() - started, 1),
+    }
 
 
 def _lost(path: Path, record: EmbedderRecord) -> bool:

@@ -1,15 +1,15 @@
 """`bosun serve` adapting on a schedule (off by default): every BOSUN_ADAPT_EVERY_S seconds a
 worker checks whether BOSUN_ADAPT_MIN_NEW_LABELS labels (opens, downloads, thumbs) arrived on the
 served collection since its last `bosun adapt` run; if so it runs one, as `bosun adapt` does:
-scored on the held-back feedback before and after, the fitted model kept only if it does not
-score more than the tolerance lower (adapt.checked.TOLERANCE).
+a click memory fitted on the feedback, installed only when its cross-validated check shows a
+gain (:mod:`adapt.checked`).
 
 One run at a time across workers and machines: every `bosun adapt` run holds a session advisory
 lock per collection (:func:`adapt.checked.adapt_lock`); the schedule tries it without waiting
 (as BOSUN_SYNC_MAILBOXES's syncs do) and a worker that finds it taken skips the tick. Each
-worker swaps what it serves (embedder, head, reranker) only when the collection's recorded
-model changed and no run holds the lock, i.e. after a run's check passed; a rejected model is
-rolled back before the lock is released, so no worker ever loads it.
+worker swaps what it serves (embedder, head, reranker, click memory) only when the
+collection's recorded model changed and no run holds the lock, i.e. after a run's check passed;
+a memory that fails its check is never recorded, so no worker ever loads it.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from typing import Annotated, Any
 import psycopg
 from pydantic import BeforeValidator, Field
 
-from adapt.checked import Scorer, adapt_lock, adapt_on_labels
+from adapt.checked import Ranker, adapt_lock, adapt_on_labels
 from adapt.command import AdaptOptions
 from adapt.feedback import last_run, new_labels_since
 from adapt.linear_head import AdaptUnavailable
-from agent.adapt_command import adapt_target, scorer
+from agent.adapt_command import adapt_target, ranker
 from agent.environment import EnvironmentModel, read_environment, seconds, whole
 from agent.settings import Settings
 from archive.store.embedder import MODEL_KEYS, read_meta
@@ -80,10 +80,10 @@ async def adapt_if_due(
     schedule: AdaptSchedule,
     *,
     options: AdaptOptions | None = None,
-    score: Scorer | None = None,
+    rank: Ranker | None = None,
 ) -> dict[str, Any] | None:
     """One tick: a run when enough new labels arrived and no other run holds the lock; its
-    report (None: no run). ``options`` and ``score``: `bosun adapt`'s defaults unless given."""
+    report (None: no run). ``options`` and ``rank``: `bosun adapt`'s defaults unless given."""
     uri, collection = settings.database_uri(), settings.collection
     since = await asyncio.to_thread(last_run, uri, collection)
     new = await asyncio.to_thread(new_labels_since, uri, collection, since)
@@ -95,7 +95,7 @@ async def adapt_if_due(
         target,
         options or AdaptOptions(),
         ({}, {}, ""),
-        score or scorer(settings, collection),
+        rank or ranker(settings, collection),
         wait=False,
     )
     if report.get("busy"):
@@ -115,7 +115,7 @@ async def adapt_forever(
     reload: Callable[[], Awaitable[None]],
     *,
     options: AdaptOptions | None = None,
-    score: Scorer | None = None,
+    rank: Ranker | None = None,
 ) -> None:
     """``bosun serve``'s schedule: a tick every ``schedule.every_s`` seconds; ``reload`` swaps
     what this worker serves once the collection's recorded model changed and no run holds the
@@ -124,7 +124,7 @@ async def adapt_forever(
     while True:
         await asyncio.sleep(schedule.every_s)
         try:
-            await adapt_if_due(settings, schedule, options=options, score=score)
+            await adapt_if_due(settings, schedule, options=options, rank=rank)
             async with adapt_lock(settings.database_uri(), settings.collection, wait=False) as free:
                 recorded = await served_model(settings) if free else serving
                 if recorded != serving:

@@ -19,7 +19,7 @@ from archive.originals import Originals, open_originals
 from archive.originals.binding import bind_collection
 from archive.store.counts import RecordQuery, count_records
 from archive.store.database import EmbeddingIdentity, Store
-from archive.store.embedder import read_calibration, read_embedder
+from archive.store.embedder import CalibrationRecord, read_calibration, read_embedder
 from archive.store.passages import fetch_vectors
 from archive.store.patterns import About, SetStatements, set_statements
 from archive.store.schema import StoreError
@@ -27,12 +27,13 @@ from archive.store.threads import thread_messages, topic_conversations
 from graph.builder import Clients
 from providers.chat import build_chat_model, build_classifier_model
 from providers.embeddings import build_embeddings, embedding_identity
-from providers.linear_head import head_file, load_head
+from providers.linear_head import head_file, inverse_head, load_head
 from providers.minilm import adapted_minilm
 from providers.rerankers import Reranker, build_reranker
 from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.trees import FeatureWeights
 from tools.backend import StoreBackend
+from tools.click_memory import ClickMemory, RecalledClicks
 from tools.expansion import archive_expander
 from tools.pipeline import Pipeline
 from tools.stock_relevance import StockJudge
@@ -47,6 +48,7 @@ class Calibration:
 
     reranker: FeatureWeights | None = None  # None: the shipped feature reranker
     head: np.ndarray | None = None  # W of a headed model (None: stock vectors, or a full tune)
+    memory: ClickMemory | None = None  # the click memory fitted from feedback (None: none)
 
 
 @dataclass
@@ -166,7 +168,21 @@ async def collection_calibration(settings: Settings, store: Store) -> Calibratio
             head = load_head(data)
         except ValueError as err:
             raise StoreError(f"head {path} cannot be read ({err}); {FIX}") from err
-    return Calibration(reranker, head)
+    return Calibration(reranker, head, collection_memory(settings, record, collection))
+
+
+def collection_memory(
+    settings: Settings, record: CalibrationRecord, collection: str
+) -> ClickMemory | None:
+    """The click memory `bosun adapt` recorded for the collection, checked like its reranker."""
+    if not record.memory_file:
+        return None
+    path = settings.home / record.memory_file
+    data = verified(path, record.memory_sha256 or "", "the click memory", collection)
+    try:
+        return ClickMemory.from_bytes(data)
+    except ValueError as err:
+        raise StoreError(f"click memory {path} cannot be read ({err}); {FIX}") from err
 
 
 def load_reranker(path: Path, sha256: str, collection: str) -> FeatureWeights:
@@ -208,6 +224,7 @@ def build_clients(services: Services, *, offline: bool = False) -> Clients:
         chat_tools=config.chat_tools,
         expander=archive_expander(services.store, chat_model),  # off unless Context.expand
         judge=stock_judge(services, reranker),
+        memory=recalled_clicks(services),
         counter=functools.partial(count_records, services.store),
         causes=functools.partial(set_causes, services.store),
         threads=functools.partial(thread_messages, services.store),
@@ -229,7 +246,16 @@ def build_pipeline(services: Services, *, expand: bool = False) -> Pipeline:
     expander = archive_expander(services.store, build_chat_model(config)) if expand else None
     backend = StoreBackend(services.store, services.embeddings)
     reranker = build_reranker(config, services.embeddings, services.calibration.reranker)
-    return Pipeline(backend, reranker, expander, stock_judge(services, reranker))
+    judge = stock_judge(services, reranker)
+    return Pipeline(backend, reranker, expander, judge, recalled_clicks(services))
+
+
+def recalled_clicks(services: Services) -> RecalledClicks | None:
+    """The collection's click memory as the pipeline applies it (None: it has none)."""
+    memory, head = services.calibration.memory, services.calibration.head
+    if memory is None:
+        return None
+    return RecalledClicks(memory, services.embeddings, None if head is None else inverse_head(head))
 
 
 def stock_judge(services: Services, reranker: Reranker) -> StockJudge | None:

@@ -46,7 +46,12 @@ from agent.evaluation.collections import collection_name, open_eval_services  # 
 from agent.evaluation.harness import EVAL_CHUNKS, evaluate  # noqa: E402
 from agent.evaluation.layers import Layers, layered_search  # noqa: E402
 from agent.settings import Settings  # noqa: E402
-from archive.store.embedder import FILE_KEY, RERANKER_FILE_KEY, read_meta  # noqa: E402
+from archive.store.embedder import (  # noqa: E402
+    FILE_KEY,
+    MEMORY_FILE_KEY,
+    RERANKER_FILE_KEY,
+    read_meta,
+)
 from benchmarks.render import Table, document, emit  # noqa: E402
 from benchmarks.simulated_users import (  # noqa: E402
     CHECKPOINTS,
@@ -93,8 +98,8 @@ async def ndcg_of(settings: Settings, dataset: BeirDataset, ids: Sequence[str]) 
 
 def adapt(collection: str, env: dict[str, str]) -> tuple[bool, dict[str, Any]]:
     """`bosun adapt` on the collection, learning from its stored feedback: (whether it installed
-    the model it fitted, its report). A model that scored lower on the feedback it held back,
-    or too few labels, leave the collection as it was."""
+    the click memory it fitted, its report). A memory that failed its cross-validated check, or
+    too few labels, leave the collection as it was."""
     report = bosun("adapt", "--collection", collection, env=env)
     return bool(report["installed"]), report
 
@@ -102,7 +107,8 @@ def adapt(collection: str, env: dict[str, str]) -> tuple[bool, dict[str, Any]]:
 async def reset_if_adapted(settings: Settings, collection: str, env: dict[str, str]) -> None:
     """`bosun adapt --reset` when the collection holds an adapted model or reranker (on a stock
     collection a reset would re-embed every passage for nothing)."""
-    meta = await read_meta(settings.database_uri(), collection, (FILE_KEY, RERANKER_FILE_KEY))
+    keys = (FILE_KEY, RERANKER_FILE_KEY, MEMORY_FILE_KEY)
+    meta = await read_meta(settings.database_uri(), collection, keys)
     if meta:
         bosun("adapt", "--collection", collection, "--reset", env=env)
 
@@ -224,7 +230,7 @@ def _notes(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _brief(report: dict[str, Any]) -> dict[str, Any]:
-    """What a `bosun adapt` report says about its labels, its held-back check and its verdict."""
+    """What a `bosun adapt` report says about its labels, its check and its verdict."""
     keys = ("labels", "check", "installed", "reason", "seconds")
     return {key: report[key] for key in keys if key in report}
 
@@ -237,13 +243,16 @@ async def run_all(
     return list(await asyncio.gather(*(simulate(name, args, settings, log) for name in names)))
 
 
-#: What each `bosun adapt` run decided: its labels, the held-back check and the verdict.
+#: What each `bosun adapt` run decided: its labels, the cross-validated check and the verdict.
 CHECK_COLUMNS = (
     "feedback events",
-    "questions trained on",
-    "held back",
-    "held-back nDCG@10 before",
-    "after",
+    "feedback questions",
+    "5-fold nDCG@10 without memory",
+    "with memory",
+    "questions higher",
+    "lower",
+    "lift (places)",
+    "from cosine",
     "installed",
 )
 
@@ -266,10 +275,13 @@ def _check(run: dict[str, Any]) -> list[Any]:
     before, after = check.get("before"), check.get("after")
     return [
         run["events"],
-        labels.get("train"),
-        labels.get("held_back"),
+        labels.get("questions"),
         None if before is None else round(before, 4),
         None if after is None else round(after, 4),
+        check.get("better"),
+        check.get("worse"),
+        check.get("lift"),
+        check.get("threshold"),
         "yes" if run.get("installed") else "no",
     ]
 

@@ -61,6 +61,7 @@ from graph.state import InputState, State
 from providers.chat import ChatModel
 from providers.rerankers import Reranker
 from tools.backend import SearchBackend
+from tools.click_memory import RecalledClicks
 from tools.filters import Refreshed, VesselRegistry
 from tools.pipeline import Expander, Pipeline
 from tools.search import make_search_tool
@@ -108,6 +109,7 @@ class Clients:
     chat_tools: bool = True  # the chat model is offered the search tool (False: answers only)
     expander: Expander | None = None  # query expansion, run when Context.expand is on
     judge: StockJudge | None = None  # the cutoff's on a headed collection (tools.stock_relevance)
+    memory: RecalledClicks | None = None  # the click memory `bosun adapt` fitted from feedback
     counter: Counter | None = None  # exact record counts (None: count questions are searched)
     causes: Causes | None = None  # a whole set's cause statements, for pattern questions
     threads: ThreadReader | None = None  # whole mail threads, for fix and cause questions
@@ -122,7 +124,9 @@ def build_graph(
     name: str = "bosun",
 ) -> BosunGraph:
     """Compile the conversation graph over ``clients``."""
-    pipeline = Pipeline(clients.backend, clients.reranker, clients.expander, clients.judge)
+    pipeline = Pipeline(
+        clients.backend, clients.reranker, clients.expander, clients.judge, clients.memory
+    )
     search_tool = make_search_tool(pipeline, layout=format_passages)
     registry = VesselRegistry(clients.backend.vessels, ttl_s=registry_ttl_s)
     all_exist: Callable[[list[str]], Awaitable[Sequence[bool]]] = clients.archive.all_exist

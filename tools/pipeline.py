@@ -1,15 +1,16 @@
 """The retrieval pipeline, assembled once: what the graph's search tool, `bosun search`,
 `bosun eval` and the server all run.
 
-expand (optional) → topic filter (optional; strict → loosened → dropped, structural filters kept)
-→ hybrid retrieval (BM25 + HNSW, fused) → rerank the pool against the question as asked → rerank
-floor → relevance cutoff decision (on a collection `bosun adapt` gave a head, as the stock model
-would decide it: :mod:`tools.stock_relevance`). The expanded text feeds both retrieval arms; the
-reranker and the answer see the original question. Optional stages degrade by the one policy
-(:mod:`providers.resilience`): a failing expansion searches the question as asked, a failing topic
-match searches without the topic filter, a failing query embedding searches BM25 only (in
-:func:`tools.hybrid.retrieve`), a failing reranker keeps the fused order; each is logged, traced and
-noted in ``degraded``. Database errors propagate (the graph retries them), as does every other
+expand (optional) → topic filter (optional; strict → loosened → dropped, structural filters kept) →
+hybrid retrieval (BM25 + HNSW, fused) → rerank the pool against the question as asked → rerank floor
+→ relevance cutoff decision (on a collection `bosun adapt` gave a head, as the stock model would
+decide it: :mod:`tools.stock_relevance`) → the click memory's lift of documents opened for similar
+questions (:mod:`tools.click_memory`, when `bosun adapt` fitted one). The expanded text feeds both
+retrieval arms; the reranker and the answer see the original question. Optional stages degrade by
+the one policy (:mod:`providers.resilience`): a failing expansion searches the question as asked, a
+failing topic match searches without the topic filter, a failing query embedding searches BM25 only
+(in :func:`tools.hybrid.retrieve`), a failing reranker keeps the fused order; each is logged, traced
+and noted in ``degraded``. Database errors propagate (the graph retries them), as does every other
 failure.
 """
 
@@ -30,6 +31,7 @@ from providers.rerankers import Reranker, RerankError, rerank_text
 from providers.resilience import degrade, reason_of
 from text.models import searched_model_names, with_model_forms
 from tools.backend import SearchBackend
+from tools.click_memory import RecalledClicks
 from tools.expansion import Expansion, QueryExpander
 from tools.hybrid import Retrieval
 from tools.relative_dates import without_days
@@ -83,6 +85,7 @@ class Pipeline:
     reranker: Reranker
     expander: Expander | None = None
     judge: StockJudge | None = None  # decides the cutoff on a headed collection (bosun adapt)
+    memory: RecalledClicks | None = None  # the collection's click memory (bosun adapt)
 
 
 @dataclass
@@ -233,6 +236,12 @@ async def _rank(
         )
     relevance = rescued_by_names(relevance, without_days(question), kept)
     timings["cutoff"] = elapsed_ms(started)
+    if pipeline.memory is not None:  # after the cutoff's decision: it orders, never admits
+        started = time.perf_counter()
+        scored = await pipeline.memory.reorder(text, scored)
+        floor_kept = {p["chunk_id"] for p in kept}
+        kept = [p for p in scored if p["chunk_id"] in floor_kept]
+        timings["memory"] = elapsed_ms(started)
     record = RerankRecord(
         status="ok",
         reranker=reranker.name,

@@ -6,7 +6,8 @@ an adapted model, ``embedder_file`` (relative to BOSUN_HOME) and ``embedder_sha2
 the collection embeds queries with exactly that file, verified against that hash. Likewise
 ``reranker_file`` / ``reranker_sha256`` name the feature reranker fitted on the adapted cosines,
 and ``head_sha256`` the head's ``W`` saved beside a headed model (the relevance cutoff maps
-vectors back to the stock model's with it: :mod:`tools.stock_relevance`).
+vectors back to the stock model's with it: :mod:`tools.stock_relevance`); ``memory_file`` /
+``memory_sha256`` the click memory fitted from operators' feedback (:mod:`tools.click_memory`).
 """
 
 from __future__ import annotations
@@ -31,10 +32,23 @@ RERANKER_FILE_KEY = "reranker_file"  # the feature reranker fitted for the adapt
 RERANKER_SHA_KEY = "reranker_sha256"
 RERANKER_TRAINING_KEY = "reranker_training"  # JSON: the queries it was fitted on
 HEAD_SHA_KEY = "head_sha256"  # W of a headed model, saved beside it (providers.linear_head)
+MEMORY_FILE_KEY = "memory_file"  # the click memory fitted from feedback (tools.click_memory)
+MEMORY_SHA_KEY = "memory_sha256"
+MEMORY_TRAINING_KEY = "memory_training"  # JSON: the feedback it was fitted on and its check
+#: The click memory's keys (a new memory replaces them; ``--reset`` drops them).
+MEMORY_KEYS = (MEMORY_FILE_KEY, MEMORY_SHA_KEY, MEMORY_TRAINING_KEY)
 #: What `bosun adapt` fitted besides the model (a new model or ``--reset`` drops them).
 CALIBRATION_KEYS = (RERANKER_FILE_KEY, RERANKER_SHA_KEY, RERANKER_TRAINING_KEY)
 #: What `bosun adapt` records beside the model id (``--reset`` drops them).
-ADAPTED_KEYS = (FILE_KEY, SHA_KEY, TRAINING_KEY, KIND_KEY, HEAD_SHA_KEY, *CALIBRATION_KEYS)
+ADAPTED_KEYS = (
+    FILE_KEY,
+    SHA_KEY,
+    TRAINING_KEY,
+    KIND_KEY,
+    HEAD_SHA_KEY,
+    *CALIBRATION_KEYS,
+    *MEMORY_KEYS,
+)
 #: Every key naming the collection's models (a rollback restores them; a long-lived process
 #: compares them to reopen).
 MODEL_KEYS = (MODEL_KEY, *ADAPTED_KEYS)
@@ -58,6 +72,8 @@ class CalibrationRecord:
     embedder_file: str | None  # the adapted model, relative to BOSUN_HOME (None: stock)
     kind: str | None  # "head" | "full"
     head_sha256: str | None  # a headed model's W, saved beside it
+    memory_file: str | None = None  # the click memory, relative to BOSUN_HOME (None: none)
+    memory_sha256: str | None = None
 
 
 async def read_embedder(uri: str, collection: str) -> EmbedderRecord | None:
@@ -72,7 +88,7 @@ async def read_embedder(uri: str, collection: str) -> EmbedderRecord | None:
 async def read_calibration(store: Store) -> CalibrationRecord:
     """The reranker and head recorded for the store's collection (each ``None`` when `bosun
     adapt` recorded none: the shipped reranker applies), read on a pooled connection."""
-    keys = [*CALIBRATION_KEYS, FILE_KEY, KIND_KEY, HEAD_SHA_KEY]
+    keys = [*CALIBRATION_KEYS, FILE_KEY, KIND_KEY, HEAD_SHA_KEY, MEMORY_FILE_KEY, MEMORY_SHA_KEY]
     async with store.pool.connection() as conn:
         cur = await conn.execute("SELECT key, value FROM meta WHERE key = ANY(%s)", (keys,))
         meta = {row["key"]: row["value"] for row in await cur.fetchall()}
@@ -82,6 +98,8 @@ async def read_calibration(store: Store) -> CalibrationRecord:
         meta.get(FILE_KEY),
         meta.get(KIND_KEY),
         meta.get(HEAD_SHA_KEY),
+        meta.get(MEMORY_FILE_KEY),
+        meta.get(MEMORY_SHA_KEY),
     )
 
 

@@ -1,6 +1,7 @@
 """`bosun serve`'s adapt schedule on real PostgreSQL: it waits for enough new labels, runs one
 adapt at a time (a run holding the lock makes the tick skip), and the served model is swapped
-only after a run's check passed, never to a model that failed it. Needs the [adapt] extra."""
+only after a run's check passed, never to a click memory that failed it. Needs the [adapt]
+extra."""
 
 from __future__ import annotations
 
@@ -9,18 +10,25 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import psycopg
 import pytest
 
 from adapt.checked import adapt_lock
 from adapt.command import AdaptOptions
 from adapt.feedback import FeedbackLabel
-from agent.adapt_command import scorer
+from adapt.memory_fit import Ranked
+from agent.adapt_command import ranker
 from agent.adapt_schedule import AdaptSchedule, adapt_forever, adapt_if_due, served_model
 from agent.evaluation.beir import load_dataset
 from agent.evaluation.collections import collection_name, open_eval_services
 from agent.settings import Settings
-from tests.integration.test_adapt_feedback import store_feedback, tiny  # noqa: F401
+from tests.integration.test_adapt_feedback import (  # noqa: F401
+    already_first,
+    store_feedback,
+    third,
+    tiny,
+)
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("torch", reason="bosun adapt needs the optional [adapt] extra")
@@ -78,17 +86,12 @@ async def test_the_served_model_is_swapped_only_after_its_check_passed(
     tiny: Path,  # noqa: F811
 ) -> None:
     here = await served(settings, tiny)
-    real = scorer(here, here.collection)
-    verdicts = iter([False, True])  # the first run's model scores lower, the second's higher
-    judged: list[bool] = []
+    real = ranker(here, here.collection)
+    # The first run's memory can only lose (its check refuses it), the second's gains.
+    rankers = iter([already_first(real), third(real)])
 
-    async def score(labels: list[FeedbackLabel]) -> list[float]:
-        measured = await real(labels)
-        if len(judged) % 2 == 0:  # before
-            judged.append(False)
-            return measured
-        judged.append(next(verdicts))
-        return [m + (0.5 if judged[-1] else -0.5) for m in measured]
+    async def rank(labels: list[FeedbackLabel]) -> tuple[list[Ranked], np.ndarray]:
+        return await next(rankers)(labels)
 
     stock = await served_model(here)
     reloads: list[dict[str, str]] = []
@@ -97,7 +100,7 @@ async def test_the_served_model_is_swapped_only_after_its_check_passed(
         reloads.append(await served_model(here))
 
     task = asyncio.create_task(
-        adapt_forever(here, AdaptSchedule(0.2, min_new_labels=1), reload, options=FAST, score=score)
+        adapt_forever(here, AdaptSchedule(0.2, min_new_labels=1), reload, options=FAST, rank=rank)
     )
     try:
         await eventually(lambda: len(runs(here)) >= 1)
@@ -109,5 +112,5 @@ async def test_the_served_model_is_swapped_only_after_its_check_passed(
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-    assert runs(here)[0].startswith("the fitted model scored") and runs(here)[1] == "installed"
+    assert "the current model stays" in runs(here)[0] and runs(here)[1] == "installed"
     assert reloads == [await served_model(here)] and reloads[0] != stock

@@ -22,8 +22,9 @@ def test_help_says_where_labels_come_from(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit):
         cli._parser(["adapt"]).parse_args(["adapt", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "feedback the web app stores" in text and "opened" in text and "--queries" in text
-    assert "not enough" in text or "change nothing" in text
+    assert "feedback the web app (bosun serve) stores" in text and "opened" in text
+    assert "click memory" in text and "cross-validation" in text and "--queries" in text
+    assert "change nothing" in text
 
 
 @pytest.mark.parametrize("flag", [["--mode", "full"], ["--mode", "head"], ["--epochs", "2"]])

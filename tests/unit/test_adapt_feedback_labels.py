@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from adapt.command import feedback_outside
-from adapt.feedback import MIN_HELD, MIN_TRAIN, Shown, enough, split_labels, turn_labels
+from adapt.feedback import Shown, turn_labels, usable
 
 
 def shown(turn: str, position: int, **done: object) -> Shown:
@@ -47,27 +46,12 @@ def test_a_passage_positive_in_one_turn_is_no_negative_of_the_same_question() ->
     assert label.positives == {"x", "y"} and not label.negatives
 
 
-def test_the_held_back_slice_is_fixed_by_the_question_and_too_few_labels_say_so() -> None:
-    rows = [Shown(str(i), f"question {i}", f"c{i}", f"d{i}", 1, opened=True) for i in range(200)]
-    train, held = split_labels(turn_labels(rows))
-    again_train, again_held = split_labels(turn_labels(list(reversed(rows))))
-    assert {h.query for h in held} == {h.query for h in again_held}
-    assert 20 <= len(held) <= 60 and len(train) + len(held) == 200
-    assert enough(train, held) is None
-    reason = enough(train[: MIN_TRAIN - 1], held)
-    assert reason is not None and "not enough labels" in reason
-    assert enough(train, held[: MIN_HELD - 1]) is not None
-
-
-def test_a_cross_fit_half_is_embedded_by_a_head_that_never_saw_its_feedback() -> None:
-    from adapt.checked import with_feedback
-    from adapt.queries import cross_fit_plan
-
-    rows = [Shown(str(i), f"question {i}", f"c{i}", f"d{i}", 1, opened=True) for i in range(40)]
-    labels = turn_labels(rows)
-    plan = cross_fit_plan([], with_feedback(({}, {}, ""), labels))
-    for half, source in zip(plan.halves, plan.head_sources, strict=True):
-        kept = feedback_outside(tuple(labels), source)
-        assert half and kept
-        assert not {label.query for label in kept} & {query.text for query in half}
-        assert len(kept) + len(half) == len(labels)
+def test_only_questions_with_an_opened_citation_are_usable() -> None:
+    rows = [
+        Shown("1", "opened", "c1", "d1", 2, opened=True),
+        Shown("1", "opened", "c0", "d0", 1),
+        Shown("2", "rejected", "c2", "d2", 1, thumbs=-1),
+    ]
+    kept = usable(turn_labels(rows))
+    assert [label.query for label in kept] == ["opened"]
+    assert kept[0].relevant_sources == {"d1"} and kept[0].negatives == {"c0"}

@@ -147,18 +147,29 @@ def test_an_empty_side_has_no_mean() -> None:
 
 def test_each_adapt_run_is_a_row_of_the_checks_table() -> None:
     runs = [
-        {"events": 50, "labels": {"train": 14, "held_back": 8}, "installed": False},
+        {"events": 50, "labels": {"questions": 14, "folds": 5}, "installed": False},
         {
             "events": 100,
-            "labels": {"train": 38, "held_back": 8},
-            "check": {"metric": "ndcg@10", "before": 0.97433, "after": 0.83517},
-            "installed": False,
+            "labels": {"questions": 38, "folds": 5},
+            "check": {
+                "metric": "ndcg@10",
+                "before": 0.83517,
+                "after": 0.87433,
+                "better": 4,
+                "worse": 1,
+                "lift": 10.0,
+                "threshold": 0.7,
+            },
+            "installed": True,
         },
     ]
     result = {"dataset": "ntsb_pc2narr dev", "rows": [], "adapt_runs": runs}
     checks = tables([result])[1]
     assert checks.id == "ntsb_pc2narr-checks"
-    assert checks.rows == [[50, 14, 8, None, None, "no"], [100, 38, 8, 0.9743, 0.8352, "no"]]
+    assert checks.rows == [
+        [50, 14, None, None, None, None, None, None, "no"],
+        [100, 38, 0.8352, 0.8743, 4, 1, 10.0, 0.7, "yes"],
+    ]
 
 
 def test_chat_frames_are_parsed_from_the_event_stream() -> None:

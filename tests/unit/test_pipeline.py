@@ -134,3 +134,29 @@ async def test_only_a_model_name_the_collection_does_not_hold_as_written_gets_it
         Pipeline(backend, FakeReranker()), "R-66 rotor", SearchFilters(), RetrievalConfig()
     )
     assert backend.queries[-1][0] == "R-66 rotor"
+
+
+async def test_the_click_memory_reorders_after_the_cutoff_decided_on_the_order_without_it() -> None:
+    import numpy as np
+
+    from tools.click_memory import ClickMemory, RecalledClicks
+
+    class Embedder:
+        def embed_query(self, text: str) -> list[float]:
+            return [1.0, 0.0]
+
+    config = RetrievalConfig(rerank_floor=0.0)
+    plain = await run_pipeline(pipeline(), "ballast pump leak", SearchFilters(), config)
+    last = plain.ranked[-1]["source_id"]
+    memory = ClickMemory(np.asarray([[1.0, 0.0]], np.float32), ((last,),), 0.5, 5.0)
+    lifted = Pipeline(
+        FakeBackend(passages=list(PASSAGES)),
+        FakeReranker(),
+        memory=RecalledClicks(memory, Embedder()),  # type: ignore[arg-type]
+    )
+    ranking = await run_pipeline(lifted, "ballast pump leak", SearchFilters(), config)
+    assert ranking.ranked[0]["source_id"] == last and ranking.kept[0]["source_id"] == last
+    assert sorted(p["chunk_id"] for p in ranking.ranked) == sorted(
+        p["chunk_id"] for p in plain.ranked
+    )
+    assert ranking.relevance == plain.relevance and "memory" in ranking.timings
