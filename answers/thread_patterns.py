@@ -79,6 +79,19 @@ def subject_of_list(topic: str, bursts: Mapping[str, float]) -> bool:
     return any(bursts.get(s, 0.0) >= BURST for s in content_stems(tokens(topic)))
 
 
+def subject_words(topic: str, shares: Mapping[str, float], bursts: Mapping[str, float]) -> str:
+    """The words of ``topic`` the list talks about as subjects (:func:`subject_of_list`) and
+    not in common talk (:data:`COMMON_SHARE`: "usrp"), in its order: "MPM daemon" of "MPM
+    daemon networked USRPs"; "" when none is."""
+    kept = [
+        word
+        for word in topic.split()
+        if (stems := content_stems(tokens(word)))
+        and all(bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE for s in stems)
+    ]
+    return " ".join(kept)
+
+
 def thread_statements(
     plan: ThreadPatternPlan, question: str, conversations: Mapping[str, Sequence[Passage]]
 ) -> list[Statement]:
