@@ -99,7 +99,10 @@ def compose_answer(request: AnswerRequest) -> str:
     passages = named_subject_only(
         request.question, aspect, passages, request.pool, request.subject_documents
     )
-    missing = missing_terms(request.question, passages, scope=request.scope, year=request.year)
+    # "nothing retrieved mentions X" is checked against all that was retrieved, not only the
+    # passages the answer is built from
+    retrieved = [*passages, *request.pool]
+    missing = missing_terms(request.question, retrieved, scope=request.scope, year=request.year)
     answer = _Answer(seen=said_sentences(request.said))
     fresh = RecordFacts.unpadded(request.question, answer.fresh)
 

@@ -20,36 +20,13 @@ from answers.pattern_groups import OTHER, Group, Statement, group_phrases
 from answers.patterns import example_lines
 from answers.scoring import scores
 from answers.thread_answer import ThreadQuestion, answering_reply
+from answers.thread_asks import thread_ask
 from answers.threads import Message, thread_of
 from answers.units import Unit, is_repeat, signature, units_of
 from archive.store.passages import Passage
 from archive.store.threads import MOST_WORDS, PHRASE, WORDS
 from text.words import content_stems, stem, tokens
 
-#: Words that make a question about what usually happens on the list, not about one thread.
-_CUE_WORDS = (
-    r"(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
-    r"most\s+often|recurring|generally|in\s+general"
-)
-_FIX_WORDS = (
-    r"fix(?:es|ed)?|solutions?|solved?|workarounds?|remed(?:y|ies)|resolv(?:e|ed)|"
-    r"resolutions?|cures?"
-)
-_CAUSE_WORDS = r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to"
-
-
-def _words(alternatives: str) -> re.Pattern[str]:
-    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
-
-
-_CUE, _FIX, _CAUSE = _words(_CUE_WORDS), _words(_FIX_WORDS), _words(_CAUSE_WORDS)
-#: Words of such a question that say how it is asked, not what about: the cues above, and these.
-_FRAME = _words(
-    r"what|which|how|are|is|the|do|does|did|people|users?|on|in|of|for|to|with|a|an|"
-    r"mailing|list|usrp[\s-]*users|forum|threads?|problems?|issues?|trouble|get|gets|got|"
-    r"suggested|recommended|proposed|given|most|often|general|root|leads?|main|top|"
-    + "|".join((_CUE_WORDS, _FIX_WORDS, _CAUSE_WORDS))
-)
 #: Sentences grouped per conversation (its best ones), and at most this many of one message.
 STATEMENT_SENTENCES = 5
 MESSAGE_SENTENCES = 2
@@ -83,14 +60,10 @@ class ThreadPatternPlan:
 def thread_pattern_plan(question: str) -> ThreadPatternPlan | None:
     """The plan of a question about what usually fixes or causes a problem; None for another
     question (or one that names no problem)."""
-    fix, cause = _FIX.search(question), _CAUSE.search(question)
-    if not (_CUE.search(question) and (fix or cause)):
+    ask = thread_ask(question)
+    if ask is None:
         return None
-    topic = " ".join(_FRAME.sub(" ", re.sub(r"[^\w\s-]", " ", question)).split())
-    if not content_stems(tokens(topic)):
-        return None
-    about = "fix" if fix and (not cause or fix.start() < cause.start()) else "cause"
-    return ThreadPatternPlan(about=about, topic=topic, asked=question)
+    return ThreadPatternPlan(about=ask.about, topic=ask.topic, asked=question)
 
 
 #: The sentence roles (:mod:`answers.units`) that state what a question asks.
@@ -104,6 +77,19 @@ def subject_of_list(topic: str, bursts: Mapping[str, float]) -> bool:
     """Whether the list talks about ``topic`` as a subject: one of its words comes in bursts
     (:data:`BURST`: "n210", "sequence"; not "headache" or "love", said once in passing)."""
     return any(bursts.get(s, 0.0) >= BURST for s in content_stems(tokens(topic)))
+
+
+def subject_words(topic: str, shares: Mapping[str, float], bursts: Mapping[str, float]) -> str:
+    """The words of ``topic`` the list talks about as subjects (:func:`subject_of_list`) and
+    not in common talk (:data:`COMMON_SHARE`: "usrp"), in its order: "MPM daemon" of "MPM
+    daemon networked USRPs"; "" when none is."""
+    kept = [
+        word
+        for word in topic.split()
+        if (stems := content_stems(tokens(word)))
+        and all(bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE for s in stems)
+    ]
+    return " ".join(kept)
 
 
 def thread_statements(

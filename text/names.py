@@ -85,7 +85,10 @@ def _holds(word: str, haystack: str, keys: set[str], tails: set[str]) -> bool:
     written with slashes ("USRP2/N210"), each of its parts so."""
     # a word of letters also heads a hyphenated model name ("SBX" in "SBX-120")
     after = r"(?!\w)" if word.isalpha() else r"(?![\w-])"
-    if re.search(rf"(?<![\w-]){re.escape(word.casefold())}{after}", haystack):
+    # a name in its plural or possessive is the same name ("USRPs", "USRP's", "N310s")
+    if re.search(rf"(?<![\w-]){re.escape(word.casefold())}(?:'?s|es)?{after}", haystack):
+        return True
+    if _singular(word) and _holds(_singular(word), haystack, keys, tails):
         return True
     parts = [p for p in word.split("/") if p]
     if len(parts) > 1:
@@ -99,6 +102,18 @@ def _holds(word: str, haystack: str, keys: set[str], tails: set[str]) -> bool:
         return False
     heads = (t[: -len(folded)] for t in tails if t.endswith(folded))
     return any(len(head) >= MIN_HEAD and head.isalpha() for head in heads)
+
+
+#: A plural is read as its singular when that is at least this long ("USRPs", not "Is").
+MIN_SINGULAR = 3
+
+
+def _singular(word: str) -> str:
+    """``word`` without a plural's "s" ("USRPs" -> "USRP", "N310s" -> "N310"); "" when it does
+    not end in one (or what is left is shorter than :data:`MIN_SINGULAR`)."""
+    if word[-1:] not in ("s", "S") or word[-2:-1] in ("s", "S", "'"):
+        return ""
+    return word[:-1] if len(word) - 1 >= MIN_SINGULAR else ""
 
 
 def names_record(question: str, written: str) -> bool:

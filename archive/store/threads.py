@@ -231,7 +231,8 @@ async def topic_conversations(
     English text search over each thread's emails together, digests aside: one message may
     name the device, another the problem): how many threads match, the latest
     ``limit`` of them as :func:`thread_messages` reads them (one conversation reached from two
-    of its threads once), and each stem's share of the list's email chunks and burstiness."""
+    of its threads once), and each stem's share of the list's email chunks and burstiness
+    (also when no thread matches)."""
     ids, how = await _topic_threads(store, topic, least)
     conversations = await thread_messages(store, ids[:limit])
     out: dict[str, list[Passage]] = {}
@@ -241,8 +242,8 @@ async def topic_conversations(
         if key not in seen:
             seen.add(key)
             out[thread_id] = members
-    if not out:
-        return TopicSet(len(ids), how=how)
+    # the list's word statistics even when nothing matched: they tell which of the topic's
+    # words the list talks about as subjects, for a narrower reading of the topic
     async with store.pool.connection() as conn:
         cur = await conn.execute(_SHARES)
         shares: Any = await cur.fetchall()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from answers.citations import marker_ids
@@ -14,6 +15,7 @@ from answers.thread_patterns import (
     ThreadPatternPlan,
     compose_thread_pattern,
     subject_of_list,
+    subject_words,
     thread_groups,
     thread_pattern_plan,
     thread_statements,
@@ -52,21 +54,12 @@ def _named(groups: list[Group]) -> int:
     return sum(g.name != OTHER and g.count >= 2 for g in groups)
 
 
-async def grouped_threads(
-    state: State, topics: TopicThreads | None, model: ChatModel | None
-) -> State:
-    """ "What are the most common fixes for overflows on the mailing list?": every conversation
-    mentioning the problem, each one's fix (or cause) from its confirmed or last answering
-    reply, grouped into named groups with counts and examples cited to the stating messages. A
-    question that asks no such thing, or whose conversations state nothing, goes on to the
-    search. When the strictest match of the topic (its words as a phrase) shows fewer than
-    :data:`ENOUGH_GROUPS` groups, looser ones (its words anywhere, all but one of them) are
-    read too, and the match that shows the most groups answers (the strictest of equals)."""
-    question = state.get("question", "")
-    plan = thread_pattern_plan(question)
-    if plan is None or topics is None:
-        return {"counted": False}
-    start = time.perf_counter()
+async def _widest(
+    plan: ThreadPatternPlan, question: str, topics: TopicThreads
+) -> tuple[TopicSet, list[Statement], list[Group]]:
+    """The match of ``plan``'s topic that shows the most named groups: the strictest first,
+    looser ones (its words anywhere, all but one of them) while it shows fewer than
+    :data:`ENOUGH_GROUPS` (the strictest of equals)."""
     found = await topics(plan.topic)
     statements, groups = _pattern(plan, question, found)
     tried = found
@@ -78,6 +71,37 @@ async def grouped_threads(
         more = _pattern(plan, question, wider)
         if _named(more[1]) > _named(groups):
             found, (statements, groups) = wider, more
+    return found, statements, groups
+
+
+async def grouped_threads(
+    state: State, topics: TopicThreads | None, model: ChatModel | None
+) -> State:
+    """ "What are the most common fixes for overflows on the mailing list?": every conversation
+    mentioning the problem, each one's fix (or cause) from its confirmed or last answering
+    reply, grouped into named groups with counts and examples cited to the stating messages. A
+    question that asks no such thing, or whose conversations state nothing, goes on to the
+    search. When the strictest match of the topic (its words as a phrase) shows fewer than
+    :data:`ENOUGH_GROUPS` groups, looser ones (its words anywhere, all but one of them) are
+    read too, and the match that shows the most groups answers (the strictest of equals); when
+    none shows enough, the topic's words the list talks about as subjects
+    (:func:`answers.thread_patterns.subject_words`: "MPM daemon" of "MPM daemon networked
+    USRPs") are matched alone, and answer when they show more groups."""
+    question = state.get("question", "")
+    plan = thread_pattern_plan(question)
+    if plan is None or topics is None:
+        return {"counted": False}
+    start = time.perf_counter()
+    found, statements, groups = await _widest(plan, question, topics)
+    narrower = subject_words(plan.topic, found.shares, found.bursts)
+    if _named(groups) < ENOUGH_GROUPS and narrower and narrower != plan.topic:
+        # the question's words that are not subjects of the list ("networked", "choose")
+        # narrow the match to nothing to group: its subject words alone are read too
+        wider = replace(plan, topic=narrower)
+        tried = await _widest(wider, question, topics)
+        logger.info("thread pattern: topic %r read as %r", plan.topic, narrower)
+        if _named(tried[2]) > _named(groups):
+            plan, (found, statements, groups) = wider, tried
     matched, conversations = found.matched, found.conversations
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}
     if not _named(groups):

@@ -361,3 +361,15 @@ def test_a_cause_followup_states_the_unsaid_probable_cause_rather_than_point_bac
     )
     assert not answer.startswith(prompts.ALREADY_SAID), answer
     assert "A total loss of engine power for reasons that could not be determined" in answer
+
+
+def test_a_name_in_the_retrieved_pool_is_not_called_missing_from_the_archive() -> None:
+    """The answer's passages lack "Mumbai", a record retrieved with them says it: the archive
+    is not said to lack it (a name no retrieved record holds still is)."""
+    top = record("ac0000000001", "The A380 overran the runway after landing in the rain.")
+    pooled = record("ac0000000002", "The A380 had departed Mumbai two hours earlier.")
+    asked = "Why did the A380 from Mumbai overrun?"
+    kept = compose_answer(AnswerRequest(asked, asked, [top], pool=[top, pooled]))
+    assert "Not in the archive" not in kept, kept
+    lacking = compose_answer(AnswerRequest(asked, asked, [top], pool=[top]))
+    assert lacking.startswith(prompts.NOT_FOUND.format(terms="Mumbai")), lacking

@@ -71,3 +71,14 @@ def test_the_claim_check_accepts_a_product_name_spelled_another_way() -> None:
     assert missing_terms("Does the B210 do it?", [passage("a00000000002", "the AB210")]).terms == [
         "B210"
     ]  # a letter or two before a model name is another model, not a product prefix
+
+
+def test_the_claim_check_reads_a_plural_or_possessive_as_its_singular() -> None:
+    """ "networked USRPs" is found in a passage that says "USRP" or "USRP's", and "the USRP" in
+    one that says "USRPs"; a plural of a name the passage does not hold stays missing."""
+    said = passage("a00000000003", "The USRP's MPM daemon fails when the N310 loses its address.")
+    asked = "What usually makes the MPM daemon fail on networked USRPs?"
+    assert missing_terms(asked, [said]).terms == []
+    plural = passage("a00000000004", "Both USRPs and their N310s lost the MPM daemon.")
+    assert missing_terms("Why does the MPM daemon fail on a USRP N310?", [plural]).terms == []
+    assert missing_terms("Why do Octoclocks fail on USRPs?", [said]).terms == ["Octoclocks"]

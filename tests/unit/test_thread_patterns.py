@@ -15,6 +15,7 @@ from answers.pattern_groups import OTHER, Statement, group_phrases
 from answers.thread_patterns import (
     as_written,
     compose_thread_pattern,
+    subject_words,
     thread_groups,
     thread_pattern_plan,
     thread_statements,
@@ -270,3 +271,36 @@ async def test_one_group_is_a_thin_pattern_and_a_wider_match_showing_more_answer
     text = str(out["messages"][0].content)
     assert text.startswith("5 mail threads mention disk overflows"), text
     assert len(re.findall(r"^- \*\*", text, re.MULTILINE)) == 2, text
+
+
+class TopicsByWords:
+    """The store's conversations per topic: a topic it holds no pattern for finds one."""
+
+    def __init__(self, found: dict[str, TopicSet]) -> None:
+        self.found, self.asked = found, list[str]()
+
+    async def __call__(self, topic: str, *, least: int = 10) -> TopicSet:
+        self.asked.append(topic)
+        return self.found.get(topic, TopicSet(0))
+
+
+async def test_words_the_list_does_not_talk_about_are_dropped_when_they_leave_no_pattern() -> None:
+    """ "networked machines" narrows the match to one conversation; the topic's words that the
+    list talks about as subjects (bursts, not common talk) are read alone and answer."""
+    one = {"q0@x": conversation(0, FIXES["disk"])}
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = TopicsByWords(
+        {
+            "RAM disk networked machines": TopicSet(1, one, SHARES, BURSTS, "words"),
+            "RAM disk": TopicSet(5, wide, SHARES, BURSTS, "phrase"),
+        }
+    )
+    question = "What usually fixes RAM disk trouble on networked machines?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
+    assert topics.asked[0] == "RAM disk networked machines" and "RAM disk" in topics.asked
+    text = str(out["messages"][0].content)
+    assert text.startswith("5 mail threads mention “RAM disk”;"), text
+    assert "- **Set the mtu" in text, text
+    assert subject_words("RAM disk networked machines", SHARES, BURSTS) == "RAM disk"
+    assert subject_words("maybe networked", SHARES, BURSTS) == ""  # talk, and unknown

@@ -1,0 +1,102 @@
+"""How people ask what usually goes wrong on a mailing list, read from the question's words.
+
+"What usually causes PPS problems?", "What problems do people hit running UHD on Windows, and how
+are they solved?", "What are the usual reasons an X440 setup misbehaves, going by the list?",
+"How do people most often recover a USRP that looks bricked?": a *cue* says the question is
+about what happens across the list, not one thread (usually, common, typical, most often, people,
+going by the list), and its *asks* say what is grouped: fixes (fix, solve, recover, clear, what
+people do about it) or causes (causes, reasons, why, what makes it fail), a problem asked about
+in the plural (problems, pitfalls, what goes wrong) being a cause. The *topic* is what is left
+of the question's words once the stop words (:data:`text.words.STOP_WORDS`) and the words of
+asking are gone, compared as stems (:func:`text.words.stem`), so "fails", "failing" and
+"failure" are one word of asking.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from text.words import STOP_WORDS, content_stems, stem, tokens
+
+#: Words that make a question about what usually happens on the list, not about one thread.
+_CUE_WORDS = (
+    r"(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
+    r"most\s+often|often|recurring|generally|in\s+general|people|users|everyone|"
+    r"(?:going\s+by|according\s+to|on|from)\s+the\s+(?:mailing\s+)?list"
+)
+_FIX_WORDS = (
+    r"fix(?:es|ed)?|solutions?|solved?|workarounds?|remed(?:y|ies)|resolv(?:e|ed)|"
+    r"resolutions?|cures?|recover(?:s|ed|y)?|clears?|get\s+around|work\s+around|deal\s+with|"
+    r"do\s+about"
+)
+_CAUSE_WORDS = r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to|makes?"
+#: A problem asked about in the plural, or what goes wrong: the causes are grouped.
+_PROBLEM_WORDS = (
+    r"problems|issues|pitfalls|mistakes|gotchas|troubles?|difficult(?:y|ies)|"
+    r"go(?:es)?\s+wrong|went\s+wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)"
+)
+
+
+def _words(alternatives: str) -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
+
+
+_CUE, _FIX = _words(_CUE_WORDS), _words(_FIX_WORDS)
+_CAUSE, _PROBLEM = _words(_CAUSE_WORDS), _words(_PROBLEM_WORDS)
+#: Words of asking that name no topic, compared as stems: the verbs people ask with, where
+#: they ask, and the problem words themselves.
+_ASKING = frozenset(
+    stem(w)
+    for w in """
+    people person users user someone everyone anyone mailing list forum thread threads
+    usrp-users problem problems issue issues trouble troubles pitfall pitfalls mistake mistakes
+    gotcha gotchas difficulty difficulties wrong fail fails failed failing failure failures
+    misbehave misbehaves misbehaving break breaks broke hit hits run runs running ran go goes
+    going went make makes made happen happens look looks seem seems get gets got getting give
+    gives gave see sees usually usual common commonly typical typically often frequent
+    frequently recurring general generally main top root fix fixes fixed fixing solution
+    solutions solve solved solving workaround workarounds remedy remedies resolve resolved
+    resolution cure cures recover recovers recovered recovery clear clears cause causes caused
+    reason reasons lead leads suggested recommended proposed given deal around
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+#: Stop words that are part of a problem's name ("no devices found").
+_KEPT = frozenset({"no", "not"})
+_WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+#: A negated verb ("doesn't", "won't") or an aside in brackets is not the topic's name.
+_ASIDE = re.compile(r"\b\w+n[’']t\b|\([^)]*\)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ThreadAsk:
+    """What a question about the list asks: fixes or causes, and about what."""
+
+    about: str  # fix | cause
+    topic: str  # the problem area's words, as the question writes them
+
+
+def thread_ask(question: str) -> ThreadAsk | None:
+    """The ask of a question about what usually fixes or causes a problem on the list; None
+    for another question (no cue, nothing asked, or no topic left)."""
+    fix, cause, problem = _FIX.search(question), _CAUSE.search(question), _PROBLEM.search(question)
+    if not (_CUE.search(question) and (fix or cause or problem)):
+        return None
+    topic = topic_words(question)
+    if not content_stems(tokens(topic)):
+        return None
+    about = "fix" if fix and (not cause or fix.start() < cause.start()) else "cause"
+    return ThreadAsk(about, topic)
+
+
+def topic_words(question: str) -> str:
+    """The question's words that name what it is about, in its order and spelling."""
+    kept = []
+    for word in _WORD.findall(_ASIDE.sub(" ", question)):
+        folded = word.casefold()
+        if folded in STOP_WORDS and folded not in _KEPT:
+            continue
+        if len(folded) < 2 or stem(folded) in _ASKING or folded in _ASKING:
+            continue
+        kept.append(word)
+    return " ".join(kept)
