@@ -134,10 +134,11 @@ def tables(
     cutoffs: tuple[float, float],
     hits: dict[str, tuple[bool, bool]],
     keys: Iterable[str] = tuple(KEYS),
+    epochs: int = 150,
 ) -> dict[str, list[list[object]]]:
     """The leave-one-out rows for each key of :data:`KEYS` at the shipped ``cutoffs``
-    (threshold, cue support)."""
-    return {name: leave_out(examples, KEYS[name], cutoffs, hits) for name in keys}
+    (threshold, cue support), ``epochs`` per fit."""
+    return {name: leave_out(examples, KEYS[name], cutoffs, hits, epochs) for name in keys}
 
 
 COLUMNS = [
