@@ -149,8 +149,7 @@ def labelled(extra: Path | None = None) -> Iterator[Example]:
 
 
 def generated(evaluation: list[str]) -> list[Example]:
-    """The lexicon-generated texts (:mod:`adapt.injection_generator`) that share no run of
-    words with an ``evaluation`` text."""
+    """The lexicon-generated texts that share no run of words with an ``evaluation`` text."""
     texts = generate()
     dropped = overlapping(texts, evaluation)
     out = []
@@ -206,14 +205,20 @@ def _real_texts(data: Path) -> Iterator[tuple[str, str]]:
 
 
 def real(data: Path, limit: int, seed: int = 7) -> list[Example]:
-    """Up to ``limit`` windows of real archive text (sampled with ``seed``), as negatives."""
-    windows: list[tuple[str, str]] = []
+    """Up to ``limit`` windows of real archive text (sampled with ``seed``), as negatives; a
+    third of them mail (passages with code, patches, logs and addresses), the rest reports."""
+    windows: dict[bool, list[tuple[str, str]]] = {True: [], False: []}
     for source, text in _real_texts(data):
         clean = readable(text)
-        windows += [(source, clean[s:e]) for s, e in classifier_windows(clean)]
-        windows += [(source, clean[s:e]) for s, e in sentence_spans(clean)]  # short ones too
-    random.Random(seed).shuffle(windows)
-    normal = [(source, model_text(w)) for source, w in windows[:limit]]
+        found = [(source, clean[s:e]) for s, e in classifier_windows(clean)]
+        found += [(source, clean[s:e]) for s, e in sentence_spans(clean)]  # short ones too
+        windows[source == "usrp"] += found
+    rng = random.Random(seed)
+    for part in windows.values():
+        rng.shuffle(part)
+    mail = windows[True][: limit // 3]
+    picked = mail + windows[False][: limit - len(mail)]
+    normal = [(source, model_text(w)) for source, w in picked]
     return [
         Example(text, 0, "real", f"{source}:{n}", source, "en", "", f"{source}:{n}")
         for n, (source, text) in enumerate(normal)

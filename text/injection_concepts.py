@@ -38,6 +38,7 @@ _NOT_CONCEPTS = frozenset({"filler"})
 _SPACED_LETTER = r"[0-9a-z_\u00c0-\u058f]"
 _WORD_START = rf"(?<!{_SPACED_LETTER})"
 _WORD_END = rf"(?!{_SPACED_LETTER})"
+_SHORT = 5  # letters: a shorter stem of another Latin-script language matches whole words only
 #: Distinct concepts in a window from which a count feature is set ("at least N").
 COUNTS = (2, 3, 4, 5)
 
@@ -106,10 +107,13 @@ def _matchers() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, frozenset[s
     for concept, languages in read_lexicon().items():
         if concept in _NOT_CONCEPTS:
             continue
-        for stem in itertools.chain.from_iterable(languages.values()):
+        for language, stem in ((lang, st) for lang, sts in languages.items() for st in sts):
             normal, exact = normal_stem(stem)
             if len(normal) < 2:
                 continue
+            # a short stem of another Latin-script language is a whole word or nothing: as a
+            # prefix it starts English words and code ("len", "cache", "sha")
+            exact = exact or (language != "en" and normal.isascii() and len(normal) < _SHORT)
             concepts_of.setdefault(normal, set()).add(concept)
             target = unspaced if _UNSPACED.search(normal) else spaced
             target[normal] = target.get(normal, True) and exact
