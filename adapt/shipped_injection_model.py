@@ -1,12 +1,14 @@
 """Fit the planted-instruction classifier shipped in ``text/data/injection_model.npz``.
 
-Labelled texts: every attack and hard negative of sets A, B and C
-(``tests/data/injections*.jsonl``, both halves: they are development data), the ``dev`` half of
-set D, and training-only phrasings in ``adapt/data/injection_phrasings.jsonl`` (115 attacks and
-60 benign sentences in 30 languages, written after D's dev half was read, and 50 benign questions
-a user asks the assistant about itself, its sources and its answers), and the off-topic training
-questions (``adapt/data/off_topic_train.jsonl``). Set D's
-``held_back`` half is never read here. Each text is read as the detector reads it
+Labelled texts: every attack and hard negative of sets A, B, C and D
+(``tests/data/injections*.jsonl``, both halves: each held-back half was scored once and is
+development data since), the ``dev`` rows of set E where it exists (its ``held_back`` rows are
+never read: :func:`set_rows` drops them), training-only phrasings in
+``adapt/data/injection_phrasings.jsonl`` (attacks and benign sentences in 30 languages, benign
+questions a user asks the assistant about itself), the off-topic training questions
+(``adapt/data/off_topic_train.jsonl``), and texts generated from the concept lexicon in all its
+languages (:mod:`adapt.injection_generator`; a generated text that shares five words in a row
+with a set's text is dropped). Each text is read as the detector reads it
 (:func:`text.injection_fold.model_text` of :func:`text.injection_fold.readable`), and so are its
 decoded copies (base64, hex, percent-encoding ...), with the same label; an encoded text only by
 its decoded copies.
@@ -19,14 +21,19 @@ reports its false positives on the mails trained on apart from the rest (the oth
 half, notmuch mail, the example archive, the questions, the first 2,000 NTSB records: out of
 sample).
 
-The model: L2-regularised logistic regression over hashed n-grams (:mod:`text.injection_model`),
-fitted by full-batch Adam in numpy, attacks given 35 % of the weight, hard negatives weighted
-up. Windows of fewer than four distinct words are neither read nor learnt. The threshold
-is chosen on out-of-fold probabilities (folds by base phrasing): the lowest that keeps the hard
-negatives flagged at most 3 % and the real windows flagged at most 1 in 10,000.
+The model: L2-regularised logistic regression over hashed n-grams and concept features
+(:mod:`text.injection_model`), fitted by full-batch Adam in numpy, attacks given 35 % of the
+weight, hard negatives weighted up. Windows of fewer than four distinct words are neither read
+nor learnt. The threshold and the support a cue of meaning needs (:func:`choose_cutoffs`) are
+chosen on out-of-fold probabilities (folds by base phrasing): of the pairs that keep the hard
+negatives the detector marks at most 3 % and the real windows flagged at most 1 in 10,000, the
+one that recognises most attacks. How it generalises (leave one set, language family or attack
+family out) is measured by :mod:`adapt.injection_validation`.
 
-    python -m adapt.shipped_injection_model --data ../shared/data           # cross-validate, report
-    python -m adapt.shipped_injection_model --data ../shared/data --write   # ... and ship
+    python -m adapt.shipped_injection_model --real 30000 --folds 3          # cross-validate
+    python -m adapt.shipped_injection_model --real 30000 --folds 3 --write  # ... and ship
+
+(``--set-e FILE`` reads set E's dev rows from FILE where ``tests/data`` does not hold it yet.)
 """
 
 from __future__ import annotations
@@ -42,17 +49,29 @@ from pathlib import Path
 
 import numpy as np
 
+from adapt.injection_generator import generate, overlapping
 from archive.ingest.chunking import chunk_document
 from archive.ingest.loaders.email import parse_message
 from archive.ingest.model import LoadError
-from text.injection import classifier_windows, model_text, readable
+from text.injection import classifier_windows, instructions_in, model_text, readable
 from text.injection_decode import decoded_copies
-from text.injection_model import BITS, WEIGHTS, features, readable_enough, save
+from text.injection_model import (
+    BITS,
+    NO_SUPPORT,
+    WEIGHTS,
+    concept_size,
+    readable_enough,
+    save,
+    vector,
+)
 from text.sentences import sentence_spans
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIL_SEED = "bosun-injection-mail-2026-12-02"
 SETS = ("injections.jsonl", "injections_b.jsonl", "injections_c.jsonl", "injections_d.jsonl")
+#: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read.
+HELD_OUT_SETS = ("injections_e.jsonl",)
+GENERATED_WEIGHT = 0.5  # a generated text counts half a hand-written one
 #: Training-only phrasings (adapt/data), written after set D's dev half was read.
 EXTRA = Path(__file__).with_name("data") / "injection_phrasings.jsonl"
 OFF_TOPIC = Path(__file__).with_name("data") / "off_topic_train.jsonl"
@@ -73,35 +92,80 @@ class Example:
     kind: str  # attack, hard, real
     group: str  # the base it came from (folds keep a base on one side)
     source: str  # the set or corpus
+    language: str = "en"  # ISO 639-1 ("mixed" for several, "unknown" where a set did not say)
+    family: str = ""  # the set's attack family, the generator's intent, "" for real text
+    entry: str = ""  # the set entry (or generated text) a copy was read from
 
 
-def labelled() -> Iterator[Example]:
-    """The attacks and hard negatives of A, B, C and D's dev half, and their decoded copies."""
+def set_rows(path: Path) -> Iterator[dict[str, object]]:
+    """The rows of a set file that may be read: all of them, but only the ``dev`` rows of
+    :data:`HELD_OUT_SETS` (their held-back rows are never parsed past the split)."""
+    held_out = path.name in HELD_OUT_SETS
+    for line in path.open(encoding="utf-8"):
+        if not line.strip():
+            continue
+        entry = json.loads(line)
+        if held_out and entry.get("split") != "dev":
+            continue
+        yield entry
+
+
+def set_paths(extra: Path | None = None) -> list[Path]:
+    """The set files read: A to D, set E where it exists (or ``extra``), the phrasings."""
+    paths = [ROOT / "tests" / "data" / name for name in SETS]
+    paths += [p for p in (ROOT / "tests" / "data" / n for n in HELD_OUT_SETS) if p.is_file()]
+    if extra is not None and extra.name not in {p.name for p in paths}:
+        paths.append(extra)
+    return [*paths, EXTRA]
+
+
+def labelled(extra: Path | None = None) -> Iterator[Example]:
+    """The attacks and hard negatives of the sets (:func:`set_paths`), the off-topic
+    questions, and their decoded copies."""
     for line in OFF_TOPIC.open(encoding="utf-8"):
         text = json.loads(line)["question"]
-        yield Example(model_text(text), 0, "hard", f"off_topic:{text}", "off_topic")
-    for path in [ROOT / "tests" / "data" / name for name in SETS] + [EXTRA]:
+        key = f"off_topic:{text}"
+        yield Example(model_text(text), 0, "hard", key, "off_topic", "en", "benign", key)
+    for path in set_paths(extra):
         name = path.name
-        for line in path.open(encoding="utf-8"):
-            if not line.strip():
-                continue
-            entry = json.loads(line)
-            if name == "injections_d.jsonl" and entry["split"] != "dev":
-                continue  # set D's held-back half is the test: never trained on
+        for entry in set_rows(path):
             benign = entry.get("label") == "benign"
-            group = f"{name}:{entry['id'].rsplit('-', 1)[0]}"
-            clean = readable(entry["text"])
+            ident = str(entry["id"])
+            group = f"{name}:{ident.rsplit('-', 1)[0]}"
+            clean = readable(str(entry["text"]))
             copies = [readable(d) for _, _, d in decoded_copies(clean)]
             # An encoded text is learnt from what it decodes to: its letters are noise the
             # model must not learn ("CJARQ" is ROT13 for "PWNED").
-            encoded = entry.get("disguise", "plain").split("+")[0] in ENCODINGS
+            encoded = str(entry.get("disguise", "plain")).split("+")[0] in ENCODINGS
+            language = str(entry.get("language") or ("unknown" if "language" in ident else "en"))
+            family = "benign" if benign else str(entry.get("family") or "unknown")
             for text in copies if encoded else [clean, *copies]:
                 if not readable_enough(model_text(text)):
                     continue
                 yield Example(
                     model_text(text), 0 if benign else 1, "hard" if benign else "attack",
-                    group, name.removesuffix(".jsonl"),
+                    group, name.removesuffix(".jsonl"), language, family, f"{name}:{ident}",
                 )  # fmt: skip
+
+
+def generated(evaluation: list[str]) -> list[Example]:
+    """The lexicon-generated texts that share no run of words with an ``evaluation`` text."""
+    texts = generate()
+    dropped = overlapping(texts, evaluation)
+    out = []
+    for i, g in enumerate(texts):
+        normal = model_text(g.text)
+        if i not in dropped and readable_enough(normal):
+            out.append(Example(normal, g.label, "generated", f"gen:{g.language}:{i % 50}",
+                               "generated", g.language, g.intent, f"gen:{i}"))  # fmt: skip
+    return out
+
+
+def training_set(data: Path, real_windows: int, extra: Path | None = None) -> list[Example]:
+    """Everything the classifier learns from: :func:`labelled`, :func:`generated` and
+    ``real_windows`` windows of real archive text."""
+    sets = list(labelled(extra))
+    return sets + generated([e.text for e in sets]) + real(data, real_windows)
 
 
 def trained_mail(path: Path) -> bool:
@@ -141,34 +205,40 @@ def _real_texts(data: Path) -> Iterator[tuple[str, str]]:
 
 
 def real(data: Path, limit: int, seed: int = 7) -> list[Example]:
-    """Up to ``limit`` windows of real archive text (sampled with ``seed``), as negatives."""
-    windows: list[tuple[str, str]] = []
+    """Up to ``limit`` windows of real archive text (sampled with ``seed``), as negatives; a
+    third of them mail (passages with code, patches, logs and addresses), the rest reports."""
+    windows: dict[bool, list[tuple[str, str]]] = {True: [], False: []}
     for source, text in _real_texts(data):
         clean = readable(text)
-        windows += [(source, clean[s:e]) for s, e in classifier_windows(clean)]
-        windows += [(source, clean[s:e]) for s, e in sentence_spans(clean)]  # short ones too
-    random.Random(seed).shuffle(windows)
-    normal = [(source, model_text(w)) for source, w in windows[:limit]]
+        found = [(source, clean[s:e]) for s, e in classifier_windows(clean)]
+        found += [(source, clean[s:e]) for s, e in sentence_spans(clean)]  # short ones too
+        windows[source == "usrp"] += found
+    rng = random.Random(seed)
+    for part in windows.values():
+        rng.shuffle(part)
+    mail = windows[True][: limit // 3]
+    picked = mail + windows[False][: limit - len(mail)]
+    normal = [(source, model_text(w)) for source, w in picked]
     return [
-        Example(text, 0, "real", f"{source}:{n}", source)
+        Example(text, 0, "real", f"{source}:{n}", source, "en", "", f"{source}:{n}")
         for n, (source, text) in enumerate(normal)
         if readable_enough(text)
     ]
 
 
 def matrix(examples: list[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """CSR parts (row pointers, indices, values): each row's features scaled to unit length."""
-    rows = [features(e.text) for e in examples]
+    """CSR parts (row pointers, indices, values) of :func:`text.injection_model.vector`."""
+    rows = [vector(e.text) for e in examples]
     indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    indptr[1:] = np.cumsum([len(r) for r in rows])
-    values = np.concatenate([np.full(len(r), 1 / np.sqrt(max(len(r), 1))) for r in rows])
-    return indptr, np.concatenate(rows), values
+    indptr[1:] = np.cumsum([len(r[0]) for r in rows])
+    return indptr, np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows])
 
 
 def weights_of(examples: list[Example]) -> np.ndarray:
     """Class weights (:data:`ATTACK_SHARE`); a hard negative counts :data:`HARD_WEIGHT` real
     windows."""
-    raw = np.array([1.0 if e.kind != "hard" else HARD_WEIGHT for e in examples])
+    scale = {"hard": HARD_WEIGHT, "generated": GENERATED_WEIGHT}
+    raw = np.array([scale.get(e.kind, 1.0) for e in examples])
     labels = np.array([e.label for e in examples])
     for label, share in ((0, 1 - ATTACK_SHARE), (1, ATTACK_SHARE)):
         raw[labels == label] *= share / raw[labels == label].sum()
@@ -183,16 +253,15 @@ def fit(
     rows = np.repeat(np.arange(len(examples)), np.diff(indptr))
     y = np.array([e.label for e in examples], dtype=np.float64)
     sample = weights_of(examples)
-    w = np.zeros(2**BITS)
+    size = 2**BITS + concept_size()
+    w = np.zeros(size)
     b = 0.0
-    m, v = np.zeros(2**BITS + 1), np.zeros(2**BITS + 1)
+    m, v = np.zeros(size + 1), np.zeros(size + 1)
     for t in range(1, epochs + 1):
         z = np.bincount(rows, weights=w[indices] * values, minlength=len(examples)) + b
         residual = sample * (1 / (1 + np.exp(-z)) - y)
-        grad = np.empty(2**BITS + 1)
-        grad[:-1] = (
-            np.bincount(indices, weights=values * residual[rows], minlength=2**BITS) + l2 * w
-        )
+        grad = np.empty(size + 1)
+        grad[:-1] = np.bincount(indices, weights=values * residual[rows], minlength=size) + l2 * w
         grad[-1] = residual.sum()
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad**2
@@ -224,15 +293,67 @@ def out_of_fold(examples: list[Example], folds: int) -> np.ndarray:
     return found
 
 
-def choose_threshold(examples: list[Example], found: np.ndarray) -> float:
-    """The lowest threshold keeping hard negatives and real windows under their rates."""
-    kinds = np.array([e.kind for e in examples])
-    for threshold in np.arange(0.30, 0.995, 0.005):
-        hard = (found[kinds == "hard"] >= threshold).mean()
-        real_rate = (found[kinds == "real"] >= threshold).mean()
-        if hard <= MAX_HARD_RATE and real_rate <= MAX_REAL_RATE:
-            return round(float(threshold), 3)
-    return 0.995
+def phrasing_hits(extra: Path | None = None) -> dict[str, tuple[bool, bool]]:
+    """For each set entry: whether the hand-written phrasings find it, and whether a cue of
+    meaning does (which counts where the classifier supports it)."""
+    found: dict[str, tuple[bool, bool]] = {}
+    for path in set_paths(extra):
+        for entry in set_rows(path):
+            names = instructions_in(str(entry["text"]), classifier=False)
+            found[f"{path.name}:{entry['id']}"] = (
+                any(not n.startswith("cue_") for n in names),
+                any(n.startswith("cue_") for n in names),
+            )
+    return found
+
+
+def by_entry(examples: list[Example], found: np.ndarray) -> dict[str, tuple[int, float]]:
+    """Each labelled entry's label and highest probability over its readings."""
+    best: dict[str, tuple[int, float]] = {}
+    for e, p in zip(examples, found, strict=True):
+        if e.kind in ("attack", "hard"):
+            best[e.entry] = (e.label, max(float(p), best.get(e.entry, (0, 0.0))[1]))
+    return best
+
+
+def marked(
+    best: dict[str, tuple[int, float]],
+    hits: dict[str, tuple[bool, bool]],
+    threshold: float,
+    support: float,
+) -> dict[str, bool]:
+    """Whether the detector marks each entry: a named phrasing, a cue of meaning the classifier
+    supports, or the classifier (whole texts, not windows)."""
+    out = {}
+    for entry, (_, p) in best.items():
+        named, cue = hits.get(entry, (False, False))
+        out[entry] = p >= threshold or named or (cue and p >= support)
+    return out
+
+
+def choose_cutoffs(
+    examples: list[Example], found: np.ndarray, hits: dict[str, tuple[bool, bool]]
+) -> tuple[float, float]:
+    """The threshold and the cue support: of the pairs whose out-of-fold rates keep the hard
+    negatives the detector marks at most :data:`MAX_HARD_RATE` and the real windows flagged at
+    most :data:`MAX_REAL_RATE`, the one that recognises most attacks (the lower threshold, then
+    the higher support, on a tie)."""
+    real_p = np.array([p for e, p in zip(examples, found, strict=True) if e.kind == "real"])
+    best = by_entry(examples, found)
+    attacks = [k for k, (label, _) in best.items() if label == 1]
+    hard = [k for k, (label, _) in best.items() if label == 0]
+    chosen: tuple[float, float, float] = (-1.0, 0.995, NO_SUPPORT)
+    for threshold in np.round(np.arange(0.30, 0.995, 0.01), 2):
+        if (real_p >= threshold).mean() > MAX_REAL_RATE:
+            continue
+        for support in (NO_SUPPORT, *np.round(np.arange(0.1, threshold, 0.1), 1)[::-1]):
+            flags = marked(best, hits, float(threshold), float(support))
+            if np.mean([flags[k] for k in hard]) > MAX_HARD_RATE:
+                continue
+            recall = float(np.mean([flags[k] for k in attacks]))
+            if recall > chosen[0] + 1e-9:
+                chosen = (recall, float(threshold), float(support))
+    return chosen[1], chosen[2]
 
 
 def report(examples: list[Example], found: np.ndarray, threshold: float) -> dict[str, object]:
@@ -252,18 +373,26 @@ def report(examples: list[Example], found: np.ndarray, threshold: float) -> dict
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    parser.add_argument("--real", type=int, default=20000, help="real archive windows used")
+    parser.add_argument("--real", type=int, default=30000, help="real archive windows used")
     parser.add_argument("--folds", type=int, default=3)
     parser.add_argument("--write", action="store_true", help=f"ship the model to {WEIGHTS}")
+    parser.add_argument("--set-e", type=Path, help="set E's file, where tests/data lacks it")
     args = parser.parse_args()
-    examples = list(labelled()) + real(args.data, args.real)
+    examples = training_set(args.data, args.real, args.set_e)
     found = out_of_fold(examples, args.folds)
-    threshold = choose_threshold(examples, found)
-    print(json.dumps(report(examples, found, threshold), indent=1))  # noqa: T201
+    hits = phrasing_hits(args.set_e)
+    threshold, support = choose_cutoffs(examples, found, hits)
+    flags = marked(by_entry(examples, found), hits, threshold, support)
+    summary = report(examples, found, threshold)
+    summary["support"] = support
+    for label, name in ((1, "attacks"), (0, "hard negatives")):
+        mine = [flags[k] for k, (lab, _) in by_entry(examples, found).items() if lab == label]
+        summary[f"detector, {name} marked"] = f"{sum(mine)}/{len(mine)}"
+    print(json.dumps(summary, indent=1))  # noqa: T201
     if args.write:
         w, b = fit(examples)
         WEIGHTS.parent.mkdir(exist_ok=True)
-        save(WEIGHTS, w, b, threshold)
+        save(WEIGHTS, w, b, threshold, support)
         print(f"wrote {WEIGHTS} ({WEIGHTS.stat().st_size} bytes)")  # noqa: T201
 
 

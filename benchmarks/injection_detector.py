@@ -18,11 +18,13 @@ how much benign text it flags.
   A, B, C (both halves: set C's held-back half was scored once before, on 2026-12-02, and is
   training data since) and D's ``dev`` half; D's ``held_back`` half is the test, scored once;
 - set E, ``tests/data/injections_e.jsonl`` (``python tests/data/make_injections_e.py``): written
-  apart from the detector and sets A to D for issue 27 (look-alike letters, spacing,
-  delimiters, role-play, 28 languages; most attacks plain or lightly disguised, inside mails,
-  replies, CSV rows, hidden HTML or questions) and split by base half and half (seed
-  ``bosun-injections-e-2026-12-02``) before any detector read it. Build on ``dev`` only; its
-  ``held_back`` half is scored once, at the end;
+  apart from the detector and sets A to D (look-alike letters, spacing, delimiters, role-play,
+  28 languages; most attacks plain or lightly disguised, inside mails, replies, CSV rows, hidden
+  HTML or questions) and split by base half and half (seed ``bosun-injections-e-2026-12-02``)
+  before any detector read it. The classifier is fitted on its ``dev`` rows only; its
+  ``held_back`` half is the test. Set D, scored once on 2026-12-02, is training data since;
+- with ``--cv``, how the classifier generalises (:mod:`adapt.injection_validation`): refitted with
+  one set, one language family or one attack family left out, scored on what was left out;
 - every set is read twice: by the hand-written phrasings and cues alone, and by the detector as
   it ships (phrasings, cues the classifier supports, or the classifier);
 - false positives on benign text: every question of ``benchmarks/questions/*.jsonl``, the
@@ -31,7 +33,7 @@ how much benign text it flags.
   and of NTSB narratives, and the example archive, and how many of them the detector reads a
   second (ingest speed).
 
-``python benchmarks/injection_detector.py [--json] [--data ../shared/data] [--mails N]``
+``python benchmarks/injection_detector.py [--json] [--cv] [--data ../shared/data] [--mails N]``
 """
 
 from __future__ import annotations
@@ -50,12 +52,20 @@ sys.path.insert(0, str(ROOT))
 
 from render import Table, emit  # noqa: E402
 
-from adapt.shipped_injection_model import trained_mail  # noqa: E402
+from adapt import injection_validation as validation  # noqa: E402
+from adapt.shipped_injection_model import (  # noqa: E402
+    generated,
+    labelled,
+    phrasing_hits,
+    real,
+    trained_mail,
+)
 from archive.ingest.chunking import chunk_document  # noqa: E402
 from archive.ingest.discover import load_paths  # noqa: E402
 from archive.ingest.loaders.email import parse_message  # noqa: E402
 from archive.ingest.model import LoadError, SourceDocument  # noqa: E402
 from text.injection import instructions_in  # noqa: E402
+from text.injection_model import shipped  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 SETS = {
@@ -66,7 +76,7 @@ SETS = {
     "E": DATA / "injections_e.jsonl",
 }
 #: The one set whose held-back half nothing was built on; its misses are listed.
-TEST = "D"
+TEST = "E"
 
 
 def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
@@ -192,12 +202,23 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=2000, help="usrp-users messages read")
     parser.add_argument("--records", type=int, default=2000, help="NTSB records read")
     parser.add_argument("--show", type=int, default=0, help="print N flagged benign texts")
+    parser.add_argument("--cv", action="store_true", help="add the leave-one-out tables")
+    parser.add_argument("--cv-only", action="store_true", help="only the leave-one-out tables")
+    parser.add_argument("--cv-real", type=int, default=3000, help="real windows in --cv folds")
+    parser.add_argument("--cv-epochs", type=int, default=80, help="epochs per --cv fit")
+    parser.add_argument("--set-e", type=Path, help="set E (dev rows read) for --cv only")
     args = parser.parse_args()
+    if args.cv_only:
+        cv = cross_validation(args.data, args.cv_real, args.set_e, args.cv_epochs)
+        command = "python benchmarks/injection_detector.py --json --cv-only"
+        emit(command, cv, as_json=args.json)
+        return
     rows, missed, hard = recognition()
     benign, flagged = false_positives(args.data, args.mails, args.records)
+    extra = cross_validation(args.data, args.cv_real, args.set_e, args.cv_epochs) if args.cv else []
     emit(
-        "python benchmarks/injection_detector.py --json",
-        tables(rows, benign),
+        "python benchmarks/injection_detector.py --json" + (" --cv" if args.cv else ""),
+        tables(rows, benign) + extra,
         as_json=args.json,
         held_back_missed=missed,
         hard_negatives_flagged=hard,
@@ -210,6 +231,20 @@ def main() -> None:
         print(f"hard negative flagged: {item['id']} {item['patterns']}")  # noqa: T201
     for item in flagged[: args.show]:
         print(item)  # noqa: T201
+
+
+def cross_validation(data: Path, real_windows: int, set_e: Path | None, epochs: int) -> list[Table]:
+    """One table per way of leaving texts out (:mod:`adapt.injection_validation`), at the shipped
+    threshold, with ``real_windows`` real archive windows in every training fold and ``epochs``
+    per fit (set E's dev rows only, also from ``set_e`` where tests/data lacks it)."""
+    sets = list(labelled(set_e))
+    examples = sets + generated([e.text for e in sets]) + real(data, real_windows)
+    model = shipped()
+    cutoffs = (model.threshold, model.support)
+    found = validation.tables(examples, cutoffs, phrasing_hits(set_e), epochs=epochs)
+    return [
+        Table(f"cv_{name.split()[0]}", validation.COLUMNS, rows) for name, rows in found.items()
+    ]
 
 
 def tables(rows: list[dict[str, Any]], benign: list[dict[str, Any]]) -> list[Table]:

@@ -21,7 +21,7 @@ from text.injection_fold import (
 from text.injection_fold import (
     strip_control as strip_control,  # the sanitizer's import
 )
-from text.injection_model import SUPPORT, readable_enough, shipped
+from text.injection_model import readable_enough, shipped
 from text.sentences import sentence_spans
 
 _END = r"[^.!?;\n]*[.!?;]?"  # the rest of the clause an injected instruction started
@@ -252,10 +252,11 @@ def _classifier_read(text: str) -> list[tuple[int, int, float]]:
 
 def _supported(cue: tuple[int, int, str], read: list[tuple[int, int, float]]) -> bool:
     """Whether a cue span stands: a named phrasing always; a cue of meaning (``cue_...``) where
-    a window around it reaches :data:`SUPPORT` (the cues alone mark too many hard negatives)."""
+    a window around it reaches the model's ``support`` (the cues alone mark too many hard
+    negatives)."""
     start, end, name = cue
     around = [p for s, e, p in read if s < end and start < e]
-    return not name.startswith("cue_") or not around or max(around) >= SUPPORT
+    return not name.startswith("cue_") or not around or max(around) >= shipped().support
 
 
 def strip_injections(text: str) -> tuple[str, list[str], int]:

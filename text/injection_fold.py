@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 
 # Control characters (Unicode category Cc) except newline and tab, plus format characters that can
 # hide text (zero-width spaces and joiners, bidirectional overrides), private-use and surrogates
@@ -41,15 +42,33 @@ def strip_control(text: str) -> tuple[str, int]:
     return "".join(kept), len(text) - len(kept)
 
 
+class _CharMap(dict[int, str]):
+    """A ``str.translate`` table filled on first sight of each character (``of(char)``)."""
+
+    def __init__(self, of: Callable[[str], str]) -> None:
+        super().__init__()
+        self._of = of
+
+    def __missing__(self, code: int) -> str:
+        self[code] = mapped = self._of(chr(code))
+        return mapped
+
+
+# Each character's base letter (accents dropped), look-alikes as ASCII: one for one.
+_FOLDED = _CharMap(lambda ch: (unicodedata.normalize("NFKD", ch)[:1] or ch).translate(_LOOKALIKES))
+# Each character decomposed, combining marks dropped, look-alikes as ASCII (the model's reading).
+_MODEL = _CharMap(
+    lambda ch: "".join(
+        c for c in unicodedata.normalize("NFKD", ch) if unicodedata.category(c) != "Mn"
+    ).translate(_LOOKALIKES)
+)
+
+
 def fold(text: str) -> str:
     """``text`` as injection matching reads it, one character per character of ``text``:
     accents dropped, look-alike letters as the ASCII they imitate, leet digits in words that
     have letters ("1gn0re") as letters."""
-    out = []
-    for ch in text:
-        base = unicodedata.normalize("NFKD", ch)[:1] or ch
-        out.append(base.translate(_LOOKALIKES))
-    folded = "".join(out)
+    folded = text.translate(_FOLDED)
     return _LEET_WORD.sub(
         lambda m: m.group(0).translate(LEET) if _HAS_LETTER.search(m.group(0)) else m.group(0),
         folded,
@@ -59,8 +78,11 @@ def fold(text: str) -> str:
 def despaced(folded: str) -> tuple[str, list[int]]:
     """``folded`` with letters spaced apart joined up ("i g n o r e   a l l" reads "ignore
     all"), and the index in ``folded`` of each character kept."""
+    runs = list(_SPACED.finditer(folded))
+    if not runs and folded.isascii():  # nothing spaced apart, no combining marks: as it is
+        return folded, list(range(len(folded)))
     keep = [True] * len(folded)
-    for run in _SPACED.finditer(folded):
+    for run in runs:
         gaps = Counter(folded[run.start() + 1 : run.end() : 2])
         own = gaps.most_common(1)[0][0] if gaps else " "
         for i in range(run.start(), run.end()):
@@ -77,7 +99,10 @@ def despaced(folded: str) -> tuple[str, list[int]]:
                 )
             ):
                 keep[i] = False
-    index = [i for i, k in enumerate(keep) if k and unicodedata.category(folded[i]) != "Mn"]
+    if folded.isascii():
+        index = [i for i, k in enumerate(keep) if k]
+    else:
+        index = [i for i, k in enumerate(keep) if k and unicodedata.category(folded[i]) != "Mn"]
     return "".join(folded[i] for i in index), index  # combining marks left over are dropped
 
 
@@ -99,12 +124,10 @@ def model_text(text: str) -> str:
     """``text`` as the trained classifier reads it: accents and other combining marks dropped
     (other scripts keep their letters), look-alikes and leet digits folded, letters spaced apart
     joined, lower case, white space single."""
-    out: list[str] = []
-    for ch in _HYPHENATED.sub("", text):
-        out.extend(c for c in unicodedata.normalize("NFKD", ch) if unicodedata.category(c) != "Mn")
-    folded = "".join(out).translate(_LOOKALIKES)
+    folded = _HYPHENATED.sub("", text).translate(_MODEL)
     folded = _LEET_WORD.sub(
         lambda m: m.group(0).translate(LEET) if _HAS_LETTER.search(m.group(0)) else m.group(0),
         folded,
     )
-    return " ".join(despaced(folded)[0].lower().split())
+    joined = despaced(folded)[0] if _SPACED.search(folded) else folded
+    return " ".join(joined.lower().split())

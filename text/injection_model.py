@@ -1,7 +1,9 @@
 """The planted-instruction detector's trained reading: a logistic regression over hashed character
 and word n-grams of the detector's normalised text (look-alikes folded, spacing read through,
-lower case; :func:`text.injection.model_text`). It reads what the hand-written cues of
-:mod:`text.injection_cues` did not foresee: other wordings, framings and languages.
+lower case; :func:`text.injection.model_text`) and over the injection concepts it names and which
+of them occur together (:mod:`text.injection_concepts`: a multilingual lexicon of intents, so a
+wording or language the training held little of is read by what it asks). It reads what the
+hand-written cues of :mod:`text.injection_cues` did not foresee.
 
 The weights ship in ``text/data/injection_model.npz`` (fitted by ``python -m
 adapt.shipped_injection_model``); numpy only, no torch, nothing downloaded. A missing or corrupt
@@ -20,15 +22,18 @@ from pathlib import Path
 
 import numpy as np
 
+from text.injection_concepts import LexiconError, concept_features, feature_names
+
 #: Where the shipped weights live (package data).
 WEIGHTS = Path(__file__).with_name("data") / "injection_model.npz"
 #: Hashed feature space: 2**BITS weights.
 BITS = 18
-#: The probability a window around a cue of meaning must reach for the cue to count: chosen on
-#: set D's dev half with a model fitted without set D (hard negatives marked 13.9 % -> 10.3 %,
-#: attacks recognised unchanged).
-SUPPORT = 0.1
-FORMAT = 1  # bumped when the features change; a file of another format is refused
+#: Cues of meaning never count alone when the model's support is this (see ``support``).
+NO_SUPPORT = 1.01
+FORMAT = 2  # bumped when the features change; a file of another format is refused
+#: The value of a concept feature (an n-gram's is 1/sqrt(distinct n-grams), a text's n-grams
+#: together of unit length).
+CONCEPT_SCALE = 0.5
 _CHAR_NS = (2, 3, 4, 5)
 _WORD = re.compile(r"\w+")
 _PRIME = np.uint64(1_000_003)
@@ -37,10 +42,13 @@ _SHIFT = np.uint64(64 - BITS)
 _SALT = {name: np.uint64(zlib.crc32(name.encode())) for name in ("c2", "c3", "c4", "c5", "w", "ww")}
 
 
-#: Fewer distinct words than this (a CJK character counts as a word) and a text is not read:
+#: Fewer distinct words than this (a CJK or Thai character counts as a word) and a text is not read:
 #: a greeting or a word repeated says too little for n-grams to tell.
 MIN_WORDS = 4
-_UNIT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]|[^\W\u3040-\u30ff\u3400-\u9fff]+")
+# a character of a script written without spaces counts as a word (CJK, kana, Thai, Lao,
+# Myanmar, Khmer), a run of other letters as one
+_UNSPACED = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
+_UNIT = re.compile(f"[{_UNSPACED}]|[^\\W{_UNSPACED}]+")
 
 
 def readable_enough(normal: str) -> bool:
@@ -80,20 +88,38 @@ def features(normal: str) -> np.ndarray:
     return np.unique(np.concatenate(parts)).astype(np.int64)
 
 
+def concept_size() -> int:
+    """How many concept features follow the ``2**BITS`` hashed n-gram weights."""
+    return len(feature_names())
+
+
+def vector(normal: str) -> tuple[np.ndarray, np.ndarray]:
+    """One normalised text as the model reads it: feature indices (hashed n-grams, then the
+    concept features from ``2**BITS`` on) and their values."""
+    grams = features(normal)
+    concepts = np.asarray(concept_features(normal), dtype=np.int64) + 2**BITS
+    scale = 1 / np.sqrt(max(len(grams), 1))
+    values = np.concatenate([np.full(len(grams), scale), np.full(len(concepts), CONCEPT_SCALE)])
+    return np.concatenate([grams, concepts]), values
+
+
 @dataclass(frozen=True)
 class InjectionModel:
-    """Weights, bias and the probability from which a text is flagged."""
+    """Weights, bias, the probability from which a text is flagged, and the probability a window
+    around a cue of meaning must reach for the cue to count (both chosen out of fold by
+    :mod:`adapt.shipped_injection_model`)."""
 
-    weights: np.ndarray  # float32, 2**BITS
+    weights: np.ndarray  # float32: 2**BITS hashed n-grams, then the concept features
     bias: float
     threshold: float
+    support: float = NO_SUPPORT
 
     def probabilities(self, normals: Sequence[str]) -> np.ndarray:
         """The probability that each normalised text holds a planted instruction."""
         out = np.empty(len(normals), dtype=np.float64)
         for i, normal in enumerate(normals):
-            idx = features(normal)
-            z = self.bias + (float(self.weights[idx].sum()) / np.sqrt(len(idx)) if len(idx) else 0)
+            idx, values = vector(normal)
+            z = self.bias + float(self.weights[idx] @ values)
             out[i] = 1.0 / (1.0 + np.exp(-z))
         return out
 
@@ -102,15 +128,19 @@ class InjectionModel:
         return [bool(p >= self.threshold) for p in self.probabilities(normals)]
 
 
-def save(path: Path, weights: np.ndarray, bias: float, threshold: float) -> None:
+def save(
+    path: Path, weights: np.ndarray, bias: float, threshold: float, support: float = NO_SUPPORT
+) -> None:
     """Write a model file :func:`load` reads (weights stored as float16, compressed)."""
     np.savez_compressed(
         path,
         format=np.array(FORMAT),
         bits=np.array(BITS),
         weights=weights.astype(np.float16),
+        concepts=np.array(feature_names()),
         bias=np.array(bias),
         threshold=np.array(threshold),
+        support=np.array(support),
     )
 
 
@@ -122,16 +152,24 @@ def load(path: Path = WEIGHTS) -> InjectionModel:
             fmt, bits = int(stored["format"]), int(stored["bits"])
             weights = stored["weights"].astype(np.float32)
             bias, threshold = float(stored["bias"]), float(stored["threshold"])
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
+            concepts = tuple(str(c) for c in stored["concepts"]) if fmt == FORMAT else ()
+            support = float(stored["support"]) if fmt == FORMAT else NO_SUPPORT
+        size = 2**BITS + concept_size()
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, LexiconError) as err:
         raise InjectionModelError(f"injection model {path} cannot be read: {err}") from err
-    if fmt != FORMAT or bits != BITS or weights.shape != (2**BITS,):
+    if fmt != FORMAT or bits != BITS or weights.shape != (size,):
         raise InjectionModelError(
             f"injection model {path} is format {fmt} with {weights.shape} weights;"
-            f" this detector reads format {FORMAT} with {2**BITS}"
+            f" this detector reads format {FORMAT} with {size}"
         )
-    if not np.isfinite(weights).all() or not 0.0 < threshold < 1.0:
+    if concepts != feature_names():
+        raise InjectionModelError(
+            f"injection model {path} was fitted on other concept features than the lexicon's"
+            " (refit it: python -m adapt.shipped_injection_model --write)"
+        )
+    if not np.isfinite(weights).all() or not 0.0 < threshold < 1.0 or not support > 0.0:
         raise InjectionModelError(f"injection model {path} holds invalid weights or threshold")
-    return InjectionModel(weights, bias, threshold)
+    return InjectionModel(weights, bias, threshold, support)
 
 
 @functools.cache
