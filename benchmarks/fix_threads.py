@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         "wrongly stopped",
     ]
     emit(
-        COMMAND.format(set="{,2,3}", split="{dev,heldout}"),
+        COMMAND.format(set="{,2,3,4}", split="{dev,heldout}"),
         [Table("offline", columns, rows)],
         as_json=args.json,
         archive="../shared/data/email/usrp-users (BOSUN_OCR=off); fix_threads: 114 questions "
