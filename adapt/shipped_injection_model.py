@@ -33,7 +33,6 @@ family out) is measured by :mod:`adapt.injection_validation`.
     python -m adapt.shipped_injection_model --real 30000 --folds 3          # cross-validate
     python -m adapt.shipped_injection_model --real 30000 --folds 3 --write  # ... and ship
 
-(``--set-e FILE`` reads set E's dev rows from FILE where ``tests/data`` does not hold it yet.)
 """
 
 from __future__ import annotations
@@ -110,23 +109,21 @@ def set_rows(path: Path) -> Iterator[dict[str, object]]:
         yield entry
 
 
-def set_paths(extra: Path | None = None) -> list[Path]:
-    """The set files read: A to D, set E where it exists (or ``extra``), the phrasings."""
+def set_paths() -> list[Path]:
+    """The set files read: A to D, set E, the phrasings."""
     paths = [ROOT / "tests" / "data" / name for name in SETS]
-    paths += [p for p in (ROOT / "tests" / "data" / n for n in HELD_OUT_SETS) if p.is_file()]
-    if extra is not None and extra.name not in {p.name for p in paths}:
-        paths.append(extra)
+    paths += [ROOT / "tests" / "data" / name for name in HELD_OUT_SETS]
     return [*paths, EXTRA]
 
 
-def labelled(extra: Path | None = None) -> Iterator[Example]:
+def labelled() -> Iterator[Example]:
     """The attacks and hard negatives of the sets (:func:`set_paths`), the off-topic
     questions, and their decoded copies."""
     for line in OFF_TOPIC.open(encoding="utf-8"):
         text = json.loads(line)["question"]
         key = f"off_topic:{text}"
         yield Example(model_text(text), 0, "hard", key, "off_topic", "en", "benign", key)
-    for path in set_paths(extra):
+    for path in set_paths():
         name = path.name
         for entry in set_rows(path):
             benign = entry.get("label") == "benign"
@@ -161,10 +158,10 @@ def generated(evaluation: list[str]) -> list[Example]:
     return out
 
 
-def training_set(data: Path, real_windows: int, extra: Path | None = None) -> list[Example]:
+def training_set(data: Path, real_windows: int) -> list[Example]:
     """Everything the classifier learns from: :func:`labelled`, :func:`generated` and
     ``real_windows`` windows of real archive text."""
-    sets = list(labelled(extra))
+    sets = list(labelled())
     return sets + generated([e.text for e in sets]) + real(data, real_windows)
 
 
@@ -293,11 +290,11 @@ def out_of_fold(examples: list[Example], folds: int) -> np.ndarray:
     return found
 
 
-def phrasing_hits(extra: Path | None = None) -> dict[str, tuple[bool, bool]]:
+def phrasing_hits() -> dict[str, tuple[bool, bool]]:
     """For each set entry: whether the hand-written phrasings find it, and whether a cue of
     meaning does (which counts where the classifier supports it)."""
     found: dict[str, tuple[bool, bool]] = {}
-    for path in set_paths(extra):
+    for path in set_paths():
         for entry in set_rows(path):
             names = instructions_in(str(entry["text"]), classifier=False)
             found[f"{path.name}:{entry['id']}"] = (
@@ -376,11 +373,10 @@ def main() -> None:
     parser.add_argument("--real", type=int, default=30000, help="real archive windows used")
     parser.add_argument("--folds", type=int, default=3)
     parser.add_argument("--write", action="store_true", help=f"ship the model to {WEIGHTS}")
-    parser.add_argument("--set-e", type=Path, help="set E's file, where tests/data lacks it")
     args = parser.parse_args()
-    examples = training_set(args.data, args.real, args.set_e)
+    examples = training_set(args.data, args.real)
     found = out_of_fold(examples, args.folds)
-    hits = phrasing_hits(args.set_e)
+    hits = phrasing_hits()
     threshold, support = choose_cutoffs(examples, found, hits)
     flags = marked(by_entry(examples, found), hits, threshold, support)
     summary = report(examples, found, threshold)

@@ -206,16 +206,15 @@ def main() -> None:
     parser.add_argument("--cv-only", action="store_true", help="only the leave-one-out tables")
     parser.add_argument("--cv-real", type=int, default=3000, help="real windows in --cv folds")
     parser.add_argument("--cv-epochs", type=int, default=80, help="epochs per --cv fit")
-    parser.add_argument("--set-e", type=Path, help="set E (dev rows read) for --cv only")
     args = parser.parse_args()
     if args.cv_only:
-        cv = cross_validation(args.data, args.cv_real, args.set_e, args.cv_epochs)
+        cv = cross_validation(args.data, args.cv_real, args.cv_epochs)
         command = "python benchmarks/injection_detector.py --json --cv-only"
         emit(command, cv, as_json=args.json)
         return
     rows, missed, hard = recognition()
     benign, flagged = false_positives(args.data, args.mails, args.records)
-    extra = cross_validation(args.data, args.cv_real, args.set_e, args.cv_epochs) if args.cv else []
+    extra = cross_validation(args.data, args.cv_real, args.cv_epochs) if args.cv else []
     emit(
         "python benchmarks/injection_detector.py --json" + (" --cv" if args.cv else ""),
         tables(rows, benign) + extra,
@@ -233,15 +232,15 @@ def main() -> None:
         print(item)  # noqa: T201
 
 
-def cross_validation(data: Path, real_windows: int, set_e: Path | None, epochs: int) -> list[Table]:
+def cross_validation(data: Path, real_windows: int, epochs: int) -> list[Table]:
     """One table per way of leaving texts out (:mod:`adapt.injection_validation`), at the shipped
     threshold, with ``real_windows`` real archive windows in every training fold and ``epochs``
-    per fit (set E's dev rows only, also from ``set_e`` where tests/data lacks it)."""
-    sets = list(labelled(set_e))
+    per fit; set E is read by its dev rows only."""
+    sets = list(labelled())
     examples = sets + generated([e.text for e in sets]) + real(data, real_windows)
     model = shipped()
     cutoffs = (model.threshold, model.support)
-    found = validation.tables(examples, cutoffs, phrasing_hits(set_e), epochs=epochs)
+    found = validation.tables(examples, cutoffs, phrasing_hits(), epochs=epochs)
     return [
         Table(f"cv_{name.split()[0]}", validation.COLUMNS, rows) for name, rows in found.items()
     ]
