@@ -17,32 +17,29 @@ from datetime import date
 
 from archive.store.counts import RecordQuery
 from archive.vessel_types import society_in
+from text.dates import MONTH, YEAR, month_end, month_number
 
-_YEAR = r"((?:19|20)\d{2})"
-_MONTHS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
-_MONTHS |= {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name}
-_MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": 4, "1st": 1, "2nd": 2}
 _ORDINALS |= {"3rd": 3, "4th": 4}
 
 _MONTH_RANGE = re.compile(
-    rf"\b(?:between|from)\s+{_MONTH}\s+(?:and|to|through|-)\s+{_MONTH}\s+(?:of\s+)?{_YEAR}\b",
+    rf"\b(?:between|from)\s+{MONTH}\s+(?:and|to|through|-)\s+{MONTH}\s+(?:of\s+)?{YEAR}\b",
     re.IGNORECASE,
 )
-_MONTH_YEAR = re.compile(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE)
-_HALF = re.compile(rf"\b(first|second|1st|2nd)\s+half\s+of\s+{_YEAR}\b", re.IGNORECASE)
+_MONTH_YEAR = re.compile(rf"\b{MONTH}\s+(?:of\s+)?{YEAR}\b", re.IGNORECASE)
+_HALF = re.compile(rf"\b(first|second|1st|2nd)\s+half\s+of\s+{YEAR}\b", re.IGNORECASE)
 _QUARTER = re.compile(
-    rf"\b(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+quarter\s+of\s+{_YEAR}"
-    rf"|Q([1-4])\s+(?:of\s+)?{_YEAR})\b",
+    rf"\b(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+quarter\s+of\s+{YEAR}"
+    rf"|Q([1-4])\s+(?:of\s+)?{YEAR})\b",
     re.IGNORECASE,
 )
 _DECADE = re.compile(r"\b(?:the\s+)?((?:19|20)\d)0'?s\b", re.IGNORECASE)
 _BETWEEN = re.compile(
-    rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|through|thru|until|-)\s+{_YEAR}\b", re.I
+    rf"\b(?:between|from)\s+{YEAR}\s+(?:and|to|through|thru|until|-)\s+{YEAR}\b", re.I
 )
-_SINCE = re.compile(rf"\b(?:since|after|from)\s+{_YEAR}\b|\b{_YEAR}\s+or\s+later\b", re.I)
-_BEFORE = re.compile(rf"\bbefore\s+{_YEAR}\b|\b{_YEAR}\s+or\s+earlier\b", re.IGNORECASE)
-_IN_YEAR = re.compile(rf"\b{_YEAR}\b")
+_SINCE = re.compile(rf"\b(?:since|after|from)\s+{YEAR}\b|\b{YEAR}\s+or\s+later\b", re.I)
+_BEFORE = re.compile(rf"\bbefore\s+{YEAR}\b|\b{YEAR}\s+or\s+earlier\b", re.IGNORECASE)
+_IN_YEAR = re.compile(rf"\b{YEAR}\b")
 
 Period = tuple[date | None, date | None, str]
 
@@ -51,28 +48,28 @@ def period_in(question: str) -> Period | None:
     """The period a question names, as (first day, last day, words); None when it names none.
     The most precise reading wins: "between February and April 2014" before "2014"."""
     if m := _MONTH_RANGE.search(question):
-        year, first, last = int(m[3]), _MONTHS[m[1].lower()], _MONTHS[m[2].lower()]
+        year, first, last = int(m[3]), month_number(m[1]), month_number(m[2])
         first, last = min(first, last), max(first, last)
         return (
             date(year, first, 1),
-            _last_day(year, last),
+            month_end(year, last),
             (f"from {calendar.month_name[first]} to {calendar.month_name[last]} {year}"),
         )
     if m := _HALF.search(question):
         year, half = int(m[2]), _ORDINALS[m[1].lower()]
         first = 1 if half == 1 else 7
         words = f"in the {'first' if half == 1 else 'second'} half of {year}"
-        return date(year, first, 1), _last_day(year, first + 5), words
+        return date(year, first, 1), month_end(year, first + 5), words
     if m := _QUARTER.search(question):
         quarter = _ORDINALS[m[1].lower()] if m[1] else int(m[3])
         year = int(m[2] or m[4])
         words = f"in the {('first', 'second', 'third', 'fourth')[quarter - 1]} quarter of {year}"
-        return date(year, 3 * quarter - 2, 1), _last_day(year, 3 * quarter), words
+        return date(year, 3 * quarter - 2, 1), month_end(year, 3 * quarter), words
     if m := _MONTH_YEAR.search(question):
-        year, month = int(m[2]), _MONTHS[m[1].lower()]
+        year, month = int(m[2]), month_number(m[1])
         return (
             date(year, month, 1),
-            _last_day(year, month),
+            month_end(year, month),
             (f"in {calendar.month_name[month]} {year}"),
         )
     if m := _DECADE.search(question):
@@ -95,10 +92,6 @@ def _years(question: str) -> Period | None:
         year = int(m[1])
         return date(year, 1, 1), date(year, 12, 31), f"from {year}"
     return None
-
-
-def _last_day(year: int, month: int) -> date:
-    return date(year, month, calendar.monthrange(year, month)[1])
 
 
 # --- NTSB records -------------------------------------------------------------------------

@@ -17,13 +17,10 @@ import calendar
 import re
 from datetime import date, timedelta
 
+from text.dates import MONTH, YEAR, month_end, month_number
+
 Range = tuple[date | None, date | None]
 
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS |= {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
-_MONTHS["sept"] = 9
-_MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_YEAR = r"((?:19|20)\d{2})"
 _SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 _SEASON = r"(spring|summer|autumn|fall|winter)"
 _NUMBERS = {
@@ -43,24 +40,24 @@ _NUMBERS = {
 _COUNT = r"(\d{1,2}|" + "|".join(_NUMBERS) + r")"
 
 _BETWEEN_MONTHS = re.compile(
-    rf"\b(?:between|from)\s+{_MONTH}(?:\s+{_YEAR})?\s+(?:and|to|until|through|-)\s+{_MONTH}"
-    rf"(?:\s+{_YEAR})?\b",
+    rf"\b(?:between|from)\s+{MONTH}(?:\s+{YEAR})?\s+(?:and|to|until|through|-)\s+{MONTH}"
+    rf"(?:\s+{YEAR})?\b",
     re.IGNORECASE,
 )
 _BOUND_MONTH = re.compile(
     rf"\b(since|after|from|before|until|till|through|prior\s+to)\s+(?:the\s+(?:start|beginning)"
-    rf"\s+of\s+)?{_MONTH}(?:\s+(?:of\s+)?{_YEAR})?\b",
+    rf"\s+of\s+)?{MONTH}(?:\s+(?:of\s+)?{YEAR})?\b",
     re.IGNORECASE,
 )
 #: A day ("on April 27, 2014", "27 April 2014"): the month it falls in, so a day remembered
 #: a little wrong still finds the event.
 _DAY = re.compile(
-    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}\b|\b\d{{1,2}}\s+{_MONTH}\s+{_YEAR}\b",
+    rf"\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{YEAR}\b|\b\d{{1,2}}\s+{MONTH}\s+{YEAR}\b",
     re.IGNORECASE,
 )
-_IN_MONTH = re.compile(rf"\b(?:in|during|of|for)\s+{_MONTH}\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE)
+_IN_MONTH = re.compile(rf"\b(?:in|during|of|for)\s+{MONTH}\s+(?:of\s+)?{YEAR}\b", re.IGNORECASE)
 _SEASON_OF = re.compile(
-    rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE
+    rf"\b(?:in\s+|during\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{YEAR}\b", re.IGNORECASE
 )
 _LAST_SEASON = re.compile(rf"\b(?:last|past|previous)\s+{_SEASON}\b", re.IGNORECASE)
 #: "in the past two years", "the last 6 months", "over the past year" (a bare "the last day"
@@ -86,14 +83,6 @@ def relative_range(text: str, today: date) -> Range | None:
     return None
 
 
-def _month(name: str) -> int:
-    return _MONTHS[name.lower().rstrip(".")]
-
-
-def _month_end(year: int, month: int) -> date:
-    return date(year, month, calendar.monthrange(year, month)[1])
-
-
 def _latest_start(month: int, today: date) -> int:
     """The year of ``month``'s latest start on or before ``today``."""
     return today.year if date(today.year, month, 1) <= today else today.year - 1
@@ -103,38 +92,38 @@ def _between(text: str, today: date) -> Range | None:
     m = _BETWEEN_MONTHS.search(text)
     if m is None:
         return None
-    first, second = _month(m[1]), _month(m[3])
+    first, second = month_number(m[1]), month_number(m[3])
     end_year = int(m[4]) if m[4] else _latest_start(second, today)
     start_year = int(m[2]) if m[2] else (end_year if first <= second else end_year - 1)
-    return date(start_year, first, 1), _month_end(end_year, second)
+    return date(start_year, first, 1), month_end(end_year, second)
 
 
 def _bounded(text: str, today: date) -> Range | None:
     m = _BOUND_MONTH.search(text)
     if m is None:
         return None
-    word, month = " ".join(m[1].lower().split()), _month(m[2])
+    word, month = " ".join(m[1].lower().split()), month_number(m[2])
     year = int(m[3]) if m[3] else _latest_start(month, today)
     start = date(year, month, 1)
     if word in ("since", "from"):
         return start, None
     if word == "after":
-        return _month_end(year, month) + timedelta(days=1), None
+        return month_end(year, month) + timedelta(days=1), None
     if word in ("until", "till", "through"):
-        return None, _month_end(year, month)
+        return None, month_end(year, month)
     return None, start - timedelta(days=1)  # before, prior to
 
 
 def _in_month(text: str, today: date) -> Range | None:
     m = _IN_MONTH.search(text)
     if m is not None:
-        year, month = int(m[2]), _month(m[1])
-        return date(year, month, 1), _month_end(year, month)
+        year, month = int(m[2]), month_number(m[1])
+        return date(year, month, 1), month_end(year, month)
     day = _DAY.search(text)
     if day is None:
         return None
-    year, month = int(day[2] or day[4]), _month(day[1] or day[3])
-    return date(year, month, 1), _month_end(year, month)
+    year, month = int(day[2] or day[4]), month_number(day[1] or day[3])
+    return date(year, month, 1), month_end(year, month)
 
 
 def _season(name: str, year: int) -> Range:
@@ -142,8 +131,8 @@ def _season(name: str, year: int) -> Range:
     first = _SEASONS[name.lower()]
     last_month = first + 2
     if last_month > 12:
-        return date(year, first, 1), _month_end(year + 1, last_month - 12)
-    return date(year, first, 1), _month_end(year, last_month)
+        return date(year, first, 1), month_end(year + 1, last_month - 12)
+    return date(year, first, 1), month_end(year, last_month)
 
 
 def _season_of(text: str, today: date) -> Range | None:
@@ -197,7 +186,7 @@ def _calendar(text: str, today: date) -> Range | None:
     if which == "this":
         return date(today.year, today.month, 1), today
     start = _back(today.replace(day=1), 1)
-    return start, _month_end(start.year, start.month)
+    return start, month_end(start.year, start.month)
 
 
 def without_days(text: str) -> str:
