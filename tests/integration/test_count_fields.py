@@ -4,24 +4,18 @@ injury levels, class societies, tonnage, ships involved and the dead or missing.
 
 from __future__ import annotations
 
-import csv
-import json
-import uuid
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
-from langchain_core.messages import HumanMessage
-from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.evaluation.answer_kinds import first_number
 from agent.settings import Settings
-from agent.wiring import Services, build_clients, open_services
+from agent.wiring import Services
 from answers.counting import count_plan
-from archive.ingest.pipeline import ingest_paths
 from archive.store.counts import RecordQuery, count_records
-from graph.builder import build_graph
+from tests.integration.records_archive import ask, records_archive
 
 pytestmark = pytest.mark.integration
 
@@ -99,16 +93,8 @@ async def services(
     settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Services]:
     folder = tmp_path_factory.mktemp("fields")
-    (folder / "ntsb.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
-    with (folder / "casualties.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(CASUALTIES[0]))
-        writer.writeheader()
-        writer.writerows(CASUALTIES)
-    async with open_services(settings, collection=f"{settings.collection}_fields") as svc:
-        report = await ingest_paths(
-            [folder], svc.store, svc.embeddings, svc.archive, progress=False
-        )
-        assert report.errors == [] and report.added == len(RECORDS) + len(CASUALTIES)
+    collection = f"{settings.collection}_fields"
+    async with records_archive(settings, folder, collection, RECORDS, CASUALTIES) as svc:
         yield svc
 
 
@@ -191,12 +177,6 @@ async def test_maritime_fields_filter_casualties(services: Services) -> None:
     dead = RecordQuery(sea, outcomes=("dead_or_missing",))
     assert await _ids(services, dead) == {"F1", "F2"}  # their consequences name no loss of life
     assert await _ids(services, RecordQuery(sea, outcomes=("loss_of_life",))) == set()
-
-
-async def ask(services: Services, question: str) -> dict[str, Any]:
-    graph = build_graph(build_clients(services, offline=True), checkpointer=InMemorySaver())
-    config: Any = {"configurable": {"thread_id": uuid.uuid4().hex}}
-    return await graph.ainvoke({"messages": [HumanMessage(question)]}, config)
 
 
 async def test_a_month_named_like_a_ship_is_counted_as_the_month(services: Services) -> None:

@@ -3,8 +3,6 @@ casualties are ingested, counted in SQL over the whole set, and answered through
 
 from __future__ import annotations
 
-import csv
-import json
 import uuid
 from collections.abc import AsyncIterator
 from datetime import date
@@ -16,10 +14,10 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.evaluation.answer_kinds import first_number
 from agent.settings import Settings
-from agent.wiring import Services, build_clients, open_services
-from archive.ingest.pipeline import ingest_paths
+from agent.wiring import Services, build_clients
 from archive.store.counts import RecordQuery, count_records
 from graph.builder import build_graph
+from tests.integration.records_archive import ask, records_archive
 
 pytestmark = pytest.mark.integration
 
@@ -78,16 +76,8 @@ async def services(
     settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Services]:
     folder = tmp_path_factory.mktemp("records")
-    (folder / "ntsb.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
-    with (folder / "casualties.csv").open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(CASUALTIES[0]))
-        writer.writeheader()
-        writer.writerows(CASUALTIES)
-    async with open_services(settings, collection=f"{settings.collection}_counts") as svc:
-        report = await ingest_paths(
-            [folder], svc.store, svc.embeddings, svc.archive, progress=False
-        )
-        assert report.errors == [] and report.added == len(RECORDS) + len(CASUALTIES)
+    collection = f"{settings.collection}_counts"
+    async with records_archive(settings, folder, collection, RECORDS, CASUALTIES) as svc:
         yield svc
 
 
@@ -130,12 +120,6 @@ async def test_a_count_of_a_ship_type_counts_its_family_and_names_related_types(
     assert first_number(answer) == 1 and "of the 2 casualty records of bulk carriers" in answer
     assert "Counted with them: 1 casualty records of related types" in answer, answer
     assert "(ORE CARRIER 1)" in answer, answer
-
-
-async def ask(services: Services, question: str) -> dict[str, Any]:
-    graph = build_graph(build_clients(services, offline=True), checkpointer=InMemorySaver())
-    config: Any = {"configurable": {"thread_id": uuid.uuid4().hex}}
-    return await graph.ainvoke({"messages": [HumanMessage(question)]}, config)
 
 
 async def test_a_count_question_is_answered_with_the_count_and_cited(services: Services) -> None:
