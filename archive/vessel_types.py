@@ -153,10 +153,3 @@ def own_words(families: tuple[str, ...]) -> str:
     """One case-insensitive pattern (Python and PostgreSQL alike) over a record's type name that
     holds when the type names one of ``families`` in its own words; "" for no family."""
     return "|".join(f"(?:{_OWN_WORDS[f]})" for f in families if f in _OWN_WORDS)
-
-
-def names_family(vessel_type: str | None, families: tuple[str, ...]) -> bool:
-    """Whether a record's type name says one of ``families`` itself ("Bulk Carrier": yes;
-    "Ore Carrier", filed with bulk carriers: no)."""
-    pattern = own_words(families)
-    return bool(pattern and vessel_type and re.search(pattern, vessel_type, re.IGNORECASE))
