@@ -33,9 +33,22 @@ STOP_WORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
+#: Words a question asks with, and filler and modal words, that PostgreSQL's list keeps ("tell
+#: me which reports describe ...", "what might cause ..."): :func:`topic_stems` leaves them out
+#: too, for the reranker's features, where they match any passage that says "find" or "may".
+ASKING_WORDS = frozenset(
+    """
+    also anything could describe either else ever explain find get give got however kind know let
+    like list made make many may might much must need one ones per please shall show someone
+    something tell thing things upon us use used using via want way ways whatever whether whose
+    within without would yet
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_TOPIC_STOP_WORDS = STOP_WORDS | ASKING_WORDS
+
 #: Names of the tokenisation and stemming, recorded with anything fitted on stems (the reranker's
 #: weights), so a model fitted on other stems is refused rather than silently misread.
-STEMMER = "snowball-english"
+STEMMER = "snowball-english, asking words dropped"
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-/.][a-z0-9]+)*")
 _STEMMER = Stemmer.Stemmer("english")
@@ -59,6 +72,11 @@ def stem(word: str) -> str:
 def content_stems(words: Sequence[str]) -> list[str]:
     """Stems of the words that carry meaning: stop words and one-letter tokens dropped."""
     return [stem(w) for w in words if len(w) > 1 and w not in STOP_WORDS]
+
+
+def topic_stems(words: Sequence[str]) -> list[str]:
+    """Stems of the words that name a topic: :func:`content_stems` without :data:`ASKING_WORDS`."""
+    return [stem(w) for w in words if len(w) > 1 and w not in _TOPIC_STOP_WORDS]
 
 
 def is_identifier(token: str) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from text.words import content_stems, is_identifier, tokens
+from text.words import is_identifier, tokens, topic_stems
 
 #: Names of the columns :func:`feature_matrix` returns, in order.
 FEATURES: tuple[str, ...] = (
@@ -78,7 +78,7 @@ class DocumentSignals:
 def query_terms(query: str, idf: Mapping[str, float] | None = None) -> QueryTerms:
     """The query's content stems, bigrams and identifiers."""
     words = tokens(query)
-    stems = content_stems(words)
+    stems = topic_stems(words)
     distinct = tuple(dict.fromkeys(stems))
     weights = tuple(max(float(idf.get(s, 1.0)), 0.0) if idf else 1.0 for s in distinct)
     return QueryTerms(
@@ -111,11 +111,11 @@ def feature_matrix(
     all_stems: list[list[str]] = []
     for i, (text, title) in enumerate(zip(documents, titles, strict=True)):
         words = tokens(text)
-        stems = content_stems(words)
+        stems = topic_stems(words)
         all_stems.append(stems)
         present = set(stems)
         held.append(present.intersection(query.stems))
-        title_stems = set(content_stems(tokens(title))) if title else set()
+        title_stems = set(topic_stems(tokens(title))) if title else set()
         covered = sum(w for s, w in zip(query.stems, query.weights, strict=True) if s in present)
         in_title = sum(
             w for s, w in zip(query.stems, query.weights, strict=True) if s in title_stems

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from providers.rerankers.features import document_groups
-from text.words import content_stems, tokens
+from text.words import tokens, topic_stems
 
 #: The reranker's columns computed from a translation model, after :data:`FEATURES`.
 TRANSLATION_FEATURES: tuple[str, ...] = (
@@ -42,7 +42,7 @@ ALPHA = 0.5
 
 def stems(text: str) -> list[str]:
     """The content stems the model reads (the reranker's own tokenisation)."""
-    return content_stems(tokens(text))
+    return topic_stems(tokens(text))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from providers.rerankers.features import FEATURES, query_terms
 from providers.rerankers.learned import FeatureReranker
 from providers.rerankers.trees import FeatureWeights, RankModel, Tree
 from tests.fakes.clients import passage
-from text.words import is_identifier, stem, tokens
+from text.words import STEMMER, is_identifier, stem, tokens
 
 ENGINE = (
     "Loss of engine power | ERA22LA175\n"
@@ -156,15 +156,21 @@ def test_weights_fitted_on_other_stems_are_refused(tmp_path) -> None:  # type: i
     shipped = json.loads(
         (Path(providers.__file__).parent / "data" / "feature_reranker.json").read_text()
     )
-    assert shipped["stems"] == "snowball-english"
+    assert shipped["stems"] == STEMMER
     path = tmp_path / "w.json"
-    for stems in (None, "porter"):
+    for stems in (None, "porter", "snowball-english"):  # the last: before asking words dropped
         data = {k: v for k, v in shipped.items() if k != "stems"}
         if stems:
             data["stems"] = stems
         path.write_text(json.dumps(data))
         with pytest.raises(ValueError, match="stems: fit them again"):
             FeatureWeights.load(path)
+
+
+def test_query_terms_leave_out_asking_words() -> None:
+    """Asking words ("tell me", "find", "might") name no topic, so they match no passage."""
+    terms = query_terms("Please tell me which reports might describe a fuel leak")
+    assert set(terms.stems) == {"report", "fuel", "leak"}
 
 
 def test_query_terms_drop_stop_words_and_keep_identifiers() -> None:
