@@ -1,7 +1,8 @@
 """Set F (tests/data/injections_f.jsonl), a second held-back test of issue 27: the committed file
 is what its generator writes, ids are unique, and its split is fixed by base, half and half within
-each label and language, so nobody can move a row between the halves or edit a held-back text
-without this failing. Nothing here runs the detector on the set."""
+each label and language (and within each family inside a language), so nobody can move a row
+between the halves or edit a held-back text without this failing. Nothing here runs the detector
+on the set."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def _bases(rows: list[dict[str, str]]) -> dict[str, dict[str, set[str]]]:
     for row in rows:
         base, disguise = row["id"].rsplit("-", 1)
         assert disguise == row["disguise"], row["id"]
-        seen = bases.setdefault(base, {"label": set(), "language": set(), "split": set()})
+        seen = bases.setdefault(base, {k: set() for k in ("label", "language", "family", "split")})
         for key in seen:
             seen[key].add(row[key])
     return bases
@@ -67,7 +68,9 @@ def test_no_base_falls_on_both_sides_and_each_label_and_language_is_split_half_a
             dev, held = sides[label, language, "dev"], sides[label, language, "held_back"]
             assert dev and held and abs(dev - held) <= 1, (label, language, dev, held)
         total = Counter({s: n for (lab, _, s), n in sides.items() if lab == label})
-        assert abs(total["dev"] - total["held_back"]) <= 2, (label, total)
+        assert abs(total["dev"] - total["held_back"]) <= 1, (label, total)
+    families = {(next(iter(b["family"])), next(iter(b["split"]))) for b in bases.values()}
+    assert all((f, "dev") in families and (f, "held_back") in families for f, _ in families)
 
 
 def test_the_set_holds_what_the_brief_asks_for():
