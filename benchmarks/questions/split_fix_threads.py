@@ -7,16 +7,22 @@ script only splits: every question of both files, ordered by ``message_id``, shu
 ``random.Random(seed)``; the first half is the dev set, the rest is held back. ``--check`` tells
 whether the files on disk are that split (exit status 1 when they are not).
 
-Two sets are split this way, each with its own seed, each split before Bosun answered any of it:
+The sets are split this way, each with its own seed, each split before Bosun answered any of it:
 ``fix_threads`` (114 questions, seed 26), ``fix_threads2`` (51 more, read from threads the
 first set does not use, seed 2602), ``fix_threads3`` (36 more, from threads neither uses,
-seed 2603) and ``fix_threads4`` (78 more, one question a thread, from threads none of the others
-use, read and written by someone who does not work on the answers; seed 2604).
+seed 2603), ``fix_threads4`` (78 more, one question a thread, from threads none of the others
+use, read and written by someone who does not work on the answers; seed 2604) and ``fix_threads5``
+(87 questions from 61 threads none of the others use, read and written the same way: a fix
+question where a reply states the fix, and a cause question where a message states what caused
+the problem, 42 threads with one; seed 2605). A set in ``BY_THREAD`` is split by thread, so a
+thread's fix and cause questions land in the same half: its threads, ordered by ``thread_id``,
+are shuffled and halved the same way and each keeps its questions in the order of the file.
 
     python benchmarks/questions/split_fix_threads.py --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads2 --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads3 --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads4 --check
+    python benchmarks/questions/split_fix_threads.py --set fix_threads5 --check
 """
 
 from __future__ import annotations
@@ -27,8 +33,15 @@ import random
 import sys
 from pathlib import Path
 
-SEEDS = {"fix_threads": 26, "fix_threads2": 2602, "fix_threads3": 2603, "fix_threads4": 2604}
+SEEDS = {
+    "fix_threads": 26,
+    "fix_threads2": 2602,
+    "fix_threads3": 2603,
+    "fix_threads4": 2604,
+    "fix_threads5": 2605,
+}
 SEED = SEEDS["fix_threads"]
+BY_THREAD = {"fix_threads5"}
 HERE = Path(__file__).resolve().parent
 
 
@@ -38,6 +51,19 @@ def split(rows: list[dict], seed: int = SEED) -> tuple[list[dict], list[dict]]:
     random.Random(seed).shuffle(ordered)
     half = (len(ordered) + 1) // 2
     return ordered[:half], ordered[half:]
+
+
+def split_by_thread(rows: list[dict], seed: int) -> tuple[list[dict], list[dict]]:
+    """Dev and held-back halves of ``rows`` with each thread's questions in one half (the dev
+    half gets the odd thread); a thread keeps its questions in the order ``rows`` has them."""
+    by_thread: dict[str, list[dict]] = {}
+    for row in rows:
+        by_thread.setdefault(row["thread_id"], []).append(row)
+    ordered = sorted(by_thread)
+    random.Random(seed).shuffle(ordered)
+    half = (len(ordered) + 1) // 2
+    dev = [row for thread in ordered[:half] for row in by_thread[thread]]
+    return dev, [row for thread in ordered[half:] for row in by_thread[thread]]
 
 
 def _read(path: Path) -> list[dict]:
@@ -59,7 +85,10 @@ def main(argv: list[str] | None = None) -> int:
         rows = json.loads(args.source.read_text(encoding="utf-8"))
     else:
         rows = _read(dev_path) + _read(held_path)
-    dev, heldout = split(rows, SEEDS[args.name])
+    if args.name in BY_THREAD:
+        dev, heldout = split_by_thread(rows, SEEDS[args.name])
+    else:
+        dev, heldout = split(rows, SEEDS[args.name])
     if args.check:
         same = _read(dev_path) == dev and _read(held_path) == heldout
         verdict = "the seeded split" if same else "NOT the seeded split"

@@ -1,7 +1,9 @@
-"""The fourth set of usrp-users fix and cause questions (benchmarks/questions/fix_threads4_*.jsonl):
-split before anything answered it, one question a thread, none on a thread the earlier sets use,
-and every gold key phrase is in the text the archive stores for a message that states it, so a
-perfect answer can score. Nothing here answers the questions."""
+"""The fourth and fifth sets of usrp-users fix and cause questions
+(benchmarks/questions/fix_threads{4,5}_*.jsonl): each split before anything answered it, none on a
+thread an earlier set uses, and every gold key phrase is in the text the archive stores for a
+message that states it, so a perfect answer can score. The fourth has one question a thread; the
+fifth a fix and/or a cause question a thread, a thread's questions in one half. Nothing here
+answers the questions."""
 
 from __future__ import annotations
 
@@ -26,13 +28,17 @@ def _rows(name: str) -> list[dict]:
     ]
 
 
-def test_the_files_are_the_seeded_split_and_use_new_threads_once():
+def _split_main():
     import sys
 
     sys.path.insert(0, str(QUESTIONS))
     from split_fix_threads import main
 
-    assert main(["--set", "fix_threads4", "--check"]) == 0
+    return main
+
+
+def test_the_files_are_the_seeded_split_and_use_new_threads_once():
+    assert _split_main()(["--set", "fix_threads4", "--check"]) == 0
     rows = _rows("fix_threads4")
     threads = [r["thread_id"] for r in rows]
     assert len(rows) >= 40 and len(set(threads)) == len(threads)
@@ -43,12 +49,41 @@ def test_the_files_are_the_seeded_split_and_use_new_threads_once():
     assert all(r["kind"] in {"fix", "cause"} and r["message_id"] in r["stated_in"] for r in rows)
 
 
+def _halves(name: str) -> list[set[str]]:
+    return [
+        {json.loads(line)["thread_id"] for line in path.read_text("utf-8").splitlines() if line}
+        for path in (QUESTIONS / f"{name}_dev.jsonl", QUESTIONS / f"{name}_heldout.jsonl")
+    ]
+
+
+def test_the_fifth_set_is_its_seeded_split_by_thread_with_causes_on_new_threads():
+    assert _split_main()(["--set", "fix_threads5", "--check"]) == 0
+    rows = _rows("fix_threads5")
+    asked = [(r["thread_id"], r["kind"]) for r in rows]
+    assert len(set(asked)) == len(asked)
+    threads = {r["thread_id"] for r in rows}
+    assert len(threads) >= 60
+    assert len({r["thread_id"] for r in rows if r["kind"] == "cause"}) >= 40
+    dev, heldout = _halves("fix_threads5")
+    assert not dev & heldout
+    earlier = {
+        r["thread_id"]
+        for n in ("fix_threads", "fix_threads2", "fix_threads3", "fix_threads4")
+        for r in _rows(n)
+    }
+    assert not earlier & threads
+    assert all(r["kind"] in {"fix", "cause"} and r["message_id"] in r["stated_in"] for r in rows)
+    assert all(r["question"].strip() and r["gold"] for r in rows)
+    assert all(g.strip() for r in rows for g in r["gold"])
+
+
 @pytest.mark.shared_data
+@pytest.mark.parametrize("name", ["fix_threads4", "fix_threads5"])
 def test_every_gold_phrase_is_in_a_stated_message_as_the_archive_stores_it(
-    shared_data: Path, monkeypatch: pytest.MonkeyPatch
+    name: str, shared_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BOSUN_OCR", "off")
-    rows = _rows("fix_threads4")
+    rows = _rows(name)
     wanted = {m for r in rows for m in r["stated_in"]}
     stored: dict[str, str] = {}
     for path in sorted((shared_data / "email" / "usrp-users").glob("*.eml")):
