@@ -70,6 +70,18 @@ _FOUND_CUE = re.compile(
     r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that)\b",
     re.I,
 )
+#: A sentence that explains why rather than saying so with a cause word: what a symptom means
+#: ("'S' on a stream means that a packet got dropped", "it goes through software, and that
+#: means we cannot time it"), when it happens ("That's when you get
+#: the error", "this happens when ..."), what the problem is ("the issue is that ..."), or a
+#: correction ("the data is not stored on the device but on the host").
+_EXPLAINS = re.compile(
+    r"\b(?:means\s+that|(?:that|this|which)\s+means|(?:that|this|which)(?:['’]s|\s+is|\s+was)\s+(?:why|when|what\s+causes)"
+    r"|(?:happens|occurs)\s+(?:when|because|if|whenever)|(?:this|that|which)\s+explains"
+    r"|the\s+(?:problem|issue|catch|thing)\s+(?:here\s+)?is\s+that"
+    r"|(?:is|are)(?:\s+not|n['’]t)\s+[^.;!?]{1,60}?\s+but\s+(?:in|on|at|from|by|the|a|an)\b)",
+    re.I,
+)
 #: Sentences glued by a lost space ("That worked.It converged"): split there.
 #: The labelled parts of a thread digest ("Problem (Ann): ...", "Resolution (Bob): ...").
 _DIGEST_PART = re.compile(r"^(Problem|Investigation|Resolution)\b[^:\n]{0,80}:\s*", re.M)
@@ -202,6 +214,12 @@ def _role(text: str) -> Role:
     if _OUTCOME_CUE.search(text):
         return "outcome"
     return "plain"
+
+
+def explains(text: str) -> bool:
+    """Whether a sentence explains why without a cause word (:data:`_EXPLAINS`): a reply's
+    explanation is the cause a why-question asks for."""
+    return bool(_EXPLAINS.search(text))
 
 
 # --- sameness -------------------------------------------------------------------------------

@@ -1,0 +1,92 @@
+"""Cause answers over a mail thread: the reply that explains why, said whole, without the
+author's signature."""
+
+from __future__ import annotations
+
+import re
+
+from answers.thread_answer import ThreadQuestion, thread_answer
+from answers.threads import own_text
+from answers.units import explains
+from archive.store.passages import Passage
+from tests.unit.test_threads import mail
+
+ERROR = 'I suddenly get "RuntimeError: no cal data available for key rx_b" on my X300.'
+ASK = mail("b00000000001", f"Hello. {ERROR} Any idea?", "root@example.org", "Abhi")
+#: An early reply that restates the error, from a regular on the list.
+RESTATES = mail(
+    "b00000000002",
+    "That sounds like you are using the calibrated-power API, but the cal data are missing.",
+    "r1@x",
+    "Marcus",
+    reply_to="root@example.org",
+    standing=1.0,
+)
+#: A later reply that explains why, without a cause word.
+EXPLAINS = mail(
+    "b00000000003",
+    "Cal data is not stored on the device but on the host PC. Did you change computers?",
+    "r2@x",
+    "Lars",
+    reply_to="root@example.org",
+    day="2024-05-09",
+)
+
+
+def markers(text: str) -> list[str]:
+    return re.findall(r"\[C:([0-9a-f]{12})\]", text)
+
+
+def cause_answer(question: str, pool: list[Passage]) -> str:
+    lines = thread_answer(
+        ThreadQuestion(question, question, "cause", [ASK], pool),
+        fresh=lambda text: True,
+        take=lambda text: None,
+    )
+    assert lines is not None
+    return "\n".join(lines)
+
+
+def test_sentences_that_explain_without_a_cause_word() -> None:
+    assert explains("'S' on a transmit stream means that a packet got dropped on the network.")
+    assert explains("It goes through software, and that means we cannot time it.")
+    assert explains("That's when you get the timing error.")
+    assert explains("The issue is that the FPGA is already full.")
+    assert explains("The data is not stored on the device but on the host PC.")
+    assert not explains("You need to set the master clock rate first.")
+    assert not explains("It is not clear, but try a reboot.")
+
+
+def test_a_cause_question_is_answered_by_the_reply_that_explains_why() -> None:
+    """The regular's reply only restates the error; the other explains where the data lives:
+    a why-question is answered from the explanation, cited to its message."""
+    answer = cause_answer(
+        "Why do I get no cal data available for key rx_b?", [ASK, RESTATES, EXPLAINS]
+    )
+    assert "not stored on the device but on the host PC" in answer
+    assert EXPLAINS["chunk_id"] in markers(answer)
+    assert RESTATES["chunk_id"] not in markers(answer)
+
+
+def test_a_signature_below_a_sign_off_is_not_the_replys_words() -> None:
+    signed = (
+        "Hi Abhi,\n\nCal data is stored on the host PC.\n\nRegards\n\nLars\n\n"
+        "Lars Amsel Principal Software Engineer +49351206931427\n\nINTERNAL - CONFIDENTIAL"
+    )
+    assert own_text(signed) == "Hi Abhi,\n\nCal data is stored on the host PC."
+    assert own_text("Best,\nthe fix is X.\nCheers,\nBob") == "Best,\nthe fix is X."
+    # thanks is how an asker confirms: never cut as a sign-off
+    assert own_text("Yes.\nThanks!") == "Yes.\nThanks!"
+    # a long text below a "Best" line is more than a signature
+    long_tail = "Use X.\nBest\n" + "\n".join(f"Line {i} of the reply." for i in range(12))
+    assert own_text(long_tail) == long_tail
+
+
+def test_a_cause_answer_says_no_signature() -> None:
+    signed = {
+        **EXPLAINS,
+        "text": f"{EXPLAINS['text']}\n\nRegards\n\nLars\n\nLars Amsel Principal Engineer +4935120",
+    }
+    answer = cause_answer("Why do I get no cal data available for key rx_b?", [ASK, signed])
+    assert "Principal Engineer" not in answer and "Regards" not in answer
+    assert "host PC" in answer
