@@ -149,11 +149,16 @@ def _units_of(record: Passage, rank: int) -> list[Unit]:
 
 def _introduced(parts: list[str]) -> list[str]:
     """``parts`` with the short pieces a colon introduces joined to it ("two parameters on the
-    command line:", then '"radio-id"', then 'and "radio-chan"' on lines of their own): each
-    alone is too short to be copied, and the sentence before says nothing without them."""
+    command line:", then '"radio-id"', then 'and "radio-chan"' on lines of their own), and a
+    name on a line of its own joined to the unfinished sentence before it ("you need to set
+    your", then "UHD_IMAGES_DIR"): each alone is too short to be copied, and the sentence
+    before says nothing without them."""
     out: list[str] = []
     open_list = False
     for part in parts:
+        if out and len(part) < MIN_CHARS and _NAME.fullmatch(part) and not _ENDED.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"  # "you need to set your", then "UHD_IMAGES_DIR" alone
+            continue
         if out and len(part) < MIN_CHARS and (open_list or out[-1].endswith(":")):
             out[-1] = f"{out[-1]} {part}"
             open_list = True
@@ -163,6 +168,13 @@ def _introduced(parts: list[str]) -> list[str]:
     return out
 
 
+#: A name set on a line of its own (a variable, a path, a file, a part: "UHD_IMAGES_DIR",
+#: "/usr/lib/uhd", "x310.yml"), which the sentence before it names; not a signature ("--M",
+#: "/Martin").
+_NAME = re.compile(
+    r"(?![-/]+[A-Za-z]+$)[\"'`]?(?=[^\s\"'`]*[_/.\d-]|[A-Z]{3,}\b)[\w/.~$][^\s\"'`]*[\"'`]?"
+)
+_ENDED = re.compile(r"[.!?:;)\]\"'”’]$")
 _REPLY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:re|aw|sv|fwd?|antw)\s*(?:\[\d+\])?\s*:", re.I)
 
 

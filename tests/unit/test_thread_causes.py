@@ -7,7 +7,7 @@ import re
 
 from answers.thread_answer import ThreadQuestion, thread_answer
 from answers.threads import own_text
-from answers.units import explains
+from answers.units import explains, units_of
 from archive.store.passages import Passage
 from tests.unit.test_threads import mail
 
@@ -90,3 +90,18 @@ def test_a_cause_answer_says_no_signature() -> None:
     answer = cause_answer("Why do I get no cal data available for key rx_b?", [ASK, signed])
     assert "Principal Engineer" not in answer and "Regards" not in answer
     assert "host PC" in answer
+
+
+def test_a_name_on_a_line_of_its_own_stays_with_the_sentence_that_names_it() -> None:
+    """Mail sets a variable or a path on a line of its own inside a sentence: alone it is too
+    short to copy, and the sentence says nothing without it; a signature ("--M") is no name."""
+    text = (
+        "Some files have moved to /usr/libexec/uhd/utils.\n\nAlso, you need to set your\n\n"
+        "UHD_IMAGES_DIR\n\nEnvironment variable to point at where the images are kept.\n\n"
+        "See the manual for the other variables\n\n--M"
+    )
+    said = [u.text for u in units_of(mail("b00000000004", text, "r3@x", "Marcus"), 0)]
+    assert "Also, you need to set your UHD_IMAGES_DIR" in said
+    assert all("--M" not in s and "/Martin" not in s for s in said)
+    signed = units_of(mail("b00000000005", f"{text[:-3]}/Martin", "r4@x", "Martin"), 0)
+    assert all("/Martin" not in u.text for u in signed)
