@@ -118,6 +118,8 @@ def _confirmation(
     if confirming is None:
         return []
     units = [u for c in confirming.chunks for u in units_of(c, 0)]
+    if request.aspect == "cause":
+        units = [_explained(u) for u in units]
     units = [u for u in units if u.role in ("fix", "found", "cause") and fresh(u.text)]
     if not units:
         return []

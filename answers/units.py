@@ -63,23 +63,27 @@ BOILERPLATE = re.compile(
     r"\(NTSB\) is an independent.*)",
     re.I,
 )
-#: What a thread found out in the end ("my issue was ...", "... was the culprit"): it answers
+#: What a thread found out in the end ("my issue was ...", "... was the culprit", "it turned
+#: out the cable was bad"): it answers
 #: both why and how it was fixed.
 _FOUND_CUE = re.compile(
     r"\b(?:(?:my|the|our)\s+(?:issue|problem|mistake|error|bug)\s+was|was\s+the\s+culprit"
-    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that)\b",
+    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that|turn(?:s|ed)\s+out)\b",
     re.I,
 )
 #: A sentence that explains why rather than saying so with a cause word: what a symptom means
 #: ("'S' on a stream means that a packet got dropped", "it goes through software, and that
 #: means we cannot time it"), when it happens ("That's when you get
 #: the error", "this happens when ..."), what the problem is ("the issue is that ..."), or a
-#: correction ("the data is not stored on the device but on the host").
+#: correction ("the data is not stored on the device but on the host"), a known bug or a
+#: limitation ("this is a known issue in 4.6", "that is by design").
 _EXPLAINS = re.compile(
     r"\b(?:means\s+that|(?:that|this|which)\s+means|(?:that|this|which)(?:['’]s|\s+is|\s+was)\s+(?:why|when|what\s+causes)"
     r"|(?:happens|occurs)\s+(?:when|because|if|whenever)|(?:this|that|which)\s+explains"
     r"|the\s+(?:problem|issue|catch|thing)\s+(?:here\s+)?is\s+that"
-    r"|(?:is|are)(?:\s+not|n['’]t)\s+[^.;!?]{1,60}?\s+but\s+(?:in|on|at|from|by|the|a|an)\b)",
+    r"|(?:is|are)(?:\s+not|n['’]t)\s+[^.;!?]{1,60}?\s+but\s+(?:in|on|at|from|by|the|a|an)\b"
+    r"|known\s+(?:issue|bug|problem|limitation)|\ba\s+bug\s+in|limitation\s+(?:of|in)"
+    r"|by\s+design|expected\s+behaviou?r)",
     re.I,
 )
 #: Sentences glued by a lost space ("That worked.It converged"): split there.

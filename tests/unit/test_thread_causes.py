@@ -53,6 +53,8 @@ def test_sentences_that_explain_without_a_cause_word() -> None:
     assert explains("That's when you get the timing error.")
     assert explains("The issue is that the FPGA is already full.")
     assert explains("The data is not stored on the device but on the host PC.")
+    assert explains("This is a known issue in UHD 4.6 and fixed in 4.7.")
+    assert explains("That behaviour is by design.")
     assert not explains("You need to set the master clock rate first.")
     assert not explains("It is not clear, but try a reboot.")
 
@@ -105,3 +107,32 @@ def test_a_name_on_a_line_of_its_own_stays_with_the_sentence_that_names_it() -> 
     assert all("--M" not in s and "/Martin" not in s for s in said)
     signed = units_of(mail("b00000000005", f"{text[:-3]}/Martin", "r4@x", "Martin"), 0)
     assert all("/Martin" not in u.text for u in signed)
+
+
+def test_the_askers_turned_out_report_answers_how_and_why() -> None:
+    """The asker's "it turned out ..." is what the thread found: it answers a fix question as
+    well as a cause question (a cause sentence alone would be left out of a fix answer)."""
+    [unit] = units_of(
+        mail(
+            "b00000000006", "It turned out the USB cable was bad, a new one fixed it.", "a@x", "A"
+        ),
+        0,
+    )
+    assert unit.role == "found"
+
+
+def test_the_askers_confirmation_says_the_cause_in_their_words() -> None:
+    """A why-question's answer adds the asker's confirmation when it explains, not only when it
+    says what fixed it."""
+    confirmed = mail(
+        "b00000000007",
+        "Yes, that explains it: the cal data simply is not on this PC but on the old one.",
+        "c@x",
+        "Abhi",
+        reply_to="r2@x",
+        day="2024-05-10",
+    )
+    answer = cause_answer(
+        "Why do I get no cal data available for key rx_b?", [ASK, EXPLAINS, confirmed]
+    )
+    assert "Abhi confirmed" in answer and confirmed["chunk_id"] in markers(answer)
