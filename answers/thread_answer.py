@@ -12,7 +12,7 @@ sentence is cited to the message that says it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from answers import prompts
 from answers.aspects import Aspect
@@ -21,7 +21,7 @@ from answers.extractive import ended
 from answers.reply_choice import Reply, choose, companions
 from answers.scoring import Embed, scores
 from answers.threads import Message, Thread, mail_thread_id, thread_of
-from answers.units import Unit, is_repeat, signature, units_of
+from answers.units import Unit, explains, is_repeat, signature, units_of
 from archive.store.passages import Passage
 
 #: Aspects a thread's replies answer (an account or a list is the composer's to give).
@@ -118,6 +118,8 @@ def _confirmation(
     if confirming is None:
         return []
     units = [u for c in confirming.chunks for u in units_of(c, 0)]
+    if request.aspect == "cause":
+        units = [_explained(u) for u in units]
     units = [u for u in units if u.role in ("fix", "found", "cause") and fresh(u.text)]
     if not units:
         return []
@@ -163,6 +165,8 @@ def _pointed_to(reply: Reply, candidates: Sequence[Reply], thread: Thread) -> Re
 
 def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
     units = [u for c in message.chunks for u in units_of(c, 0) if u.role != "confirm"]
+    if request.aspect == "cause":  # a why-question: a reply's explanation is the cause
+        units = [_explained(u) for u in units]
     if any(u.role in _LEADS.get(request.aspect, ()) for u in units):  # it says what was asked:
         other = _OTHER_ROLE.get(request.aspect)  # the fix is a follow-up's to give, the cause too
         units = [u for u in units if u.role != other]
@@ -170,6 +174,14 @@ def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
     by_id = {m.message_id: m for m in thread.messages}
     confirming = thread.confirmed.get(message.message_id)
     return Reply(message, units, values, by_id.get(confirming) if confirming else None)
+
+
+def _explained(unit: Unit) -> Unit:
+    """``unit`` as a cause when it explains why in other words than a cause word ("that's
+    when you get the timing error", "... means that a packet got dropped")."""
+    if unit.role in ("plain", "hint", "fix") and explains(unit.text):
+        return replace(unit, role="cause")
+    return unit
 
 
 def _said(

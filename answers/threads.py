@@ -35,6 +35,16 @@ _ATTRIBUTION = re.compile(
 #: the line's end folded into a space) and a backslash-escaped punctuation mark.
 _HARD_BREAK = re.compile(r"[ \t]*\\(?=[ \t]*(?:\n|$)|[ \t]+[A-Z\\])", re.MULTILINE)
 _ESCAPED = re.compile(r"\\([\[\]~_*#.()!<>`{}|+-])")
+#: A sign-off on a line of its own ("Regards", "Best regards,", "Cheers", "-- "): the few lines
+#: below it are the author's name and signature (title, phone, company notices), not words of
+#: the reply. Not "Thanks": the asker's thanks is how a confirmation is read.
+_SIGN_OFF = re.compile(
+    r"^[ \t]*(?:(?:(?:best|kind|warm|with\s+best)\s+)?(?:regards|wishes)|cheers|sincerely|best"
+    r"|br|rgds|greetings)[ \t]*[,.!]?[ \t]*$|^--[ \t]?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: At most this many lines below a sign-off are a signature.
+MAX_SIGNATURE_LINES = 8
 #: The asker saying a reply worked.
 _CONFIRMS = re.compile(
     r"\b(?:(?:that|this|it|which)\s+(?:fixed|solved|resolved|did\s+(?:it|the\s+trick)|worked|helped)"
@@ -72,14 +82,24 @@ _SELF_RESOLVED = re.compile(
 
 def own_text(text: str) -> str:
     """``text`` without what it quotes: "> " lines, and everything from an attribution line
-    ("On ... wrote:", "-----Original Message-----") on; a mail written in a list's web form
-    has its Markdown undone (a line ending in "\\" is a line break, "\\[INFO\\]" is "[INFO]"), or
-    its sentences would run together into one too long to quote."""
+    ("On ... wrote:", "-----Original Message-----") on; without its signature: everything from
+    a sign-off line ("Regards", "Cheers,", "-- ") that follows words of its own on. A mail
+    written in a list's web form has its Markdown undone (a line ending in "\\" is a line
+    break, "\\[INFO\\]" is "[INFO]"), or its sentences would run together into one too long to
+    quote."""
     cut = _ATTRIBUTION.search(text)
     if cut is not None:
         text = text[: cut.start()]
     text = _ESCAPED.sub(r"\1", _HARD_BREAK.sub("\n", text))
-    return "\n".join(line for line in text.splitlines() if not _QUOTED.match(line)).strip()
+    own = "\n".join(line for line in text.splitlines() if not _QUOTED.match(line)).strip()
+    # the signature below a sign-off is no statement (a greeting "Best," opening it is no sign-off)
+    ends = [
+        m.start()
+        for m in _SIGN_OFF.finditer(own)
+        if own[: m.start()].strip()
+        and len(own[m.end() :].strip().splitlines()) <= MAX_SIGNATURE_LINES
+    ]
+    return own[: ends[0]].rstrip() if ends else own
 
 
 @dataclass

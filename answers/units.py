@@ -63,11 +63,27 @@ BOILERPLATE = re.compile(
     r"\(NTSB\) is an independent.*)",
     re.I,
 )
-#: What a thread found out in the end ("my issue was ...", "... was the culprit"): it answers
+#: What a thread found out in the end ("my issue was ...", "... was the culprit", "it turned
+#: out the cable was bad"): it answers
 #: both why and how it was fixed.
 _FOUND_CUE = re.compile(
     r"\b(?:(?:my|the|our)\s+(?:issue|problem|mistake|error|bug)\s+was|was\s+the\s+culprit"
-    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that)\b",
+    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that|turn(?:s|ed)\s+out)\b",
+    re.I,
+)
+#: A sentence that explains why rather than saying so with a cause word: what a symptom means
+#: ("'S' on a stream means that a packet got dropped", "it goes through software, and that
+#: means we cannot time it"), when it happens ("That's when you get
+#: the error", "this happens when ..."), what the problem is ("the issue is that ..."), or a
+#: correction ("the data is not stored on the device but on the host"), a known bug or a
+#: limitation ("this is a known issue in 4.6", "that is by design").
+_EXPLAINS = re.compile(
+    r"\b(?:means\s+that|(?:that|this|which)\s+means|(?:that|this|which)(?:['’]s|\s+is|\s+was)\s+(?:why|when|what\s+causes)"
+    r"|(?:happens|occurs)\s+(?:when|because|if|whenever)|(?:this|that|which)\s+explains"
+    r"|the\s+(?:problem|issue|catch|thing)\s+(?:here\s+)?is\s+that"
+    r"|(?:is|are)(?:\s+not|n['’]t)\s+[^.;!?]{1,60}?\s+but\s+(?:in|on|at|from|by|the|a|an)\b"
+    r"|known\s+(?:issue|bug|problem|limitation)|\ba\s+bug\s+in|limitation\s+(?:of|in)"
+    r"|by\s+design|expected\s+behaviou?r)",
     re.I,
 )
 #: Sentences glued by a lost space ("That worked.It converged"): split there.
@@ -137,11 +153,16 @@ def _units_of(record: Passage, rank: int) -> list[Unit]:
 
 def _introduced(parts: list[str]) -> list[str]:
     """``parts`` with the short pieces a colon introduces joined to it ("two parameters on the
-    command line:", then '"radio-id"', then 'and "radio-chan"' on lines of their own): each
-    alone is too short to be copied, and the sentence before says nothing without them."""
+    command line:", then '"radio-id"', then 'and "radio-chan"' on lines of their own), and a
+    name on a line of its own joined to the unfinished sentence before it ("you need to set
+    your", then "UHD_IMAGES_DIR"): each alone is too short to be copied, and the sentence
+    before says nothing without them."""
     out: list[str] = []
     open_list = False
     for part in parts:
+        if out and len(part) < MIN_CHARS and _NAME.fullmatch(part) and not _ENDED.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"  # "you need to set your", then "UHD_IMAGES_DIR" alone
+            continue
         if out and len(part) < MIN_CHARS and (open_list or out[-1].endswith(":")):
             out[-1] = f"{out[-1]} {part}"
             open_list = True
@@ -151,6 +172,13 @@ def _introduced(parts: list[str]) -> list[str]:
     return out
 
 
+#: A name set on a line of its own (a variable, a path, a file, a part: "UHD_IMAGES_DIR",
+#: "/usr/lib/uhd", "x310.yml"), which the sentence before it names; not a signature ("--M",
+#: "/Martin").
+_NAME = re.compile(
+    r"(?![-/]+[A-Za-z]+$)[\"'`]?(?=[^\s\"'`]*[_/.\d-]|[A-Z]{3,}\b)[\w/.~$][^\s\"'`]*[\"'`]?"
+)
+_ENDED = re.compile(r"[.!?:;)\]\"'”’]$")
 _REPLY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:re|aw|sv|fwd?|antw)\s*(?:\[\d+\])?\s*:", re.I)
 
 
@@ -202,6 +230,12 @@ def _role(text: str) -> Role:
     if _OUTCOME_CUE.search(text):
         return "outcome"
     return "plain"
+
+
+def explains(text: str) -> bool:
+    """Whether a sentence explains why without a cause word (:data:`_EXPLAINS`): a reply's
+    explanation is the cause a why-question asks for."""
+    return bool(_EXPLAINS.search(text))
 
 
 # --- sameness -------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Sentences: where one ends, decided in one place for ingest, answers, citations and streaming.
 
 A sentence ends at ``!`` or ``?`` followed by white space, or at ``.`` (or ``...``) followed by
-white space and a capital letter, a digit or an opening quote or bracket (closing quotes and
-brackets after the mark belong to the sentence) — or at a blank line, or at a line break before
-a list item ("- x", "* x", "• x", "2. x", "3) x"). A full stop does not end a sentence after:
+white space and a capital letter, a digit, an opening quote or bracket, or a list item's mark
+("- On", where a line break was folded into a space; closing quotes and brackets after the mark
+belong to the sentence) — or at a blank line, or at a line break before a list item ("- x",
+"* x", "• x", "2. x", "3) x"). A full stop does not end a sentence after:
 
 - a title or an abbreviation that always runs on: "Mr. Smith", "Capt. Olsen", "approx. 3 nm",
   "e.g. X", "et al. (2005)";
@@ -34,7 +35,9 @@ BEFORE_NUMBER = frozenset(
 TIMES = frozenset({"a.m.", "p.m."})
 
 _END = re.compile(r"(?<![.!?])([.!?]++)[\"'”’)\]]*+(\s++)(?=\S)")  # possessive: linear time
-_STARTS = re.compile(r"[\"'“‘(\[]?[A-Z0-9]")  # what a sentence after a full stop starts with
+#: What a sentence after a full stop starts with: a capital, a digit, or a list item whose line
+#: break was folded into a space ("... everything. - On an FPGA ...").
+_STARTS = re.compile(r"(?:[-*•]\s)?[\"'“‘(\[]?[A-Z0-9]")
 _BREAK = re.compile(r"\n[ \t]*+\n\s*+|\n(?=[ \t]*+(?:[-*•]|\d{1,2}[.)])\s)")
 _WORD_BEFORE = re.compile(r"(\S+)\.$")
 _INITIALISM = re.compile(r"(?:[A-Za-z]\.){2,}")

@@ -61,6 +61,22 @@ from text.sentences import sentence_pieces, sentence_spans, sentences, unglue
             "Heading\n\nFirst line\nwraps here. Second!\n- item a\n* item b\n2. item c",
             ["Heading", "First line wraps here.", "Second!", "- item a", "* item b", "2. item c"],
         ),
+        # a list item whose line break was folded into a space still starts its own sentence
+        # (a mail reflowed into one line); a dash after an abbreviation or before lower case
+        # does not
+        (
+            "This would autoconnect. - On an FPGA, logic is limited. Full, so it fails. - Try it.",
+            [
+                "This would autoconnect.",
+                "- On an FPGA, logic is limited.",
+                "Full, so it fails.",
+                "- Try it.",
+            ],
+        ),
+        (
+            "About approx. - 3 nm. Also x. - lower case stays.",
+            ["About approx. - 3 nm.", "Also x. - lower case stays."],
+        ),
         ("", []),
         ("  \n\n ", []),
     ],
