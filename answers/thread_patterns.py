@@ -24,7 +24,7 @@ from answers.thread_asks import thread_ask
 from answers.threads import Message, thread_of
 from answers.units import Unit, is_repeat, signature, units_of
 from archive.store.passages import Passage
-from archive.store.threads import MOST_WORDS, PHRASE, WORDS
+from archive.store.threads import ANY_WORD, MOST_WORDS, PHRASE, WORDS
 from text.words import content_stems, stem, tokens
 
 #: Sentences grouped per conversation (its best ones), and at most this many of one message.
@@ -88,6 +88,18 @@ def subject_words(topic: str, shares: Mapping[str, float], bursts: Mapping[str, 
         for word in topic.split()
         if (stems := content_stems(tokens(word)))
         and all(bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE for s in stems)
+    ]
+    return " ".join(kept)
+
+
+def uncommon_words(topic: str, shares: Mapping[str, float]) -> str:
+    """The words of ``topic`` not in the list's common talk (:data:`COMMON_SHARE`: "usrp"), in
+    its order: "bricked" of "USRP bricked"; "" when none is."""
+    kept = [
+        word
+        for word in topic.split()
+        if (stems := content_stems(tokens(word)))
+        and all(shares.get(s, 0.0) < COMMON_SHARE for s in stems)
     ]
     return " ".join(kept)
 
@@ -284,15 +296,16 @@ def compose_thread_pattern(
     how: str = WORDS,
 ) -> str:
     """The answer: the set (``matched`` threads mention the problem, ``how``: as a phrase, by
-    its words, or by all but one of them; ``read`` conversations of them were read), then the
-    largest named groups with their counts and examples cited to the messages that state
-    them."""
+    its words, by all but one of them, or by any one; ``read`` conversations of them were
+    read), then the largest named groups with their counts and examples cited to the messages
+    that state them."""
     grouped = len({m.item for g in groups for m in g.members})
     basis = "fix" if plan.about == "fix" else "cause"
     of = f"{read:,} conversations" if read == matched else f"the latest {read:,} conversations"
     mention = {
         PHRASE: f"“{plan.topic}”",
         MOST_WORDS: f"all but one of the words of “{plan.topic}”",
+        ANY_WORD: " or ".join(plan.topic.split()),
     }.get(how, plan.topic)
     lines = [
         f"{matched:,} mail threads mention {mention}; {grouped:,} of {of} have replies that "

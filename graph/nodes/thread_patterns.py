@@ -19,6 +19,7 @@ from answers.thread_patterns import (
     thread_groups,
     thread_pattern_plan,
     thread_statements,
+    uncommon_words,
 )
 from archive.store.threads import TopicSet
 from graph.nodes.counted import pattern_state
@@ -32,7 +33,9 @@ class TopicThreads(Protocol):
     """The conversations mentioning a topic (``archive.store.threads.topic_conversations``),
     matched the strictest way that finds ``least`` threads (default: the store's own)."""
 
-    def __call__(self, topic: str, *, least: int = ...) -> Awaitable[TopicSet]: ...
+    def __call__(
+        self, topic: str, *, least: int = ..., any_word: bool = ...
+    ) -> Awaitable[TopicSet]: ...
 
 
 def _pattern(
@@ -55,16 +58,16 @@ def _named(groups: list[Group]) -> int:
 
 
 async def _widest(
-    plan: ThreadPatternPlan, question: str, topics: TopicThreads
+    plan: ThreadPatternPlan, question: str, topics: TopicThreads, *, any_word: bool = False
 ) -> tuple[TopicSet, list[Statement], list[Group]]:
     """The match of ``plan``'s topic that shows the most named groups: the strictest first,
-    looser ones (its words anywhere, all but one of them) while it shows fewer than
-    :data:`ENOUGH_GROUPS` (the strictest of equals)."""
-    found = await topics(plan.topic)
+    looser ones (its words anywhere, all but one of them, with ``any_word`` any one of them)
+    while it shows fewer than :data:`ENOUGH_GROUPS` (the strictest of equals)."""
+    found = await topics(plan.topic, any_word=any_word)
     statements, groups = _pattern(plan, question, found)
     tried = found
     while _named(groups) < ENOUGH_GROUPS and tried.matched:  # a wider match may show more
-        wider = await topics(plan.topic, least=tried.matched + 1)
+        wider = await topics(plan.topic, least=tried.matched + 1, any_word=any_word)
         if wider.matched <= tried.matched:
             break
         tried = wider
@@ -86,19 +89,24 @@ async def grouped_threads(
     read too, and the match that shows the most groups answers (the strictest of equals); when
     none shows enough, the topic's words the list talks about as subjects
     (:func:`answers.thread_patterns.subject_words`: "MPM daemon" of "MPM daemon networked
-    USRPs") are matched alone, and answer when they show more groups."""
+    USRPs"; else those not of its common talk, "bricked" of "USRP bricked") are matched alone,
+    at last any one of them (things asked about together: "N310 and N320"), and answer when
+    they show more groups."""
     question = state.get("question", "")
     plan = thread_pattern_plan(question)
     if plan is None or topics is None:
         return {"counted": False}
     start = time.perf_counter()
     found, statements, groups = await _widest(plan, question, topics)
-    narrower = subject_words(plan.topic, found.shares, found.bursts)
-    if _named(groups) < ENOUGH_GROUPS and narrower and narrower != plan.topic:
+    narrower = subject_words(plan.topic, found.shares, found.bursts) or uncommon_words(
+        plan.topic, found.shares
+    )
+    if _named(groups) < ENOUGH_GROUPS and (narrower not in ("", plan.topic) or " " in narrower):
         # the question's words that are not subjects of the list ("networked", "choose")
-        # narrow the match to nothing to group: its subject words alone are read too
+        # narrow the match to nothing to group: its subject words alone are read too, and
+        # any one of them at last
         wider = replace(plan, topic=narrower)
-        tried = await _widest(wider, question, topics)
+        tried = await _widest(wider, question, topics, any_word=True)
         logger.info("thread pattern: topic %r read as %r", plan.topic, narrower)
         if _named(tried[2]) > _named(groups):
             plan, (found, statements, groups) = wider, tried

@@ -19,6 +19,7 @@ from answers.thread_patterns import (
     thread_groups,
     thread_pattern_plan,
     thread_statements,
+    uncommon_words,
 )
 from archive.store.passages import Passage
 from archive.store.threads import TopicSet
@@ -111,7 +112,7 @@ class Topics:
     def __init__(self, *found: TopicSet) -> None:
         self.found, self.asked = list(found), list[tuple[str, int]]()
 
-    async def __call__(self, topic: str, *, least: int = 10) -> TopicSet:
+    async def __call__(self, topic: str, *, least: int = 10, any_word: bool = False) -> TopicSet:
         self.asked.append((topic, least))
         return self.found[min(len(self.asked), len(self.found)) - 1]
 
@@ -276,12 +277,13 @@ async def test_one_group_is_a_thin_pattern_and_a_wider_match_showing_more_answer
 class TopicsByWords:
     """The store's conversations per topic: a topic it holds no pattern for finds one."""
 
-    def __init__(self, found: dict[str, TopicSet]) -> None:
+    def __init__(self, found: dict[str | tuple[str, bool], TopicSet]) -> None:
         self.found, self.asked = found, list[str]()
 
-    async def __call__(self, topic: str, *, least: int = 10) -> TopicSet:
+    async def __call__(self, topic: str, *, least: int = 10, any_word: bool = False) -> TopicSet:
+        """The set of ``topic`` matched any-word (the key ``(topic, True)``) or otherwise."""
         self.asked.append(topic)
-        return self.found.get(topic, TopicSet(0))
+        return self.found.get((topic, any_word), self.found.get(topic, TopicSet(0)))
 
 
 async def test_words_the_list_does_not_talk_about_are_dropped_when_they_leave_no_pattern() -> None:
@@ -304,3 +306,30 @@ async def test_words_the_list_does_not_talk_about_are_dropped_when_they_leave_no
     assert "- **Set the mtu" in text, text
     assert subject_words("RAM disk networked machines", SHARES, BURSTS) == "RAM disk"
     assert subject_words("maybe networked", SHARES, BURSTS) == ""  # talk, and unknown
+
+
+async def test_things_asked_about_together_match_any_one_of_their_words() -> None:
+    """ "disk or MTU overflows": no thread names both; the threads naming either are read when
+    the stricter matches leave no pattern, and the answer says how they were matched."""
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    nothing = TopicSet(0, {}, SHARES, BURSTS)  # the list's statistics come with every match
+    topics = TopicsByWords(
+        {
+            "overflows disk MTU": nothing,
+            "disk MTU": nothing,
+            ("disk MTU", True): TopicSet(5, wide, SHARES, BURSTS, "any word"),
+        }
+    )
+    question = "How do people usually fix overflows with a disk or MTU?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
+    assert out["counted"] is True, out
+    text = str(out["messages"][0].content)
+    assert text.startswith("5 mail threads mention disk or MTU;"), text
+    assert re.search(r"^- \*\*Set the mtu[\w ]*\*\* — 2 of", text, re.MULTILINE), text
+
+
+def test_words_of_the_lists_common_talk_are_left_out_of_a_loose_match() -> None:
+    shares = {**SHARES, "usrp": 0.2}
+    assert uncommon_words("USRP bricked", shares) == "bricked"
+    assert uncommon_words("USRP", shares) == ""
