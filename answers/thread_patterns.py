@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pattern_groups import OTHER, Group, Statement, group_phrases
@@ -83,23 +83,23 @@ def subject_words(topic: str, shares: Mapping[str, float], bursts: Mapping[str, 
     """The words of ``topic`` the list talks about as subjects (:func:`subject_of_list`) and
     not in common talk (:data:`COMMON_SHARE`: "usrp"), in its order: "MPM daemon" of "MPM
     daemon networked USRPs"; "" when none is."""
-    kept = [
-        word
-        for word in topic.split()
-        if (stems := content_stems(tokens(word)))
-        and all(bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE for s in stems)
-    ]
-    return " ".join(kept)
+    return _words_whose_stems(
+        topic, lambda s: bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE
+    )
 
 
 def uncommon_words(topic: str, shares: Mapping[str, float]) -> str:
     """The words of ``topic`` not in the list's common talk (:data:`COMMON_SHARE`: "usrp"), in
     its order: "bricked" of "USRP bricked"; "" when none is."""
+    return _words_whose_stems(topic, lambda s: shares.get(s, 0.0) < COMMON_SHARE)
+
+
+def _words_whose_stems(topic: str, keep: Callable[[str], bool]) -> str:
+    """The words of ``topic`` with content stems that all ``keep`` holds for, in its order."""
     kept = [
         word
         for word in topic.split()
-        if (stems := content_stems(tokens(word)))
-        and all(shares.get(s, 0.0) < COMMON_SHARE for s in stems)
+        if (stems := content_stems(tokens(word))) and all(keep(s) for s in stems)
     ]
     return " ".join(kept)
 
