@@ -55,6 +55,9 @@ class ThreadPatternPlan:
     about: str  # fix | cause
     topic: str  # the problem area's words ("overflows"), matched in the messages
     asked: str = ""  # the question: its own words name no group ("mailing list")
+    #: whether what the replies state of either kind is grouped (a cause or a fix: what a
+    #: problem area's replies say when too few state the kind asked to show a pattern)
+    both: bool = False
 
 
 def thread_pattern_plan(question: str) -> ThreadPatternPlan | None:
@@ -131,17 +134,22 @@ def thread_statements(
             messages += [m for m in (*thread.replies(), *thread.resolutions()) if m not in messages]
         messages = [m for m in messages if m.message_id not in seen]
         seen.update(m.message_id for m in messages)
-        chosen = _stating(messages, reply.message, query, plan.about)
+        chosen = _stating(messages, reply.message, query, plan.about, both=plan.both)
         out += [Statement(thread_id, u.text, u.record) for u in chosen]
     return out
 
 
-def _stating(messages: Sequence[Message], answering: Message, query: str, about: str) -> list[Unit]:
+def _stating(
+    messages: Sequence[Message], answering: Message, query: str, about: str, *, both: bool = False
+) -> list[Unit]:
     """The sentences of ``messages`` that state what is asked: those of a stating role
-    (:data:`STATING_ROLES`) and, from the ``answering`` reply, any that answers the question at
-    all; the best first, :data:`MESSAGE_SENTENCES` of a message at most, none said twice (a
-    reply quoting an earlier one), :data:`STATEMENT_SENTENCES` in all, in reading order."""
+    (:data:`STATING_ROLES`; with ``both`` those of a cause and of a fix) and, from the
+    ``answering`` reply, any that answers the question at all; the best first,
+    :data:`MESSAGE_SENTENCES` of a message at most, none said twice (a reply quoting an earlier
+    one), :data:`STATEMENT_SENTENCES` in all, in reading order."""
     wanted = STATING_ROLES.get(about, ())
+    if both:
+        wanted, about = tuple({r for roles in STATING_ROLES.values() for r in roles}), "fix"
     units = [
         u
         for m in messages
@@ -149,7 +157,7 @@ def _stating(messages: Sequence[Message], answering: Message, query: str, about:
         for u in units_of(c, 0)
         if len(u.text) >= MIN_SENTENCE_CHARS and "http" not in u.text
     ]
-    values = scores(query, units, about) if units else []  # type: ignore[arg-type]
+    values = scores(query, units, about, also_cause=both) if units else []  # type: ignore[arg-type]
     own = {c["doc_id"] for c in answering.chunks}
     ranked = sorted(
         (u.role not in wanted, -v, i)
@@ -300,7 +308,7 @@ def compose_thread_pattern(
     read), then the largest named groups with their counts and examples cited to the messages
     that state them."""
     grouped = len({m.item for g in groups for m in g.members})
-    basis = "fix" if plan.about == "fix" else "cause"
+    basis = "cause or fix" if plan.both else "fix" if plan.about == "fix" else "cause"
     of = f"{read:,} conversations" if read == matched else f"the latest {read:,} conversations"
     mention = {
         PHRASE: f"“{plan.topic}”",

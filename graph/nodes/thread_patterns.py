@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from answers.citations import marker_ids
@@ -38,13 +38,20 @@ class TopicThreads(Protocol):
     ) -> Awaitable[TopicSet]: ...
 
 
-def _pattern(
-    plan: ThreadPatternPlan, question: str, found: TopicSet
-) -> tuple[list[Statement], list[Group]]:
-    """The statements of a topic set's conversations and their groups ([] when none states)."""
-    statements = thread_statements(plan, question, found.conversations)
-    groups = thread_groups(plan, statements, found.shares, found.bursts) if statements else []
-    return statements, groups
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a pattern question: its plan, the conversations read, what they state
+    and the groups of it."""
+
+    plan: ThreadPatternPlan
+    found: TopicSet
+    statements: list[Statement]
+    groups: list[Group]
+
+    @property
+    def named(self) -> int:
+        """How many named groups of two conversations or more it shows."""
+        return sum(g.name != OTHER and g.count >= 2 for g in self.groups)
 
 
 #: Named groups that make a pattern of "the most common" fixes or causes without reading a
@@ -52,29 +59,37 @@ def _pattern(
 ENOUGH_GROUPS = 2
 
 
-def _named(groups: list[Group]) -> int:
-    """How many named groups of two conversations or more ``groups`` hold."""
-    return sum(g.name != OTHER and g.count >= 2 for g in groups)
+def _pattern(plan: ThreadPatternPlan, question: str, found: TopicSet) -> Reading:
+    """The statements of a topic set's conversations and their groups ([] when none states);
+    when those of the kind asked show fewer than :data:`ENOUGH_GROUPS` groups, what the
+    replies state of either kind (a cause or a fix: what the list says about the problem,
+    "what goes wrong, and how is it fixed") is grouped instead when it shows more."""
+    statements = thread_statements(plan, question, found.conversations)
+    groups = thread_groups(plan, statements, found.shares, found.bursts) if statements else []
+    reading = Reading(plan, found, statements, groups)
+    if reading.named >= ENOUGH_GROUPS or plan.both:
+        return reading
+    either = _pattern(replace(plan, both=True), question, found)
+    return either if either.named > reading.named else reading
 
 
 async def _widest(
     plan: ThreadPatternPlan, question: str, topics: TopicThreads, *, any_word: bool = False
-) -> tuple[TopicSet, list[Statement], list[Group]]:
+) -> Reading:
     """The match of ``plan``'s topic that shows the most named groups: the strictest first,
     looser ones (its words anywhere, all but one of them, with ``any_word`` any one of them)
     while it shows fewer than :data:`ENOUGH_GROUPS` (the strictest of equals)."""
-    found = await topics(plan.topic, any_word=any_word)
-    statements, groups = _pattern(plan, question, found)
-    tried = found
-    while _named(groups) < ENOUGH_GROUPS and tried.matched:  # a wider match may show more
+    best = _pattern(plan, question, await topics(plan.topic, any_word=any_word))
+    tried = best.found
+    while best.named < ENOUGH_GROUPS and tried.matched:  # a wider match may show more
         wider = await topics(plan.topic, least=tried.matched + 1, any_word=any_word)
         if wider.matched <= tried.matched:
             break
         tried = wider
         more = _pattern(plan, question, wider)
-        if _named(more[1]) > _named(groups):
-            found, (statements, groups) = wider, more
-    return found, statements, groups
+        if more.named > best.named:
+            best = more
+    return best
 
 
 async def grouped_threads(
@@ -97,22 +112,20 @@ async def grouped_threads(
     if plan is None or topics is None:
         return {"counted": False}
     start = time.perf_counter()
-    found, statements, groups = await _widest(plan, question, topics)
-    narrower = subject_words(plan.topic, found.shares, found.bursts) or uncommon_words(
-        plan.topic, found.shares
-    )
-    if _named(groups) < ENOUGH_GROUPS and (narrower not in ("", plan.topic) or " " in narrower):
+    best = await _widest(plan, question, topics)
+    shares, bursts = best.found.shares, best.found.bursts
+    narrower = subject_words(plan.topic, shares, bursts) or uncommon_words(plan.topic, shares)
+    if best.named < ENOUGH_GROUPS and (narrower not in ("", plan.topic) or " " in narrower):
         # the question's words that are not subjects of the list ("networked", "choose")
         # narrow the match to nothing to group: its subject words alone are read too, and
         # any one of them at last
-        wider = replace(plan, topic=narrower)
-        tried = await _widest(wider, question, topics, any_word=True)
+        tried = await _widest(replace(plan, topic=narrower), question, topics, any_word=True)
         logger.info("thread pattern: topic %r read as %r", plan.topic, narrower)
-        if _named(tried[2]) > _named(groups):
-            plan, (found, statements, groups) = wider, tried
+        best = tried if tried.named > best.named else best
+    plan, found, statements, groups = best.plan, best.found, best.statements, best.groups
     matched, conversations = found.matched, found.conversations
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}
-    if not _named(groups):
+    if not best.named:
         logger.info("thread pattern: %d threads, no group of two; searched instead", matched)
         return {  # threads on a subject of the list: the search's cutoff may not stop the turn
             "counted": False,

@@ -333,3 +333,20 @@ def test_words_of_the_lists_common_talk_are_left_out_of_a_loose_match() -> None:
     shares = {**SHARES, "usrp": 0.2}
     assert uncommon_words("USRP bricked", shares) == "bricked"
     assert uncommon_words("USRP", shares) == ""
+
+
+async def test_too_few_causes_to_group_group_what_the_replies_state_of_either_kind() -> None:
+    """Asked what usually causes overflows, the replies state fixes ("set the MTU"), no cause
+    two conversations share: what they state of either kind is grouped, and the answer says
+    so."""
+    mtu = "Set the MTU to 9000 so jumbo frames reach the host."
+    ram = "Write the samples to a RAM disk so the overflows go away."
+    wide = {f"q{n}@x": conversation(n, mtu if n < 3 else ram) for n in range(5)}
+    topics = Topics(TopicSet(5, wide, SHARES, BURSTS, "words"))
+    question = "What usually causes overflows?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
+    assert out["counted"] is True, out
+    text = str(out["messages"][0].content)
+    assert "replies that state a cause or fix" in text, text
+    assert len(re.findall(r"^- \*\*", text, re.MULTILINE)) == 2, text
