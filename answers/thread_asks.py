@@ -64,7 +64,7 @@ _ASKING = frozenset(
     solutions solve solved solving workaround workarounds remedy remedies resolve resolved
     resolution cure cures recover recovers recovered recovery clear clears cause causes caused
     reason reasons lead leads suggested recommended proposed given deal around tend tends
-    trip trips tripped done behind expect expected come comes
+    trip trips tripped done behind expect expected come comes find finds
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").

@@ -87,8 +87,30 @@ def subject_words(topic: str, shares: Mapping[str, float], bursts: Mapping[str, 
     not in common talk (:data:`COMMON_SHARE`: "usrp"), in its order: "MPM daemon" of "MPM
     daemon networked USRPs"; "" when none is."""
     return _words_whose_stems(
-        topic, lambda s: bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE
+        topic,
+        lambda s: bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE,
+        every=False,  # an identifier is one word: "benchmark_rate" is about the benchmark
     )
+
+
+#: A British "-ise" spelling ("synchronising", "synchronisation"), which English text search
+#: stems apart from the "-ize" one.
+_BRITISH = re.compile(r"(?<=[a-z]{3})is(?=(?:e|es|ed|ing|ation|ations)$)")
+
+
+def list_spelling(topic: str, shares: Mapping[str, float]) -> str:
+    """``topic`` with each word spelled as the list writes it more often: a British "-ise" as
+    "-ize" where the list's messages say that more ("synchronising" is "synchronizing" on a
+    list that writes "synchronization"; "promising" stays, no message says "promizing")."""
+    out = []
+    for word in topic.split():
+        other = _BRITISH.sub("iz", word)
+        out.append(other if _share(other, shares) > _share(word, shares) else word)
+    return " ".join(out)
+
+
+def _share(word: str, shares: Mapping[str, float]) -> float:
+    return max((shares.get(s, 0.0) for s in content_stems(tokens(word))), default=0.0)
 
 
 def uncommon_words(topic: str, shares: Mapping[str, float]) -> str:
@@ -97,12 +119,14 @@ def uncommon_words(topic: str, shares: Mapping[str, float]) -> str:
     return _words_whose_stems(topic, lambda s: shares.get(s, 0.0) < COMMON_SHARE)
 
 
-def _words_whose_stems(topic: str, keep: Callable[[str], bool]) -> str:
-    """The words of ``topic`` with content stems that all ``keep`` holds for, in its order."""
+def _words_whose_stems(topic: str, keep: Callable[[str], bool], *, every: bool = True) -> str:
+    """The words of ``topic`` with content stems that all ``keep`` holds for (not ``every``:
+    any one of them), in its order."""
+    held = all if every else any
     kept = [
         word
         for word in topic.split()
-        if (stems := content_stems(tokens(word))) and all(keep(s) for s in stems)
+        if (stems := content_stems(tokens(word))) and held(keep(s) for s in stems)
     ]
     return " ".join(kept)
 

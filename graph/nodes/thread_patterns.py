@@ -14,6 +14,7 @@ from answers.pattern_groups import OTHER, Group, Statement
 from answers.thread_patterns import (
     ThreadPatternPlan,
     compose_thread_pattern,
+    list_spelling,
     subject_of_list,
     subject_words,
     thread_groups,
@@ -105,21 +106,28 @@ async def grouped_threads(
     none shows enough, the topic's words the list talks about as subjects
     (:func:`answers.thread_patterns.subject_words`: "MPM daemon" of "MPM daemon networked
     USRPs"; else those not of its common talk, "bricked" of "USRP bricked") are matched alone,
-    at last any one of them (things asked about together: "N310 and N320"), and answer when
-    they show more groups."""
+    at last any one of the subject words (things asked about together: "N310 and N320"), and
+    answer when they show more groups."""
     question = state.get("question", "")
     plan = thread_pattern_plan(question)
     if plan is None or topics is None:
         return {"counted": False}
     start = time.perf_counter()
     best = await _widest(plan, question, topics)
+    spelled = list_spelling(plan.topic, best.found.shares)
+    if spelled != plan.topic:  # "synchronising" on a list that writes "synchronization"
+        plan = replace(plan, topic=spelled)
+        best = await _widest(plan, question, topics)
     shares, bursts = best.found.shares, best.found.bursts
-    narrower = subject_words(plan.topic, shares, bursts) or uncommon_words(plan.topic, shares)
-    if best.named < ENOUGH_GROUPS and (narrower not in ("", plan.topic) or " " in narrower):
+    subjects = subject_words(plan.topic, shares, bursts)
+    narrower = subjects or uncommon_words(plan.topic, shares)
+    if best.named < ENOUGH_GROUPS and (narrower not in ("", plan.topic) or " " in subjects):
         # the question's words that are not subjects of the list ("networked", "choose")
         # narrow the match to nothing to group: its subject words alone are read too, and
-        # any one of them at last
-        tried = await _widest(replace(plan, topic=narrower), question, topics, any_word=True)
+        # any one of them at last (never a word of talk alone: "several", "number")
+        tried = await _widest(
+            replace(plan, topic=narrower), question, topics, any_word=bool(subjects)
+        )
         logger.info("thread pattern: topic %r read as %r", plan.topic, narrower)
         best = tried if tried.named > best.named else best
     plan, found, statements, groups = best.plan, best.found, best.statements, best.groups

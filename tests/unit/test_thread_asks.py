@@ -52,6 +52,7 @@ from answers.thread_patterns import thread_pattern_plan
         # a problem told as a verb: tripping people up, or a negated verb
         ("What trips people up most when they build an FPGA image?", "cause", "build FPGA image"),
         ("What is usually behind it when a TwinRX doesn't tune?", "cause", "TwinRX tune"),
+        ("What do people usually find when the OctoClock won't lock?", "cause", "OctoClock lock"),
         # an acronym's plural is the list's singular
         ("Why do FPGAs in X310s usually fail timing?", "cause", "FPGA X310 timing"),
     ],

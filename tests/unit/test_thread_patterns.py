@@ -15,6 +15,7 @@ from answers.pattern_groups import OTHER, Statement, group_phrases
 from answers.thread_patterns import (
     as_written,
     compose_thread_pattern,
+    list_spelling,
     subject_words,
     thread_groups,
     thread_pattern_plan,
@@ -350,3 +351,16 @@ async def test_too_few_causes_to_group_group_what_the_replies_state_of_either_ki
     text = str(out["messages"][0].content)
     assert "replies that state a cause or fix" in text, text
     assert len(re.findall(r"^- \*\*", text, re.MULTILINE)) == 2, text
+
+
+def test_a_british_spelling_is_read_as_the_list_writes_it() -> None:
+    shares = {"synchron": 0.02, "synchronis": 0.001, "promis": 0.01}
+    assert list_spelling("synchronising several USRP", shares) == "synchronizing several USRP"
+    assert list_spelling("promising radios", shares) == "promising radios"  # no "promizing"
+    assert list_spelling("synchronising", {"synchronis": 0.01}) == "synchronising"
+
+
+def test_an_identifier_is_a_subject_when_a_part_of_it_is() -> None:
+    """ "benchmark_rate" is about the benchmark, though "rate" is common talk."""
+    shares, bursts = {**SHARES, "benchmark": 0.03, "rate": 0.14}, {**BURSTS, "benchmark": 1.5}
+    assert subject_words("benchmark_rate shows reach", shares, bursts) == "benchmark_rate"
