@@ -143,7 +143,7 @@ def choose(candidates: Sequence[Reply], thread: Thread, wanted: Sequence[str]) -
         r
         for r in usable
         if r.best >= (CONFIRMED_SHARE if r.confirmed_by is not None else ELIGIBLE_SHARE) * top
-    ]
+    ] or [r for r in answers if r.best == top]  # a best score below zero is no share's bar
     return max(reversed(eligible), key=lambda r: weight(r, thread, top, wanted))
 
 

@@ -22,8 +22,10 @@ from text.words import STOP_WORDS, content_stems, stem, tokens
 #: Words that make a question about what usually happens on the list, not about one thread.
 _CUE_WORDS = (
     r"(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
-    r"most\s+often|often|recurring|generally|in\s+general|people|users|everyone|"
-    r"(?:going\s+by|according\s+to|on|from)\s+the\s+(?:mailing\s+)?list"
+    r"most\s+often|often|recurring|generally|in\s+general|people|users|everyone|tends?\s+to|"
+    r"(?:going\s+by|according\s+to|on|from)\s+the\s+(?:mailing\s+)?list|"
+    # "most" after what happens, not before a quality ("come up most", not "most recent")
+    r"(?<=\w\s)most(?=\s*(?:[?,.;:]|$|(?:in|on|with|when|for|among|across)\b))"
 )
 _FIX_WORDS = (
     r"fix(?:es|ed)?|solutions?|solved?|workarounds?|remed(?:y|ies)|resolv(?:e|ed)|"
@@ -34,7 +36,10 @@ _CAUSE_WORDS = r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to|makes?"
 #: A problem asked about in the plural, or what goes wrong: the causes are grouped.
 _PROBLEM_WORDS = (
     r"problems|issues|pitfalls|mistakes|gotchas|troubles?|difficult(?:y|ies)|"
-    r"go(?:es)?\s+wrong|went\s+wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)"
+    r"go(?:es)?\s+wrong|went\s+wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)|"
+    r"trip(?:s|ped)?\s+(?:\w+\s+){0,2}up|"
+    # what does not work, told by a negated verb: "can't reach", "doesn't behave", "won't simulate"
+    r"\w+n[’']t\s+\w+|(?:do|does|did|is|are|was|were)\s+not\s+\w+"
 )
 
 
@@ -58,7 +63,8 @@ _ASKING = frozenset(
     frequently recurring general generally main top root fix fixes fixed fixing solution
     solutions solve solved solving workaround workarounds remedy remedies resolve resolved
     resolution cure cures recover recovers recovered recovery clear clears cause causes caused
-    reason reasons lead leads suggested recommended proposed given deal around
+    reason reasons lead leads suggested recommended proposed given deal around tend tends
+    trip trips tripped done behind expect expected come comes find finds
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").
@@ -98,5 +104,16 @@ def topic_words(question: str) -> str:
             continue
         if len(folded) < 2 or stem(folded) in _ASKING or folded in _ASKING:
             continue
-        kept.append(word)
+        kept.append(_singular(word))
     return " ".join(kept)
+
+
+#: An acronym's plural ("GPSDOs", "NICs", "X310s"): a list names the thing in the singular, and
+#: English text search stems "gpsdos" apart from "gpsdo".
+_ACRONYM_PLURAL = re.compile(r"(?P<one>[A-Z0-9][A-Z0-9/-]*[A-Z0-9])s")
+
+
+def _singular(word: str) -> str:
+    """``word``, an acronym's plural in the singular ("GPSDOs" is "GPSDO")."""
+    match = _ACRONYM_PLURAL.fullmatch(word)
+    return match["one"] if match else word

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.pattern_groups import OTHER, Group, Statement, group_phrases
@@ -24,7 +24,7 @@ from answers.thread_asks import thread_ask
 from answers.threads import Message, thread_of
 from answers.units import Unit, is_repeat, signature, units_of
 from archive.store.passages import Passage
-from archive.store.threads import MOST_WORDS, PHRASE, WORDS
+from archive.store.threads import ANY_WORD, MOST_WORDS, PHRASE, WORDS
 from text.words import content_stems, stem, tokens
 
 #: Sentences grouped per conversation (its best ones), and at most this many of one message.
@@ -55,6 +55,9 @@ class ThreadPatternPlan:
     about: str  # fix | cause
     topic: str  # the problem area's words ("overflows"), matched in the messages
     asked: str = ""  # the question: its own words name no group ("mailing list")
+    #: whether what the replies state of either kind is grouped (a cause or a fix: what a
+    #: problem area's replies say when too few state the kind asked to show a pattern)
+    both: bool = False
 
 
 def thread_pattern_plan(question: str) -> ThreadPatternPlan | None:
@@ -83,11 +86,47 @@ def subject_words(topic: str, shares: Mapping[str, float], bursts: Mapping[str, 
     """The words of ``topic`` the list talks about as subjects (:func:`subject_of_list`) and
     not in common talk (:data:`COMMON_SHARE`: "usrp"), in its order: "MPM daemon" of "MPM
     daemon networked USRPs"; "" when none is."""
+    return _words_whose_stems(
+        topic,
+        lambda s: bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE,
+        every=False,  # an identifier is one word: "benchmark_rate" is about the benchmark
+    )
+
+
+#: A British "-ise" spelling ("synchronising", "synchronisation"), which English text search
+#: stems apart from the "-ize" one.
+_BRITISH = re.compile(r"(?<=[a-z]{3})is(?=(?:e|es|ed|ing|ation|ations)$)")
+
+
+def list_spelling(topic: str, shares: Mapping[str, float]) -> str:
+    """``topic`` with each word spelled as the list writes it more often: a British "-ise" as
+    "-ize" where the list's messages say that more ("synchronising" is "synchronizing" on a
+    list that writes "synchronization"; "promising" stays, no message says "promizing")."""
+    out = []
+    for word in topic.split():
+        other = _BRITISH.sub("iz", word)
+        out.append(other if _share(other, shares) > _share(word, shares) else word)
+    return " ".join(out)
+
+
+def _share(word: str, shares: Mapping[str, float]) -> float:
+    return max((shares.get(s, 0.0) for s in content_stems(tokens(word))), default=0.0)
+
+
+def uncommon_words(topic: str, shares: Mapping[str, float]) -> str:
+    """The words of ``topic`` not in the list's common talk (:data:`COMMON_SHARE`: "usrp"), in
+    its order: "bricked" of "USRP bricked"; "" when none is."""
+    return _words_whose_stems(topic, lambda s: shares.get(s, 0.0) < COMMON_SHARE)
+
+
+def _words_whose_stems(topic: str, keep: Callable[[str], bool], *, every: bool = True) -> str:
+    """The words of ``topic`` with content stems that all ``keep`` holds for (not ``every``:
+    any one of them), in its order."""
+    held = all if every else any
     kept = [
         word
         for word in topic.split()
-        if (stems := content_stems(tokens(word)))
-        and all(bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE for s in stems)
+        if (stems := content_stems(tokens(word))) and held(keep(s) for s in stems)
     ]
     return " ".join(kept)
 
@@ -119,17 +158,22 @@ def thread_statements(
             messages += [m for m in (*thread.replies(), *thread.resolutions()) if m not in messages]
         messages = [m for m in messages if m.message_id not in seen]
         seen.update(m.message_id for m in messages)
-        chosen = _stating(messages, reply.message, query, plan.about)
+        chosen = _stating(messages, reply.message, query, plan.about, both=plan.both)
         out += [Statement(thread_id, u.text, u.record) for u in chosen]
     return out
 
 
-def _stating(messages: Sequence[Message], answering: Message, query: str, about: str) -> list[Unit]:
+def _stating(
+    messages: Sequence[Message], answering: Message, query: str, about: str, *, both: bool = False
+) -> list[Unit]:
     """The sentences of ``messages`` that state what is asked: those of a stating role
-    (:data:`STATING_ROLES`) and, from the ``answering`` reply, any that answers the question at
-    all; the best first, :data:`MESSAGE_SENTENCES` of a message at most, none said twice (a
-    reply quoting an earlier one), :data:`STATEMENT_SENTENCES` in all, in reading order."""
+    (:data:`STATING_ROLES`; with ``both`` those of a cause and of a fix) and, from the
+    ``answering`` reply, any that answers the question at all; the best first,
+    :data:`MESSAGE_SENTENCES` of a message at most, none said twice (a reply quoting an earlier
+    one), :data:`STATEMENT_SENTENCES` in all, in reading order."""
     wanted = STATING_ROLES.get(about, ())
+    if both:
+        wanted, about = tuple({r for roles in STATING_ROLES.values() for r in roles}), "fix"
     units = [
         u
         for m in messages
@@ -137,7 +181,7 @@ def _stating(messages: Sequence[Message], answering: Message, query: str, about:
         for u in units_of(c, 0)
         if len(u.text) >= MIN_SENTENCE_CHARS and "http" not in u.text
     ]
-    values = scores(query, units, about) if units else []  # type: ignore[arg-type]
+    values = scores(query, units, about, also_cause=both) if units else []  # type: ignore[arg-type]
     own = {c["doc_id"] for c in answering.chunks}
     ranked = sorted(
         (u.role not in wanted, -v, i)
@@ -284,15 +328,16 @@ def compose_thread_pattern(
     how: str = WORDS,
 ) -> str:
     """The answer: the set (``matched`` threads mention the problem, ``how``: as a phrase, by
-    its words, or by all but one of them; ``read`` conversations of them were read), then the
-    largest named groups with their counts and examples cited to the messages that state
-    them."""
+    its words, by all but one of them, or by any one; ``read`` conversations of them were
+    read), then the largest named groups with their counts and examples cited to the messages
+    that state them."""
     grouped = len({m.item for g in groups for m in g.members})
-    basis = "fix" if plan.about == "fix" else "cause"
+    basis = "cause or fix" if plan.both else "fix" if plan.about == "fix" else "cause"
     of = f"{read:,} conversations" if read == matched else f"the latest {read:,} conversations"
     mention = {
         PHRASE: f"“{plan.topic}”",
         MOST_WORDS: f"all but one of the words of “{plan.topic}”",
+        ANY_WORD: " or ".join(plan.topic.split()),
     }.get(how, plan.topic)
     lines = [
         f"{matched:,} mail threads mention {mention}; {grouped:,} of {of} have replies that "

@@ -175,16 +175,19 @@ _TOPIC_THREADS = """SELECT c.thread_id, max(d.date) AS latest
 
 
 #: How the threads of a topic were matched (:func:`_topic_threads`).
-PHRASE, WORDS, MOST_WORDS = "phrase", "words", "most words"
+PHRASE, WORDS, MOST_WORDS, ANY_WORD = "phrase", "words", "most words", "any word"
 
 
-async def _topic_threads(store: Store, topic: str, least: int) -> tuple[list[str], str]:
+async def _topic_threads(
+    store: Store, topic: str, least: int, *, any_word: bool = False
+) -> tuple[list[str], str]:
     """The threads that mention ``topic``, latest first, and how they were matched: the
     strictest way that finds ``least`` threads (:data:`MIN_TOPIC_THREADS`): its words as a
     phrase ("no devices found", an error message, a term), else all of its words anywhere in
     the thread, else, for three words or more, all but one of them ("external reference
-    clock": "external clock", "reference clock"). The last way tried stands when none finds
-    that many."""
+    clock": "external clock", "reference clock"), else, with ``any_word`` and two words or
+    more, any one of them (the words of things asked about together, "N310 and N320"). The
+    last way tried stands when none finds that many."""
     words = topic.split()
     params: dict[str, Any] = {"topic": topic} | {f"w{i}": w for i, w in enumerate(words)}
     ways = [(WORDS, "plainto_tsquery('english', %(topic)s)")]
@@ -192,6 +195,8 @@ async def _topic_threads(store: Store, topic: str, least: int) -> tuple[list[str
         ways.insert(0, (PHRASE, "phraseto_tsquery('english', %(topic)s)"))
     if len(words) >= 3:
         ways.append((MOST_WORDS, _all_but_one(len(words))))
+    if any_word and len(words) > 1:
+        ways.append((ANY_WORD, _any_of(len(words))))
     found: tuple[list[str], str] = ([], WORDS)
     for how, way in ways:
         async with store.pool.connection() as conn:
@@ -211,6 +216,11 @@ def _all_but_one(n: int) -> str:
     )
 
 
+def _any_of(n: int) -> str:
+    """A text query that holds when any of the words ``%(w0)s``..``%(w{n-1})s`` does."""
+    return " || ".join(f"plainto_tsquery('english', %(w{i})s)" for i in range(n))
+
+
 @dataclass(frozen=True)
 class TopicSet:
     """The conversations that mention a topic."""
@@ -225,15 +235,21 @@ class TopicSet:
 
 
 async def topic_conversations(
-    store: Store, topic: str, *, limit: int = MAX_TOPIC_THREADS, least: int = MIN_TOPIC_THREADS
+    store: Store,
+    topic: str,
+    *,
+    limit: int = MAX_TOPIC_THREADS,
+    least: int = MIN_TOPIC_THREADS,
+    any_word: bool = False,
 ) -> TopicSet:
     """The conversations whose emails mention ``topic`` (:func:`_topic_threads`: PostgreSQL's
     English text search over each thread's emails together, digests aside: one message may
     name the device, another the problem): how many threads match, the latest
     ``limit`` of them as :func:`thread_messages` reads them (one conversation reached from two
     of its threads once), and each stem's share of the list's email chunks and burstiness
-    (also when no thread matches)."""
-    ids, how = await _topic_threads(store, topic, least)
+    (also when no thread matches); ``any_word``: a thread mentioning any one of its words
+    matches at last (:func:`_topic_threads`)."""
+    ids, how = await _topic_threads(store, topic, least, any_word=any_word)
     conversations = await thread_messages(store, ids[:limit])
     out: dict[str, list[Passage]] = {}
     seen: set[frozenset[str]] = set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from answers.citations import marker_ids
@@ -14,11 +14,13 @@ from answers.pattern_groups import OTHER, Group, Statement
 from answers.thread_patterns import (
     ThreadPatternPlan,
     compose_thread_pattern,
+    list_spelling,
     subject_of_list,
     subject_words,
     thread_groups,
     thread_pattern_plan,
     thread_statements,
+    uncommon_words,
 )
 from archive.store.threads import TopicSet
 from graph.nodes.counted import pattern_state
@@ -32,16 +34,25 @@ class TopicThreads(Protocol):
     """The conversations mentioning a topic (``archive.store.threads.topic_conversations``),
     matched the strictest way that finds ``least`` threads (default: the store's own)."""
 
-    def __call__(self, topic: str, *, least: int = ...) -> Awaitable[TopicSet]: ...
+    def __call__(
+        self, topic: str, *, least: int = ..., any_word: bool = ...
+    ) -> Awaitable[TopicSet]: ...
 
 
-def _pattern(
-    plan: ThreadPatternPlan, question: str, found: TopicSet
-) -> tuple[list[Statement], list[Group]]:
-    """The statements of a topic set's conversations and their groups ([] when none states)."""
-    statements = thread_statements(plan, question, found.conversations)
-    groups = thread_groups(plan, statements, found.shares, found.bursts) if statements else []
-    return statements, groups
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a pattern question: its plan, the conversations read, what they state
+    and the groups of it."""
+
+    plan: ThreadPatternPlan
+    found: TopicSet
+    statements: list[Statement]
+    groups: list[Group]
+
+    @property
+    def named(self) -> int:
+        """How many named groups of two conversations or more it shows."""
+        return sum(g.name != OTHER and g.count >= 2 for g in self.groups)
 
 
 #: Named groups that make a pattern of "the most common" fixes or causes without reading a
@@ -49,29 +60,37 @@ def _pattern(
 ENOUGH_GROUPS = 2
 
 
-def _named(groups: list[Group]) -> int:
-    """How many named groups of two conversations or more ``groups`` hold."""
-    return sum(g.name != OTHER and g.count >= 2 for g in groups)
+def _pattern(plan: ThreadPatternPlan, question: str, found: TopicSet) -> Reading:
+    """The statements of a topic set's conversations and their groups ([] when none states);
+    when those of the kind asked show fewer than :data:`ENOUGH_GROUPS` groups, what the
+    replies state of either kind (a cause or a fix: what the list says about the problem,
+    "what goes wrong, and how is it fixed") is grouped instead when it shows more."""
+    statements = thread_statements(plan, question, found.conversations)
+    groups = thread_groups(plan, statements, found.shares, found.bursts) if statements else []
+    reading = Reading(plan, found, statements, groups)
+    if reading.named >= ENOUGH_GROUPS or plan.both:
+        return reading
+    either = _pattern(replace(plan, both=True), question, found)
+    return either if either.named > reading.named else reading
 
 
 async def _widest(
-    plan: ThreadPatternPlan, question: str, topics: TopicThreads
-) -> tuple[TopicSet, list[Statement], list[Group]]:
+    plan: ThreadPatternPlan, question: str, topics: TopicThreads, *, any_word: bool = False
+) -> Reading:
     """The match of ``plan``'s topic that shows the most named groups: the strictest first,
-    looser ones (its words anywhere, all but one of them) while it shows fewer than
-    :data:`ENOUGH_GROUPS` (the strictest of equals)."""
-    found = await topics(plan.topic)
-    statements, groups = _pattern(plan, question, found)
-    tried = found
-    while _named(groups) < ENOUGH_GROUPS and tried.matched:  # a wider match may show more
-        wider = await topics(plan.topic, least=tried.matched + 1)
+    looser ones (its words anywhere, all but one of them, with ``any_word`` any one of them)
+    while it shows fewer than :data:`ENOUGH_GROUPS` (the strictest of equals)."""
+    best = _pattern(plan, question, await topics(plan.topic, any_word=any_word))
+    tried = best.found
+    while best.named < ENOUGH_GROUPS and tried.matched:  # a wider match may show more
+        wider = await topics(plan.topic, least=tried.matched + 1, any_word=any_word)
         if wider.matched <= tried.matched:
             break
         tried = wider
         more = _pattern(plan, question, wider)
-        if _named(more[1]) > _named(groups):
-            found, (statements, groups) = wider, more
-    return found, statements, groups
+        if more.named > best.named:
+            best = more
+    return best
 
 
 async def grouped_threads(
@@ -86,25 +105,35 @@ async def grouped_threads(
     read too, and the match that shows the most groups answers (the strictest of equals); when
     none shows enough, the topic's words the list talks about as subjects
     (:func:`answers.thread_patterns.subject_words`: "MPM daemon" of "MPM daemon networked
-    USRPs") are matched alone, and answer when they show more groups."""
+    USRPs"; else those not of its common talk, "bricked" of "USRP bricked") are matched alone,
+    at last any one of the subject words (things asked about together: "N310 and N320"), and
+    answer when they show more groups."""
     question = state.get("question", "")
     plan = thread_pattern_plan(question)
     if plan is None or topics is None:
         return {"counted": False}
     start = time.perf_counter()
-    found, statements, groups = await _widest(plan, question, topics)
-    narrower = subject_words(plan.topic, found.shares, found.bursts)
-    if _named(groups) < ENOUGH_GROUPS and narrower and narrower != plan.topic:
+    best = await _widest(plan, question, topics)
+    spelled = list_spelling(plan.topic, best.found.shares)
+    if spelled != plan.topic:  # "synchronising" on a list that writes "synchronization"
+        plan = replace(plan, topic=spelled)
+        best = await _widest(plan, question, topics)
+    shares, bursts = best.found.shares, best.found.bursts
+    subjects = subject_words(plan.topic, shares, bursts)
+    narrower = subjects or uncommon_words(plan.topic, shares)
+    if best.named < ENOUGH_GROUPS and (narrower not in ("", plan.topic) or " " in subjects):
         # the question's words that are not subjects of the list ("networked", "choose")
-        # narrow the match to nothing to group: its subject words alone are read too
-        wider = replace(plan, topic=narrower)
-        tried = await _widest(wider, question, topics)
+        # narrow the match to nothing to group: its subject words alone are read too, and
+        # any one of them at last (never a word of talk alone: "several", "number")
+        tried = await _widest(
+            replace(plan, topic=narrower), question, topics, any_word=bool(subjects)
+        )
         logger.info("thread pattern: topic %r read as %r", plan.topic, narrower)
-        if _named(tried[2]) > _named(groups):
-            plan, (found, statements, groups) = wider, tried
+        best = tried if tried.named > best.named else best
+    plan, found, statements, groups = best.plan, best.found, best.statements, best.groups
     matched, conversations = found.matched, found.conversations
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}
-    if not _named(groups):
+    if not best.named:
         logger.info("thread pattern: %d threads, no group of two; searched instead", matched)
         return {  # threads on a subject of the list: the search's cutoff may not stop the turn
             "counted": False,

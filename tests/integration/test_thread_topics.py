@@ -1,6 +1,6 @@
 """Which conversations a pattern question over a mailing list reads, on real PostgreSQL: the
 topic's words as a phrase first, then anywhere in the thread, then all but one of them, the
-strictest way that finds enough threads."""
+strictest way that finds enough threads, and when asked, any one of them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from agent.settings import Settings
 from agent.wiring import Services, open_services
 from archive.ingest.pipeline import ingest_paths
-from archive.store.threads import MOST_WORDS, PHRASE, WORDS, topic_conversations
+from archive.store.threads import ANY_WORD, MOST_WORDS, PHRASE, WORDS, topic_conversations
 
 pytestmark = pytest.mark.integration
 
@@ -69,3 +69,17 @@ async def test_a_topic_no_thread_holds_whole_is_matched_by_all_but_one_of_its_wo
     assert (found.matched, found.how) == (2, MOST_WORDS)  # "external clock", "reference clock"
     none = await topic_conversations(services.store, "octoclock", least=2)
     assert (none.matched, none.how) == (0, WORDS)
+
+
+async def test_things_asked_about_together_are_matched_by_any_one_of_their_words(
+    services: Services,
+) -> None:
+    """ "B210 and X310": no thread names both; with ``any_word`` the threads naming either
+    match, and only when the stricter ways find too few."""
+    strict = await topic_conversations(services.store, "B210 X310", least=2)
+    assert (strict.matched, strict.how) == (0, WORDS)
+    found = await topic_conversations(services.store, "B210 X310", least=2, any_word=True)
+    assert (found.matched, found.how) == (2, ANY_WORD)
+    assert {p["source_id"] for ps in found.conversations.values() for p in ps} == {"p1@x", "p2@x"}
+    phrase = await topic_conversations(services.store, "no devices found", least=2, any_word=True)
+    assert (phrase.matched, phrase.how) == (2, PHRASE)

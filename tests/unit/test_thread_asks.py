@@ -38,6 +38,23 @@ from answers.thread_patterns import thread_pattern_plan
         # fixing by another verb; an aside in brackets and a negated verb name nothing
         ("How do people usually recover an X310 (rev B) that won't boot?", "fix", "X310 boot"),
         ("What commonly clears timeouts on the TwinRX?", "fix", "timeouts TwinRX"),
+        # how often said after the verb ("come up most"), or as a tendency ("tends to")
+        (
+            "Which problems with the DRAM FIFO come up most in custom images?",
+            "cause",
+            "DRAM FIFO custom images",
+        ),
+        (
+            "What tends to go wrong with a B200mini on a Raspberry Pi?",
+            "cause",
+            "B200mini Raspberry Pi",
+        ),
+        # a problem told as a verb: tripping people up, or a negated verb
+        ("What trips people up most when they build an FPGA image?", "cause", "build FPGA image"),
+        ("What is usually behind it when a TwinRX doesn't tune?", "cause", "TwinRX tune"),
+        ("What do people usually find when the OctoClock won't lock?", "cause", "OctoClock lock"),
+        # an acronym's plural is the list's singular
+        ("Why do FPGAs in X310s usually fail timing?", "cause", "FPGA X310 timing"),
     ],
 )
 def test_a_question_about_the_list_in_its_own_words_is_a_thread_pattern(
@@ -55,6 +72,8 @@ def test_a_question_about_the_list_in_its_own_words_is_a_thread_pattern(
         "What are the most common fixes?",  # names no problem
         "Why did my B210 stop streaming yesterday?",  # one user's problem
         "What usually happens on the list?",  # asks no fix, cause or problem
+        "What is the most recent UHD release people use?",  # "most" before a quality
+        "Which radios do people buy most on the list?",  # how often, but no problem asked
     ],
 )
 def test_a_question_about_one_thread_or_nothing_is_not(question: str) -> None:
@@ -63,4 +82,5 @@ def test_a_question_about_one_thread_or_nothing_is_not(question: str) -> None:
 
 def test_the_names_of_a_problem_keep_their_negation_and_spelling() -> None:
     assert topic_words("What usually causes no devices found errors?") == "no devices found errors"
-    assert topic_words("Why do GPSDOs in USRPs often fail?") == "GPSDOs USRPs"
+    assert topic_words("Why do GPSDOs in USRPs often fail?") == "GPSDO USRP"
+    assert topic_words("Why do Ettus devices often fail?") == "Ettus devices"

@@ -15,10 +15,12 @@ from answers.pattern_groups import OTHER, Statement, group_phrases
 from answers.thread_patterns import (
     as_written,
     compose_thread_pattern,
+    list_spelling,
     subject_words,
     thread_groups,
     thread_pattern_plan,
     thread_statements,
+    uncommon_words,
 )
 from archive.store.passages import Passage
 from archive.store.threads import TopicSet
@@ -111,7 +113,7 @@ class Topics:
     def __init__(self, *found: TopicSet) -> None:
         self.found, self.asked = list(found), list[tuple[str, int]]()
 
-    async def __call__(self, topic: str, *, least: int = 10) -> TopicSet:
+    async def __call__(self, topic: str, *, least: int = 10, any_word: bool = False) -> TopicSet:
         self.asked.append((topic, least))
         return self.found[min(len(self.asked), len(self.found)) - 1]
 
@@ -276,12 +278,13 @@ async def test_one_group_is_a_thin_pattern_and_a_wider_match_showing_more_answer
 class TopicsByWords:
     """The store's conversations per topic: a topic it holds no pattern for finds one."""
 
-    def __init__(self, found: dict[str, TopicSet]) -> None:
+    def __init__(self, found: dict[str | tuple[str, bool], TopicSet]) -> None:
         self.found, self.asked = found, list[str]()
 
-    async def __call__(self, topic: str, *, least: int = 10) -> TopicSet:
+    async def __call__(self, topic: str, *, least: int = 10, any_word: bool = False) -> TopicSet:
+        """The set of ``topic`` matched any-word (the key ``(topic, True)``) or otherwise."""
         self.asked.append(topic)
-        return self.found.get(topic, TopicSet(0))
+        return self.found.get((topic, any_word), self.found.get(topic, TopicSet(0)))
 
 
 async def test_words_the_list_does_not_talk_about_are_dropped_when_they_leave_no_pattern() -> None:
@@ -304,3 +307,60 @@ async def test_words_the_list_does_not_talk_about_are_dropped_when_they_leave_no
     assert "- **Set the mtu" in text, text
     assert subject_words("RAM disk networked machines", SHARES, BURSTS) == "RAM disk"
     assert subject_words("maybe networked", SHARES, BURSTS) == ""  # talk, and unknown
+
+
+async def test_things_asked_about_together_match_any_one_of_their_words() -> None:
+    """ "disk or MTU overflows": no thread names both; the threads naming either are read when
+    the stricter matches leave no pattern, and the answer says how they were matched."""
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    nothing = TopicSet(0, {}, SHARES, BURSTS)  # the list's statistics come with every match
+    topics = TopicsByWords(
+        {
+            "overflows disk MTU": nothing,
+            "disk MTU": nothing,
+            ("disk MTU", True): TopicSet(5, wide, SHARES, BURSTS, "any word"),
+        }
+    )
+    question = "How do people usually fix overflows with a disk or MTU?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
+    assert out["counted"] is True, out
+    text = str(out["messages"][0].content)
+    assert text.startswith("5 mail threads mention disk or MTU;"), text
+    assert re.search(r"^- \*\*Set the mtu[\w ]*\*\* — 2 of", text, re.MULTILINE), text
+
+
+def test_words_of_the_lists_common_talk_are_left_out_of_a_loose_match() -> None:
+    shares = {**SHARES, "usrp": 0.2}
+    assert uncommon_words("USRP bricked", shares) == "bricked"
+    assert uncommon_words("USRP", shares) == ""
+
+
+async def test_too_few_causes_to_group_group_what_the_replies_state_of_either_kind() -> None:
+    """Asked what usually causes overflows, the replies state fixes ("set the MTU"), no cause
+    two conversations share: what they state of either kind is grouped, and the answer says
+    so."""
+    mtu = "Set the MTU to 9000 so jumbo frames reach the host."
+    ram = "Write the samples to a RAM disk so the overflows go away."
+    wide = {f"q{n}@x": conversation(n, mtu if n < 3 else ram) for n in range(5)}
+    topics = Topics(TopicSet(5, wide, SHARES, BURSTS, "words"))
+    question = "What usually causes overflows?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=no_count, causes=no_causes, topics=topics)
+    assert out["counted"] is True, out
+    text = str(out["messages"][0].content)
+    assert "replies that state a cause or fix" in text, text
+    assert len(re.findall(r"^- \*\*", text, re.MULTILINE)) == 2, text
+
+
+def test_a_british_spelling_is_read_as_the_list_writes_it() -> None:
+    shares = {"synchron": 0.02, "synchronis": 0.001, "promis": 0.01}
+    assert list_spelling("synchronising several USRP", shares) == "synchronizing several USRP"
+    assert list_spelling("promising radios", shares) == "promising radios"  # no "promizing"
+    assert list_spelling("synchronising", {"synchronis": 0.01}) == "synchronising"
+
+
+def test_an_identifier_is_a_subject_when_a_part_of_it_is() -> None:
+    """ "benchmark_rate" is about the benchmark, though "rate" is common talk."""
+    shares, bursts = {**SHARES, "benchmark": 0.03, "rate": 0.14}, {**BURSTS, "benchmark": 1.5}
+    assert subject_words("benchmark_rate shows reach", shares, bursts) == "benchmark_rate"
