@@ -348,8 +348,15 @@ def arguments_of(argv: Sequence[str]) -> argparse.Namespace | int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `bosun` console script."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Entry point of the `bosun` console script: without ``argv`` (the script, ``python -m
+    agent.cli``) a one-shot command ends the process when it is done (:func:`startup.finish`)."""
+    code = _main(sys.argv[1:] if argv is None else list(argv))
+    if argv is None:
+        startup.finish(_command_of(sys.argv[1:]), code)
+    return code
+
+
+def _main(argv: list[str]) -> int:
     command = _command_of(argv)
     forwarded = startup.forwarded(command, argv)  # an ask the home's warm process answered
     if forwarded is not None:

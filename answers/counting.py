@@ -27,6 +27,7 @@ from answers.related_types import related_line
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
 from archive.vessel_types import families_in, own_words, type_words
+from text.patterns import LazyPattern
 from text.words import content_stems, tokens
 
 _ASKS_COUNT = re.compile(
@@ -43,16 +44,16 @@ _AVIATION = (
     r"(?:accidents?|crash(?:es)?|incidents?|mishaps?)"
 )
 _MARITIME = r"(?:marine\s+|maritime\s+)?(?:casualt(?:y|ies)|shipwrecks?|ships|vessels|wrecks?)"
-_RECORD = re.compile(
+_RECORD = LazyPattern(
     rf"^(?:[\w'/-]+\s+){{0,4}}?(?:(?P<air>{_AVIATION})|(?P<sea>{_MARITIME})|"
     # "how many personal flights ended in a fatal accident?"
     r"(?P<flights>flights(?=.*\b(?:accidents?|crash(?:es)?)\b))|"
     r"(?P<ntsb>ntsb\s+(?:records?|reports?))|(?P<imo>imo\s+(?:records?|casualt(?:y|ies))))\b",
     re.IGNORECASE,
 )
-_TOTAL_LOSS = re.compile(r"total\s+loss|totally\s+lost", re.IGNORECASE)
-_REMARK = re.compile(r"\s*\([^()]*\)\s*")
-_SEA_WORDS = re.compile(
+_TOTAL_LOSS = LazyPattern(r"total\s+loss|totally\s+lost", re.IGNORECASE)
+_REMARK = LazyPattern(r"\s*\([^()]*\)\s*")
+_SEA_WORDS = LazyPattern(
     r"\b(?:ships?|vessels?|flag(?:ged|s)?|imo|casualt(?:y|ies)|maritime|marine|tankers?|"
     r"carriers?|trawlers?|ferr(?:y|ies)|tugs?|yachts?|sea)\b",
     re.IGNORECASE,
@@ -78,7 +79,7 @@ US_STATES = (  # noqa: SIM905
     "District of Columbia",
 ]
 # Longest first, so "West Virginia" is not read as "Virginia".
-_STATE = re.compile(
+_STATE = LazyPattern(
     r"\b(" + "|".join(sorted(map(re.escape, US_STATES), key=len, reverse=True)) + r")\b",
     re.IGNORECASE,
 )
@@ -89,7 +90,7 @@ MAKES = (  # noqa: SIM905
     "Ercoupe Embraer Bombardier Sikorsky Enstrom Agusta Lake Socata Pilatus Mitsubishi Learjet "
     "Dassault Gulfstream Hawker Ryan Waco Schleicher Rans Kitfox Vans Globe Navion Douglas"
 ).split() + ["Air Tractor", "North American", "Aero Commander", "de Havilland", "Dehavilland"]
-_MAKE = re.compile(r"\b(" + "|".join(sorted(MAKES, key=len, reverse=True)) + r")\b", re.I)
+_MAKE = LazyPattern(r"\b(" + "|".join(sorted(MAKES, key=len, reverse=True)) + r")\b", re.I)
 #: The makes' other spellings in the records (renamed companies): a pattern over the first words.
 _MAKE_SPELLING = {
     "BEECH": "BEECH|BEECHCRAFT|HAWKER BEECHCRAFT|HAWKER-BEECHCRAFT",
@@ -100,7 +101,7 @@ _MAKE_SPELLING = {
 }
 # A model designator right after the make ("Cessna 172", "Piper PA-28", "Robinson R44"); a year
 # is none ("Cessna 2011", "Cessna in 2012").
-_MODEL = re.compile(r"\s+(?![A-Z]{0,3}[\s-]?(?:19|20)\d\d\b)([A-Z]{0,3}[\s-]?\d{2,4})\b")
+_MODEL = LazyPattern(r"\s+(?![A-Z]{0,3}[\s-]?(?:19|20)\d\d\b)([A-Z]{0,3}[\s-]?\d{2,4})\b")
 _CATEGORIES = (
     ("HELI", r"helicopters?|rotorcraft"),
     ("GLI", r"gliders?|sailplanes?"),
@@ -134,7 +135,7 @@ _SEA_OUTCOMES = (
     ("pollution", r"pollut|oil\s+spill"),
     ("injured", r"injur"),
 )
-_CLASSIFIED = re.compile(
+_CLASSIFIED = LazyPattern(
     r"\b(?:(?:classified|categori[sz]ed|rated|graded)\s+as|were|was)\s+"
     r"(very\s+serious|less\s+serious|serious)\b(?!\s+injur)",
     re.IGNORECASE,
@@ -147,11 +148,11 @@ _EVENT_RECORDS = {
     "contact": rf"contact|allision|collision {_WITH_OBJECT}",
 }
 # "a collision with another ship": the collisions of ships, not those with a quay or a buoy
-_SHIP_COLLISION = re.compile(
+_SHIP_COLLISION = LazyPattern(
     r"collisions?\s+(?:with\s+(?:another|other)\s+(?:ships?|vessels?)|between\s+(?:two\s+)?ships)",
     re.IGNORECASE,
 )
-_SEVERITY = re.compile(r"\b(very\s+serious|less\s+serious|serious)\s+(?:marine\s+)?casualt", re.I)
+_SEVERITY = LazyPattern(r"\b(very\s+serious|less\s+serious|serious)\s+(?:marine\s+)?casualt", re.I)
 _EVENTS = (
     ("collision", r"collisions?|collided"),
     ("grounding", r"groundings?|grounded|strandings?|stranded|ran\s+aground"),
@@ -188,7 +189,7 @@ class CountPlan:
 
 
 #: Words that say what an aircraft is (its category), not what went wrong.
-_AIRCRAFT = re.compile(
+_AIRCRAFT = LazyPattern(
     r"\b(?:aircraft|(?:air|aero)?planes?|" + "|".join(p for _, p in _CATEGORIES) + r")\b",
     re.IGNORECASE,
 )
@@ -269,7 +270,7 @@ _OUTCOME_WORDS = {
 }
 
 
-_AIR_WORDS = re.compile(
+_AIR_WORDS = LazyPattern(
     r"\b(?:aircraft|airplanes?|planes?|helicopters?|pilots?|flights?)\b", re.IGNORECASE
 )
 

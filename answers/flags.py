@@ -3,11 +3,11 @@ Malta", "registered in France or Antigua and Barbuda", read as ISO 3166 alpha-3 
 
 from __future__ import annotations
 
-import re
-
 import pycountry
 
-_FLAG = re.compile(
+from text.patterns import LazyPattern
+
+_FLAG = LazyPattern(
     r"\b(?:flagged\s+(?:in|by|to|under)\s+(?:the\s+)?|under\s+(?:the\s+)?flag\s+of\s+(?:the\s+)?|"
     r"flag(?:\s+state)?\s+(?:of\s+)?(?:the\s+)?|registered\s+in\s+(?:the\s+)?)"
     # "the Isle of Man", "Antigua and Barbuda", "Saint Vincent and the Grenadines"
@@ -117,7 +117,7 @@ def flags_in(question: str) -> tuple[str, ...]:
 
 
 # The flags after the first one: "... or Antigua and Barbuda", "..., Malta or Cyprus".
-_OR_FLAG = re.compile(
+_OR_FLAG = LazyPattern(
     r"(?:\s*,\s*|\s+or\s+)(?:the\s+)?([A-Z][\w.'-]*(?:\s+(?:and\s+(?:the\s+)?)?[A-Z][\w.'-]*){0,3})"
 )
 

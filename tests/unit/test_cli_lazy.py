@@ -145,3 +145,50 @@ def test_help_status_and_stop_import_neither_numpy_nor_the_store(tmp_path: Path)
     assert _stack_after(["stop"], {"BOSUN_HOME": str(tmp_path)}, STORE_STACK) == []
     # the probe sees what a command with a query loads
     assert "text.injection" in _stack_after(["search", "--help"], {}, STORE_STACK)
+
+
+#: What an offline `bosun ask` never runs, so never imports: provider SDKs (none configured),
+#: tracing (no keys), the web server, ingest and its format libraries, fitting and evaluation,
+#: and the scientific stack beyond numpy.
+NOT_ASKED = (
+    "langfuse",
+    "cohere",
+    "langchain_cohere",
+    "google",
+    "langchain_google_genai",
+    "langchain_openai",
+    "uvicorn",
+    "starlette",
+    "sse_starlette",
+    "agent.server.app",
+    "agent.evaluation",
+    "adapt",
+    "archive.ingest",
+    "archive.mailbox",
+    "pypdf",
+    "pypdfium2",
+    "PIL",
+    "lxml",
+    "extract_msg",
+    "imapclient",
+    "scipy",
+    "sklearn",
+    "lightgbm",
+    "pandas",
+    "matplotlib",
+    "torch",
+)
+
+
+def test_an_offline_ask_imports_no_provider_sdk_server_ingest_or_fitting_code(
+    tmp_path: Path,
+) -> None:
+    # The database refuses: the ask fails (one line) once every module it runs has imported.
+    env = {
+        "DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none",
+        "BOSUN_HOME": str(tmp_path),
+        "BOSUN_WARM_ASK": "off",
+        "BOSUN_CHAT_MODEL": "",
+    }
+    assert _stack_after(["ask", "what happened?"], env, NOT_ASKED) == []
+    assert "graph.builder" in _stack_after(["ask", "what happened?"], env)  # the probe sees it

@@ -137,3 +137,61 @@ def test_ask_starts_the_model_load_before_langgraph_imports(tmp_path: Path) -> N
     status, threads = json.loads(_python(code, env))
     assert status != 0
     assert f"load {BASE_MODEL_ID}" in threads
+
+
+#: A fresh `bosun` process (the console script's way: ``main()`` reads ``sys.argv``) that notes a
+#: thread of its own ending, its exit handlers and its interpreter's teardown (the audit event
+#: raised when the interpreter's state is cleared) on stdout.
+CONSOLE_SCRIPT = (
+    "import atexit, os, sys, threading, time\n"
+    "def audit(event, args, write=os.write):\n"
+    "    if event == 'cpython.PyInterpreterState_Clear':\n"
+    "        write(1, b'torn down\\n')\n"
+    "sys.addaudithook(audit)\n"
+    "atexit.register(print, 'exit handlers ran', flush=True)\n"
+    "def late():\n"
+    "    time.sleep(0.5)\n"
+    "    print('thread finished', flush=True)\n"
+    "threading.Thread(target=late).start()\n"
+    "sys.argv = ['bosun', *sys.argv[1:]]\n"
+    "from agent.cli import main\n"
+    "sys.exit(main())\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "teardown"),
+    [(["search", "what happened?"], False), (["ask", "what happened?"], False), (["stop"], True)],
+)
+def test_a_one_shot_query_command_ends_its_process_without_the_teardown(
+    tmp_path: Path, argv: list[str], teardown: bool
+) -> None:
+    # The database refuses: the query commands fail (one line, exit status 1) after their
+    # imports ran; `bosun stop` (nothing to stop) is not one of them and tears down as usual.
+    env = {
+        **os.environ,
+        "BOSUN_HOME": str(tmp_path),
+        "DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none",
+        "BOSUN_WARM_ASK": "off",
+        "BOSUN_CHAT_MODEL": "",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE_SCRIPT, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    lines = done.stdout.splitlines()
+    assert (done.returncode != 0) == (argv[0] != "stop"), done.stderr
+    assert lines.index("thread finished") < lines.index("exit handlers ran")  # both, in order
+    assert ("torn down" in lines) is teardown
+
+
+def test_a_caller_of_main_with_arguments_keeps_its_process() -> None:
+    code = (
+        "import os\nfrom agent.cli import main\n"
+        "os.environ['DATABASE_URL'] = 'postgresql://nobody@127.0.0.1:9/none'\n"
+        "status = main(['search', 'what happened?'])\nprint('still here', status)"
+    )
+    assert _python(code) == "still here 1"
