@@ -43,6 +43,16 @@ K = 10
 
 
 @dataclass(frozen=True)
+class Pool:
+    """The reranked pool of a labelled question, as the click residual learns from it."""
+
+    chunk_ids: tuple[str, ...]  # the pool's passages, in the reranker's order
+    base: np.ndarray  # their rerank scores
+    features: np.ndarray  # their rows of the shipped reranker's features (tools.click_residual)
+    clicked: tuple[tuple[str, int], ...]  # positive passages and the place each was shown at
+
+
+@dataclass(frozen=True)
 class Ranked:
     """One labelled question as the collection serves it without a memory."""
 
@@ -50,6 +60,7 @@ class Ranked:
     relevant: frozenset[str]  # the documents its users opened
     sources: tuple[str, ...]  # its candidates' documents, best first (passages: repeats)
     pool: int  # how many of them the reranker ordered (the memory moves only those)
+    pooled: Pool | None = None  # the pool's passages and features (None: no residual fitted)
 
 
 @dataclass(frozen=True)
@@ -216,6 +227,7 @@ __all__ = [
     "THRESHOLDS",
     "Fitted",
     "Grid",
+    "Pool",
     "Ranked",
     "fit_memory",
     "fold_of",

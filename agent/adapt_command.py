@@ -19,7 +19,7 @@ from langchain_core.embeddings import Embeddings
 from adapt.checked import Ranker, adapt_on_labels
 from adapt.command import AdaptOptions, adapt_collection, format_report
 from adapt.feedback import MIN_QUESTIONS, FeedbackLabel
-from adapt.memory_fit import FOLDS, Ranked
+from adapt.memory_fit import FOLDS, Pool, Ranked
 from adapt.queries import QuerySource
 from adapt.services import AdaptServices, Collection, OpenServices
 from agent.arguments import positive_int
@@ -30,7 +30,11 @@ from agent.evaluation.layers import Layers, layered_search
 from agent.settings import Settings
 from agent.wiring import open_services
 from archive.store.database import EmbeddingIdentity
+from archive.store.passages import Passage
+from archive.store.search_filters import SearchFilters
 from providers.linear_head import apply_head, inverse_head
+from tools.click_residual import pool_features
+from tools.pipeline import run_pipeline
 
 
 def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -137,9 +141,19 @@ def ranker(settings: Settings, collection: str) -> Ranker:
             services = replace(opened, calibration=calibration)
             search = await layered_search(services, Layers(), EVAL_CHUNKS)
             for label in labels:
-                found = await search(label.query)
-                sources = tuple(c["source_id"] for c in found.candidates)
-                ranked.append(Ranked(label.query, label.relevant_sources, sources, search.pool))
+                found = await run_pipeline(
+                    search.pipeline, label.query, SearchFilters(), search.config
+                )
+                sources = tuple(c["source_id"] for c in found.ranked)
+                ranked.append(
+                    Ranked(
+                        label.query,
+                        label.relevant_sources,
+                        sources,
+                        search.pool,
+                        pooled_of(label, found.ranked[: search.pool]),
+                    )
+                )
             texts = [label.query for label in labels]
             vectors = np.asarray(
                 await asyncio.to_thread(services.embeddings.embed_documents, texts), np.float32
@@ -149,6 +163,16 @@ def ranker(settings: Settings, collection: str) -> Ranker:
         return ranked, vectors
 
     return rank
+
+
+def pooled_of(label: FeedbackLabel, pool: list[Passage]) -> Pool:
+    """The reranked pool of a labelled question as the click residual learns from it."""
+    return Pool(
+        tuple(p["chunk_id"] for p in pool),
+        np.asarray([p["rerank"] or 0.0 for p in pool], np.float64),
+        pool_features(label.query, pool),
+        label.clicked,
+    )
 
 
 def options_of(args: argparse.Namespace) -> AdaptOptions:
@@ -209,4 +233,4 @@ def write_err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-__all__ = ["adapt_target", "add_adapt_parser", "options_of", "ranker", "run_adapt"]
+__all__ = ["adapt_target", "add_adapt_parser", "options_of", "pooled_of", "ranker", "run_adapt"]
