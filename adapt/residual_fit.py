@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from adapt.memory_fit import FOLDS, Fitted, Ranked, fold_of, ndcg
+from adapt.memory_fit import Fitted, Ranked, ndcg, outer_folds
 from providers.rerankers.features import FEATURES
 from tools.click_residual import ClickResidual
 
@@ -171,14 +171,10 @@ def fit_residual(ranked: Sequence[Ranked]) -> FittedResidual:
     """The residual of every question of ``ranked`` (those with a :class:`~adapt.memory_fit.
     Pool`), its penalty chosen by cross-validation, and the nested check (module docstring)."""
     questions = _Questions(ranked)
-    folds = [fold_of(r.query) for r in ranked]
+    folds, splits = outer_folds(ranked)
     everyone = list(range(len(ranked)))
     after = list(questions.base)
-    for fold in range(FOLDS):
-        held = [q for q in everyone if folds[q] == fold]
-        rest = [q for q in everyone if folds[q] != fold]
-        if not held or not rest:
-            continue
+    for held, rest in splits:
         penalty = questions.choose(rest, folds)
         if penalty is None:
             continue
