@@ -205,10 +205,10 @@ def format_report(report: dict[str, Any]) -> str:
         )
     if report.get("installed") is False:
         lines.append(report["reason"])
-    elif report.get("parts"):
-        lines.append(f"  installed        the click {' and '.join(report['parts'])} now served")
     elif "memory" in report:
-        lines.append("  installed        the click memory is now served")
+        parts = report.get("parts") or ["memory"]
+        verb = "is" if len(parts) == 1 else "are"
+        lines.append(f"  installed        the click {' and '.join(parts)} {verb} now served")
     if report.get("memory_reason"):
         lines.append(f"  click memory     {report['memory_reason']}")
     return "\n".join(lines)
