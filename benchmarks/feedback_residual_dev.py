@@ -13,8 +13,10 @@ folds' queries, reacting to their top five documents as the simulation's users d
 document's best passage in the pool is the click, at the place its document was shown. The
 residual is fitted on their labels as `bosun adapt` does (:func:`adapt.residual_fit.
 fit_residual`): "checked" applies it only when its nested check passes, "forced at P" fits it
-with penalty P whatever the check says. The fold's queries are scored by nDCG@10 against their
-qrels.
+with penalty P whatever the check says; "qrels of all other folds" fits it on every other
+fold's query with all its relevant pool passages as clicks at place 1 (no users, no position
+bias: what the features could give with perfect labels). The fold's queries are scored by
+nDCG@10 against their qrels.
 
 Uses ``BOSUN_HOME`` like the CLI (the eval collections of the simulation's home); rankings are
 cached under ``BOSUN_HOME/scratch``.
@@ -76,8 +78,9 @@ async def rankings(name: str, settings: Settings) -> tuple[list[str], list[Ranke
     return simulation, ranked, qrels
 
 
-def clicked(r: Ranked, docs: set[str]) -> Ranked:
-    """``r`` labelled with the opened ``docs``: each one's best pool passage, at its place."""
+def clicked(r: Ranked, docs: set[str], *, seen: bool = False) -> Ranked:
+    """``r`` labelled with the opened ``docs``: each one's best pool passage, at the place its
+    document was shown (``seen``: at place 1, weight 1: every relevant document as if looked at)."""
     assert r.pooled is not None
     shown = list(dict.fromkeys(r.sources))
     sources = r.sources[: len(r.pooled.chunk_ids)]
@@ -85,7 +88,7 @@ def clicked(r: Ranked, docs: set[str]) -> Ranked:
     for doc in docs:
         if doc in sources:
             chunk = r.pooled.chunk_ids[sources.index(doc)]
-            found.append((chunk, shown.index(doc) + 1))
+            found.append((chunk, 1 if seen else shown.index(doc) + 1))
     pool = Pool(r.pooled.chunk_ids, r.pooled.base, r.pooled.features, tuple(found))
     return Ranked(r.query, frozenset(docs), r.sources, r.pool, pool)
 
@@ -113,6 +116,13 @@ def rows(
                 variants[f"forced at {penalty:g}"] = questions.residual(
                     questions.fit(list(range(len(labelled))), penalty)[0]
                 )
+            if users == USERS[0]:  # no users: every other fold's query labelled by its qrels
+                others = [i for i, q in enumerate(simulation) if _fold(q) != fold]
+                oracle = _Questions(
+                    [clicked(ranked[i], qrels[simulation[i]], seen=True) for i in others]
+                )
+                theta = oracle.fit(list(range(len(others))), FORCED[-1])[0]
+                variants[f"qrels of all other folds, at {FORCED[-1]:g}"] = oracle.residual(theta)
             for label, residual in variants.items():
                 applied, stock, after = results.setdefault(label, (0, {}, {}))
                 results[label] = (applied + (residual is not None), stock, after)
