@@ -2,11 +2,13 @@
 
 Labels are operators' feedback (:mod:`adapt.feedback`) and the ``--queries`` of a BEIR split.
 ``--queries`` (qrels of an evaluation collection) fit the head and the reranker as before.
-Feedback fits the click memory (:mod:`tools.click_memory`, :mod:`adapt.memory_fit`): the stock
-model and the reranker keep ordering every question, and documents opened for earlier similar
-questions move up a bounded number of places. Trained on 30–150 feedback questions, a head and a
-refitted reranker lost on questions no user asked (feedback simulation, docs/adapt.md), so
-feedback no longer moves the embedding space.
+Feedback fits the click residual (:mod:`tools.click_residual`, :mod:`adapt.residual_fit`), a
+linear correction of the reranker's order on its own features learnt from inverse-propensity
+weighted clicks, and the click memory (:mod:`tools.click_memory`, :mod:`adapt.memory_fit`):
+documents opened for earlier similar questions move up a bounded number of places. Each has its
+own nested check; the memory is fitted and checked on the order the residual serves. Trained
+on 30–150 feedback questions, a head and a refitted reranker lost on questions no user asked
+(feedback simulation, docs/adapt.md), so feedback no longer moves the embedding space.
 
 Without enough feedback the command says so and changes nothing. With enough, the memory's
 settings are chosen by cross-validation over every labelled question, and it is installed only
@@ -23,6 +25,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,8 +37,10 @@ from adapt.feedback import FeedbackLabel, enough, read_shown, record_run, turn_l
 from adapt.memory_fit import FOLDS, Ranked, fit_memory
 from adapt.memory_store import install_memory
 from adapt.queries import QuerySource
+from adapt.residual_fit import FittedResidual, fit_residual, served_with
 from adapt.services import Collection
 from archive.store.locks import rewriting
+from tools.click_memory import ClickMemory
 
 #: Ranks labelled questions on the collection as it is served without a click memory: each one's
 #: candidates, and the stock-model vectors of the questions (in order).
@@ -123,26 +128,48 @@ async def _adapt_on_labels(
 async def _remember(
     target: Collection, labels: list[FeedbackLabel], rank: Ranker
 ) -> dict[str, Any]:
-    """Fit the click memory on ``labels`` and install it when its check passes."""
+    """Fit the click residual on ``labels``, then the click memory on the order the residual
+    serves (the order without it when refused); install what passed its check."""
     ranked, vectors = await rank(labels)
+    residual = await asyncio.to_thread(fit_residual, ranked)
+    if residual.installable:
+        assert residual.residual is not None
+        ranked = served_with(residual.residual, ranked)
     fitted = await asyncio.to_thread(fit_memory, ranked, vectors)
-    check = fitted.report()
-    if not fitted.installable:
+    check, residual_check = fitted.report(), residual.report()
+    found = {"check": check, "residual_check": residual_check}
+    if not fitted.installable and not residual.installable:
         why = (
             "the memory's cross-validated choice is to lift nothing"
             if fitted.memory is None
             else f"a memory scored {check['after']:.4f} against {check['before']:.4f} without one "
             f"({fitted.worse} questions lower, {fitted.better} higher)"
         )
+        why += "; " + _residual_refused(residual)
         return {
-            "check": check,
+            **found,
             "installed": False,
             "reason": f"{why} on {len(labels)} feedback questions: the current model stays",
         }
-    assert fitted.memory is not None
-    training = {"questions": len(labels), "check": check}
-    meta = await install_memory(target, fitted.memory, training)
-    return {"check": check, "installed": True, "memory": meta}
+    memory = fitted.memory if fitted.installable else None
+    if memory is None:  # the residual alone: a memory that lifts nothing carries it
+        memory = ClickMemory(np.zeros((0, vectors.shape[1]), np.float32), (), 0.5, 0.0)
+    if residual.installable:
+        memory = replace(memory, residual=residual.residual)
+    training = {"questions": len(labels), **found}
+    meta = await install_memory(target, memory, training)
+    parts = [name for name, f in (("residual", residual), ("memory", fitted)) if f.installable]
+    return {**found, "installed": True, "parts": parts, "memory": meta}
+
+
+def _residual_refused(residual: FittedResidual) -> str:
+    check = residual.report()
+    if residual.residual is None:
+        return "the residual's cross-validated choice is no correction"
+    return (
+        f"a residual scored {check['after']:.4f} against {check['before']:.4f} without one "
+        f"({residual.check.worse} questions lower, {residual.check.better} higher)"
+    )
 
 
 __all__ = ["Ranker", "adapt_lock", "adapt_on_labels"]

@@ -191,10 +191,24 @@ def format_report(report: dict[str, Any]) -> str:
             f"click memory, {check['after']:.4f} with one fitted without the question "
             f"({check['better']} higher, {check['worse']} lower; {chosen})"
         )
+    residual = report.get("residual_check") or {}
+    if residual.get("before") is not None:
+        chosen = (
+            f"penalty {residual['penalty']:g}, {residual['pairs']} weighted pairs"
+            if residual["penalty"] is not None
+            else "no correction chosen"
+        )
+        lines.append(
+            f"  {residual['folds']}-fold check     {residual['metric']} {residual['before']:.4f} "
+            f"without a click residual, {residual['after']:.4f} with one fitted without the "
+            f"question ({residual['better']} higher, {residual['worse']} lower; {chosen})"
+        )
     if report.get("installed") is False:
         lines.append(report["reason"])
     elif "memory" in report:
-        lines.append("  installed        the click memory is now served")
+        parts = report.get("parts") or ["memory"]
+        verb = "is" if len(parts) == 1 else "are"
+        lines.append(f"  installed        the click {' and '.join(parts)} {verb} now served")
     if report.get("memory_reason"):
         lines.append(f"  click memory     {report['memory_reason']}")
     return "\n".join(lines)

@@ -83,6 +83,9 @@ class FeedbackLabel:
     positives: frozenset[str]
     negatives: frozenset[str]
     relevant_sources: frozenset[str]
+    #: Each positive passage with the best (smallest) place it was shown at: how likely a user
+    #: was to look at it, for the click residual's inverse-propensity weights.
+    clicked: tuple[tuple[str, int], ...] = ()
 
     @property
     def key(self) -> str:
@@ -96,6 +99,7 @@ def turn_labels(shown: Iterable[Shown]) -> list[FeedbackLabel]:
     for row in shown:
         turns.setdefault(row.turn, []).append(row)
     merged: dict[str, tuple[set[str], set[str], set[str]]] = {}
+    places: dict[str, dict[str, int]] = {}
     for rows in turns.values():
         positives, negatives = _clicks(sorted(rows, key=lambda r: r.position))
         if not positives and not negatives:
@@ -104,8 +108,17 @@ def turn_labels(shown: Iterable[Shown]) -> list[FeedbackLabel]:
         pos.update(r.chunk_id for r in positives)
         neg.update(r.chunk_id for r in negatives)
         sources.update(r.source_id for r in positives)
+        best = places.setdefault(rows[0].query, {})
+        for r in positives:
+            best[r.chunk_id] = min(best.get(r.chunk_id, r.position), r.position)
     return [
-        FeedbackLabel(query, frozenset(pos), frozenset(neg - pos), frozenset(sources))
+        FeedbackLabel(
+            query,
+            frozenset(pos),
+            frozenset(neg - pos),
+            frozenset(sources),
+            tuple(sorted(places[query].items())),
+        )
         for query, (pos, neg, sources) in merged.items()
     ]
 

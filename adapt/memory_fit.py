@@ -43,6 +43,16 @@ K = 10
 
 
 @dataclass(frozen=True)
+class Pool:
+    """The reranked pool of a labelled question, as the click residual learns from it."""
+
+    chunk_ids: tuple[str, ...]  # the pool's passages, in the reranker's order
+    base: np.ndarray  # their rerank scores
+    features: np.ndarray  # their rows of the shipped reranker's features (tools.click_residual)
+    clicked: tuple[tuple[str, int], ...]  # positive passages and the place each was shown at
+
+
+@dataclass(frozen=True)
 class Ranked:
     """One labelled question as the collection serves it without a memory."""
 
@@ -50,6 +60,7 @@ class Ranked:
     relevant: frozenset[str]  # the documents its users opened
     sources: tuple[str, ...]  # its candidates' documents, best first (passages: repeats)
     pool: int  # how many of them the reranker ordered (the memory moves only those)
+    pooled: Pool | None = None  # the pool's passages and features (None: no residual fitted)
 
 
 @dataclass(frozen=True)
@@ -183,6 +194,18 @@ class _Questions:
         return best[2], best[1]
 
 
+def outer_folds(ranked: Sequence[Ranked]) -> tuple[list[int], list[tuple[list[int], list[int]]]]:
+    """Each question's fold, and (held back, the rest) of each fold where both hold some."""
+    folds = [fold_of(r.query) for r in ranked]
+    splits = []
+    for fold in range(FOLDS):
+        held = [q for q, f in enumerate(folds) if f == fold]
+        rest = [q for q, f in enumerate(folds) if f != fold]
+        if held and rest:
+            splits.append((held, rest))
+    return folds, splits
+
+
 def fit_memory(ranked: Sequence[Ranked], vectors: np.ndarray, grid: Grid | None = None) -> Fitted:
     """The memory of every question in ``ranked`` (with its stock vectors, same order), its
     settings chosen by cross-validation among ``grid``, and the nested check (module
@@ -191,14 +214,10 @@ def fit_memory(ranked: Sequence[Ranked], vectors: np.ndarray, grid: Grid | None 
         raise ValueError(f"{len(ranked)} questions for {len(vectors)} vectors")
     grid = grid or Grid()
     questions = _Questions(ranked, np.asarray(vectors, dtype=np.float32), grid)
-    folds = [fold_of(r.query) for r in ranked]
+    folds, splits = outer_folds(ranked)
     everyone = list(range(len(ranked)))
     after = list(questions.base)
-    for fold in range(FOLDS):
-        held = [q for q in everyone if folds[q] == fold]
-        rest = [q for q in everyone if folds[q] != fold]
-        if not held or not rest:
-            continue
+    for held, rest in splits:
         threshold, lift = questions.choose(rest, folds)
         if lift == 0.0:
             continue
@@ -216,8 +235,10 @@ __all__ = [
     "THRESHOLDS",
     "Fitted",
     "Grid",
+    "Pool",
     "Ranked",
     "fit_memory",
     "fold_of",
     "ndcg",
+    "outer_folds",
 ]

@@ -19,7 +19,7 @@ from langchain_core.embeddings import Embeddings
 from adapt.checked import Ranker, adapt_on_labels
 from adapt.command import AdaptOptions, adapt_collection, format_report
 from adapt.feedback import MIN_QUESTIONS, FeedbackLabel
-from adapt.memory_fit import FOLDS, Ranked
+from adapt.memory_fit import FOLDS, Pool, Ranked
 from adapt.queries import QuerySource
 from adapt.services import AdaptServices, Collection, OpenServices
 from agent.arguments import positive_int
@@ -30,7 +30,11 @@ from agent.evaluation.layers import Layers, layered_search
 from agent.settings import Settings
 from agent.wiring import open_services
 from archive.store.database import EmbeddingIdentity
+from archive.store.passages import Passage
+from archive.store.search_filters import SearchFilters
 from providers.linear_head import apply_head, inverse_head
+from tools.click_residual import pool_features
+from tools.pipeline import run_pipeline
 
 
 def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -40,12 +44,14 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Learn from labels. Labels come from the operators' feedback the web app "
         "(bosun serve) stores for the collection: the citations they opened and the originals "
         "they downloaded are positives, unless the answer was thumbed down (a thumbs-up names "
-        "no passage). From them bosun adapt fits a click memory: for a new question close to "
-        "labelled ones, the documents opened for those move up a bounded number of places; the "
-        "embedder and the reranker stay as they are. Its settings are chosen by cross-validation "
-        f"over every feedback question, and it is installed only when a nested {FOLDS}-fold check "
-        "(each question ranked by a memory fitted without it) shows a mean nDCG@10 gain with more "
-        "questions higher than lower; otherwise the current model stays. "
+        "no passage). From them bosun adapt fits a click residual (a small linear correction of "
+        "the reranker's order on its own features, each click weighted by one over the chance its "
+        "place in the source list was looked at) and a click memory (for a new question close to "
+        "labelled ones, the documents opened for those move up a bounded number of places); the "
+        "embedder and the reranker stay as they are. Their settings are chosen by cross-validation "
+        f"over every feedback question, and each is installed only when a nested {FOLDS}-fold "
+        "check (each question ranked by one fitted without it) shows a mean nDCG@10 gain with "
+        "more questions higher than lower; otherwise the current model stays. "
         f"Fewer than {MIN_QUESTIONS} feedback questions with an opened citation change nothing "
         "(exit 0). --queries (the qrels of a BEIR split, for the evaluation collections) also fit "
         "the embedder's linear head and the reranker on them (needs the [adapt] extra).",
@@ -137,9 +143,19 @@ def ranker(settings: Settings, collection: str) -> Ranker:
             services = replace(opened, calibration=calibration)
             search = await layered_search(services, Layers(), EVAL_CHUNKS)
             for label in labels:
-                found = await search(label.query)
-                sources = tuple(c["source_id"] for c in found.candidates)
-                ranked.append(Ranked(label.query, label.relevant_sources, sources, search.pool))
+                found = await run_pipeline(
+                    search.pipeline, label.query, SearchFilters(), search.config
+                )
+                sources = tuple(c["source_id"] for c in found.ranked)
+                ranked.append(
+                    Ranked(
+                        label.query,
+                        label.relevant_sources,
+                        sources,
+                        search.pool,
+                        pooled_of(label, found.ranked[: search.pool]),
+                    )
+                )
             texts = [label.query for label in labels]
             vectors = np.asarray(
                 await asyncio.to_thread(services.embeddings.embed_documents, texts), np.float32
@@ -149,6 +165,16 @@ def ranker(settings: Settings, collection: str) -> Ranker:
         return ranked, vectors
 
     return rank
+
+
+def pooled_of(label: FeedbackLabel, pool: list[Passage]) -> Pool:
+    """The reranked pool of a labelled question as the click residual learns from it."""
+    return Pool(
+        tuple(p["chunk_id"] for p in pool),
+        np.asarray([p["rerank"] or 0.0 for p in pool], np.float64),
+        pool_features(label.query, pool),
+        label.clicked,
+    )
 
 
 def options_of(args: argparse.Namespace) -> AdaptOptions:
@@ -209,4 +235,4 @@ def write_err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-__all__ = ["adapt_target", "add_adapt_parser", "options_of", "ranker", "run_adapt"]
+__all__ = ["adapt_target", "add_adapt_parser", "options_of", "pooled_of", "ranker", "run_adapt"]

@@ -231,7 +231,7 @@ def _notes(result: dict[str, Any]) -> dict[str, Any]:
 
 def _brief(report: dict[str, Any]) -> dict[str, Any]:
     """What a `bosun adapt` report says about its labels, its check and its verdict."""
-    keys = ("labels", "check", "installed", "reason", "seconds")
+    keys = ("labels", "check", "residual_check", "parts", "installed", "reason", "seconds")
     return {key: report[key] for key in keys if key in report}
 
 
@@ -257,33 +257,64 @@ CHECK_COLUMNS = (
 )
 
 
+#: What each run's check of the click residual decided.
+RESIDUAL_COLUMNS = (
+    "feedback events",
+    "feedback questions",
+    "weighted pairs",
+    "5-fold nDCG@10 without residual",
+    "with residual",
+    "questions higher",
+    "lower",
+    "penalty",
+    "installed",
+)
+
+
 def tables(results: list[dict[str, Any]]) -> list[Table]:
     """Per dataset: nDCG@10 against the feedback events (``<name>``), and what each adapt run
-    decided (``<name>-checks``)."""
+    decided for the click memory (``<name>-checks``) and the click residual
+    (``<name>-residual``)."""
     found = []
     for result in results:
         name = result["dataset"].split()[0]
+        runs = result["adapt_runs"]
         found.append(Table(name, COLUMNS, result["rows"]))
-        found.append(
-            Table(f"{name}-checks", CHECK_COLUMNS, [_check(r) for r in result["adapt_runs"]])
-        )
+        found.append(Table(f"{name}-checks", CHECK_COLUMNS, [_check(r) for r in runs]))
+        found.append(Table(f"{name}-residual", RESIDUAL_COLUMNS, [_residual(r) for r in runs]))
     return found
 
 
 def _check(run: dict[str, Any]) -> list[Any]:
     labels, check = run.get("labels") or {}, run.get("check") or {}
-    before, after = check.get("before"), check.get("after")
     return [
         run["events"],
         labels.get("questions"),
-        None if before is None else round(before, 4),
-        None if after is None else round(after, 4),
+        *_before_after(check),
         check.get("better"),
         check.get("worse"),
         check.get("lift"),
         check.get("threshold"),
-        "yes" if run.get("installed") else "no",
+        "yes" if "memory" in (run.get("parts") or []) else "no",
     ]
+
+
+def _residual(run: dict[str, Any]) -> list[Any]:
+    labels, check = run.get("labels") or {}, run.get("residual_check") or {}
+    return [
+        run["events"],
+        labels.get("questions"),
+        check.get("pairs"),
+        *_before_after(check),
+        check.get("better"),
+        check.get("worse"),
+        check.get("penalty"),
+        "yes" if "residual" in (run.get("parts") or []) else "no",
+    ]
+
+
+def _before_after(check: dict[str, Any]) -> list[float | None]:
+    return [None if check.get(k) is None else round(check[k], 4) for k in ("before", "after")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

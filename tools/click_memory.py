@@ -9,6 +9,11 @@ the largest over the labelled questions naming a document). A question unlike ev
 one is ordered exactly as without the memory, so few labels can only change few rankings; the
 relevance cutoff is decided before, on the order without it.
 
+The memory's file may also hold a click residual (:mod:`tools.click_residual`): a linear
+correction of the reranker's order learnt from the same feedback, applied to the pool first,
+then the memory's lifts (each was installed only when its own check gained; a memory whose lift
+was refused is an empty one carrying the residual).
+
 Why not a head or a reranker refitted on the clicks: fitted on 30–150 feedback questions, a
 head moved the cosines the shipped reranker reads and lost on questions no user asked (nDCG@10
 of the feedback simulation's evaluation queries: NTSB pc2narr 0.4967 → 0.4824 and 0.4768 at 200
@@ -22,12 +27,14 @@ import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from archive.store.passages import Passage
 from providers.linear_head import apply_head
+from tools.click_residual import ClickResidual
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,7 @@ class ClickMemory:
     sources: tuple[tuple[str, ...], ...]  # per labelled question: the documents opened
     threshold: float  # cosine below which a labelled question lifts nothing
     lift: float  # places a document moves for a question identical to a labelled one
+    residual: ClickResidual | None = None  # the reranker's correction (None: none)
 
     def __post_init__(self) -> None:
         if len(self.vectors) != len(self.sources):
@@ -68,7 +76,13 @@ class ClickMemory:
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
         info = {"threshold": self.threshold, "lift": self.lift, "sources": self.sources}
-        np.savez(buffer, vectors=self.vectors.astype(np.float32), info=np.array(json.dumps(info)))
+        arrays: dict[str, Any] = {
+            "vectors": self.vectors.astype(np.float32),
+            "info": np.array(json.dumps(info)),
+        }
+        if self.residual is not None:
+            arrays.update(self.residual.arrays())
+        np.savez(buffer, **arrays)
         return buffer.getvalue()
 
     @classmethod
@@ -78,8 +92,10 @@ class ClickMemory:
             with np.load(io.BytesIO(data), allow_pickle=False) as loaded:
                 vectors = np.asarray(loaded["vectors"], dtype=np.float32)
                 info = json.loads(str(loaded["info"]))
+                arrays = {k: loaded[k] for k in loaded.files if k.startswith("residual_")}
             sources = tuple(tuple(str(s) for s in row) for row in info["sources"])
-            return cls(vectors, sources, float(info["threshold"]), float(info["lift"]))
+            residual = ClickResidual.from_arrays(arrays) if arrays else None
+            return cls(vectors, sources, float(info["threshold"]), float(info["lift"]), residual)
         except (OSError, KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not a click memory: {err}") from err
 
@@ -94,8 +110,14 @@ class RecalledClicks:
     inverse: np.ndarray | None = None
 
     async def reorder(self, text: str, scored: list[Passage]) -> list[Passage]:
-        """``scored`` (the reranked pool, best first) with the memory's documents lifted."""
+        """``scored`` (the reranked pool, best first) in the residual's order, then with the
+        memory's documents lifted."""
         if not scored:
+            return scored
+        if self.memory.residual is not None:
+            residual = self.memory.residual
+            scored = await asyncio.to_thread(residual.reorder, text, scored)
+        if self.memory.lift == 0.0 or not self.memory.sources:
             return scored
         vector = np.asarray(await asyncio.to_thread(self.embeddings.embed_query, text), np.float32)
         if self.inverse is not None:

@@ -125,7 +125,7 @@ def third(real: Ranker) -> Ranker:
         for r in ranked:
             others = [s for s in r.sources if s not in r.relevant]
             sources = (*others[:2], *sorted(r.relevant), *others[2:])
-            moved.append(replace(r, sources=sources))
+            moved.append(replace(r, sources=sources, pooled=None))  # the memory's case alone
         return moved, vectors
 
     return rank
@@ -161,8 +161,15 @@ async def test_a_memory_is_installed_only_when_its_cross_validated_check_gains(
     check = report["check"]
     assert check["metric"] == "ndcg@10" and check["before"] is not None
     gained = check["after"] > check["before"] and check["better"] > check["worse"]
-    assert report["installed"] is gained
     assert report["labels"] == {"questions": 60, "folds": 5}
+    residual = report["residual_check"]  # the click residual's own check, on the real pools
+    assert residual["before"] is not None and residual["power"] == 1.0
+    kept = residual["after"] > residual["before"] and residual["better"] > residual["worse"]
+    assert report["installed"] is (gained or kept)
+    assert report.get("parts", []) == [
+        *(["residual"] if kept else []),
+        *(["memory"] if gained else []),
+    ]
     assert await read_embedder(settings.database_uri(), collection) is None  # no head: stock
 
     # A memory that gains is installed and served: a labelled question's document comes first.

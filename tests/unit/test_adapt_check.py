@@ -104,6 +104,12 @@ def test_the_report_says_what_the_check_measured_and_what_was_chosen() -> None:
     assert "40 questions with an opened citation" in text
     assert "0.8376 without a click memory, 0.8500 with one" in text
     assert "lift 3 places from cosine 0.7" in text and "click memory is now served" in text
+    residual = {**check, "before": 0.8376, "after": 0.8412, "penalty": 0.3, "pairs": 900}
+    both = {**report, "residual_check": residual, "parts": ["residual", "memory"], "memory": {}}
+    text = format_report(both)
+    assert "0.8376 without a click residual, 0.8412 with one" in text
+    assert "penalty 0.3, 900 weighted pairs" in text
+    assert "the click residual and memory are now served" in text
     refused = {**report, "check": {**check, "lift": 0.0, "threshold": None}, "installed": False}
     text = format_report({**refused, "reason": "… the current model stays"})
     assert "no lift chosen" in text and text.endswith("the current model stays")

@@ -160,15 +160,30 @@ def test_each_adapt_run_is_a_row_of_the_checks_table() -> None:
                 "lift": 10.0,
                 "threshold": 0.7,
             },
+            "residual_check": {
+                "metric": "ndcg@10",
+                "before": 0.83517,
+                "after": 0.83011,
+                "better": 2,
+                "worse": 3,
+                "penalty": 0.3,
+                "pairs": 1234,
+            },
+            "parts": ["memory"],
             "installed": True,
         },
     ]
     result = {"dataset": "ntsb_pc2narr dev", "rows": [], "adapt_runs": runs}
-    checks = tables([result])[1]
+    checks, residual = tables([result])[1:]
     assert checks.id == "ntsb_pc2narr-checks"
     assert checks.rows == [
         [50, 14, None, None, None, None, None, None, "no"],
         [100, 38, 0.8352, 0.8743, 4, 1, 10.0, 0.7, "yes"],
+    ]
+    assert residual.id == "ntsb_pc2narr-residual"
+    assert residual.rows == [
+        [50, 14, None, None, None, None, None, None, "no"],
+        [100, 38, 1234, 0.8352, 0.8301, 2, 3, 0.3, "no"],
     ]
 
 

@@ -160,3 +160,32 @@ async def test_the_click_memory_reorders_after_the_cutoff_decided_on_the_order_w
         p["chunk_id"] for p in plain.ranked
     )
     assert ranking.relevance == plain.relevance and "memory" in ranking.timings
+
+
+async def test_the_click_residual_reorders_after_the_cutoff_and_admits_nothing() -> None:
+    import numpy as np
+
+    from providers.rerankers.features import FEATURES
+    from tools.click_memory import ClickMemory, RecalledClicks
+    from tools.click_residual import ClickResidual
+
+    class Embedder:
+        def embed_query(self, text: str) -> list[float]:
+            return [1.0, 0.0]
+
+    config = RetrievalConfig()
+    plain = await run_pipeline(pipeline(), "ballast pump leak", SearchFilters(), config)
+    width = len(FEATURES)
+    weights = np.zeros(width)
+    weights[FEATURES.index("rank_prior")] = -100.0  # the fused order's last passage first
+    residual = ClickResidual(weights, np.zeros(width), np.ones(width), 1.0)
+    memory = ClickMemory(np.zeros((0, 2), np.float32), (), 0.5, 0.0, residual)
+    corrected = Pipeline(
+        FakeBackend(passages=list(PASSAGES)),
+        FakeReranker(),
+        memory=RecalledClicks(memory, Embedder()),  # type: ignore[arg-type]
+    )
+    ranking = await run_pipeline(corrected, "ballast pump leak", SearchFilters(), config)
+    assert [p["chunk_id"] for p in ranking.ranked] != [p["chunk_id"] for p in plain.ranked]
+    assert sorted(p["chunk_id"] for p in ranking.kept) == sorted(p["chunk_id"] for p in plain.kept)
+    assert ranking.relevance == plain.relevance
