@@ -67,9 +67,13 @@ from text.sentences import sentence_spans
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIL_SEED = "bosun-injection-mail-2026-12-02"
-SETS = ("injections.jsonl", "injections_b.jsonl", "injections_c.jsonl", "injections_d.jsonl")
-#: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read.
-HELD_OUT_SETS = ("injections_e.jsonl",)
+SETS = (
+    "injections.jsonl", "injections_b.jsonl", "injections_c.jsonl", "injections_d.jsonl",
+    "injections_e.jsonl",
+)  # fmt: skip
+#: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read
+#: (set F, written by another engineer, where the tree holds it).
+HELD_OUT_SETS = ("injections_f.jsonl",)
 GENERATED_WEIGHT = 0.5  # a generated text counts half a hand-written one
 #: Training-only phrasings (adapt/data), written after set D's dev half was read.
 EXTRA = Path(__file__).with_name("data") / "injection_phrasings.jsonl"
@@ -109,21 +113,22 @@ def set_rows(path: Path) -> Iterator[dict[str, object]]:
         yield entry
 
 
-def set_paths() -> list[Path]:
-    """The set files read: A to D, set E, the phrasings."""
+def set_paths(without: frozenset[str] = frozenset()) -> list[Path]:
+    """The set files read: A to E, set F's dev rows where the tree holds it, the phrasings;
+    none whose source name (``injections_e``) is in ``without``."""
     paths = [ROOT / "tests" / "data" / name for name in SETS]
-    paths += [ROOT / "tests" / "data" / name for name in HELD_OUT_SETS]
-    return [*paths, EXTRA]
+    paths += [p for name in HELD_OUT_SETS if (p := ROOT / "tests" / "data" / name).is_file()]
+    return [p for p in (*paths, EXTRA) if p.stem not in without]
 
 
-def labelled() -> Iterator[Example]:
-    """The attacks and hard negatives of the sets (:func:`set_paths`), the off-topic
-    questions, and their decoded copies."""
+def labelled(without: frozenset[str] = frozenset()) -> Iterator[Example]:
+    """The attacks and hard negatives of the sets (:func:`set_paths`, none in ``without``),
+    the off-topic questions, and their decoded copies."""
     for line in OFF_TOPIC.open(encoding="utf-8"):
         text = json.loads(line)["question"]
         key = f"off_topic:{text}"
         yield Example(model_text(text), 0, "hard", key, "off_topic", "en", "benign", key)
-    for path in set_paths():
+    for path in set_paths(without):
         name = path.name
         for entry in set_rows(path):
             benign = entry.get("label") == "benign"

@@ -58,6 +58,7 @@ from adapt.shipped_injection_model import (  # noqa: E402
     labelled,
     phrasing_hits,
     real,
+    set_rows,
     trained_mail,
 )
 from archive.ingest.chunking import chunk_document  # noqa: E402
@@ -74,24 +75,24 @@ SETS = {
     "C": DATA / "injections_c.jsonl",
     "D": DATA / "injections_d.jsonl",
     "E": DATA / "injections_e.jsonl",
+    "F": DATA / "injections_f.jsonl",  # read by its dev rows only (set_rows), where present
 }
-#: The one set whose held-back half nothing was built on; its misses are listed.
-TEST = "E"
+#: The set whose misses are listed (its dev rows: its held-back half is never read here).
+TEST = "F"
 
 
 def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
     """Rows of recognition by set, split, family and disguise (benign hard negatives: how many
-    were flagged), by the cues alone and by the shipped detector; the held-back misses of set
-    D (ids); the flagged hard negatives."""
+    were flagged), by the cues alone and by the shipped detector; the misses (ids) of
+    :data:`TEST`'s dev rows; the flagged hard negatives."""
     hits: Counter[tuple[str, str, str, str]] = Counter()
     totals: Counter[tuple[str, str, str]] = Counter()
     missed: list[str] = []
     flagged: list[dict[str, Any]] = []
     for name, path in SETS.items():
-        for line in path.open(encoding="utf-8"):
-            if not line.strip():
-                continue
-            entry = json.loads(line)
+        if not path.is_file():
+            continue
+        for entry in set_rows(path):
             cues = instructions_in(entry["text"], classifier=False)
             found = instructions_in(entry["text"])
             split = entry["split"]
@@ -102,7 +103,7 @@ def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]
             else:
                 disguise = entry["disguise"].split("+")[0]
                 groups = ["all", f"family:{entry['family']}", f"disguise:{disguise}"]
-                if not found and name == TEST and split == "held_back":
+                if not found and name == TEST:
                     missed.append(entry["id"])
             for group in groups:
                 totals[name, split, group] += 1
@@ -219,13 +220,13 @@ def main() -> None:
         "python benchmarks/injection_detector.py --json" + (" --cv" if args.cv else ""),
         tables(rows, benign) + extra,
         as_json=args.json,
-        held_back_missed=missed,
+        test_dev_missed=missed,
         hard_negatives_flagged=hard,
     )
     if args.json:
         return
     if missed:
-        print(f"set {TEST} held-back misses: {', '.join(missed)}")  # noqa: T201
+        print(f"set {TEST} dev misses: {', '.join(missed)}")  # noqa: T201
     for item in hard:
         print(f"hard negative flagged: {item['id']} {item['patterns']}")  # noqa: T201
     for item in flagged[: args.show]:

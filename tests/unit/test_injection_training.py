@@ -27,19 +27,25 @@ def _row(ident: str, split: str, label: str = "attack") -> dict[str, str]:
 
 
 def test_a_set_not_yet_scored_is_read_only_by_its_dev_rows(tmp_path: Path) -> None:
-    path = tmp_path / "injections_e.jsonl"
-    rows = [_row("e-1", "dev"), _row("e-2", "held_back"), _row("e-3", "dev", "benign")]
+    path = tmp_path / "injections_f.jsonl"
+    rows = [_row("f-1", "dev"), _row("f-2", "held_back"), _row("f-3", "dev", "benign")]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    assert [r["id"] for r in set_rows(path)] == ["e-1", "e-3"]
-    shipped_e = Path(__file__).parents[1] / "data" / "injections_e.jsonl"
-    assert shipped_e in set_paths()
-    rows = [json.loads(line) for line in shipped_e.open(encoding="utf-8") if line.strip()]
-    read = {e.entry.split(":", 1)[1] for e in labelled() if e.source == "injections_e"}
-    assert read and read <= {r["id"] for r in rows if r["split"] == "dev"}
+    assert [r["id"] for r in set_rows(path)] == ["f-1", "f-3"]
     # a scored set's file of another name is read whole
     other = tmp_path / "injections_d.jsonl"
     other.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     assert len(list(set_rows(other))) == 3
+
+
+def test_set_e_is_read_whole_now_and_a_set_can_be_left_out() -> None:
+    shipped_e = Path(__file__).parents[1] / "data" / "injections_e.jsonl"
+    assert shipped_e in set_paths()
+    assert shipped_e not in set_paths(frozenset({"injections_e"}))
+    rows = [json.loads(line) for line in shipped_e.open(encoding="utf-8") if line.strip()]
+    read = {e.entry.split(":", 1)[1] for e in labelled() if e.source == "injections_e"}
+    assert {r["split"] for r in rows if r["id"] in read} == {"dev", "held_back"}
+    left = {e.source for e in labelled(frozenset({"injections_e", "injections_b"}))}
+    assert "injections_e" not in left and "injections_b" not in left and "injections_c" in left
 
 
 def _example(text: str, label: int, kind: str, source: str, language: str, family: str) -> Example:
