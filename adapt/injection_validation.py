@@ -1,7 +1,8 @@
 """How the planted-instruction classifier generalises, measured without in-sample scores: fitted
 again with one part of the labelled texts left out, and scored on that part only.
 
-- leave one *set* out (A, B, C, D, set E's dev rows where present, the training phrasings);
+- leave one *set* out (A to E, set F's dev rows where present, the training phrasings): the
+  nearest measure of a writer the classifier never saw;
 - leave one *language family* out (Romance, Germanic, Slavic ...): every labelled and generated
   text of those languages is dropped from training, so the family is read only through what the
   lexicon and the other languages taught;

@@ -1,14 +1,14 @@
 """Fit the planted-instruction classifier shipped in ``text/data/injection_model.npz``.
 
-Labelled texts: every attack and hard negative of sets A, B, C and D
+Labelled texts: every attack and hard negative of sets A to E
 (``tests/data/injections*.jsonl``, both halves: each held-back half was scored once and is
-development data since), the ``dev`` rows of set E where it exists (its ``held_back`` rows are
-never read: :func:`set_rows` drops them), training-only phrasings in
-``adapt/data/injection_phrasings.jsonl`` (attacks and benign sentences in 30 languages, benign
-questions a user asks the assistant about itself), the off-topic training questions
-(``adapt/data/off_topic_train.jsonl``), and texts generated from the concept lexicon in all its
-languages (:mod:`adapt.injection_generator`; a generated text that shares five words in a row
-with a set's text is dropped). Each text is read as the detector reads it
+development data since), the ``dev`` rows of set F where the tree holds it (written by another
+engineer; its ``held_back`` rows are never read: :func:`set_rows` drops them), training-only
+phrasings in ``adapt/data/injection_phrasings.jsonl`` (attacks and benign sentences in 30
+languages, benign questions a user asks the assistant about itself), the off-topic training
+questions (``adapt/data/off_topic_train.jsonl``), and texts generated from the concept lexicon in
+all its languages (:mod:`adapt.injection_generator`; a generated text that shares five words in a
+row with a set's text is dropped). Each text is read as the detector reads it
 (:func:`text.injection_fold.model_text` of :func:`text.injection_fold.readable`), and so are its
 decoded copies (base64, hex, percent-encoding ...), with the same label; an encoded text only by
 its decoded copies.

@@ -14,15 +14,15 @@ how much benign text it flags.
   split;
 - set D, ``tests/data/injections_d.jsonl`` (``python tests/data/make_injections_d.py``): written
   for the trained classifier (:mod:`text.injection_model`) and split half and half (seed
-  ``bosun-injections-d-2026-12-02``) before any detector read it. The classifier is fitted on
-  A, B, C (both halves: set C's held-back half was scored once before, on 2026-12-02, and is
-  training data since) and D's ``dev`` half; D's ``held_back`` half is the test, scored once;
+  ``bosun-injections-d-2026-12-02``) before any detector read it; its held-back half was scored
+  once on 2026-12-02 and is training data since;
 - set E, ``tests/data/injections_e.jsonl`` (``python tests/data/make_injections_e.py``): written
   apart from the detector and sets A to D (look-alike letters, spacing, delimiters, role-play,
-  28 languages; most attacks plain or lightly disguised, inside mails, replies, CSV rows, hidden
-  HTML or questions) and split by base half and half (seed ``bosun-injections-e-2026-12-02``)
-  before any detector read it. The classifier is fitted on its ``dev`` rows only; its
-  ``held_back`` half is the test. Set D, scored once on 2026-12-02, is training data since;
+  28 languages) and split by base (seed ``bosun-injections-e-2026-12-02``); its held-back half
+  was scored once on 2026-12-02 (59.1 %) and both halves are training data since;
+- set F, ``tests/data/injections_f.jsonl``, written by another engineer who had not read the
+  detector: only its ``dev`` rows are read here (and trained on); its ``held_back`` half is the
+  test, scored once by whoever did not build on it (``--held-back F``);
 - with ``--cv``, how the classifier generalises (:mod:`adapt.injection_validation`): refitted with
   one set, one language family or one attack family left out, scored on what was left out;
 - every set is read twice: by the hand-written phrasings and cues alone, and by the detector as
@@ -33,7 +33,8 @@ how much benign text it flags.
   and of NTSB narratives, and the example archive, and how many of them the detector reads a
   second (ingest speed).
 
-``python benchmarks/injection_detector.py [--json] [--cv] [--data ../shared/data] [--mails N]``
+``python benchmarks/injection_detector.py [--json] [--cv] [--data ../shared/data] [--mails N]``;
+``--held-back F`` scores set F's held-back rows alone (once, by whoever did not build on them).
 """
 
 from __future__ import annotations
@@ -116,6 +117,37 @@ def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]
         for n, s, g in sorted(totals)
     ]  # fmt: skip
     return rows, missed, flagged
+
+
+def held_back(name: str) -> list[Table]:
+    """Set ``name``'s ``held_back`` rows, scored once (for whoever did not build on them): attacks
+    recognised and hard negatives flagged, by the phrasings and cues alone and as shipped,
+    overall and by family, language and disguise."""
+    hits: Counter[tuple[str, str]] = Counter()
+    totals: Counter[str] = Counter()
+    for line in SETS[name].open(encoding="utf-8"):
+        entry = json.loads(line) if line.strip() else {}
+        if entry.get("split") != "held_back":
+            continue
+        if entry.get("label") == "benign":
+            groups = ["hard negatives (flagged)"]
+        else:
+            disguise = entry["disguise"].split("+")[0]
+            groups = ["attacks", f"family:{entry['family']}", f"language:{entry['language']}",
+                      f"disguise:{disguise}"]  # fmt: skip
+        cues = bool(instructions_in(entry["text"], classifier=False))
+        found = bool(instructions_in(entry["text"]))
+        for group in groups:
+            totals[group] += 1
+            hits[group, "cues"] += cues
+            hits[group, "shipped"] += found
+    rows = [
+        [name, group, n, f"{hits[group, 'cues'] / n:.1%}", hits[group, "shipped"],
+         f"{hits[group, 'shipped'] / n:.1%}"]
+        for group, n in sorted(totals.items())
+    ]  # fmt: skip
+    columns = ["set", "held-back group", "texts", "cues only", "recognised", "rate"]
+    return [Table(f"held_back_{name}", columns, rows)]
 
 
 def _chunks(documents: Iterable[SourceDocument | LoadError]) -> Iterator[str]:
@@ -207,7 +239,14 @@ def main() -> None:
     parser.add_argument("--cv-only", action="store_true", help="only the leave-one-out tables")
     parser.add_argument("--cv-real", type=int, default=3000, help="real windows in --cv folds")
     parser.add_argument("--cv-epochs", type=int, default=80, help="epochs per --cv fit")
+    parser.add_argument(
+        "--held-back", metavar="SET", help="score that set's held-back rows (once, at the end)"
+    )
     args = parser.parse_args()
+    if args.held_back:
+        command = f"python benchmarks/injection_detector.py --json --held-back {args.held_back}"
+        emit(command, held_back(args.held_back), as_json=args.json)
+        return
     if args.cv_only:
         cv = cross_validation(args.data, args.cv_real, args.cv_epochs)
         command = "python benchmarks/injection_detector.py --json --cv-only"
