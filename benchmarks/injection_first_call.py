@@ -1,10 +1,11 @@
 """What the planted-instruction detector costs the first question of a process: each of
 ``--runs`` fresh processes imports :mod:`text.injection`, then reads one question (the concept
 matcher is built and the classifier's weights loaded on that first call), then a second one.
-Wall milliseconds, median and maximum over the processes. ``--tree`` measures another source
-tree the same way (``git archive <commit> text | tar -x -C DIR``: an older matcher).
+Wall milliseconds, median and maximum over the processes. ``--before DIR`` measures another
+source tree beside it, in turn (``git archive e823603 text | tar -x -C DIR``: the matcher that
+compiled one large regular expression on the first question).
 
-    python benchmarks/injection_first_call.py [--runs 7] [--json] [--tree DIR]
+    python benchmarks/injection_first_call.py [--runs 7] [--json] [--before DIR]
 """
 
 from __future__ import annotations
@@ -55,22 +56,26 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     parser.add_argument(
-        "--tree", type=Path, default=ROOT, help="another source tree (e.g. an older commit's)"
+        "--before", type=Path, help="also measure this source tree (e.g. an older commit's text/)"
     )
     args = parser.parse_args()
-    runs = [_child(args.tree) for _ in range(args.runs)]
+    trees = [ROOT, *([args.before] if args.before else [])]
+    columns = ["stage", "median ms", "max ms"]
+    if args.before:
+        columns += ["before: median ms", "before: max ms"]
+    runs: list[list[dict[str, float]]] = [[], []]
+    for _ in range(args.runs):  # the trees in turn, so both meet the same load
+        for i, tree in enumerate(trees):
+            runs[i].append(_child(tree))
     rows = [
-        [stage, statistics.median(r[stage] for r in runs), max(r[stage] for r in runs)]
-        for stage in runs[0]
-    ]
-    load = round(os.getloadavg()[0], 1)
-    emit(
-        "python benchmarks/injection_first_call.py --json",
-        [Table("first_call", ["stage", "median ms", "max ms"], rows)],
-        as_json=args.json,
-        runs=args.runs,
-        load_average=load,
-    )
+        [stage, *(f(r[stage] for r in found) for found in runs[: len(trees)]
+                  for f in (statistics.median, max))]
+        for stage in runs[0][0]
+    ]  # fmt: skip
+    command = "python benchmarks/injection_first_call.py --json"
+    if args.before:
+        command += " --before DIR  # DIR: git archive e823603 text | tar -x -C DIR"
+    emit(command, [Table("first_call", columns, rows)], as_json=args.json, runs=args.runs)
 
 
 if __name__ == "__main__":
