@@ -86,6 +86,23 @@ def by_family(e: Example) -> str | None:
 
 
 KEYS: dict[str, Key] = {"set": by_set, "language family": by_language, "attack family": by_family}
+#: A writer never seen: each set scored by a classifier fitted on the sets written before it
+#: only (``(scored, not trained on)``: A to D for E; A to E and set F's dev rows for F).
+WRITERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("injections_e", frozenset({"injections_f"})),
+    ("injections_f", frozenset()),
+)
+
+
+def by_writer(scored: str, later: frozenset[str]) -> Key:
+    """The key that scores ``scored`` and neither trains on nor scores the ``later`` sets."""
+
+    def key(e: Example) -> str | None:
+        if e.source in later:
+            return "unknown"
+        return scored if e.source == scored and e.kind in _SCORED else None
+
+    return key
 
 
 def leave_out(
@@ -138,8 +155,16 @@ def tables(
     epochs: int = 150,
 ) -> dict[str, list[list[object]]]:
     """The leave-one-out rows for each key of :data:`KEYS` at the shipped ``cutoffs``
-    (threshold, cue support), ``epochs`` per fit."""
-    return {name: leave_out(examples, KEYS[name], cutoffs, hits, epochs) for name in keys}
+    (threshold, cue support), ``epochs`` per fit, and a ``writer`` table (:data:`WRITERS`)."""
+    found = {name: leave_out(examples, KEYS[name], cutoffs, hits, epochs) for name in keys}
+    present = {e.source for e in examples}
+    found["writer"] = [
+        row
+        for scored, later in WRITERS
+        if scored in present
+        for row in leave_out(examples, by_writer(scored, later), cutoffs, hits, epochs)
+    ]
+    return found
 
 
 COLUMNS = [
