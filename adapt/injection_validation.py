@@ -151,19 +151,23 @@ def tables(
     examples: list[Example],
     cutoffs: tuple[float, float],
     hits: dict[str, tuple[bool, bool]],
-    keys: Iterable[str] = tuple(KEYS),
+    keys: Iterable[str] = (*KEYS, "writer"),
     epochs: int = 150,
 ) -> dict[str, list[list[object]]]:
-    """The leave-one-out rows for each key of :data:`KEYS` at the shipped ``cutoffs``
-    (threshold, cue support), ``epochs`` per fit, and a ``writer`` table (:data:`WRITERS`)."""
-    found = {name: leave_out(examples, KEYS[name], cutoffs, hits, epochs) for name in keys}
+    """The leave-one-out rows for each of ``keys`` (of :data:`KEYS`, and ``writer``:
+    :data:`WRITERS`) at the shipped ``cutoffs`` (threshold, cue support), ``epochs`` per fit."""
+    found: dict[str, list[list[object]]] = {}
     present = {e.source for e in examples}
-    found["writer"] = [
-        row
-        for scored, later in WRITERS
-        if scored in present
-        for row in leave_out(examples, by_writer(scored, later), cutoffs, hits, epochs)
-    ]
+    for name in keys:
+        if name != "writer":
+            found[name] = leave_out(examples, KEYS[name], cutoffs, hits, epochs)
+            continue
+        found[name] = [
+            row
+            for scored, later in WRITERS
+            if scored in present
+            for row in leave_out(examples, by_writer(scored, later), cutoffs, hits, epochs)
+        ]
     return found
 
 

@@ -240,6 +240,11 @@ def main() -> None:
     parser.add_argument("--cv-real", type=int, default=3000, help="real windows in --cv folds")
     parser.add_argument("--cv-epochs", type=int, default=80, help="epochs per --cv fit")
     parser.add_argument(
+        "--cv-keys",
+        default="set,language family,attack family,writer",
+        help="which leave-one-out tables (comma-separated)",
+    )
+    parser.add_argument(
         "--held-back", metavar="SET", help="score that set's held-back rows (once, at the end)"
     )
     args = parser.parse_args()
@@ -247,14 +252,17 @@ def main() -> None:
         command = f"python benchmarks/injection_detector.py --json --held-back {args.held_back}"
         emit(command, held_back(args.held_back), as_json=args.json)
         return
+    keys = [k.strip() for k in args.cv_keys.split(",") if k.strip()]
     if args.cv_only:
-        cv = cross_validation(args.data, args.cv_real, args.cv_epochs)
+        cv = cross_validation(args.data, args.cv_real, args.cv_epochs, keys)
         command = "python benchmarks/injection_detector.py --json --cv-only"
+        if args.cv_keys != parser.get_default("cv_keys"):
+            command += f" --cv-keys '{args.cv_keys}'"
         emit(command, cv, as_json=args.json)
         return
     rows, missed, hard = recognition()
     benign, flagged = false_positives(args.data, args.mails, args.records)
-    extra = cross_validation(args.data, args.cv_real, args.cv_epochs) if args.cv else []
+    extra = cross_validation(args.data, args.cv_real, args.cv_epochs, keys) if args.cv else []
     emit(
         "python benchmarks/injection_detector.py --json" + (" --cv" if args.cv else ""),
         tables(rows, benign) + extra,
@@ -272,15 +280,15 @@ def main() -> None:
         print(item)  # noqa: T201
 
 
-def cross_validation(data: Path, real_windows: int, epochs: int) -> list[Table]:
+def cross_validation(data: Path, real_windows: int, epochs: int, keys: list[str]) -> list[Table]:
     """One table per way of leaving texts out (:mod:`adapt.injection_validation`), at the shipped
     threshold, with ``real_windows`` real archive windows in every training fold and ``epochs``
-    per fit; set E is read by its dev rows only."""
+    per fit; set F is read by its dev rows only."""
     sets = list(labelled())
     examples = sets + generated([e.text for e in sets]) + real(data, real_windows)
     model = shipped()
     cutoffs = (model.threshold, model.support)
-    found = validation.tables(examples, cutoffs, phrasing_hits(), epochs=epochs)
+    found = validation.tables(examples, cutoffs, phrasing_hits(), keys, epochs=epochs)
     return [
         Table(f"cv_{name.split()[0]}", validation.COLUMNS, rows) for name, rows in found.items()
     ]
