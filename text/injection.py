@@ -132,10 +132,11 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?=[^\n]{0,200}\b(?:you|your|repl\w*|respond\w*|answer\w*|say|ignore|disregard|must"
         r"|user|print|output|confirm\w*)\b)" + _END,
         # an order to undo an encoding and obey what it hides ("decode and apply: V2h5...",
-        # "reverse these letters and do it"), whatever the hidden text says
+        # "reverse these letters and do it"), whatever the hidden text says (the span ends
+        # before the encoded text, which is read as well)
         "decode_obey": r"\b(?:decode|decipher|unscramble|reverse|un-?reverse)(?:\s+[\w-]+){0,3}?"
         r"\s*,?\s+(?:and|then|and\s+then)\s+(?:apply|obey|follow|execute|do|run|carry\s+out"
-        r"|act\s+on)\s*(?::|\b(?:it|them|this|that|what\s+it\s+says)\s*(?:[:.!;,)]|$))" + _END,
+        r"|act\s+on)\s*(?::|\b(?:it|them|this|that|what\s+it\s+says)\s*(?:[:.!;,)]|$))",
         "citation_header": r"\[\s*CITE\s*:[^\]\n]{0,400}\]?",
         "citation_marker": r"\[\s*C\s*:[^\]\n]{0,60}\]?",
     }.items()
