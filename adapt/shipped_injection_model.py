@@ -1,14 +1,14 @@
 """Fit the planted-instruction classifier shipped in ``text/data/injection_model.npz``.
 
-Labelled texts: every attack and hard negative of sets A, B, C and D
+Labelled texts: every attack and hard negative of sets A to E
 (``tests/data/injections*.jsonl``, both halves: each held-back half was scored once and is
-development data since), the ``dev`` rows of set E where it exists (its ``held_back`` rows are
-never read: :func:`set_rows` drops them), training-only phrasings in
-``adapt/data/injection_phrasings.jsonl`` (attacks and benign sentences in 30 languages, benign
-questions a user asks the assistant about itself), the off-topic training questions
-(``adapt/data/off_topic_train.jsonl``), and texts generated from the concept lexicon in all its
-languages (:mod:`adapt.injection_generator`; a generated text that shares five words in a row
-with a set's text is dropped). Each text is read as the detector reads it
+development data since), the ``dev`` rows of set F where the tree holds it (written by another
+engineer; its ``held_back`` rows are never read: :func:`set_rows` drops them), training-only
+phrasings in ``adapt/data/injection_phrasings.jsonl`` (attacks and benign sentences in 30
+languages, benign questions a user asks the assistant about itself), the off-topic training
+questions (``adapt/data/off_topic_train.jsonl``), and texts generated from the concept lexicon in
+all its languages (:mod:`adapt.injection_generator`; a generated text that shares five words in a
+row with a set's text is dropped). Each text is read as the detector reads it
 (:func:`text.injection_fold.model_text` of :func:`text.injection_fold.readable`), and so are its
 decoded copies (base64, hex, percent-encoding ...), with the same label; an encoded text only by
 its decoded copies.
@@ -67,9 +67,13 @@ from text.sentences import sentence_spans
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIL_SEED = "bosun-injection-mail-2026-12-02"
-SETS = ("injections.jsonl", "injections_b.jsonl", "injections_c.jsonl", "injections_d.jsonl")
-#: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read.
-HELD_OUT_SETS = ("injections_e.jsonl",)
+SETS = (
+    "injections.jsonl", "injections_b.jsonl", "injections_c.jsonl", "injections_d.jsonl",
+    "injections_e.jsonl",
+)  # fmt: skip
+#: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read
+#: (set F, written by another engineer, where the tree holds it).
+HELD_OUT_SETS = ("injections_f.jsonl",)
 GENERATED_WEIGHT = 0.5  # a generated text counts half a hand-written one
 #: Training-only phrasings (adapt/data), written after set D's dev half was read.
 EXTRA = Path(__file__).with_name("data") / "injection_phrasings.jsonl"
@@ -109,21 +113,22 @@ def set_rows(path: Path) -> Iterator[dict[str, object]]:
         yield entry
 
 
-def set_paths() -> list[Path]:
-    """The set files read: A to D, set E, the phrasings."""
+def set_paths(without: frozenset[str] = frozenset()) -> list[Path]:
+    """The set files read: A to E, set F's dev rows where the tree holds it, the phrasings;
+    none whose source name (``injections_e``) is in ``without``."""
     paths = [ROOT / "tests" / "data" / name for name in SETS]
-    paths += [ROOT / "tests" / "data" / name for name in HELD_OUT_SETS]
-    return [*paths, EXTRA]
+    paths += [p for name in HELD_OUT_SETS if (p := ROOT / "tests" / "data" / name).is_file()]
+    return [p for p in (*paths, EXTRA) if p.stem not in without]
 
 
-def labelled() -> Iterator[Example]:
-    """The attacks and hard negatives of the sets (:func:`set_paths`), the off-topic
-    questions, and their decoded copies."""
+def labelled(without: frozenset[str] = frozenset()) -> Iterator[Example]:
+    """The attacks and hard negatives of the sets (:func:`set_paths`, none in ``without``),
+    the off-topic questions, and their decoded copies."""
     for line in OFF_TOPIC.open(encoding="utf-8"):
         text = json.loads(line)["question"]
         key = f"off_topic:{text}"
         yield Example(model_text(text), 0, "hard", key, "off_topic", "en", "benign", key)
-    for path in set_paths():
+    for path in set_paths(without):
         name = path.name
         for entry in set_rows(path):
             benign = entry.get("label") == "benign"

@@ -14,15 +14,15 @@ how much benign text it flags.
   split;
 - set D, ``tests/data/injections_d.jsonl`` (``python tests/data/make_injections_d.py``): written
   for the trained classifier (:mod:`text.injection_model`) and split half and half (seed
-  ``bosun-injections-d-2026-12-02``) before any detector read it. The classifier is fitted on
-  A, B, C (both halves: set C's held-back half was scored once before, on 2026-12-02, and is
-  training data since) and D's ``dev`` half; D's ``held_back`` half is the test, scored once;
+  ``bosun-injections-d-2026-12-02``) before any detector read it; its held-back half was scored
+  once on 2026-12-02 and is training data since;
 - set E, ``tests/data/injections_e.jsonl`` (``python tests/data/make_injections_e.py``): written
   apart from the detector and sets A to D (look-alike letters, spacing, delimiters, role-play,
-  28 languages; most attacks plain or lightly disguised, inside mails, replies, CSV rows, hidden
-  HTML or questions) and split by base half and half (seed ``bosun-injections-e-2026-12-02``)
-  before any detector read it. The classifier is fitted on its ``dev`` rows only; its
-  ``held_back`` half is the test. Set D, scored once on 2026-12-02, is training data since;
+  28 languages) and split by base (seed ``bosun-injections-e-2026-12-02``); its held-back half
+  was scored once on 2026-12-02 (59.1 %) and both halves are training data since;
+- set F, ``tests/data/injections_f.jsonl``, written by another engineer who had not read the
+  detector: only its ``dev`` rows are read here (and trained on); its ``held_back`` half is the
+  test, scored once by whoever did not build on it (``--held-back F``);
 - with ``--cv``, how the classifier generalises (:mod:`adapt.injection_validation`): refitted with
   one set, one language family or one attack family left out, scored on what was left out;
 - every set is read twice: by the hand-written phrasings and cues alone, and by the detector as
@@ -33,7 +33,8 @@ how much benign text it flags.
   and of NTSB narratives, and the example archive, and how many of them the detector reads a
   second (ingest speed).
 
-``python benchmarks/injection_detector.py [--json] [--cv] [--data ../shared/data] [--mails N]``
+``python benchmarks/injection_detector.py [--json] [--cv] [--data ../shared/data] [--mails N]``;
+``--held-back F`` scores set F's held-back rows alone (once, by whoever did not build on them).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from adapt.shipped_injection_model import (  # noqa: E402
     labelled,
     phrasing_hits,
     real,
+    set_rows,
     trained_mail,
 )
 from archive.ingest.chunking import chunk_document  # noqa: E402
@@ -74,24 +76,24 @@ SETS = {
     "C": DATA / "injections_c.jsonl",
     "D": DATA / "injections_d.jsonl",
     "E": DATA / "injections_e.jsonl",
+    "F": DATA / "injections_f.jsonl",  # read by its dev rows only (set_rows), where present
 }
-#: The one set whose held-back half nothing was built on; its misses are listed.
-TEST = "E"
+#: The set whose misses are listed (its dev rows: its held-back half is never read here).
+TEST = "F"
 
 
 def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
     """Rows of recognition by set, split, family and disguise (benign hard negatives: how many
-    were flagged), by the cues alone and by the shipped detector; the held-back misses of set
-    D (ids); the flagged hard negatives."""
+    were flagged), by the cues alone and by the shipped detector; the misses (ids) of
+    :data:`TEST`'s dev rows; the flagged hard negatives."""
     hits: Counter[tuple[str, str, str, str]] = Counter()
     totals: Counter[tuple[str, str, str]] = Counter()
     missed: list[str] = []
     flagged: list[dict[str, Any]] = []
     for name, path in SETS.items():
-        for line in path.open(encoding="utf-8"):
-            if not line.strip():
-                continue
-            entry = json.loads(line)
+        if not path.is_file():
+            continue
+        for entry in set_rows(path):
             cues = instructions_in(entry["text"], classifier=False)
             found = instructions_in(entry["text"])
             split = entry["split"]
@@ -102,7 +104,7 @@ def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]
             else:
                 disguise = entry["disguise"].split("+")[0]
                 groups = ["all", f"family:{entry['family']}", f"disguise:{disguise}"]
-                if not found and name == TEST and split == "held_back":
+                if not found and name == TEST:
                     missed.append(entry["id"])
             for group in groups:
                 totals[name, split, group] += 1
@@ -115,6 +117,37 @@ def recognition() -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]
         for n, s, g in sorted(totals)
     ]  # fmt: skip
     return rows, missed, flagged
+
+
+def held_back(name: str) -> list[Table]:
+    """Set ``name``'s ``held_back`` rows, scored once (for whoever did not build on them): attacks
+    recognised and hard negatives flagged, by the phrasings and cues alone and as shipped,
+    overall and by family, language and disguise."""
+    hits: Counter[tuple[str, str]] = Counter()
+    totals: Counter[str] = Counter()
+    for line in SETS[name].open(encoding="utf-8"):
+        entry = json.loads(line) if line.strip() else {}
+        if entry.get("split") != "held_back":
+            continue
+        if entry.get("label") == "benign":
+            groups = ["hard negatives (flagged)"]
+        else:
+            disguise = entry["disguise"].split("+")[0]
+            groups = ["attacks", f"family:{entry['family']}", f"language:{entry['language']}",
+                      f"disguise:{disguise}"]  # fmt: skip
+        cues = bool(instructions_in(entry["text"], classifier=False))
+        found = bool(instructions_in(entry["text"]))
+        for group in groups:
+            totals[group] += 1
+            hits[group, "cues"] += cues
+            hits[group, "shipped"] += found
+    rows = [
+        [name, group, n, f"{hits[group, 'cues'] / n:.1%}", hits[group, "shipped"],
+         f"{hits[group, 'shipped'] / n:.1%}"]
+        for group, n in sorted(totals.items())
+    ]  # fmt: skip
+    columns = ["set", "held-back group", "texts", "cues only", "recognised", "rate"]
+    return [Table(f"held_back_{name}", columns, rows)]
 
 
 def _chunks(documents: Iterable[SourceDocument | LoadError]) -> Iterator[str]:
@@ -206,41 +239,56 @@ def main() -> None:
     parser.add_argument("--cv-only", action="store_true", help="only the leave-one-out tables")
     parser.add_argument("--cv-real", type=int, default=3000, help="real windows in --cv folds")
     parser.add_argument("--cv-epochs", type=int, default=80, help="epochs per --cv fit")
+    parser.add_argument(
+        "--cv-keys",
+        default="set,language family,attack family,writer",
+        help="which leave-one-out tables (comma-separated)",
+    )
+    parser.add_argument(
+        "--held-back", metavar="SET", help="score that set's held-back rows (once, at the end)"
+    )
     args = parser.parse_args()
+    if args.held_back:
+        command = f"python benchmarks/injection_detector.py --json --held-back {args.held_back}"
+        emit(command, held_back(args.held_back), as_json=args.json)
+        return
+    keys = [k.strip() for k in args.cv_keys.split(",") if k.strip()]
     if args.cv_only:
-        cv = cross_validation(args.data, args.cv_real, args.cv_epochs)
+        cv = cross_validation(args.data, args.cv_real, args.cv_epochs, keys)
         command = "python benchmarks/injection_detector.py --json --cv-only"
+        if args.cv_keys != parser.get_default("cv_keys"):
+            command += f" --cv-keys '{args.cv_keys}'"
         emit(command, cv, as_json=args.json)
         return
     rows, missed, hard = recognition()
     benign, flagged = false_positives(args.data, args.mails, args.records)
-    extra = cross_validation(args.data, args.cv_real, args.cv_epochs) if args.cv else []
+    extra = cross_validation(args.data, args.cv_real, args.cv_epochs, keys) if args.cv else []
     emit(
         "python benchmarks/injection_detector.py --json" + (" --cv" if args.cv else ""),
         tables(rows, benign) + extra,
         as_json=args.json,
-        held_back_missed=missed,
+        test_dev_missed=missed,
         hard_negatives_flagged=hard,
     )
     if args.json:
         return
     if missed:
-        print(f"set {TEST} held-back misses: {', '.join(missed)}")  # noqa: T201
+        print(f"set {TEST} dev misses: {', '.join(missed)}")  # noqa: T201
     for item in hard:
         print(f"hard negative flagged: {item['id']} {item['patterns']}")  # noqa: T201
     for item in flagged[: args.show]:
         print(item)  # noqa: T201
 
 
-def cross_validation(data: Path, real_windows: int, epochs: int) -> list[Table]:
+def cross_validation(data: Path, real_windows: int, epochs: int, keys: list[str]) -> list[Table]:
     """One table per way of leaving texts out (:mod:`adapt.injection_validation`), at the shipped
     threshold, with ``real_windows`` real archive windows in every training fold and ``epochs``
-    per fit; set E is read by its dev rows only."""
+    per fit; set F is read by its dev rows only."""
     sets = list(labelled())
     examples = sets + generated([e.text for e in sets]) + real(data, real_windows)
     model = shipped()
     cutoffs = (model.threshold, model.support)
-    found = validation.tables(examples, cutoffs, phrasing_hits(), epochs=epochs)
+    found = validation.tables(examples, cutoffs, phrasing_hits(), keys, epochs=epochs)
     return [
         Table(f"cv_{name.split()[0]}", validation.COLUMNS, rows) for name, rows in found.items()
     ]

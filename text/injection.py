@@ -21,6 +21,7 @@ from text.injection_fold import (
 from text.injection_fold import (
     strip_control as strip_control,  # the sanitizer's import
 )
+from text.injection_mention import without_mentions
 from text.injection_model import readable_enough, shipped
 from text.sentences import sentence_spans
 
@@ -130,6 +131,12 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         "role_label": r"(?:^|(?<=[>\]\)|#*=\-}.!?;:]))\s*(?:system|assistant|developer)\s*:"
         r"(?=[^\n]{0,200}\b(?:you|your|repl\w*|respond\w*|answer\w*|say|ignore|disregard|must"
         r"|user|print|output|confirm\w*)\b)" + _END,
+        # an order to undo an encoding and obey what it hides ("decode and apply: V2h5...",
+        # "reverse these letters and do it"), whatever the hidden text says (the span ends
+        # before the encoded text, which is read as well)
+        "decode_obey": r"\b(?:decode|decipher|unscramble|reverse|un-?reverse)(?:\s+[\w-]+){0,3}?"
+        r"\s*,?\s+(?:and|then|and\s+then)\s+(?:apply|obey|follow|execute|do|run|carry\s+out"
+        r"|act\s+on)\s*(?::|\b(?:it|them|this|that|what\s+it\s+says)\s*(?:[:.!;,)]|$))",
         "citation_header": r"\[\s*CITE\s*:[^\]\n]{0,400}\]?",
         "citation_marker": r"\[\s*C\s*:[^\]\n]{0,60}\]?",
     }.items()
@@ -199,7 +206,8 @@ def find_injections(
     :func:`strip_control` and NFKC), found on folded, de-spaced and compacted copies, by the
     cues of :mod:`text.injection_cues`, by the trained classifier (windows it flags are named
     ``classifier``; off with ``classifier=False``), and in what encodings hide (an encoded part
-    holding one is a span named ``encoded``; ``depth`` bounds the nesting)."""
+    holding one is a span named ``encoded``; ``depth`` bounds the nesting); none that starts
+    inside a quotation given as an example (:mod:`text.injection_mention`)."""
     flat, index = despaced(fold(text).replace(" / ", "   "))  # "a b / c d": words apart
     spans = _named(flat, index)
     # Cues and encodings add what the named phrasings did not find (never a second name for one).
@@ -220,7 +228,7 @@ def find_injections(
     for start, end, name in found:
         if not any(s < end and start < e for s, e, _ in spans):
             spans.append((start, end, name))
-    return spans
+    return without_mentions(spans, text)  # a phrasing quoted as an example is no order
 
 
 _WINDOW = 400  # characters: a text this short is also read whole by the classifier

@@ -17,6 +17,7 @@ import functools
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 from text.injection_fold import model_text
 
@@ -33,11 +34,6 @@ _UNSPACED = re.compile(
     r"[\u0590-\u06ff\u0900-\u09ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 )
 _NOT_CONCEPTS = frozenset({"filler"})
-# A word of a spaced script starts and ends where no letter of a spaced script (Latin, Greek,
-# Cyrillic, Armenian) stands beside it: "AIへ" names the AI.
-_SPACED_LETTER = r"[0-9a-z_\u00c0-\u058f]"
-_WORD_START = rf"(?<!{_SPACED_LETTER})"
-_WORD_END = rf"(?!{_SPACED_LETTER})"
 _SHORT = 5  # letters: a shorter stem of another Latin-script language matches whole words only
 #: Distinct concepts in a window from which a count feature is set ("at least N").
 COUNTS = (2, 3, 4, 5)
@@ -77,50 +73,104 @@ def normal_stem(stem: str) -> tuple[str, bool]:
     return model_text(stem.rstrip("=")), exact
 
 
-def _trie_pattern(stems: dict[str, bool]) -> str:
-    """One regular expression matching any of ``stems`` (longest first; a stem marked True
-    only where a word ends), built as a trie so each position is tried once per letter."""
-    trie: dict[str, dict] = {}
-    for stem, exact in stems.items():
-        node = trie
-        for ch in stem:
-            node = node.setdefault(ch, {})
-        node[""] = {"exact": exact and node.get("", {}).get("exact", True)}
+class StemTable:
+    """Normalised stems bucketed by their first two characters; a bucket becomes a trie of
+    plain dictionaries (one character a level, the key ``""`` where a stem ends holding its
+    concepts and whether it must end a word) the first time a text reads it. Nothing is
+    compiled: building all buckets takes milliseconds, and a text builds only the few its
+    words start with."""
 
-    def emit(node: dict[str, dict]) -> str:
-        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
-        if "" in node:
-            branches.append(_WORD_END if node[""]["exact"] else "")
-        if len(branches) == 1:
-            return branches[0]
-        return "(?:" + "|".join(branches) + ")"
+    def __init__(self) -> None:
+        self._merged: dict[str, tuple[frozenset[str], bool]] = {}
+        self._waiting: dict[str, list[str]] = {}
+        self._tries: dict[str, dict[str, Any]] = {}
 
-    return emit(trie)
+    def add(self, stem: str, concepts: frozenset[str], exact: bool) -> None:
+        known, known_exact = self._merged.get(stem, (_NONE, True))
+        # a stem listed twice (two languages, two concepts) must end a word only if both say so
+        self._merged[stem] = (known | concepts, known_exact and exact)
+        self._waiting.setdefault(stem[:2], []).append(stem)
+
+    def _trie(self, key: str) -> dict[str, Any] | None:
+        trie = self._tries.get(key)
+        if trie is None and key in self._waiting:
+            trie = {}
+            for stem in self._waiting.pop(key):
+                node = trie
+                for ch in stem[2:]:
+                    node = node.setdefault(ch, {})
+                node[""] = self._merged[stem]
+            self._tries[key] = trie
+        return trie
+
+    def longest(self, text: str, start: int) -> frozenset[str]:
+        """The concepts of the longest stem at ``start`` of ``text`` (a stem that must end a
+        word, only where a word ends there); none when no stem starts there."""
+        node = self._trie(text[start : start + 2])
+        found = _NONE
+        at = start + 2
+        while node is not None:
+            end = node.get("")
+            if end is not None and not (end[1] and spaced_letter(text, at)):
+                found = end[0]
+            if at >= len(text):
+                break
+            node = node.get(text[at])
+            at += 1
+        return found
 
 
-@functools.cache
-def _matchers() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, frozenset[str]]]:
-    """The word-start and anywhere-in-a-word matchers and each normalised stem's concepts."""
-    concepts_of: dict[str, set[str]] = {}
-    spaced: dict[str, bool] = {}
-    unspaced: dict[str, bool] = {}
-    for concept, languages in read_lexicon().items():
+_NONE: frozenset[str] = frozenset()
+
+
+def spaced_letter(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is a letter or digit of a spaced script (0-9, a-z, _, U+00C0 to
+    U+058F: Latin, Greek, Cyrillic, Armenian): a word starts where none stands before it and,
+    for a stem that must, ends where none follows it ("AIへ" names the AI)."""
+    if not 0 <= at < len(text):
+        return False
+    ch = text[at]
+    if ch.isascii():
+        return "a" <= ch <= "z" or "0" <= ch <= "9" or ch == "_"
+    return "\u00c0" <= ch <= "\u058f"
+
+
+# Where a stem of a spaced script may start: a letter, "." or "-" after no spaced letter.
+_WORD_START = re.compile(r"(?<![0-9a-z_\u00c0-\u058f])(?:[^\W\d_]|[.-])")
+# What makes model_text do more than lower-case an ASCII stem and single its spaces: a leet
+# digit or sign, a hyphen at a line end, single letters spaced apart.
+_NEEDS_MODEL_TEXT = re.compile(r"[0-9@$]|-\n|(?<![^\W_])[^\W\d_][ .*_\-·|][^\W\d_](?![^\W_])")
+
+
+def _normal(stem: str) -> tuple[str, bool]:
+    """:func:`normal_stem`, without calling ``model_text`` for a plain ASCII stem."""
+    if stem.isascii() and not _NEEDS_MODEL_TEXT.search(stem):
+        return " ".join(stem.rstrip("=").lower().split()), stem.endswith("=")
+    return normal_stem(stem)
+
+
+def stem_tables(path: Path = LEXICON) -> tuple[StemTable, StemTable]:
+    """The stems of spaced scripts (matched where a word starts) and of scripts written without
+    spaces (matched anywhere), read from the lexicon at ``path``."""
+    spaced, unspaced = StemTable(), StemTable()
+    for concept, languages in read_lexicon(path).items():
         if concept in _NOT_CONCEPTS:
             continue
+        one = frozenset((concept,))
         for language, stem in ((lang, st) for lang, sts in languages.items() for st in sts):
-            normal, exact = normal_stem(stem)
+            normal, exact = _normal(stem)
             if len(normal) < 2:
                 continue
             # a short stem of another Latin-script language is a whole word or nothing: as a
             # prefix it starts English words and code ("len", "cache", "sha")
             exact = exact or (language != "en" and normal.isascii() and len(normal) < _SHORT)
-            concepts_of.setdefault(normal, set()).add(concept)
-            target = unspaced if _UNSPACED.search(normal) else spaced
-            target[normal] = target.get(normal, True) and exact
-    # a lookahead, so a stem inside a longer one is found too ("只回答": only, answer)
-    words = re.compile(_WORD_START + "(?=(" + _trie_pattern(spaced) + "))")
-    anywhere = re.compile("(?=(" + _trie_pattern(unspaced) + "))")
-    return words, anywhere, {k: frozenset(v) for k, v in concepts_of.items()}
+            if _UNSPACED.search(normal):
+                unspaced.add(normal, one, exact)
+            elif _WORD_START.match(normal):
+                spaced.add(normal, one, exact)
+            else:
+                raise LexiconError(f"concept lexicon stem {stem!r} starts with no letter")
+    return spaced, unspaced
 
 
 @functools.cache
@@ -129,15 +179,24 @@ def concept_names() -> tuple[str, ...]:
     return (*(c for c in read_lexicon() if c not in _NOT_CONCEPTS), ADDRESS)
 
 
+@functools.cache
+def _tables() -> tuple[StemTable, StemTable]:
+    """The shipped lexicon's :func:`stem_tables`, read once, on first use."""
+    return stem_tables()
+
+
 def concepts_in(normal: str) -> set[str]:
-    """The concepts named in a normalised text (:func:`text.injection_fold.model_text`)."""
-    words, anywhere, concepts_of = _matchers()
+    """The concepts named in a normalised text (:func:`text.injection_fold.model_text`): at each
+    position where a word starts, those of the longest stem found there ("system prompt" is the
+    prompt, not the system too); in scripts written without spaces, at every position, so a stem
+    inside a longer one is found too ("只回答": only, answer)."""
+    spaced, unspaced = _tables()
     found: set[str] = set()
-    for m in words.finditer(normal):
-        found |= concepts_of[m.group(1)]
+    for m in _WORD_START.finditer(normal):
+        found |= spaced.longest(normal, m.start())
     if _UNSPACED.search(normal):
-        for m in anywhere.finditer(normal):
-            found |= concepts_of[m.group(1)]
+        for at in range(len(normal)):
+            found |= unspaced.longest(normal, at)
     if _ADDRESS.search(normal):
         found.add(ADDRESS)
     return found

@@ -124,10 +124,11 @@ def model_text(text: str) -> str:
     """``text`` as the trained classifier reads it: accents and other combining marks dropped
     (other scripts keep their letters), look-alikes and leet digits folded, letters spaced apart
     joined, lower case, white space single."""
-    folded = _HYPHENATED.sub("", text).translate(_MODEL)
-    folded = _LEET_WORD.sub(
-        lambda m: m.group(0).translate(LEET) if _HAS_LETTER.search(m.group(0)) else m.group(0),
-        folded,
-    )
+    folded = (_HYPHENATED.sub("", text) if "-\n" in text else text).translate(_MODEL)
+    if not LEET_CHARS.isdisjoint(folded):  # no leet digit or sign: no word to read as letters
+        folded = _LEET_WORD.sub(
+            lambda m: m.group(0).translate(LEET) if _HAS_LETTER.search(m.group(0)) else m.group(0),
+            folded,
+        )
     joined = despaced(folded)[0] if _SPACED.search(folded) else folded
     return " ".join(joined.lower().split())

@@ -5,6 +5,7 @@ The wordings below are written for these tests, not taken from any set."""
 
 from __future__ import annotations
 
+import random
 import unicodedata
 from pathlib import Path
 
@@ -13,10 +14,13 @@ import pytest
 from adapt.injection_generator import generate, overlapping
 from text.injection_concepts import (
     LexiconError,
+    StemTable,
     concept_features,
     concepts_in,
     feature_names,
     read_lexicon,
+    spaced_letter,
+    stem_tables,
 )
 from text.injection_fold import model_text, readable
 
@@ -109,3 +113,53 @@ def test_generated_texts_sharing_a_run_of_words_with_an_evaluation_text_are_foun
     texts = generate(per_language=2, english_factor=1)
     planted = f"Some words before. {texts[3].text} And after."
     assert overlapping(texts, [planted, "nothing in common here at all today"]) == {3}
+
+
+def _reference(stems: dict[str, tuple[frozenset[str], bool]], text: str, start: int) -> set[str]:
+    """The longest stem that fits at ``start``, read the slow obvious way."""
+    fits = [
+        stem
+        for stem, (_, exact) in stems.items()
+        if text.startswith(stem, start) and not (exact and spaced_letter(text, start + len(stem)))
+    ]
+    return set(stems[max(fits, key=len)][0]) if fits else set()
+
+
+def test_the_stem_table_reads_the_longest_stem_that_fits_where_a_brute_force_reading_does() -> None:
+    stems = {
+        "ig": (frozenset({"short"}), True),
+        "ignor": (frozenset({"override"}), False),
+        "ignore the rules": (frozenset({"rules"}), False),
+        "system": (frozenset({"system"}), True),
+        "system prompt": (frozenset({"prompt"}), False),
+        "sys": (frozenset({"sys"}), False),
+        "ai": (frozenset({"model"}), True),
+    }
+    table = StemTable()
+    for stem, (concepts, exact) in stems.items():
+        table.add(stem, concepts, exact)
+    rng = random.Random(27)
+    pieces = [*stems, " ", "-", "x", "é", "へ", "s", "ystem", "e the rules", "2"]
+    for _ in range(400):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 8)))
+        for start in range(len(text)):
+            assert set(table.longest(text, start)) == _reference(stems, text, start), text
+    assert table.longest("system prompts", 0) == {"prompt"}  # the longer stem wins
+    assert table.longest("systems", 0) == {"sys"}  # "system" must end a word: "sys" fits
+    assert table.longest("aiへ", 0) == {"model"}  # kana is no letter of a spaced script
+    assert table.longest("aid", 0) == frozenset()
+
+
+def test_concepts_are_read_at_word_starts_in_spaced_scripts_and_anywhere_in_unspaced_ones() -> None:
+    assert "override" in concepts_in("please ignore them")
+    assert "override" in concepts_in("re-ignore them")  # a hyphen starts a word
+    assert "override" not in concepts_in("reignore them")  # inside a word: no stem
+    assert {"only", "respond"} <= concepts_in(model_text("请只回答好"))  # inside, overlapping
+    assert concepts_in("") == set()
+
+
+def test_no_stem_of_the_lexicon_starts_with_what_no_word_starts_with(tmp_path: Path) -> None:
+    bad = tmp_path / "lexicon.txt"
+    bad.write_text("[override]\nen: ignor, #tag\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match="#tag"):
+        stem_tables(bad)
