@@ -67,10 +67,7 @@ from text.sentences import sentence_spans
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIL_SEED = "bosun-injection-mail-2026-12-02"
-SETS = (
-    "injections.jsonl", "injections_b.jsonl", "injections_c.jsonl", "injections_d.jsonl",
-    "injections_e.jsonl",
-)  # fmt: skip
+SETS = tuple(f"injections{suffix}.jsonl" for suffix in ("", "_b", "_c", "_d", "_e"))
 #: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read
 #: (set F, written by another engineer, where the tree holds it).
 HELD_OUT_SETS = ("injections_f.jsonl",)
