@@ -1,0 +1,37 @@
+"""Thread pattern questions whose words also read as a record pattern, and areas named by a
+product, command or component: the matching set is the list's conversations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from answers.patterns import pattern_plan
+from archive.store.counts import RecordQuery
+from archive.store.patterns import SetStatements
+from archive.store.threads import TopicSet
+from graph.nodes.count_records import count_records
+from tests.unit.test_thread_patterns import BURSTS, FIXES, SHARES, Topics, conversation
+
+#: "report" is a verb here, but the record patterns read it as reports.
+REPORTED = "What problems do users typically report with overflows, and how are they fixed?"
+
+
+async def _no_records(query: RecordQuery, topic: str, about: str) -> SetStatements:
+    """A mailbox: the record set is empty."""
+    return SetStatements(size=0, statements=[], reference=[])
+
+
+async def _no_count(query: RecordQuery) -> Any:
+    raise AssertionError("no count is asked")
+
+
+async def test_a_record_pattern_with_nothing_to_group_is_answered_from_the_threads() -> None:
+    assert pattern_plan(REPORTED) is not None  # the case: both readings hold
+    five = {f"q{n}@x": conversation(n, FIXES["disk"]) for n in range(5)}
+    topics = Topics(TopicSet(5, five, SHARES, BURSTS))
+    state: Any = {"question": REPORTED, "messages": [HumanMessage(REPORTED)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=_no_records, topics=topics)
+    assert out["counted"] is True
+    assert str(out["messages"][0].content).startswith("5 mail threads mention overflows")
