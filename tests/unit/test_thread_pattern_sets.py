@@ -10,7 +10,7 @@ from langchain_core.messages import HumanMessage
 from answers.patterns import pattern_plan
 from archive.store.counts import RecordQuery
 from archive.store.patterns import SetStatements
-from archive.store.threads import TopicSet
+from archive.store.threads import TopicSet, written_forms
 from graph.nodes.count_records import count_records
 from tests.unit.test_thread_patterns import BURSTS, FIXES, SHARES, Topics, conversation
 
@@ -35,3 +35,8 @@ async def test_a_record_pattern_with_nothing_to_group_is_answered_from_the_threa
     out = await count_records(state, counter=_no_count, causes=_no_records, topics=topics)
     assert out["counted"] is True
     assert str(out["messages"][0].content).startswith("5 mail threads mention overflows")
+
+
+def test_a_model_name_with_a_word_after_its_number_is_also_written_apart() -> None:
+    assert written_forms("B200mini") == ["B200 mini"]
+    assert written_forms("N210") == written_forms("benchmark_rate") == written_forms("E3") == []
