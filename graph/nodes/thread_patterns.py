@@ -15,6 +15,7 @@ from answers.thread_patterns import (
     ThreadPatternPlan,
     compose_thread_pattern,
     list_spelling,
+    named_words,
     subject_of_list,
     subject_words,
     thread_groups,
@@ -129,6 +130,13 @@ async def grouped_threads(
             replace(plan, topic=narrower), question, topics, any_word=bool(subjects)
         )
         logger.info("thread pattern: topic %r read as %r", plan.topic, narrower)
+        best = tried if tried.named > best.named else best
+    named = named_words(plan.topic)
+    if best.named < ENOUGH_GROUPS and named not in ("", plan.topic, narrower):
+        # an area named by a product, command or component ("B200mini" of "B200mini little
+        # boards"): the threads naming it, however the words around it are read
+        tried = await _widest(replace(plan, topic=named), question, topics, any_word=True)
+        logger.info("thread pattern: topic %r read as its names %r", plan.topic, named)
         best = tried if tried.named > best.named else best
     plan, found, statements, groups = best.plan, best.found, best.statements, best.groups
     matched, conversations = found.matched, found.conversations

@@ -8,11 +8,19 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 
 from answers.patterns import pattern_plan
+from answers.thread_patterns import named_words
 from archive.store.counts import RecordQuery
 from archive.store.patterns import SetStatements
 from archive.store.threads import TopicSet, written_forms
 from graph.nodes.count_records import count_records
-from tests.unit.test_thread_patterns import BURSTS, FIXES, SHARES, Topics, conversation
+from tests.unit.test_thread_patterns import (
+    BURSTS,
+    FIXES,
+    SHARES,
+    Topics,
+    TopicsByWords,
+    conversation,
+)
 
 #: "report" is a verb here, but the record patterns read it as reports.
 REPORTED = "What problems do users typically report with overflows, and how are they fixed?"
@@ -40,3 +48,22 @@ async def test_a_record_pattern_with_nothing_to_group_is_answered_from_the_threa
 def test_a_model_name_with_a_word_after_its_number_is_also_written_apart() -> None:
     assert written_forms("B200mini") == ["B200 mini"]
     assert written_forms("N210") == written_forms("benchmark_rate") == written_forms("E3") == []
+
+
+async def test_an_area_named_by_a_product_is_the_threads_naming_it() -> None:
+    """ "overflows on a Q100mini in tiny cases": no thread says all of it and the list talks
+    about none of the words as a subject; the threads naming the product answer."""
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = TopicsByWords({("Q100mini", True): TopicSet(5, wide, SHARES, BURSTS, "words")})
+    question = "How do people usually fix overflows on a Q100mini in tiny cases?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    assert topics.asked[0] == "overflows Q100mini tiny cases" and "Q100mini" in topics.asked
+    assert out["counted"] is True, out
+    assert str(out["messages"][0].content).startswith("5 mail threads mention Q100mini;")
+
+
+def test_the_names_of_a_topic_are_its_model_names_and_identifiers() -> None:
+    assert named_words("B200mini little boards") == "B200mini"
+    assert named_words("tx_waveforms example") == "tx_waveforms"
+    assert named_words("Subdev specs errors") == ""
