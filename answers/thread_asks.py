@@ -56,6 +56,10 @@ def _words(alternatives: str) -> re.Pattern[str]:
 
 
 _CUE, _FIX = _words(_CUE_WORDS), _words(_FIX_WORDS)
+#: One conversation named ("people on this thread", "in my post"): what it says, not a pattern.
+_ONE_THREAD = _words(
+    r"(?:this|that|the|my|your|his|her|their)\s+(?:thread|post|conversation|discussion)"
+)
 _CAUSE, _PROBLEM = _words(_CAUSE_WORDS), _words(_PROBLEM_WORDS)
 #: Words of asking that name no topic, compared as stems: the verbs people ask with, where
 #: they ask, and the problem words themselves.
@@ -106,7 +110,7 @@ def thread_ask(question: str) -> ThreadAsk | None:
     """The ask of a question about what usually fixes or causes a problem on the list; None
     for another question (no cue, nothing asked, or no topic left)."""
     fix, cause, problem = _FIX.search(question), _CAUSE.search(question), _PROBLEM.search(question)
-    if not (_CUE.search(question) and (fix or cause or problem)):
+    if not (_CUE.search(question) and (fix or cause or problem)) or _ONE_THREAD.search(question):
         return None
     topic = topic_words(question)
     if not content_stems(tokens(topic)):

@@ -108,6 +108,9 @@ def test_a_question_about_the_list_in_its_own_words_is_a_thread_pattern(
         "What is normally the default IP address of an N210?",  # a cue, but nothing asked
         "Do people usually report their UHD version when they ask?",  # reporting is no problem
         "What advice did Marcus give about the B210 clock?",  # one reply's advice
+        # one conversation named: what its people found, not what the list usually finds
+        "What did people on that thread find wrong with the N310 clocking?",
+        "Which errors did users in my post usually hit with the X410?",
     ],
 )
 def test_a_question_about_one_thread_or_nothing_is_not(question: str) -> None:
