@@ -50,17 +50,42 @@ def test_a_model_name_with_a_word_after_its_number_is_also_written_apart() -> No
     assert written_forms("N210") == written_forms("benchmark_rate") == written_forms("E3") == []
 
 
+#: What replies about one product say.
+NAMED = {k: f"On a Q100mini: {fix}" for k, fix in FIXES.items()}
+
+
 async def test_an_area_named_by_a_product_is_the_threads_naming_it() -> None:
-    """ "overflows on a Q100mini in tiny cases": no thread says all of it and the list talks
-    about none of the words as a subject; the threads naming the product answer."""
-    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
-    topics = TopicsByWords({("Q100mini", True): TopicSet(5, wide, SHARES, BURSTS, "words")})
+    """ "overflows on a Q100mini in tiny cases": the threads naming the product answer, read
+    first, though the whole topic's looser match shows a pattern too (of other threads)."""
+    wide = {f"q{n}@x": conversation(n, NAMED["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = TopicsByWords(
+        {
+            ("Q100mini", True): TopicSet(5, wide, SHARES, BURSTS, "words"),
+            "overflows Q100mini tiny cases": TopicSet(9, wide, SHARES, BURSTS, "most words"),
+        }
+    )
     question = "How do people usually fix overflows on a Q100mini in tiny cases?"
     state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
     out = await count_records(state, counter=_no_count, causes=None, topics=topics)
-    assert topics.asked[0] == "overflows Q100mini tiny cases" and "Q100mini" in topics.asked
+    assert topics.asked[0] == "Q100mini"
     assert out["counted"] is True, out
     assert str(out["messages"][0].content).startswith("5 mail threads mention Q100mini;")
+
+
+async def test_a_name_whose_threads_show_no_pattern_leaves_the_whole_topic_to_answer() -> None:
+    one = {"q0@x": conversation(0, FIXES["disk"])}
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = TopicsByWords(
+        {
+            ("Q100mini", True): TopicSet(1, one, SHARES, BURSTS, "words"),
+            "overflows Q100mini tiny cases": TopicSet(5, wide, SHARES, BURSTS, "words"),
+        }
+    )
+    question = "How do people usually fix overflows on a Q100mini in tiny cases?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    text = str(out["messages"][0].content)
+    assert text.startswith("5 mail threads mention overflows Q100mini tiny cases;"), text
 
 
 def test_the_names_of_a_topic_are_its_model_names_and_identifiers() -> None:
