@@ -92,3 +92,15 @@ def test_the_names_of_a_topic_are_its_model_names_and_identifiers() -> None:
     assert named_words("B200mini little boards") == "B200mini"
     assert named_words("tx_waveforms example") == "tx_waveforms"
     assert named_words("Subdev specs errors") == ""
+
+
+async def test_a_pattern_asked_in_new_words_with_no_pattern_is_held_from_the_cutoff() -> None:
+    """Asked as "what is normally found wrong ..., and what sorted it out?", a product the list
+    talks about but whose one thread shows no pattern: the search answers, and its cutoff may
+    not stop the turn (``record_set``)."""
+    one = {"q0@x": conversation(0, NAMED["disk"])}
+    topics = Topics(TopicSet(1, one, SHARES, {**BURSTS, "q100mini": 1.6}))
+    question = "My Q100mini misbehaves. What is normally found wrong, and what sorted it out?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    assert out["counted"] is False and out["record_set"] == 1
