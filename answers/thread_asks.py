@@ -22,21 +22,29 @@ from text.words import STOP_WORDS, content_stems, stem, tokens
 #: Words that make a question about what usually happens on the list, not about one thread.
 _CUE_WORDS = (
     r"(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
-    r"most\s+often|often|recurring|generally|in\s+general|people|users|everyone|tends?\s+to|"
+    r"most\s+often|often|recurring|generally|in\s+general|normal(?:ly)?|ordinarily|as\s+a\s+rule|"
+    r"people|users|everyone|tends?\s+to|"
     r"(?:going\s+by|according\s+to|on|from)\s+the\s+(?:mailing\s+)?list|"
+    # the list's conversations named as many: "according to past threads", "in earlier threads"
+    r"(?:past|previous|earlier|other|many)\s+(?:threads|posts|conversations|discussions)|"
     # "most" after what happens, not before a quality ("come up most", not "most recent")
     r"(?<=\w\s)most(?=\s*(?:[?,.;:]|$|(?:in|on|with|when|for|among|across)\b))"
 )
 _FIX_WORDS = (
     r"fix(?:es|ed)?|solutions?|solved?|workarounds?|remed(?:y|ies)|resolv(?:e|ed)|"
     r"resolutions?|cures?|recover(?:s|ed|y)?|clears?|get\s+around|work\s+around|deal\s+with|"
-    r"do\s+about"
+    r"do\s+about|corrected|handled?|advice|tips|help(?:s|ed)|"
+    # a fix told as a phrasal verb: "what sorted it out", "get them going again"
+    r"sort(?:s|ed)?\s+(?:\w+\s+)?out|"
+    r"(?:get|gets|got|getting)\s+(?:\w+\s+){0,2}(?:going|working)\s+again"
 )
 _CAUSE_WORDS = r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to|makes?"
 #: A problem asked about in the plural, or what goes wrong: the causes are grouped.
 _PROBLEM_WORDS = (
-    r"problems|issues|pitfalls|mistakes|gotchas|troubles?|difficult(?:y|ies)|"
-    r"go(?:es)?\s+wrong|went\s+wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)|"
+    r"problems|issues|pitfalls|mistakes|gotchas|troubles?|difficult(?:y|ies)|errors|snags|"
+    r"headaches|hiccups|glitches|bugs|complaints|quirks|"
+    r"wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)|break(?:s|ing)?|broke|"
+    r"stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|"
     r"trip(?:s|ped)?\s+(?:\w+\s+){0,2}up|"
     # what does not work, told by a negated verb: "can't reach", "doesn't behave", "won't simulate"
     r"\w+n[’']t\s+\w+|(?:do|does|did|is|are|was|were)\s+not\s+\w+"
@@ -48,6 +56,10 @@ def _words(alternatives: str) -> re.Pattern[str]:
 
 
 _CUE, _FIX = _words(_CUE_WORDS), _words(_FIX_WORDS)
+#: One conversation named ("people on this thread", "in my post"): what it says, not a pattern.
+_ONE_THREAD = _words(
+    r"(?:this|that|the|my|your|his|her|their)\s+(?:thread|post|conversation|discussion)"
+)
 _CAUSE, _PROBLEM = _words(_CAUSE_WORDS), _words(_PROBLEM_WORDS)
 #: Words of asking that name no topic, compared as stems: the verbs people ask with, where
 #: they ask, and the problem words themselves.
@@ -64,14 +76,26 @@ _ASKING = frozenset(
     solutions solve solved solving workaround workarounds remedy remedies resolve resolved
     resolution cure cures recover recovers recovered recovery clear clears cause causes caused
     reason reasons lead leads suggested recommended proposed given deal around tend tends
-    trip trips tripped done behind expect expected come comes find finds
+    trip trips tripped done behind expect expected come comes find finds normally normal
+    ordinarily kind kinds thing things keep keeps report reports reported past previous earlier
+    according lot snag snags headache headaches hiccup hiccups glitch glitches complaint
+    complaints quirk quirks confuse confuses confused confusing advice tip tips help helps
+    helped handle handled correct corrected
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").
 _KEPT = frozenset({"no", "not"})
 _WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
-#: A negated verb ("doesn't", "won't") or an aside in brackets is not the topic's name.
-_ASIDE = re.compile(r"\b\w+n[’']t\b|\([^)]*\)", re.IGNORECASE)
+#: A negated verb ("doesn't", "won't"), an aside in brackets, a phrasal verb of asking ("stops
+#: working", "acting up", "sorted it out", "get them going again") or the errors asked for
+#: ("which errors", not "sequence errors") is not the topic's name.
+_ASIDE = re.compile(
+    r"\b\w+n[’']t\b|\([^)]*\)|(?:(?<=\bwhat\s)|(?<=\bwhich\s))errors\b|"
+    r"\b(?:stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|"
+    r"sort(?:s|ed)?\s+(?:\w+\s+)?out|(?:get|gets|got|getting)\s+(?:\w+\s+){0,2}"
+    r"(?:going|working)\s+again)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -86,7 +110,7 @@ def thread_ask(question: str) -> ThreadAsk | None:
     """The ask of a question about what usually fixes or causes a problem on the list; None
     for another question (no cue, nothing asked, or no topic left)."""
     fix, cause, problem = _FIX.search(question), _CAUSE.search(question), _PROBLEM.search(question)
-    if not (_CUE.search(question) and (fix or cause or problem)):
+    if not (_CUE.search(question) and (fix or cause or problem)) or _ONE_THREAD.search(question):
         return None
     topic = topic_words(question)
     if not content_stems(tokens(topic)):

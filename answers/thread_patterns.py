@@ -25,6 +25,7 @@ from answers.threads import Message, thread_of
 from answers.units import Unit, is_repeat, signature, units_of
 from archive.store.passages import Passage
 from archive.store.threads import ANY_WORD, MOST_WORDS, PHRASE, WORDS
+from text.models import is_model_name
 from text.words import content_stems, stem, tokens
 
 #: Sentences grouped per conversation (its best ones), and at most this many of one message.
@@ -117,6 +118,14 @@ def uncommon_words(topic: str, shares: Mapping[str, float]) -> str:
     """The words of ``topic`` not in the list's common talk (:data:`COMMON_SHARE`: "usrp"), in
     its order: "bricked" of "USRP bricked"; "" when none is."""
     return _words_whose_stems(topic, lambda s: shares.get(s, 0.0) < COMMON_SHARE)
+
+
+def named_words(topic: str) -> str:
+    """The words of ``topic`` that name a product, command or component, in its order: a model
+    name ("B200mini", "X310") or an identifier ("tx_waveforms"); "" when none does. Such a
+    name is the area asked about; the words around it ("these little boards", "example")
+    describe it."""
+    return " ".join(w for w in topic.split() if is_model_name(w) or "_" in w.strip("_"))
 
 
 def _words_whose_stems(topic: str, keep: Callable[[str], bool], *, every: bool = True) -> str:

@@ -190,13 +190,22 @@ async def _topic_threads(
     last way tried stands when none finds that many."""
     words = topic.split()
     params: dict[str, Any] = {"topic": topic} | {f"w{i}": w for i, w in enumerate(words)}
-    ways = [(WORDS, "plainto_tsquery('english', %(topic)s)")]
+    each = []  # each word's query, with the other ways a model name is written
+    for i, word in enumerate(words):
+        forms = written_forms(word)
+        params |= {f"w{i}f{j}": form for j, form in enumerate(forms)}
+        alternatives = [f"phraseto_tsquery('english', %(w{i}f{j})s)" for j in range(len(forms))]
+        each.append(" || ".join([f"plainto_tsquery('english', %(w{i})s)", *alternatives]))
+    all_words = "plainto_tsquery('english', %(topic)s)"
+    if any(written_forms(w) for w in words):  # "B200mini" also as "B200 mini", "B200-mini"
+        all_words = " && ".join(f"({q})" for q in each)
+    ways = [(WORDS, all_words)]
     if len(words) > 1:
         ways.insert(0, (PHRASE, "phraseto_tsquery('english', %(topic)s)"))
     if len(words) >= 3:
-        ways.append((MOST_WORDS, _all_but_one(len(words))))
+        ways.append((MOST_WORDS, _all_but_one(each)))
     if any_word and len(words) > 1:
-        ways.append((ANY_WORD, _any_of(len(words))))
+        ways.append((ANY_WORD, _any_of(each)))
     found: tuple[list[str], str] = ([], WORDS)
     for how, way in ways:
         async with store.pool.connection() as conn:
@@ -208,17 +217,29 @@ async def _topic_threads(
     return found
 
 
-def _all_but_one(n: int) -> str:
-    """A text query that holds when all but one of the words ``%(w0)s``..``%(w{n-1})s`` do."""
-    word = "plainto_tsquery('english', %(w{})s)".format
+def _all_but_one(each: Sequence[str]) -> str:
+    """A text query that holds when all but one of the words' queries ``each`` do."""
+    n = len(each)
     return " || ".join(
-        "(" + " && ".join(word(j) for j in range(n) if j != i) + ")" for i in range(n)
+        "(" + " && ".join(f"({each[j]})" for j in range(n) if j != i) + ")" for i in range(n)
     )
 
 
-def _any_of(n: int) -> str:
-    """A text query that holds when any of the words ``%(w0)s``..``%(w{n-1})s`` does."""
-    return " || ".join(f"plainto_tsquery('english', %(w{i})s)" for i in range(n))
+def _any_of(each: Sequence[str]) -> str:
+    """A text query that holds when any of the words' queries ``each`` does."""
+    return " || ".join(f"({q})" for q in each)
+
+
+#: A model name whose number is followed by a word ("B200mini", "X300mini"): the list also
+#: writes the word apart ("B200 mini", "B200-mini"), which English text search reads as two.
+_WORD_SUFFIX = re.compile(r"(?P<name>[A-Za-z]+[0-9]+)(?P<word>[A-Za-z]{3,})")
+
+
+def written_forms(word: str) -> list[str]:
+    """The other ways the list writes ``word`` that text search tells apart, each as a phrase:
+    "B200 mini" (which also matches "B200-mini") for "B200mini"; [] for other words."""
+    match = _WORD_SUFFIX.fullmatch(word)
+    return [f"{match['name']} {match['word']}"] if match else []
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,8 @@ async def grouped(
     holds no records, goes on to the search (a set that holds records but nothing to group goes
     too, with ``record_set`` its size, so the relevance cutoff does not stop it); one about
     what usually fixes or causes a problem on a mailing list is grouped over its conversations
-    (:func:`grouped_threads`)."""
+    (:func:`grouped_threads`), also when it reads as a record pattern whose set states nothing
+    ("what problems do people report running ...": a verb, not the records of a mailbox)."""
     question = state.get("question", "")
     pattern = pattern_plan(question)
     if pattern is None:
@@ -105,10 +106,14 @@ async def grouped(
     found = await causes(pattern.plan.query, pattern.topic, pattern.about)
     statements = statements_of(pattern, found.statements)
     if not statements:  # a set that states nothing to group is still in the archive
+        threads = await grouped_threads(state, topics, model)
+        if threads.get("counted"):  # "what do people report ...": a verb, not the records
+            logger.info("record pattern: %d records state nothing; thread pattern", found.size)
+            return threads
         record = _pattern(pattern, found, [])
         return {
             "counted": False,
-            "record_set": found.size,
+            "record_set": max(found.size, threads.get("record_set", 0)),
             "diagnostics": Diagnostics(count=record),
         }
     groups = groups_of(pattern, statements, found.reference)

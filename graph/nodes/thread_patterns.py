@@ -15,6 +15,7 @@ from answers.thread_patterns import (
     ThreadPatternPlan,
     compose_thread_pattern,
     list_spelling,
+    named_words,
     subject_of_list,
     subject_words,
     thread_groups,
@@ -93,6 +94,30 @@ async def _widest(
     return best
 
 
+async def _read(plan: ThreadPatternPlan, question: str, topics: TopicThreads) -> Reading:
+    """The reading of ``plan``'s topic that shows the most named groups: its matches from the
+    strictest (:func:`_widest`), spelled as the list spells it, then its subject (else
+    uncommon) words alone and at last any one of the subject words."""
+    best = await _widest(plan, question, topics)
+    spelled = list_spelling(plan.topic, best.found.shares)
+    if spelled != plan.topic:  # "synchronising" on a list that writes "synchronization"
+        plan = replace(plan, topic=spelled)
+        best = await _widest(plan, question, topics)
+    shares, bursts = best.found.shares, best.found.bursts
+    subjects = subject_words(plan.topic, shares, bursts)
+    narrower = subjects or uncommon_words(plan.topic, shares)
+    if best.named < ENOUGH_GROUPS and (narrower not in ("", plan.topic) or " " in subjects):
+        # the question's words that are not subjects of the list ("networked", "choose")
+        # narrow the match to nothing to group: its subject words alone are read too, and
+        # any one of them at last (never a word of talk alone: "several", "number")
+        tried = await _widest(
+            replace(plan, topic=narrower), question, topics, any_word=bool(subjects)
+        )
+        logger.info("thread pattern: topic %r read as %r", plan.topic, narrower)
+        best = tried if tried.named > best.named else best
+    return best
+
+
 async def grouped_threads(
     state: State, topics: TopicThreads | None, model: ChatModel | None
 ) -> State:
@@ -113,23 +138,19 @@ async def grouped_threads(
     if plan is None or topics is None:
         return {"counted": False}
     start = time.perf_counter()
-    best = await _widest(plan, question, topics)
-    spelled = list_spelling(plan.topic, best.found.shares)
-    if spelled != plan.topic:  # "synchronising" on a list that writes "synchronization"
-        plan = replace(plan, topic=spelled)
-        best = await _widest(plan, question, topics)
-    shares, bursts = best.found.shares, best.found.bursts
-    subjects = subject_words(plan.topic, shares, bursts)
-    narrower = subjects or uncommon_words(plan.topic, shares)
-    if best.named < ENOUGH_GROUPS and (narrower not in ("", plan.topic) or " " in subjects):
-        # the question's words that are not subjects of the list ("networked", "choose")
-        # narrow the match to nothing to group: its subject words alone are read too, and
-        # any one of them at last (never a word of talk alone: "several", "number")
-        tried = await _widest(
-            replace(plan, topic=narrower), question, topics, any_word=bool(subjects)
-        )
-        logger.info("thread pattern: topic %r read as %r", plan.topic, narrower)
-        best = tried if tried.named > best.named else best
+    named = named_words(plan.topic)
+    by_name = None
+    if named not in ("", plan.topic):
+        # an area named by a product, command or component ("uhd_images_downloader" of "UHD
+        # FPGA images uhd_images_downloader", "B200mini" of "B200mini little boards") is the
+        # threads naming it: that reading answers when it shows a pattern
+        by_name = await _widest(replace(plan, topic=named), question, topics, any_word=True)
+        logger.info("thread pattern: topic %r read as its names %r", plan.topic, named)
+    if by_name is not None and by_name.named >= ENOUGH_GROUPS:
+        best = by_name
+    else:
+        best = await _read(plan, question, topics)
+        best = by_name if by_name is not None and by_name.named > best.named else best
     plan, found, statements, groups = best.plan, best.found, best.statements, best.groups
     matched, conversations = found.matched, found.conversations
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}

@@ -22,6 +22,9 @@ BODIES = {
     "w1": "Two devices on the bus, and the second one was found only after a reboot.",
     "c1": "An external clock at 10 MHz helps the two radios stay aligned.",
     "c2": "The reference clock drifts when the lab gets warm.",
+    "m1": "My B200mini drops samples over USB.",
+    "m2": "The B200-mini gets hot in a closed case.",
+    "m3": "A B200 mini on a Pi needs a powered hub.",
 }
 
 
@@ -83,3 +86,14 @@ async def test_things_asked_about_together_are_matched_by_any_one_of_their_words
     assert {p["source_id"] for ps in found.conversations.values() for p in ps} == {"p1@x", "p2@x"}
     phrase = await topic_conversations(services.store, "no devices found", least=2, any_word=True)
     assert (phrase.matched, phrase.how) == (2, PHRASE)
+
+
+async def test_a_model_name_with_a_word_after_its_number_is_matched_however_written(
+    services: Services,
+) -> None:
+    """ "B200mini", "B200-mini" and "B200 mini" are one radio; text search reads the last two
+    as two words, so each way of matching accepts them as a phrase too."""
+    found = await topic_conversations(services.store, "B200mini", least=3)
+    assert (found.matched, found.how) == (3, WORDS)
+    with_word = await topic_conversations(services.store, "B200mini samples hot", least=3)
+    assert (with_word.matched, with_word.how) == (2, MOST_WORDS)  # m1 and m2, not m3

@@ -28,7 +28,7 @@ from answers.thread_patterns import thread_pattern_plan
         (
             "Going by the list, why do B205mini boards keep failing?",
             "cause",
-            "B205mini boards keep",
+            "B205mini boards",
         ),
         (
             "What usually makes the OctoClock lose lock on a cold start?",
@@ -55,6 +55,35 @@ from answers.thread_patterns import thread_pattern_plan
         ("What do people usually find when the OctoClock won't lock?", "cause", "OctoClock lock"),
         # an acronym's plural is the list's singular
         ("Why do FPGAs in X310s usually fail timing?", "cause", "FPGA X310 timing"),
+        # how often as "normally" or "ordinarily", the list as its past threads
+        ("What is normally wrong when an E310 won't boot from SD?", "cause", "E310 boot SD"),
+        (
+            "Judging by earlier threads, what is the cause when the GPSDO loses lock?",
+            "cause",
+            "Judging GPSDO loses lock",
+        ),
+        # problems named by plural nouns or by a verb of breaking
+        ("Which errors do users see with the RFNoC replay block?", "cause", "RFNoC replay block"),
+        ("What breaks most often in a custom FPGA build?", "cause", "custom FPGA build"),
+        ("What recurring headaches come with the N320 LO sharing?", "cause", "N320 LO sharing"),
+        # what stops working or acts up, and a fix told by a phrasal verb
+        (
+            "When my X410 acts up, what do people ordinarily find, and what sorted things out?",
+            "fix",
+            "X410",
+        ),
+        (
+            "After a kernel update what typically stops working, and how do users get it going "
+            "again?",
+            "fix",
+            "kernel update",
+        ),
+        ("How are overflows at high rates usually handled?", "fix", "overflows high rates"),
+        (
+            "What snags do people report when flashing an SD card, and what helped?",
+            "fix",
+            "flashing SD card",
+        ),
     ],
 )
 def test_a_question_about_the_list_in_its_own_words_is_a_thread_pattern(
@@ -74,6 +103,14 @@ def test_a_question_about_the_list_in_its_own_words_is_a_thread_pattern(
         "What usually happens on the list?",  # asks no fix, cause or problem
         "What is the most recent UHD release people use?",  # "most" before a quality
         "Which radios do people buy most on the list?",  # how often, but no problem asked
+        "What sorted out the overflow on my X310?",  # a fix, but of one thread
+        "Which UHD release stopped working on my B210 last week?",  # one user's problem
+        "What is normally the default IP address of an N210?",  # a cue, but nothing asked
+        "Do people usually report their UHD version when they ask?",  # reporting is no problem
+        "What advice did Marcus give about the B210 clock?",  # one reply's advice
+        # one conversation named: what its people found, not what the list usually finds
+        "What did people on that thread find wrong with the N310 clocking?",
+        "Which errors did users in my post usually hit with the X410?",
     ],
 )
 def test_a_question_about_one_thread_or_nothing_is_not(question: str) -> None:
@@ -84,3 +121,6 @@ def test_the_names_of_a_problem_keep_their_negation_and_spelling() -> None:
     assert topic_words("What usually causes no devices found errors?") == "no devices found errors"
     assert topic_words("Why do GPSDOs in USRPs often fail?") == "GPSDO USRP"
     assert topic_words("Why do Ettus devices often fail?") == "Ettus devices"
+    # errors asked for are no name; errors of a kind are
+    assert topic_words("What usually causes sequence errors?") == "sequence errors"
+    assert topic_words("Which errors do people get from RFNoC?") == "RFNoC"

@@ -1,0 +1,106 @@
+"""Thread pattern questions whose words also read as a record pattern, and areas named by a
+product, command or component: the matching set is the list's conversations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from answers.patterns import pattern_plan
+from answers.thread_patterns import named_words
+from archive.store.counts import RecordQuery
+from archive.store.patterns import SetStatements
+from archive.store.threads import TopicSet, written_forms
+from graph.nodes.count_records import count_records
+from tests.unit.test_thread_patterns import (
+    BURSTS,
+    FIXES,
+    SHARES,
+    Topics,
+    TopicsByWords,
+    conversation,
+)
+
+#: "report" is a verb here, but the record patterns read it as reports.
+REPORTED = "What problems do users typically report with overflows, and how are they fixed?"
+
+
+async def _no_records(query: RecordQuery, topic: str, about: str) -> SetStatements:
+    """A mailbox: the record set is empty."""
+    return SetStatements(size=0, statements=[], reference=[])
+
+
+async def _no_count(query: RecordQuery) -> Any:
+    raise AssertionError("no count is asked")
+
+
+async def test_a_record_pattern_with_nothing_to_group_is_answered_from_the_threads() -> None:
+    assert pattern_plan(REPORTED) is not None  # the case: both readings hold
+    five = {f"q{n}@x": conversation(n, FIXES["disk"]) for n in range(5)}
+    topics = Topics(TopicSet(5, five, SHARES, BURSTS))
+    state: Any = {"question": REPORTED, "messages": [HumanMessage(REPORTED)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=_no_records, topics=topics)
+    assert out["counted"] is True
+    assert str(out["messages"][0].content).startswith("5 mail threads mention overflows")
+
+
+def test_a_model_name_with_a_word_after_its_number_is_also_written_apart() -> None:
+    assert written_forms("B200mini") == ["B200 mini"]
+    assert written_forms("N210") == written_forms("benchmark_rate") == written_forms("E3") == []
+
+
+#: What replies about one product say.
+NAMED = {k: f"On a Q100mini: {fix}" for k, fix in FIXES.items()}
+
+
+async def test_an_area_named_by_a_product_is_the_threads_naming_it() -> None:
+    """ "overflows on a Q100mini in tiny cases": the threads naming the product answer, read
+    first, though the whole topic's looser match shows a pattern too (of other threads)."""
+    wide = {f"q{n}@x": conversation(n, NAMED["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = TopicsByWords(
+        {
+            ("Q100mini", True): TopicSet(5, wide, SHARES, BURSTS, "words"),
+            "overflows Q100mini tiny cases": TopicSet(9, wide, SHARES, BURSTS, "most words"),
+        }
+    )
+    question = "How do people usually fix overflows on a Q100mini in tiny cases?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    assert topics.asked[0] == "Q100mini"
+    assert out["counted"] is True, out
+    assert str(out["messages"][0].content).startswith("5 mail threads mention Q100mini;")
+
+
+async def test_a_name_whose_threads_show_no_pattern_leaves_the_whole_topic_to_answer() -> None:
+    one = {"q0@x": conversation(0, FIXES["disk"])}
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = TopicsByWords(
+        {
+            ("Q100mini", True): TopicSet(1, one, SHARES, BURSTS, "words"),
+            "overflows Q100mini tiny cases": TopicSet(5, wide, SHARES, BURSTS, "words"),
+        }
+    )
+    question = "How do people usually fix overflows on a Q100mini in tiny cases?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    text = str(out["messages"][0].content)
+    assert text.startswith("5 mail threads mention overflows Q100mini tiny cases;"), text
+
+
+def test_the_names_of_a_topic_are_its_model_names_and_identifiers() -> None:
+    assert named_words("B200mini little boards") == "B200mini"
+    assert named_words("tx_waveforms example") == "tx_waveforms"
+    assert named_words("Subdev specs errors") == ""
+
+
+async def test_a_pattern_asked_in_new_words_with_no_pattern_is_held_from_the_cutoff() -> None:
+    """Asked as "what is normally found wrong ..., and what sorted it out?", a product the list
+    talks about but whose one thread shows no pattern: the search answers, and its cutoff may
+    not stop the turn (``record_set``)."""
+    one = {"q0@x": conversation(0, NAMED["disk"])}
+    topics = Topics(TopicSet(1, one, SHARES, {**BURSTS, "q100mini": 1.6}))
+    question = "My Q100mini misbehaves. What is normally found wrong, and what sorted it out?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    assert out["counted"] is False and out["record_set"] == 1
