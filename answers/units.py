@@ -63,12 +63,31 @@ BOILERPLATE = re.compile(
     r"\(NTSB\) is an independent.*)",
     re.I,
 )
+#: Someone reporting a fix they found or made ("I was able to resolve the issue by ...", "I have
+#: found a simple way to work around this", "when I switched to X it just works") ...
+OWN_FIX = (
+    r"\b(?:(?:i|we)\s+(?:was|were)\s+able\s+to\s+(?:resolve|fix|solve|work\s+around|get\s+(?:it|\w+)"
+    r"\s+(?:to\s+)?work\w*)|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:found|figured\s+out)"
+    r"\s+(?:a|an|the)\s+(?:\w+\s+){0,2}(?:way|solution|workaround|fix)"
+    r"|(?:when|after|once|since|if)\s+(?:i|we)\s+[^.!?]{1,120}?\b(?:it|everything|all)\s+(?:now\s+"
+    r"|just\s+|finally\s+)?(?:works|worked|is\s+working))\b"
+)
+#: ... or what the problem was ("I found the culprit", "I worked it out"): a message saying
+#: either is its author's own resolution.
+OWN_FOUND = (
+    r"\b(?:(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:found|figured\s+out)\s+(?:the|what)"
+    r"\s+(?:\w+\s+){0,2}(?:cause|culprit|reason|problem|issue|was\s+wrong)"
+    r"|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:worked|figured)\s+(?:it|this|that)\s+out)\b"
+)
+OWN_FINDING = f"{OWN_FIX}|{OWN_FOUND}"
+_OWN_FIX = re.compile(OWN_FIX, re.I)
 #: What a thread found out in the end ("my issue was ...", "... was the culprit", "it turned
 #: out the cable was bad"): it answers
 #: both why and how it was fixed.
 _FOUND_CUE = re.compile(
     r"\b(?:(?:my|the|our)\s+(?:issue|problem|mistake|error|bug)\s+was|was\s+the\s+culprit"
-    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that|turn(?:s|ed)\s+out)\b",
+    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that|turn(?:s|ed)\s+out)\b"
+    rf"|{OWN_FOUND}",
     re.I,
 )
 #: A sentence that explains why rather than saying so with a cause word: what a symptom means
@@ -219,6 +238,8 @@ def _digest_units(record: Passage, rank: int) -> list[Unit]:
 def _role(text: str) -> Role:
     if _FOUND_CUE.search(text):
         return "found"
+    if _OWN_FIX.search(text):  # before a thanks opening it ("Thanks, I was able to fix it by")
+        return "fix"
     if _CONFIRM.search(text):
         return "confirm"
     if _CAUSE_CUE.search(text):
