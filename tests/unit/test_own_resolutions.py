@@ -1,0 +1,102 @@
+"""The asker's own report of what fixed the problem ("I was able to resolve it by ...", "I worked
+it out", "when I switched to X it just works") is a resolution a reader would name: it competes
+with the replies, backed like a confirmed reply, for the kind of answer it reports (a fix report
+answers how, not why), and thanking a reply while saying so does not confirm that reply."""
+
+from __future__ import annotations
+
+from answers.aspects import Aspect
+from answers.thread_answer import ThreadQuestion, thread_answer
+from answers.threads import self_resolved, thread_of
+from archive.store.passages import Passage
+from tests.unit.test_threads import ANSWER, ASK, THREAD, mail, markers
+
+
+def answer(question: str, aspect: Aspect, pool: list[Passage]) -> str:
+    lines = thread_answer(
+        ThreadQuestion(question, question, aspect, [ASK], pool),
+        fresh=lambda text: True,
+        take=lambda text: None,
+    )
+    assert lines is not None
+    return "\n".join(lines)
+
+
+def test_the_askers_own_reports_of_a_fix_are_resolutions() -> None:
+    for text in (
+        "Thank you for the links. I was able to resolve the issue by setting the governor.",
+        "Finally I have found a simple way to work around this issue.",
+        "Thx, I worked it out 2 days ago. Just my memory allocation.",
+        "When I switched to\nmalloc, it just works fine:)",
+        # a sentence saying something else still fails does not take the report back
+        "If I use the other module in the X310, it now works! I can't explain why the first "
+        "one does not work.",
+    ):
+        assert self_resolved(text), text
+    assert not self_resolved("I tried the other module, but it does not work either.")
+
+
+def test_thanking_a_reply_while_reporting_ones_own_fix_confirms_nothing() -> None:
+    own = mail(
+        "a00000000021",
+        "Thanks Brian, I worked it out myself. With a heap buffer it works fine now.",
+        "m21@x",
+        "Daniel",
+        reply_to="m2@x",
+        day="2024-05-03",
+    )
+    thread = thread_of(THREAD, [ASK, ANSWER, own])
+    assert thread is not None
+    assert thread.confirmed == {}
+    assert [m.message_id for m in thread.resolutions()] == ["m21@x"]
+
+
+def test_the_askers_own_fix_outweighs_a_reply_by_a_frequent_answerer() -> None:
+    expert = mail(
+        "a00000000022",
+        "The X310 is not transmitting at 900 MHz when the daughterboard sits in the other slot.",
+        "m22@x",
+        "Marcus",
+        reply_to=THREAD,
+        day="2024-05-03",
+        standing=0.95,
+    )
+    own = mail(
+        "a00000000023",
+        "In the end I was able to resolve the issue by switching the X310 to channel 1.",
+        "m23@x",
+        "Daniel",
+        reply_to="m22@x",
+        day="2024-05-04",
+    )
+    question = "How was the X310 not transmitting at 900 MHz fixed?"
+    said = answer(question, "fix", [ASK, expert, own])
+    assert own["chunk_id"] in markers(said.splitlines()[-1]), said
+    assert "switching the X310 to channel 1" in said
+
+
+def test_a_fix_report_does_not_answer_why() -> None:
+    cause = mail(
+        "a00000000024",
+        "Not all optical modules work with the X310, so the module in it is the likely reason.",
+        "m24@x",
+        "Brian",
+        reply_to=THREAD,
+        day="2024-05-03",
+    )
+    own = mail(
+        "a00000000025",
+        "If I use the other optical module in the X310, it now works! That means the X310 "
+        "handles this kind of module, and I have no explanation why the first module does "
+        "not work in the X310.",
+        "m25@x",
+        "Daniel",
+        reply_to="m24@x",
+        day="2024-05-04",
+    )
+    question = "Why does one optical module not work in the X310 transmitting at 900 MHz?"
+    said = answer(question, "cause", [ASK, cause, own])
+    assert cause["chunk_id"] in markers(said), said
+    assert own["chunk_id"] not in markers(said), said
+    how = answer("How was the optical module problem of the X310 fixed?", "fix", [ASK, cause, own])
+    assert own["chunk_id"] in markers(how), how
