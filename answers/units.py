@@ -86,7 +86,8 @@ _OWN_FIX = re.compile(OWN_FIX, re.I)
 #: both why and how it was fixed.
 _FOUND_CUE = re.compile(
     r"\b(?:(?:my|the|our)\s+(?:issue|problem|mistake|error|bug)\s+was|was\s+the\s+culprit"
-    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that|turn(?:s|ed)\s+out)\b"
+    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that|turn(?:s|ed)\s+out"
+    r"|(?:the|my|our)\s+(?:resolution|solution|explanation|answer)\s+(?:is|was)\s+that)\b"
     rf"|{OWN_FOUND}",
     re.I,
 )
@@ -102,7 +103,7 @@ _EXPLAINS = re.compile(
     r"|the\s+(?:problem|issue|catch|thing)\s+(?:here\s+)?is\s+that"
     r"|(?:is|are)(?:\s+not|n['’]t)\s+[^.;!?]{1,60}?\s+but\s+(?:in|on|at|from|by|the|a|an)\b"
     r"|known\s+(?:issue|bug|problem|limitation)|\ba\s+bug\s+in|limitation\s+(?:of|in)"
-    r"|by\s+design|expected\s+behaviou?r)",
+    r"|by\s+design|expected\s+behaviou?r|(?:this|that|it)(?:['’]s|\s+is)\s+(?:a\s+)?(?:known\s+)?bug\b)",
     re.I,
 )
 #: Sentences glued by a lost space ("That worked.It converged"): split there.
@@ -162,12 +163,20 @@ def _units_of(record: Passage, rank: int) -> list[Unit]:
     opening = _opens_thread(record)
     for position, sentence in enumerate(_introduced(sentences(unglue(record["text"])))):
         text = BOILERPLATE.sub("", sentence)
-        if MIN_CHARS <= len(text) <= MAX_CHARS and not _NOT_CONTENT.search(text):
+        if _copyable(text) and not _NOT_CONTENT.search(text):
             role = _role(text)
             if opening and role in ("plain", "hint", "outcome"):
                 role = "problem"  # the message that opens a thread states the problem
             out.append(Unit(text, record, rank, position, role, False))
     return out
+
+
+def _copyable(text: str) -> bool:
+    """Long enough to say something, and not too long to quote: a short sentence only when it
+    explains ("confirm this is a bug.", "That's a known issue.")."""
+    if len(text) > MAX_CHARS:
+        return False
+    return len(text) >= MIN_CHARS or (len(text) >= MIN_CHARS // 2 and explains(text))
 
 
 def _introduced(parts: list[str]) -> list[str]:
