@@ -5,10 +5,12 @@ answers how, not why), and thanking a reply while saying so does not confirm tha
 
 from __future__ import annotations
 
-from answers.aspects import Aspect
+from answers.aspects import Aspect, question_aspect
 from answers.thread_answer import ThreadQuestion, thread_answer
 from answers.threads import self_resolved, thread_of
+from answers.units import units_of
 from archive.store.passages import Passage
+from archive.store.threads import author_key
 from tests.unit.test_threads import ANSWER, ASK, THREAD, mail, markers
 
 
@@ -100,3 +102,28 @@ def test_a_fix_report_does_not_answer_why() -> None:
     assert own["chunk_id"] not in markers(said), said
     how = answer("How was the optical module problem of the X310 fixed?", "fix", [ASK, cause, own])
     assert own["chunk_id"] in markers(how), how
+
+
+def test_the_askers_resolution_is_that_reports_what_was_found() -> None:
+    assert self_resolved("The resolution is that the block's clock is slower than the radio's.")
+
+
+def test_a_note_after_a_senders_name_is_the_same_author() -> None:
+    assert author_key("Pedro Vieira (Gmail - Geral)") == author_key("Pedro Vieira")
+    assert author_key("(lab)") == author_key("(lab)")  # a name that is only a note stays
+
+
+def test_a_short_sentence_that_explains_is_copied() -> None:
+    record = mail(
+        "a00000000026", "Hi Kevin,\n\nconfirm this is a bug. Use -t N310_XG.", "m26@x", "M"
+    )
+    texts = [u.text for u in units_of(record, 0)]
+    assert any("confirm this is a bug." in t for t in texts), texts
+    assert not any(t.startswith("Use -t") for t in texts)  # short, explains nothing
+
+
+def test_asking_what_goes_wrong_asks_for_a_cause() -> None:
+    assert question_aspect("The console fills with S and L. What do they mean is going wrong?") == (
+        "cause"
+    )
+    assert question_aspect("The builder makes the HG image. Am I doing something wrong?") == "cause"
