@@ -29,7 +29,8 @@ _QUOTED = re.compile(r"^\s*>")
 #: The attribution line above a quoted message ("On Tue, 3 May 2024, Ann wrote:", split over two
 #: lines at times) and Outlook's separator: everything from there on is quoted.
 _ATTRIBUTION = re.compile(
-    r"^\s*(?:On\b.{0,300}?\bwrote:\s*$|-{2,}\s*Original Message\s*-{2,})",
+    r"^\s*(?:On\b.{0,300}?\bwrote:\s*$|-{2,}\s*Original Message\s*-{2,}"
+    r"|\*{0,2}From:\*{0,2}[^\n]*\n\s*\*{0,2}(?:Sent|Date):)",
     re.IGNORECASE | re.MULTILINE | re.DOTALL,
 )
 #: Markdown from a list's web form: a backslash ending a line (a hard line break, at times with

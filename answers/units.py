@@ -69,13 +69,13 @@ OWN_FIX = (
     r"\b(?:(?:i|we)\s+(?:was|were)\s+able\s+to\s+(?:resolve|fix|solve|work\s+around|get\s+(?:it|\w+)"
     r"\s+(?:to\s+)?work\w*)|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:found|figured\s+out)"
     r"\s+(?:a|an|the)\s+(?:\w+\s+){0,2}(?:way|solution|workaround|fix)"
-    r"|(?:when|after|once|since|if)\s+(?:i|we)\s+[^.!?]{1,120}?\b(?:it|everything|all)\s+(?:now\s+"
-    r"|just\s+|finally\s+)?(?:works|worked|is\s+working))\b"
+    r"|(?:when|after|once|since|if)\s+(?:i|we)\s+[^.!?]{1,120}?\b(?:now\s+|just\s+|finally\s+"
+    r"|immediately\s+)?(?<!still\s)(?:works|worked|is\s+working))\b"
 )
 #: ... or what the problem was ("I found the culprit", "I worked it out"): a message saying
 #: either is its author's own resolution.
 OWN_FOUND = (
-    r"\b(?:(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:found|figured\s+out)\s+(?:the|what)"
+    r"\b(?:(?:i|we)(?:\s+have|['’]ve|\s+did)?\s+(?:finally\s+)?(?:found|find|figured\s+out)\s+(?:the|what)"
     r"\s+(?:\w+\s+){0,2}(?:cause|culprit|reason|problem|issue|was\s+wrong)"
     r"|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:worked|figured)\s+(?:it|this|that)\s+out)\b"
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from answers.aspects import Aspect, question_aspect
 from answers.thread_answer import ThreadQuestion, thread_answer
-from answers.threads import self_resolved, thread_of
+from answers.threads import own_text, self_resolved, thread_of
 from answers.units import units_of
 from archive.store.passages import Passage
 from archive.store.threads import author_key
@@ -127,3 +127,19 @@ def test_asking_what_goes_wrong_asks_for_a_cause() -> None:
         "cause"
     )
     assert question_aspect("The builder makes the HG image. Am I doing something wrong?") == "cause"
+
+
+def test_what_the_asker_found_and_what_made_it_work_are_resolutions() -> None:
+    assert self_resolved("I did find the root cause of my problem, though.")
+    assert self_resolved("When I remove the dongle from the system, GPS immediately works well.")
+    # working around an error despite it is no fix
+    assert not self_resolved("When I get that error the build goes on and it still works.")
+
+
+def test_an_outlook_quote_header_starts_quoted_text() -> None:
+    text = (
+        "I found the root cause: the dongle jams the receiver.\n\n"
+        "From: Marcus <m@x>\nSent: Wednesday, June 5, 2024 7:59 PM\nTo: Ann\n\n"
+        "Thanks for the suggestion, they were all on the roof."
+    )
+    assert own_text(text) == "I found the root cause: the dongle jams the receiver."
