@@ -127,6 +127,7 @@ def test_asking_what_goes_wrong_asks_for_a_cause() -> None:
         "cause"
     )
     assert question_aspect("The builder makes the HG image. Am I doing something wrong?") == "cause"
+    assert question_aspect("Streaming stalls after a few packets. What was behind it?") == "cause"
 
 
 def test_what_the_asker_found_and_what_made_it_work_are_resolutions() -> None:
