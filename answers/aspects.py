@@ -19,8 +19,8 @@ _PATTERN = re.compile(
     re.IGNORECASE,
 )
 _CAUSE = re.compile(
-    r"\b(?:why|caus\w*|reason\w*|root|culprit|(?:is|was|went|'s)\s+wrong|going\s+on|led\s+to|lead\s+to|due\s+to|because|blame\w*"
-    r"|contribut\w*|explain\w*|responsible)\b",
+    r"\b(?:why|caus\w*|reason\w*|root|culprit|(?:is|was|went|'s|going|doing\s+(?:something|anything))\s+wrong|going\s+on|led\s+to|lead\s+to|due\s+to|because|blame\w*"
+    r"|contribut\w*|explain\w*|responsible|what(?:['’]s|\s+is|\s+was)\s+behind)\b",
     re.IGNORECASE,
 )
 _FIX = re.compile(

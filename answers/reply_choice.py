@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from answers.deferral import deferred_to, first_name, named_in_pointer
-from answers.threads import Message, Thread, denies, taken_up
+from answers.threads import Message, Thread, denies, self_resolved, taken_up
 from answers.units import Unit
 
 #: A reply whose best sentence scores this share of the best reply's answers the question.
@@ -37,6 +37,9 @@ CONFIRMED_SHARE = 0.35
 JOINED_SHARE = 0.4
 #: What each kind of evidence adds to a reply's weight (its share of the best score, 0.6..1).
 CONFIRMED = 1.0
+#: The asker reporting, of the kind asked, what fixed it or what it was ("I was able to resolve
+#: it by ..." for how, "my mistake was ..." for why): the asker's own word on the outcome.
+RESOLVED = 0.5
 TAKEN_UP = 0.5
 ENDORSED = 0.5
 STANDING = 0.5
@@ -119,10 +122,12 @@ def weight(reply: Reply, thread: Thread, top: float, wanted: Sequence[str]) -> f
     questions = sum(u.text.rstrip().endswith("?") for u in units) / max(len(units), 1)
     score = reply.best / top if top > 0 else 0.0
     score += CONFIRMED * (reply.confirmed_by is not None)
+    says_asked = any(u.role in wanted for u in units)
+    score += RESOLVED * (not own and reports_asked(reply, wanted))
     score += TAKEN_UP * (own and uptake(message, thread))
     score += ENDORSED * (own and endorsed(message, thread))
     score += STANDING * message.standing * own
-    score += SAYS_ASKED * any(u.role in wanted for u in units)
+    score += SAYS_ASKED * says_asked
     score -= QUESTIONS * questions
     score -= SAME_HERE * (own and same_here(message.text))
     return score
@@ -142,9 +147,25 @@ def choose(candidates: Sequence[Reply], thread: Thread, wanted: Sequence[str]) -
     eligible = [
         r
         for r in usable
-        if r.best >= (CONFIRMED_SHARE if r.confirmed_by is not None else ELIGIBLE_SHARE) * top
+        if r.best >= (CONFIRMED_SHARE if backed(r, thread, wanted) else ELIGIBLE_SHARE) * top
     ] or [r for r in answers if r.best == top]  # a best score below zero is no share's bar
     return max(reversed(eligible), key=lambda r: weight(r, thread, top, wanted))
+
+
+def reports_asked(reply: Reply, wanted: Sequence[str]) -> bool:
+    """Whether the asker's own resolution reports what was asked: its sentence saying what
+    fixed it ("I was able to resolve it by ...") answers how, one saying what it was ("my
+    mistake was ...") why and how; "it now works!" beside "I have no explanation why" is no
+    cause."""
+    return any(u.role in wanted and self_resolved(u.text) for u in reply.units)
+
+
+def backed(reply: Reply, thread: Thread, wanted: Sequence[str]) -> bool:
+    """Whether the asker vouched for ``reply``: confirmed it, or wrote it reporting what was
+    asked (:func:`reports_asked`)."""
+    if reply.message.key == thread.asker:
+        return reports_asked(reply, wanted)
+    return reply.confirmed_by is not None
 
 
 def echoed(reply: Reply) -> bool:

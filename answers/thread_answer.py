@@ -18,7 +18,7 @@ from answers import prompts
 from answers.aspects import Aspect
 from answers.deferral import deferred_to
 from answers.extractive import ended
-from answers.reply_choice import Reply, choose, companions
+from answers.reply_choice import Reply, choose, companions, reports_asked
 from answers.scoring import Embed, scores
 from answers.threads import Message, Thread, mail_thread_id, thread_of
 from answers.units import Unit, explains, is_repeat, signature, units_of
@@ -149,6 +149,9 @@ def _candidates(thread: Thread, request: ThreadQuestion) -> list[Reply]:
     order, each with its sentences scored against the question."""
     messages = [*thread.replies(), *thread.resolutions()]
     scored = [r for m in messages if (r := _scored(m, thread, request)).units]
+    # the asker's "it now works" answers how, not why ("no explanation why the other fails")
+    wanted = _LEADS.get(request.aspect, _ANY_ANSWER)
+    scored = [r for r in scored if r.message.key != thread.asker or reports_asked(r, wanted)]
     if not any(r.message.key != thread.asker for r in scored):
         return []  # the asker alone: the composer's to answer
     return sorted(scored, key=lambda r: thread.messages.index(r.message))

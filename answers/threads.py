@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from answers.units import OWN_FINDING
 from archive.store.passages import Passage
 from archive.store.threads import author_key, root_subject
 from text.sentences import sentences
@@ -28,7 +29,8 @@ _QUOTED = re.compile(r"^\s*>")
 #: The attribution line above a quoted message ("On Tue, 3 May 2024, Ann wrote:", split over two
 #: lines at times) and Outlook's separator: everything from there on is quoted.
 _ATTRIBUTION = re.compile(
-    r"^\s*(?:On\b.{0,300}?\bwrote:\s*$|-{2,}\s*Original Message\s*-{2,})",
+    r"^\s*(?:On\b.{0,300}?\bwrote:\s*$|-{2,}\s*Original Message\s*-{2,}"
+    r"|\*{0,2}From:\*{0,2}[^\n]*\n\s*\*{0,2}(?:Sent|Date):)",
     re.IGNORECASE | re.MULTILINE | re.DOTALL,
 )
 #: Markdown from a list's web form: a backslash ending a line (a hard line break, at times with
@@ -75,9 +77,14 @@ _DENIES = re.compile(
 _SELF_RESOLVED = re.compile(
     r"\b(?:i\s+(?:fixed|solved|resolved|managed\s+to|got\s+it)|(?:my|the|our)\s+(?:issue|problem"
     r"|mistake)\s+was|was\s+the\s+(?:culprit|root\s+cause)|i\s+(?:found|realized|realised)\s+that"
-    r"|turn(?:s|ed)\s+out|it\s+was\s+my)\b",
+    r"|turn(?:s|ed)\s+out|it\s+was\s+my|(?:the|my|our)\s+(?:resolution|solution|explanation)"
+    r"\s+(?:is|was)\s+that)\b"
+    rf"|{OWN_FINDING}",
     re.IGNORECASE,
 )
+#: ... and saying it found or did it on its own ("I worked it out", "I was able to resolve it by
+#: ..."): not a confirmation of a reply, even when it thanks one.
+_OWN_FINDING = re.compile(OWN_FINDING, re.IGNORECASE)
 
 
 def own_text(text: str) -> str:
@@ -153,11 +160,21 @@ class Thread:
         return [
             m
             for m in self.messages[1:]
-            if m.key == self.asker
-            and m.message_id not in confirming
-            and _SELF_RESOLVED.search(m.text)
-            and not _DENIES.search(m.text)
+            if m.key == self.asker and m.message_id not in confirming and self_resolved(m.text)
         ]
+
+
+def self_resolved(text: str) -> bool:
+    """Whether the asker's later message reports what the problem was or how they solved it: a
+    sentence says so and does not say it still fails ("it now works!" beside "I can't explain
+    why the other one does not work" still reports a fix)."""
+    return any(_SELF_RESOLVED.search(s) and not _DENIES.search(s) for s in sentences(text))
+
+
+def own_finding(text: str) -> bool:
+    """Whether a message reports a fix its author found or made on their own (see
+    :data:`answers.units.OWN_FINDING`), in a sentence that does not say it still fails."""
+    return any(_OWN_FINDING.search(s) and not _DENIES.search(s) for s in sentences(text))
 
 
 def substantive(text: str) -> bool:
@@ -281,6 +298,8 @@ def _confirmations(thread: Thread) -> dict[str, str]:
     by_id = {m.message_id: m for m in thread.messages}
     for i, message in enumerate(thread.messages):
         if message.key != thread.asker or i == 0 or not confirms(message.text):
+            continue
+        if own_finding(message.text):  # "Thanks, I worked it out: ..." is its own resolution
             continue
         parent = by_id.get(message.in_reply_to or "")
         if parent is None or parent.key == thread.asker or not substantive(parent.text):

@@ -63,12 +63,32 @@ BOILERPLATE = re.compile(
     r"\(NTSB\) is an independent.*)",
     re.I,
 )
+#: Someone reporting a fix they found or made ("I was able to resolve the issue by ...", "I have
+#: found a simple way to work around this", "when I switched to X it just works") ...
+OWN_FIX = (
+    r"\b(?:(?:i|we)\s+(?:was|were)\s+able\s+to\s+(?:resolve|fix|solve|work\s+around|get\s+(?:it|\w+)"
+    r"\s+(?:to\s+)?work\w*)|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:found|figured\s+out)"
+    r"\s+(?:a|an|the)\s+(?:\w+\s+){0,2}(?:way|solution|workaround|fix)"
+    r"|(?:when|after|once|since|if)\s+(?:i|we)\s+[^.!?]{1,120}?\b(?:now\s+|just\s+|finally\s+"
+    r"|immediately\s+)?(?<!still\s)(?:works|worked|is\s+working))\b"
+)
+#: ... or what the problem was ("I found the culprit", "I worked it out"): a message saying
+#: either is its author's own resolution.
+OWN_FOUND = (
+    r"\b(?:(?:i|we)(?:\s+have|['’]ve|\s+did)?\s+(?:finally\s+)?(?:found|find|figured\s+out)\s+(?:the|what)"
+    r"\s+(?:\w+\s+){0,2}(?:cause|culprit|reason|problem|issue|was\s+wrong)"
+    r"|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:worked|figured)\s+(?:it|this|that)\s+out)\b"
+)
+OWN_FINDING = f"{OWN_FIX}|{OWN_FOUND}"
+_OWN_FIX = re.compile(OWN_FIX, re.I)
 #: What a thread found out in the end ("my issue was ...", "... was the culprit", "it turned
 #: out the cable was bad"): it answers
 #: both why and how it was fixed.
 _FOUND_CUE = re.compile(
     r"\b(?:(?:my|the|our)\s+(?:issue|problem|mistake|error|bug)\s+was|was\s+the\s+culprit"
-    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that|turn(?:s|ed)\s+out)\b",
+    r"|it\s+was\s+my|i\s+(?:found|realized|realised)\s+that|turn(?:s|ed)\s+out"
+    r"|(?:the|my|our)\s+(?:resolution|solution|explanation|answer)\s+(?:is|was)\s+that)\b"
+    rf"|{OWN_FOUND}",
     re.I,
 )
 #: A sentence that explains why rather than saying so with a cause word: what a symptom means
@@ -83,7 +103,7 @@ _EXPLAINS = re.compile(
     r"|the\s+(?:problem|issue|catch|thing)\s+(?:here\s+)?is\s+that"
     r"|(?:is|are)(?:\s+not|n['’]t)\s+[^.;!?]{1,60}?\s+but\s+(?:in|on|at|from|by|the|a|an)\b"
     r"|known\s+(?:issue|bug|problem|limitation)|\ba\s+bug\s+in|limitation\s+(?:of|in)"
-    r"|by\s+design|expected\s+behaviou?r)",
+    r"|by\s+design|expected\s+behaviou?r|(?:this|that|it)(?:['’]s|\s+is)\s+(?:a\s+)?(?:known\s+)?bug\b)",
     re.I,
 )
 #: Sentences glued by a lost space ("That worked.It converged"): split there.
@@ -143,12 +163,20 @@ def _units_of(record: Passage, rank: int) -> list[Unit]:
     opening = _opens_thread(record)
     for position, sentence in enumerate(_introduced(sentences(unglue(record["text"])))):
         text = BOILERPLATE.sub("", sentence)
-        if MIN_CHARS <= len(text) <= MAX_CHARS and not _NOT_CONTENT.search(text):
+        if _copyable(text) and not _NOT_CONTENT.search(text):
             role = _role(text)
             if opening and role in ("plain", "hint", "outcome"):
                 role = "problem"  # the message that opens a thread states the problem
             out.append(Unit(text, record, rank, position, role, False))
     return out
+
+
+def _copyable(text: str) -> bool:
+    """Long enough to say something, and not too long to quote: a short sentence only when it
+    explains ("confirm this is a bug.", "That's a known issue.")."""
+    if len(text) > MAX_CHARS:
+        return False
+    return len(text) >= MIN_CHARS or (len(text) >= MIN_CHARS // 2 and explains(text))
 
 
 def _introduced(parts: list[str]) -> list[str]:
@@ -219,6 +247,8 @@ def _digest_units(record: Passage, rank: int) -> list[Unit]:
 def _role(text: str) -> Role:
     if _FOUND_CUE.search(text):
         return "found"
+    if _OWN_FIX.search(text):  # before a thanks opening it ("Thanks, I was able to fix it by")
+        return "fix"
     if _CONFIRM.search(text):
         return "confirm"
     if _CAUSE_CUE.search(text):

@@ -48,8 +48,9 @@ def author_of(from_name: str, sender: str | None) -> str:
 def author_key(author: str) -> str:
     """Who a message is from, comparable across spellings ("Marcus D. Leech" = "marcus d leech",
     and a From with no name, "tommytsui@w5tech.com", = "Tommy Tsui": an address counts by the
-    part before its "@")."""
-    folded = author.casefold().strip()
+    part before its "@"; a note after the name, "Pedro Vieira (Gmail - Geral)", is no part of
+    it)."""
+    folded = re.sub(r"\s*\([^()]*\)\s*$", "", author.casefold().strip()) or author.casefold()
     if re.fullmatch(r"[^@\s]+@[^@\s]+", folded):
         folded = folded.split("@", 1)[0]
     return re.sub(r"[^a-z0-9]+", "", folded)
