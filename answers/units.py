@@ -106,7 +106,6 @@ _EXPLAINS = re.compile(
     r"|by\s+design|expected\s+behaviou?r|(?:this|that|it)(?:['’]s|\s+is)\s+(?:a\s+)?(?:known\s+)?bug\b)",
     re.I,
 )
-#: Sentences glued by a lost space ("That worked.It converged"): split there.
 #: The labelled parts of a thread digest ("Problem (Ann): ...", "Resolution (Bob): ...").
 _DIGEST_PART = re.compile(r"^(Problem|Investigation|Resolution)\b[^:\n]{0,80}:\s*", re.M)
 
