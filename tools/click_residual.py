@@ -13,7 +13,7 @@ and it only reorders the pool: it admits nothing the cutoff stopped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,18 +21,16 @@ import numpy as np
 from archive.store.passages import Passage
 from providers.rerankers import rerank_text
 from providers.rerankers.base import document_of
-from providers.rerankers.features import FEATURES, DocumentSignals, feature_matrix, query_terms
+from providers.rerankers.features import FEATURES, query_terms
+from providers.rerankers.learned import candidate_features
 
 
 def pool_features(question: str, pool: Sequence[Passage]) -> np.ndarray:
     """One row of :data:`FEATURES` per passage of ``pool`` (the reranked pool), as the shipped
     feature reranker computes them from the candidates' retrieval scores and fields."""
-    terms = query_terms(question)
     documents = [rerank_text(p) for p in pool]
-    titles = [" ".join(filter(None, (p["title"], p["subject"]))) for p in pool]
-    signals = [DocumentSignals(p["cosine"] or 0.0, p["bm25"] or 0.0, p["score"]) for p in pool]
-    sources = [document_of(p, i) for i, p in enumerate(pool)]
-    return feature_matrix(terms, documents, titles, signals, sources)
+    sources: list[Hashable] = [document_of(p, i) for i, p in enumerate(pool)]
+    return candidate_features(query_terms(question), documents, pool, sources=sources)
 
 
 @dataclass(frozen=True)

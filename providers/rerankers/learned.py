@@ -108,15 +108,7 @@ class FeatureReranker:
         if candidates is None:
             x = _bare_features(terms, documents, cosines)
         else:
-            if len(candidates) != len(documents):
-                raise ValueError(f"{len(candidates)} candidates for {len(documents)} documents")
-            titles = [" ".join(filter(None, (c["title"], c["subject"]))) for c in candidates]
-            cos = [c["cosine"] for c in candidates] if cosines is None else list(cosines)
-            signals = [
-                DocumentSignals(cosine, c["bm25"], c["score"])
-                for cosine, c in zip(cos, candidates, strict=True)
-            ]
-            x = feature_matrix(terms, documents, titles, signals, sources)
+            x = candidate_features(terms, documents, candidates, cosines, sources)
         if self._translation is None:
             return x
         return np.hstack([x, self._translation.columns(query, documents, sources)])
@@ -132,6 +124,27 @@ class FeatureReranker:
 def _sources(candidates: Sequence[Passage] | None) -> list[Hashable] | None:
     """The document each candidate belongs to (None without candidates)."""
     return None if candidates is None else [document_of(c, i) for i, c in enumerate(candidates)]
+
+
+def candidate_features(
+    terms: QueryTerms,
+    documents: Sequence[str],
+    candidates: Sequence[Passage],
+    cosines: Sequence[float] | None = None,
+    sources: list[Hashable] | None = None,
+) -> np.ndarray:
+    """:data:`FEATURES` of retrieved ``candidates`` (their ``documents`` as the reranker reads
+    them): titles and subjects from their fields, cosine (or ``cosines``), BM25 and fused scores
+    from retrieval."""
+    if len(candidates) != len(documents):
+        raise ValueError(f"{len(candidates)} candidates for {len(documents)} documents")
+    titles = [" ".join(filter(None, (c["title"], c["subject"]))) for c in candidates]
+    cos = [c["cosine"] for c in candidates] if cosines is None else list(cosines)
+    signals = [
+        DocumentSignals(cosine, c["bm25"], c["score"])
+        for cosine, c in zip(cos, candidates, strict=True)
+    ]
+    return feature_matrix(terms, documents, titles, signals, sources)
 
 
 def _bare_features(
