@@ -79,7 +79,7 @@ class FittedResidual:
         return {**found, "penalty": self.penalty, "pairs": self.pairs, "power": PROPENSITY_POWER}
 
 
-class _Questions:
+class ClickPairs:
     """The questions' pools, standardised, and their pairs."""
 
     def __init__(self, ranked: Sequence[Ranked]) -> None:
@@ -170,7 +170,7 @@ class _Questions:
 def fit_residual(ranked: Sequence[Ranked]) -> FittedResidual:
     """The residual of every question of ``ranked`` (those with a :class:`~adapt.memory_fit.
     Pool`), its penalty chosen by cross-validation, and the nested check (module docstring)."""
-    questions = _Questions(ranked)
+    questions = ClickPairs(ranked)
     folds, splits = outer_folds(ranked)
     everyone = list(range(len(ranked)))
     after = list(questions.base)
@@ -208,6 +208,7 @@ __all__ = [
     "MAX_WEIGHT",
     "PENALTIES",
     "PROPENSITY_POWER",
+    "ClickPairs",
     "FittedResidual",
     "fit_residual",
     "ips_weight",

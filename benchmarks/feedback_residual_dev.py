@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from adapt.feedback import FeedbackLabel  # noqa: E402
 from adapt.memory_fit import Pool, Ranked, ndcg  # noqa: E402
-from adapt.residual_fit import _Questions, fit_residual, reordered  # noqa: E402
+from adapt.residual_fit import ClickPairs, fit_residual, reordered  # noqa: E402
 from agent.adapt_command import ranker  # noqa: E402
 from agent.evaluation.beir import load_dataset  # noqa: E402
 from agent.evaluation.collections import collection_name  # noqa: E402
@@ -110,7 +110,7 @@ def rows(
                 clicked(ranked[i], clicks[simulation[i]]) for i in asked if clicks[simulation[i]]
             ]
             fitted = fit_residual(labelled)
-            questions = _Questions(labelled)
+            questions = ClickPairs(labelled)
             variants = {"checked": fitted.residual if fitted.installable else None}
             for penalty in FORCED:
                 variants[f"forced at {penalty:g}"] = questions.residual(
@@ -118,7 +118,7 @@ def rows(
                 )
             if users == USERS[0]:  # no users: every other fold's query labelled by its qrels
                 others = [i for i, q in enumerate(simulation) if _fold(q) != fold]
-                oracle = _Questions(
+                oracle = ClickPairs(
                     [clicked(ranked[i], qrels[simulation[i]], seen=True) for i in others]
                 )
                 theta = oracle.fit(list(range(len(others))), FORCED[-1])[0]

@@ -12,8 +12,8 @@ from adapt.feedback import Shown, turn_labels
 from adapt.memory_fit import Fitted, Pool, Ranked
 from adapt.residual_fit import (
     MAX_WEIGHT,
+    ClickPairs,
     FittedResidual,
-    _Questions,
     fit_residual,
     ips_weight,
     propensity,
@@ -61,7 +61,7 @@ def _question(
 
 def test_the_weight_of_a_pair_follows_the_place_its_click_was_shown_at() -> None:
     rng = np.random.default_rng(0)
-    questions = _Questions([_question("a", 0, 1, rng), _question("b", 0, 4, rng)])
+    questions = ClickPairs([_question("a", 0, 1, rng), _question("b", 0, 4, rng)])
     first, fourth = questions.pairs
     assert first is not None and fourth is not None
     # Each click's weight is shared over its seven pairs (one per other document of the pool).
