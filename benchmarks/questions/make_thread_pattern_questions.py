@@ -74,9 +74,10 @@ def questions() -> list[dict[str, object]]:
     return out
 
 
-def split() -> dict[str, list[dict[str, object]]]:
-    rows = questions()
-    random.Random(SPLIT_SEED).shuffle(rows)
+def halves(rows: list[dict[str, object]], seed: int) -> dict[str, list[dict[str, object]]]:
+    """``rows`` shuffled by ``seed``, then alternating: dev, heldout, dev, ..."""
+    rows = list(rows)
+    random.Random(seed).shuffle(rows)
     return {"dev": rows[0::2], "heldout": rows[1::2]}
 
 
@@ -84,19 +85,23 @@ def _lines(rows: list[dict[str, object]]) -> str:
     return "".join(json.dumps(r) + "\n" for r in rows)
 
 
+def write_halves(name: str, rows: list[dict[str, object]], seed: int, check: bool) -> int:
+    """Write ``name``_{dev,heldout}.jsonl (:func:`halves`), or with ``check`` verify them: 1
+    when a file differs from what would be written."""
+    for half, part in halves(rows, seed).items():
+        path = HERE / f"{name}_{half}.jsonl"
+        if not check:
+            path.write_text(_lines(part))
+        elif path.read_text() != _lines(part):
+            print(f"{path.name} differs from the generator")  # noqa: T201
+            return 1
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="verify the files, write nothing")
-    args = parser.parse_args()
-    for half, rows in split().items():
-        path = HERE / f"pattern_threads_{half}.jsonl"
-        if args.check:
-            if path.read_text() != _lines(rows):
-                print(f"{path.name} differs from the generator")
-                return 1
-        else:
-            path.write_text(_lines(rows))
-    return 0
+    return write_halves("pattern_threads", questions(), SPLIT_SEED, parser.parse_args().check)
 
 
 if __name__ == "__main__":

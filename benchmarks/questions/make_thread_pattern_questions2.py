@@ -16,10 +16,9 @@ like set 1, with its own seed, before Bosun answered any of them::
 from __future__ import annotations
 
 import argparse
-import random
 from pathlib import Path
 
-from make_thread_pattern_questions import _lines  # one JSON object a line, as in set 1
+from make_thread_pattern_questions import write_halves  # split and written as set 1
 
 HERE = Path(__file__).resolve().parent
 SPLIT_SEED = 2627
@@ -65,16 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="verify the files, write nothing")
     check = parser.parse_args(argv).check
-    rows = questions()
-    random.Random(SPLIT_SEED).shuffle(rows)  # then alternating: dev, heldout, dev, ...
-    for half, part in (("dev", rows[0::2]), ("heldout", rows[1::2])):
-        path = HERE / f"pattern_threads2_{half}.jsonl"
-        if not check:
-            path.write_text(_lines(part))
-        elif path.read_text() != _lines(part):
-            print(f"{path.name} differs from the generator")  # noqa: T201
-            return 1
-    return 0
+    return write_halves("pattern_threads2", questions(), SPLIT_SEED, check)
 
 
 if __name__ == "__main__":

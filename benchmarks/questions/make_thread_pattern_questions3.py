@@ -26,12 +26,11 @@ from __future__ import annotations
 import argparse
 import email
 import email.policy
-import random
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from make_thread_pattern_questions import _lines  # one JSON object a line, as in set 1
+from make_thread_pattern_questions import write_halves  # split and written as set 1
 
 HERE = Path(__file__).resolve().parent
 SPLIT_SEED = 262803
@@ -170,16 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         for area, n in count(args.count).items():
             print(f"{area:32} {n:4d}")  # noqa: T201
         return 0
-    rows = questions()
-    random.Random(SPLIT_SEED).shuffle(rows)  # then alternating: dev, heldout, dev, ...
-    for half, part in (("dev", rows[0::2]), ("heldout", rows[1::2])):
-        path = HERE / f"pattern_threads3_{half}.jsonl"
-        if not args.check:
-            path.write_text(_lines(part))
-        elif path.read_text() != _lines(part):
-            print(f"{path.name} differs from the generator")  # noqa: T201
-            return 1
-    return 0
+    return write_halves("pattern_threads3", questions(), SPLIT_SEED, args.check)
 
 
 if __name__ == "__main__":
