@@ -20,6 +20,9 @@ _MENTION = re.compile(
 #: model's prefix ("B-737", "A380").
 _MAKER_NUMBER = re.compile(r"\b([A-Za-z])[a-z]{2,}[\s-]+(\d{2,4})(?![A-Za-z0-9])", re.IGNORECASE)
 _FOLD = re.compile(r"[\s\-./]")
+#: A model name whose number is followed by a word ("B200mini", "X300mini"): text also writes
+#: the word apart ("B200 mini", "B200-mini"), which English text search reads as two.
+_WORD_SUFFIX = re.compile(r"(?P<name>[A-Za-z]+[0-9]+)(?P<word>[A-Za-z]{3,})")
 
 
 def model_key(name: str) -> str:
@@ -73,6 +76,13 @@ def model_forms(name: str) -> list[str]:
     letters, rest = m[1], m[2] + m[3] + m[4]
     forms = [f"{letters}-{rest}", f"{letters}{rest}", f"{letters} {rest}"]
     return [f for f in dict.fromkeys(forms) if f != name.strip()]
+
+
+def written_forms(word: str) -> list[str]:
+    """The other ways ``word`` is written that text search tells apart, each as a phrase: "B200
+    mini" (which also matches "B200-mini") for "B200mini"; [] for other words."""
+    match = _WORD_SUFFIX.fullmatch(word)
+    return [f"{match['name']} {match['word']}"] if match else []
 
 
 def searched_model_names(text: str) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from archive.store.database import Store
 from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
+from text.models import written_forms
 
 #: Most chunks read for one conversation (the oldest are kept: the question and the replies).
 MAX_THREAD_CHUNKS = 120
@@ -229,18 +230,6 @@ def _all_but_one(each: Sequence[str]) -> str:
 def _any_of(each: Sequence[str]) -> str:
     """A text query that holds when any of the words' queries ``each`` does."""
     return " || ".join(f"({q})" for q in each)
-
-
-#: A model name whose number is followed by a word ("B200mini", "X300mini"): the list also
-#: writes the word apart ("B200 mini", "B200-mini"), which English text search reads as two.
-_WORD_SUFFIX = re.compile(r"(?P<name>[A-Za-z]+[0-9]+)(?P<word>[A-Za-z]{3,})")
-
-
-def written_forms(word: str) -> list[str]:
-    """The other ways the list writes ``word`` that text search tells apart, each as a phrase:
-    "B200 mini" (which also matches "B200-mini") for "B200mini"; [] for other words."""
-    match = _WORD_SUFFIX.fullmatch(word)
-    return [f"{match['name']} {match['word']}"] if match else []
 
 
 @dataclass(frozen=True)

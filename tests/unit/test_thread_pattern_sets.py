@@ -11,7 +11,7 @@ from answers.patterns import pattern_plan
 from answers.thread_patterns import named_words
 from archive.store.counts import RecordQuery
 from archive.store.patterns import SetStatements
-from archive.store.threads import TopicSet, written_forms
+from archive.store.threads import TopicSet
 from graph.nodes.count_records import count_records
 from tests.unit.test_thread_patterns import (
     BURSTS,
@@ -21,6 +21,7 @@ from tests.unit.test_thread_patterns import (
     TopicsByWords,
     conversation,
 )
+from text.models import written_forms
 
 #: "report" is a verb here, but the record patterns read it as reports.
 REPORTED = "What problems do users typically report with overflows, and how are they fixed?"
