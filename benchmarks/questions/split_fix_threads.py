@@ -14,7 +14,9 @@ seed 2603), ``fix_threads4`` (78 more, one question a thread, from threads none 
 use, read and written by someone who does not work on the answers; seed 2604) and ``fix_threads5``
 (87 questions from 61 threads none of the others use, read and written the same way: a fix
 question where a reply states the fix, and a cause question where a message states what caused
-the problem, 42 threads with one; seed 2605). A set in ``BY_THREAD`` is split by thread, so a
+the problem, 42 threads with one; seed 2605) and ``fix_threads6`` (74 questions, 39 fix and 35
+cause, from 57 threads none of the others use, read and written the same way by someone who does
+not work on the answers; seed 2606). A set in ``BY_THREAD`` is split by thread, so a
 thread's fix and cause questions land in the same half: its threads, ordered by ``thread_id``,
 are shuffled and halved the same way and each keeps its questions in the order of the file.
 
@@ -23,6 +25,7 @@ are shuffled and halved the same way and each keeps its questions in the order o
     python benchmarks/questions/split_fix_threads.py --set fix_threads3 --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads4 --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads5 --check
+    python benchmarks/questions/split_fix_threads.py --set fix_threads6 --check
 """
 
 from __future__ import annotations
@@ -39,9 +42,10 @@ SEEDS = {
     "fix_threads3": 2603,
     "fix_threads4": 2604,
     "fix_threads5": 2605,
+    "fix_threads6": 2606,
 }
 SEED = SEEDS["fix_threads"]
-BY_THREAD = {"fix_threads5"}
+BY_THREAD = {"fix_threads5", "fix_threads6"}
 HERE = Path(__file__).resolve().parent
 
 

@@ -1,9 +1,9 @@
-"""The fourth and fifth sets of usrp-users fix and cause questions
-(benchmarks/questions/fix_threads{4,5}_*.jsonl): each split before anything answered it, none on a
-thread an earlier set uses, and every gold key phrase is in the text the archive stores for a
+"""The fourth, fifth and sixth sets of usrp-users fix and cause questions
+(benchmarks/questions/fix_threads{4,5,6}_*.jsonl): each split before anything answered it, none on
+a thread an earlier set uses, and every gold key phrase is in the text the archive stores for a
 message that states it, so a perfect answer can score. The fourth has one question a thread; the
-fifth a fix and/or a cause question a thread, a thread's questions in one half. Nothing here
-answers the questions."""
+fifth and sixth a fix and/or a cause question a thread, a thread's questions in one half. Nothing
+here answers the questions."""
 
 from __future__ import annotations
 
@@ -77,8 +77,28 @@ def test_the_fifth_set_is_its_seeded_split_by_thread_with_causes_on_new_threads(
     assert all(g.strip() for r in rows for g in r["gold"])
 
 
+def test_the_sixth_set_is_its_seeded_split_by_thread_on_threads_no_earlier_set_uses():
+    assert _split_main()(["--set", "fix_threads6", "--check"]) == 0
+    rows = _rows("fix_threads6")
+    asked = [(r["thread_id"], r["kind"]) for r in rows]
+    assert len(rows) >= 70 and len(set(asked)) == len(asked)
+    assert len({r["thread_id"] for r in rows}) >= 45
+    kinds = [r["kind"] for r in rows]
+    assert min(kinds.count("fix"), kinds.count("cause")) >= 30
+    dev, heldout = _halves("fix_threads6")
+    assert not dev & heldout
+    earlier = {
+        r["thread_id"]
+        for n in ("fix_threads", "fix_threads2", "fix_threads3", "fix_threads4", "fix_threads5")
+        for r in _rows(n)
+    }
+    assert not earlier & (dev | heldout)
+    assert all(r["message_id"] in r["stated_in"] and r["question"].strip() for r in rows)
+    assert all(r["gold"] and all(g.strip() for g in r["gold"]) for r in rows)
+
+
 @pytest.mark.shared_data
-@pytest.mark.parametrize("name", ["fix_threads4", "fix_threads5"])
+@pytest.mark.parametrize("name", ["fix_threads4", "fix_threads5", "fix_threads6"])
 def test_every_gold_phrase_is_in_a_stated_message_as_the_archive_stores_it(
     name: str, shared_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
