@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -111,3 +112,15 @@ def test_only_held_back_scoring_reads_the_held_back_half():
     for path in set_paths():
         if path.name == SET_G.name:
             assert {row["split"] for row in set_rows(path)} == {"dev"}
+
+
+def test_no_decode_instruction_of_the_held_back_half_shows_in_the_dev_half():
+    """The words around a base64 text (attack or attachment) differ between the halves, so what
+    is learnt from the dev half's wrappers says nothing about the held-back ones."""
+    payload = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+    wrappers: dict[str, set[str]] = {"dev": set(), "held_back": set()}
+    for row in _rows():
+        if row["disguise"].split("+")[-1] in ("base64", "attachment"):
+            wrappers[row["split"]].add(payload.sub("{x}", row["text"]))
+    assert wrappers["dev"] and wrappers["held_back"]
+    assert not wrappers["dev"] & wrappers["held_back"]
