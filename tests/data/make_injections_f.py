@@ -23,14 +23,13 @@ format of set E). An id is ``<base>-<disguise>``. The split was fixed and commit
 was run on these texts: by base (every row of one base falls on the same side), half and half within
 each label and language, and within each family inside a language: the bases of a cell are sorted
 by sha256(f"{SEED}:{base id}"), the first half is ``dev``, the rest ``held_back``, and an odd cell's
-extra base evens out its language (see ``splits``). Build on ``dev`` only; the held-back half is
-scored once, at the end.
+extra base evens out its language (see ``halves_by_base.halves``). Build on ``dev`` only; the
+held-back half is scored once, at the end.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import random
 import re
@@ -40,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from halves_by_base import halves  # noqa: E402
 from injection_texts_f_attacks import ATTACKS  # noqa: E402
 from injection_texts_f_benign import BENIGN  # noqa: E402
 
@@ -221,31 +221,6 @@ def draw(table: list[tuple[str, int]], rng: random.Random, language: str, avoid:
     return rng.choices(names, weights=weights)[0]
 
 
-def splits(bases: list[tuple[str, str, str]]) -> dict[str, str]:
-    """Base id -> dev or held_back: half and half within each language and, inside it, within each
-    family, ranked by the seeded hash. A cell with an odd count gives its extra base to the side
-    its language has fewer of so far; where the language is even, to the side the whole label has
-    fewer of (dev on a tie), so each language and the label differ by one base at most."""
-    cells: dict[tuple[str, str], list[str]] = {}
-    for base, language, family in bases:
-        cells.setdefault((language, family), []).append(base)
-    side: dict[str, str] = {}
-    lead: dict[str, int] = {}  # dev minus held_back, per language
-    for language, family in sorted(cells):
-        ranked = sorted(
-            cells[language, family],
-            key=lambda b: hashlib.sha256(f"{SEED}:{b}".encode()).hexdigest(),
-        )
-        half = len(ranked) // 2
-        if len(ranked) % 2:
-            own = lead.get(language, 0)
-            half += own < 0 or (own == 0 and sum(lead.values()) <= 0)
-        lead[language] = lead.get(language, 0) + half - (len(ranked) - half)
-        for i, base in enumerate(ranked):
-            side[base] = "dev" if i < half else "held_back"
-    return side
-
-
 def rows() -> list[dict[str, str]]:
     attacks = {lang: list(items) for lang, items in ATTACKS.items()}
     benign = {
@@ -267,7 +242,7 @@ def rows() -> list[dict[str, str]]:
             for language, items in texts.items()
             for n, (family, form, text) in enumerate(items)
         ]
-        side = splits([(b[0], b[1], b[2]) for b in bases])
+        side = halves([(b[0], b[1], b[2]) for b in bases], SEED)
         for base, language, family, form, text in bases:
             rng = random.Random(f"{SEED}:{base}")
             kinds = [draw(first, rng, language, avoid="")]
