@@ -349,14 +349,18 @@ def arguments_of(argv: Sequence[str]) -> argparse.Namespace | int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bosun` console script: without ``argv`` (the script, ``python -m
-    agent.cli``) a one-shot command ends the process when it is done (:func:`startup.finish`)."""
-    code = _main(sys.argv[1:] if argv is None else list(argv))
-    if argv is None:
-        startup.finish(_command_of(sys.argv[1:]), code)
+    agent.cli``) a one-shot command ends the process when it is done (:func:`startup.finish`),
+    and a command that leaves the embedded server up leaves the warm ask process beside it
+    (:mod:`agent.warm.keep`)."""
+    script = argv is None
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    code = _main(arguments, script=script)
+    if script:
+        startup.finish(_command_of(arguments), code)
     return code
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], *, script: bool = False) -> int:
     command = _command_of(argv)
     forwarded = startup.forwarded(command, argv)  # an ask the home's warm process answered
     if forwarded is not None:
@@ -374,6 +378,18 @@ def _main(argv: list[str]) -> int:
     )
     if not args.verbose:
         logging.getLogger("pgserver").setLevel(logging.ERROR)
+    if not script:
+        return _dispatch(args)
+    from agent.warm import keep
+
+    keep.before(args)
+    code = _dispatch(args)
+    keep.after(args.command, code)
+    return code
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Run the parsed command; its exit status."""
     try:
         if args.command == "serve":  # uvicorn runs its own event loop
             from agent.settings import Settings

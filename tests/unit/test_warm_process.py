@@ -51,6 +51,9 @@ def test_a_client_that_goes_away_cancels_its_turn(tmp_path: Path) -> None:
     cancelled = []
 
     class Slow(WarmProcess):
+        async def read_version(self) -> dict[str, str]:
+            return {}  # the archive did not change: no reopening
+
         async def _ask(self, argv: object) -> int:
             try:
                 await asyncio.sleep(60)
@@ -78,5 +81,5 @@ def test_a_request_from_another_environment_or_code_is_refused(
     tmp_path: Path, request_: dict[str, str]
 ) -> None:
     process = WarmProcess(Settings(home=tmp_path), "env", "code")
-    refusal = asyncio.run(process.refusal(request_))
+    refusal = process.refusal(request_)
     assert refusal is not None and refusal.startswith("another ")
