@@ -92,19 +92,36 @@ class WarmProcess:
         self.server = await asyncio.start_unix_server(self.handle, sock=listening)
         async with self.server:
             try:
-                await self.open()
+                if not await self.opened():
+                    return  # stopped while it loaded
                 logger.info("answering asks for %s", self.settings.home)
                 while not self.done.is_set() and not self.over():
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.done.wait(), 1.0)
             except Exception as err:  # logged; waiting clients are refused and answer cold
-                logger.warning("cannot load the graph and models: %s", err)
+                logger.warning("the warm process failed: %s", err)
                 raise
             finally:
                 self.done.set()
                 self.ready.set()  # questions still waiting are refused
                 await self.runner_stack.aclose()
         logger.info("exiting")
+
+    async def opened(self) -> bool:
+        """:meth:`open`, unless it is stopped (`bosun stop`, a stale stamp) first: then the
+        loading is cancelled at its next wait, not finished for nothing. Whether it opened."""
+        opening = asyncio.ensure_future(self.open())
+        stopped = asyncio.ensure_future(self.done.wait())
+        await asyncio.wait({opening, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        if opening.done():
+            opening.result()  # a failed load raises here
+            return True
+        opening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await opening
+        logger.info("stopped while loading")
+        return False
 
     async def open(self) -> None:
         """Load the graph and the models; questions that arrive meanwhile wait."""

@@ -38,7 +38,7 @@ class Held(WarmProcess):
         super().__init__(settings, environment_stamp(os.environ), code_stamp())
         self.gate = gate
         self.archive = "v1"
-        self.opened: list[str] = []
+        self.graphs: list[str] = []
 
     async def read_version(self) -> dict[str, str]:
         return {"contents": self.archive}
@@ -46,7 +46,7 @@ class Held(WarmProcess):
     @contextlib.asynccontextmanager
     async def _open(self) -> AsyncIterator[str]:
         await asyncio.to_thread(self.gate.wait)
-        self.opened.append(self.archive)
+        self.graphs.append(self.archive)
         yield self.archive
 
     def opening(self) -> contextlib.AbstractAsyncContextManager[Any]:
@@ -78,7 +78,8 @@ def running(home: Path, gate: threading.Event) -> Iterator[Held]:
         yield process
     finally:
         gate.set()
-        loops[0].call_soon_threadsafe(process.done.set)
+        with contextlib.suppress(RuntimeError):  # its loop has ended already (it exited)
+            loops[0].call_soon_threadsafe(process.done.set)
         thread.join(30)
         assert not thread.is_alive()
 
@@ -110,7 +111,7 @@ def test_an_ask_that_arrives_while_the_models_load_waits_and_is_answered_warm(
     with running(home, gate) as process:
         thread, result = _forward_in_thread(["ask", "what cracked?"])
         _until(lambda: process.waited == 1)  # it connected and waits: not answered cold
-        assert thread.is_alive() and process.opened == []
+        assert thread.is_alive() and process.graphs == []
         gate.set()
         thread.join(30)
         assert result == [0]
@@ -130,6 +131,18 @@ def test_an_ask_waits_at_most_wait_s_then_is_answered_cold_and_says_so(
     assert any("did not take the question in 0 s; answering here" in w for w in warning)
 
 
+def test_a_stop_while_the_models_load_ends_the_loading(home: Path) -> None:
+    gate = threading.Event()
+    with running(home, gate) as process:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:  # what `bosun stop` sends
+            sock.connect(name_of(home.resolve()))
+            sock.sendall(b'{"stop": true}\n')
+            assert json.loads(sock.makefile("rb").readline()) == {"stopped": True}
+        _until(process.done.is_set)
+        time.sleep(0.2)  # (the loading, if it were not cancelled, would go on once released)
+    assert process.graphs == []  # released at the end: the load had been cancelled
+
+
 def test_a_changed_archive_reopens_the_graph_before_the_next_answer(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -139,7 +152,7 @@ def test_a_changed_archive_reopens_the_graph_before_the_next_answer(
         assert client.forward(["ask", "first"]) == 0
         process.archive = "v2"  # an ingest ended
         assert client.forward(["ask", "second"]) == 0
-        assert process.opened == ["v1", "v2"]
+        assert process.graphs == ["v1", "v2"]
     assert capsys.readouterr().out == "first on v1\nsecond on v2\n"
 
 
@@ -147,10 +160,10 @@ def test_a_command_that_ended_finds_a_current_process_and_has_it_reopen(home: Pa
     gate = threading.Event()
     gate.set()
     with running(home, gate) as process:
-        _until(lambda: process.opened == ["v1"])
+        _until(lambda: process.graphs == ["v1"])
         process.archive = "v2"
         assert client.answering(home.resolve()) is True
-        _until(lambda: process.opened == ["v1", "v2"])  # before any ask comes
+        _until(lambda: process.graphs == ["v1", "v2"])  # before any ask comes
         assert not process.done.is_set()
 
 
