@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import importlib
 import io
 import json
 import logging
@@ -124,7 +125,9 @@ class WarmProcess:
         return False
 
     async def open(self) -> None:
-        """Load the graph and the models; questions that arrive meanwhile wait."""
+        """Load the graph and the models; questions that arrive meanwhile wait. The graph's
+        modules import on a thread, so the loop still answers a command's check meanwhile."""
+        await asyncio.to_thread(importlib.import_module, "agent.conversation")
         self.version = await self.read_version()  # before the caches fill
         self.runner = await self.runner_stack.enter_async_context(self.opening())
         self.ready.set()
@@ -219,7 +222,8 @@ class WarmProcess:
 
     async def refresh_when_ready(self) -> None:
         """Reopen ahead of the next question when a command changed the archive."""
-        if not await self.loaded():
+        await self.ready.wait()
+        if self.runner is None or self.done.is_set():
             return
         async with self.one_at_a_time:
             try:
