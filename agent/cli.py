@@ -349,14 +349,16 @@ def arguments_of(argv: Sequence[str]) -> argparse.Namespace | int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bosun` console script: without ``argv`` (the script, ``python -m
-    agent.cli``) a one-shot command ends the process when it is done (:func:`startup.finish`)."""
-    code = _main(sys.argv[1:] if argv is None else list(argv))
+    agent.cli``) a command may leave the warm ask process up (:func:`startup.beside`), and a
+    one-shot command ends the process when it is done (:func:`startup.finish`)."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    code = _main(arguments, script=argv is None)
     if argv is None:
-        startup.finish(_command_of(sys.argv[1:]), code)
+        startup.finish(_command_of(arguments), code)
     return code
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], *, script: bool = False) -> int:
     command = _command_of(argv)
     forwarded = startup.forwarded(command, argv)  # an ask the home's warm process answered
     if forwarded is not None:
@@ -366,14 +368,11 @@ def _main(argv: list[str]) -> int:
         args = arguments_of(argv)
     if isinstance(args, int):
         return args
-    with contextlib.suppress(AttributeError, ValueError):  # stdin may not be a text stream
-        sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
-    if not args.verbose:
-        logging.getLogger("pgserver").setLevel(logging.ERROR)
+    startup.prepare(args)  # stdin's errors, the log's level
+    return startup.beside(args, _dispatch) if script else _dispatch(args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     try:
         if args.command == "serve":  # uvicorn runs its own event loop
             from agent.settings import Settings

@@ -149,8 +149,9 @@ def _error(err: BaseException, settings: Settings) -> str:
 
 
 async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
-    """`bosun ask QUESTION`: one turn; prints the answer (or ``--json``); 0 on success. The
-    models then stay loaded in a warm process for the next asks (:mod:`agent.warm`)."""
+    """`bosun ask QUESTION`: one turn; prints the answer (or ``--json``); 0 on success. Run as
+    the `bosun` command, it then leaves a warm process for the next asks
+    (:mod:`agent.warm.keep`)."""
     try:
         async with open_runner(settings) as runner:
             status = await answer(runner, settings, args)
@@ -158,10 +159,6 @@ async def run_ask(settings: Settings, args: argparse.Namespace) -> int:
         logger.debug("ask failed", exc_info=True)
         _say(_error(err, settings), err=True)
         return exit_code(err)
-    if status == 0 and settings.warm_ask and settings.server_linger_s > 0:
-        from agent.warm.process import start
-
-        start(settings)
     return status
 
 

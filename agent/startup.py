@@ -1,15 +1,18 @@
 """How a command starts and ends: an ask the home's warm process can answer is forwarded to it;
 otherwise the cyclic garbage collector is paused while the command's modules import, the local
-embedding model of an ask or chat loads on a thread meanwhile, and a one-shot command run as
-the `bosun` process ends without the interpreter's teardown (docs/measurements.md, start-up)."""
+embedding model of an ask or chat loads on a thread meanwhile, a command run as the `bosun`
+process leaves the warm ask process up beside the embedded server (:mod:`agent.warm.keep`),
+and a one-shot one ends without the interpreter's teardown (docs/measurements.md, start-up)."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gc
 import logging
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -96,6 +99,30 @@ def preload(command: str | None, argv: list[str]) -> None:
         logger.debug("no model loaded ahead: %s", err)
         return
     preload_embeddings(settings)
+
+
+def prepare(args: argparse.Namespace) -> None:
+    """Before a parsed command runs: undecodable input replaced (stdin may not be a text
+    stream), logging at the level ``--verbose`` asks for (PostgreSQL's chatter only then)."""
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    if not args.verbose:
+        logging.getLogger("pgserver").setLevel(logging.ERROR)
+
+
+def beside(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
+    """``run(args)`` as the `bosun` command runs it: the warm ask process is left up beside
+    the embedded server (:mod:`agent.warm.keep`); the command's exit status."""
+    from agent.warm import keep
+
+    keep.before(args)
+    code = run(args)
+    keep.after(args.command, code)
+    return code
 
 
 def finish(command: str | None, code: int) -> None:

@@ -3,22 +3,26 @@
     BOSUN_HOME=... python benchmarks/startup.py [--runs 5] [--turns 20] [--json]
 
 Needs an archive (``bosun ingest examples/archive``) and no chat model (the offline path is
-measured; ``BOSUN_CHAT_MODEL`` is cleared for the children). Three tables:
+measured; ``BOSUN_CHAT_MODEL`` is cleared for the children). Four tables:
 
 1. cold commands, ``--runs`` fresh processes each, wall and CPU time: ``python -c pass`` (the
    interpreter alone), `bosun --help`, `bosun status` and `bosun ask --json` with the embedded
    PostgreSQL server already running (a repeat command: the previous one's linger process
    holds it, :mod:`archive.store.linger`) but no warm process (``BOSUN_WARM_ASK=off``: each
-   loads the graph and models), `bosun ask --json` answered by the warm process a previous
-   ask left (:mod:`agent.warm`; the client's own CPU, the turn runs in the warm process), and
-   `bosun ask --json` with the server not running (``BOSUN_SERVER_LINGER_S=0``: each process
-   starts the server and stops it on exit);
-2. one cold process's start-up split into stages as `bosun ask` runs them, the median over
+   loads the graph and models), `bosun ask --json` right after `bosun ingest examples/archive`
+   with nothing running before the ingest (the archive unchanged, so a short ingest: the
+   server and the warm process come up with it, :mod:`agent.warm.keep`, and the ask is
+   forwarded to the warm process, waiting for it if it is still loading), `bosun ask --json`
+   answered by a warm process that is up and loaded (:mod:`agent.warm`; the client's own CPU,
+   the turn runs in the warm process), and `bosun ask --json` with the server not running
+   (``BOSUN_SERVER_LINGER_S=0``: each process starts the server and stops it on exit);
+2. the warm process's memory (RSS and USS, psutil) once loaded and after the measured asks;
+3. one cold process's start-up split into stages as `bosun ask` runs them, the median over
    ``--runs`` processes: settings, imports (the collector paused, the local model loading on a
    thread meanwhile: :mod:`agent.startup`), server start (or reuse), store open, what is left
    of the model load, intent centroids, pools and checkpointer, graph compile, and the first
    turn's own stages (CPU: the whole process, every thread);
-3. ``--turns`` warm turns in one process through :class:`agent.turns.TurnRunner` (what `bosun
+4. ``--turns`` warm turns in one process through :class:`agent.turns.TurnRunner` (what `bosun
    chat` and the web server run): p50/p95 end to end and per graph stage.
 
 Each child process is this script with ``--stages`` (prints one JSON object). The product's
@@ -66,12 +70,13 @@ def _bosun() -> list[str]:
 
 
 def cold_runs(
-    runs: int, argv: list[str], linger_s: str = "300", warm: str = "off"
+    runs: int, argv: list[str], linger_s: str = "300", warm: str = "off", first: int = 0
 ) -> list[list[float]]:
     """Wall and CPU seconds (user + system, the process alone: not the server's nor the warm
-    process's) of ``runs`` fresh processes of ``argv`` (``bosun`` is the installed command)."""
+    process's) of ``runs`` fresh processes of ``argv`` (``bosun`` is the installed command;
+    ``{question}``: the ``first``-th question of :data:`QUESTIONS` on, two alternating)."""
     seconds = []
-    for i in range(runs):
+    for i in range(first, first + runs):
         command = [*_bosun(), *argv[1:]] if argv[0] == "bosun" else argv
         if command[-1] == "{question}":
             command = [*command[:-1], QUESTIONS[i % 2]]
@@ -98,7 +103,12 @@ COLD = {
     "`bosun ask --json`, server running, no warm process": ["bosun", "ask", "--json", "{question}"],
 }
 NOT_RUNNING = "`bosun ask --json`, server not running (started and stopped)"
-WARM = "`bosun ask --json`, warm process up (the default after one ask)"
+AFTER_INGEST = (
+    "`bosun ask --json` right after `bosun ingest examples/archive` (nothing running before "
+    "the ingest; server and warm process come up with it)"
+)
+WARM = "`bosun ask --json`, warm process up and loaded"
+ORDER = [*COLD, AFTER_INGEST, WARM, NOT_RUNNING]
 
 
 def child_stages(runs: int, turns: int) -> list[dict[str, Any]]:
@@ -260,14 +270,56 @@ def report_warm(warm: list[dict[str, float]]) -> Table:
     return Table("warm", [f"warm turn stage ({len(warm)} turns)", "p50 ms", "p95 ms"], rows)
 
 
-def _wait_warm(home: Path, seconds: float = 300.0) -> None:
-    """Until the warm process that the last ask started has loaded its models."""
+def after_ingest(runs: int, home: Path, pgdata: Path) -> list[list[float]]:
+    """``runs`` times: nothing running (`bosun stop`), `bosun ingest examples/archive` (not
+    timed), then the timed `bosun ask --json` at once."""
+    from agent.warm.client import stop as stop_warm
+    from archive.store.linger import stop
+
+    seconds = []
+    for i in range(runs):
+        stop_warm(home.resolve())
+        stop(pgdata)
+        ingest = ["bosun", "ingest", str(ROOT / "examples" / "archive"), "--no-progress"]
+        cold_runs(1, ingest, warm="on")
+        seconds += cold_runs(1, ["bosun", "ask", "--json", "{question}"], warm="on", first=i)
+    return seconds
+
+
+def warm_memory(home: Path) -> list[float]:
+    """RSS and USS (MiB) of ``home``'s warm process (psutil)."""
+    import socket
+
+    import psutil
+
+    from agent.warm.address import name_of, peer
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(name_of(home.resolve()))
+        pid, _ = peer(sock)
+    info = psutil.Process(pid).memory_full_info()
+    return [round(info.rss / 2**20), round(info.uss / 2**20)]
+
+
+def report_memory(memory: dict[str, list[float]]) -> Table:
+    rows = [[label, *values] for label, values in memory.items()]
+    return Table("memory", ["warm process", "RSS MiB", "USS MiB"], rows)
+
+
+def _loaded(home: Path) -> int:
+    """How many warm processes of ``home`` have loaded so far (its log says so)."""
     from agent.warm.process import LOG_FILE
 
-    log, deadline = home / LOG_FILE, time.monotonic() + seconds
-    while "answering asks" not in (log.read_text(errors="replace") if log.exists() else ""):
+    log = home / LOG_FILE
+    return (log.read_text(errors="replace") if log.exists() else "").count("answering asks")
+
+
+def _wait_warm(home: Path, before: int, seconds: float = 300.0) -> None:
+    """Until the warm process that the last ask started has loaded its models."""
+    deadline = time.monotonic() + seconds
+    while _loaded(home) <= before:
         if time.monotonic() > deadline:
-            raise SystemExit(f"the warm process did not start; see {log}")
+            raise SystemExit(f"the warm process did not start; see its log in {home}")
         time.sleep(0.2)
 
 
@@ -291,6 +343,7 @@ def main() -> None:
     subprocess.run(
         [sys.executable, "-m", "compileall", "-q", *PACKAGES, "text"], cwd=ROOT, check=True
     )
+    start_load = round(os.getloadavg()[0], 1)
     settings = Settings.from_env()
     pgdata = settings.pgdata_dir
     stop_warm(settings.home.resolve())  # an earlier command's warm process and linger: the
@@ -304,15 +357,30 @@ def main() -> None:
     cold_runs(1, ["bosun", "status"])  # starts the server and leaves it to a linger process
     for label, argv in COLD.items():
         cold[label] = cold_runs(args.runs, argv)
+    loaded = _loaded(settings.home)
     cold_runs(1, ask, warm="on")  # a cold ask that leaves a warm process
-    _wait_warm(settings.home)
+    _wait_warm(settings.home, loaded)
+    memory = {"loaded": warm_memory(settings.home)}
     cold[WARM] = cold_runs(args.runs, ask, warm="on")
+    memory[f"after {args.runs} asks"] = warm_memory(settings.home)
+    cold[AFTER_INGEST] = after_ingest(args.runs, settings.home, pgdata)
     stop_warm(settings.home.resolve())
-    cold = {label: cold[label] for label in [*COLD, WARM, NOT_RUNNING] if label in cold}
+    cold = {label: cold[label] for label in ORDER if label in cold}
     children = child_stages(args.runs, args.turns)
-    tables = [report_cold(cold), report_stages(children), report_warm(children[0]["warm"])]
+    tables = [
+        report_cold(cold),
+        report_memory(memory),
+        report_stages(children),
+        report_warm(children[0]["warm"]),
+    ]
     command = f"python benchmarks/startup.py --runs {args.runs} --turns {args.turns} --json"
-    emit(command, tables, as_json=args.json, archive="examples/archive, offline")
+    emit(
+        command,
+        tables,
+        as_json=args.json,
+        archive="examples/archive, offline",
+        load_avg_1m_start=start_load,
+    )
 
 
 if __name__ == "__main__":

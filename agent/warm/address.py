@@ -21,7 +21,17 @@ from pathlib import Path
 #: Variables that change between commands of one shell without changing what a turn does.
 VOLATILE = frozenset({"_", "OLDPWD", "PWD", "SHLVL", "COLUMNS", "LINES"})
 #: The packages whose files make the code stamp (all of Bosun's own code).
-PACKAGES = ("agent", "adapt", "graph", "tools", "answers", "checkpoints", "providers", "archive")
+PACKAGES = (
+    "agent",
+    "adapt",
+    "graph",
+    "tools",
+    "answers",
+    "checkpoints",
+    "providers",
+    "archive",
+    "text",
+)
 ROOT = Path(__file__).resolve().parents[2]
 SUPPORTED = sys.platform.startswith("linux")
 

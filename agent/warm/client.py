@@ -2,13 +2,16 @@
 
 Imports the standard library only. :func:`forward` returns the exit status of an answered ask,
 or ``None`` when the caller must answer cold: no process, one started from another environment
-or older code (it exits; the cold ask starts a fresh one), or one that went away before it
-accepted the question. Once accepted, the answer is the process's: a connection lost then is an
-error, never a second run of the same turn."""
+or older code (it exits; a fresh one is started after the cold ask), one that went away before
+it accepted the question, or one that did not take it within :data:`WAIT_S` (still loading the
+models on a machine that is very busy: said so on stderr). Once accepted, the answer is the
+process's: a connection lost then is an error, never a second run of the same turn.
+:func:`answering` is what a command that ended asks before it starts one."""
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import sys
@@ -18,7 +21,15 @@ from pathlib import Path
 
 from agent.warm.address import SUPPORTED, code_stamp, environment_stamp, home_of, name_of, peer
 
+logger = logging.getLogger(__name__)
+
 LOST = 1  # exit status when the warm process goes away after accepting a question
+#: Longest wait of an ask for the warm process to take its question. It listens before it
+#: loads, so an ask that comes right after the command that started it waits for the load (a
+#: cold ask would do the same work); past this, something is wrong and the ask is answered here.
+WAIT_S = 30.0
+#: Longest wait of a command that ended for the warm process to say whether it is current.
+CHECK_S = 5.0
 
 
 def forward(argv: Sequence[str]) -> int | None:
@@ -34,15 +45,51 @@ def forward(argv: Sequence[str]) -> int | None:
             "environment": environment_stamp(os.environ),
             "code": code_stamp(),
         }
+        sock.settimeout(WAIT_S)
         try:
             sock.sendall(json.dumps(request).encode() + b"\n")
             stream = sock.makefile("rb")
             first = _message(stream)
+        except TimeoutError:
+            logger.warning(
+                "bosun: the warm ask process did not take the question in %.0f s; answering "
+                "here (its log: warm-ask.log in BOSUN_HOME)",
+                WAIT_S,
+            )
+            return None
         except OSError:
             return None
         if not first or not first.get("accepted"):
             return None  # refused (stale) or gone before accepting: answer cold
+        sock.settimeout(None)  # accepted: the answer takes what it takes
         return _relay(stream)
+
+
+def answering(home: Path) -> bool:
+    """Whether ``home``'s warm process is up for this environment and code (it then reopens
+    the graph if the archive changed meanwhile), or too busy to say within :data:`CHECK_S`
+    (loading: left alone). False when none is up, or the one up was stale and is exiting (its
+    socket's name is free by the time it says so)."""
+    if not SUPPORTED:
+        return False
+    sock = _connect(home)
+    if sock is None:
+        return False
+    with sock:
+        request = {
+            "check": True,
+            "environment": environment_stamp(os.environ),
+            "code": code_stamp(),
+        }
+        sock.settimeout(CHECK_S)
+        try:
+            sock.sendall(json.dumps(request).encode() + b"\n")
+            reply = _message(sock.makefile("rb"))
+        except TimeoutError:
+            return True
+        except OSError:
+            return False
+    return bool(reply and reply.get("accepted"))
 
 
 def stop(home: Path, wait_s: float = 15.0) -> int | None:

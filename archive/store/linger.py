@@ -44,6 +44,13 @@ def _read(pgdata: Path) -> dict[str, float]:
     return state if isinstance(state, dict) else {}
 
 
+def deadline(pgdata: Path) -> float:
+    """When the linger process of ``pgdata`` lets the server go (a time.time() value; 0.0 when
+    none holds it): a process that stays up beside the server (the warm ask process) stays
+    as long."""
+    return float(_read(pgdata).get("until", 0.0))
+
+
 def _write(pgdata: Path, pid: int, until: float) -> None:
     partial = pgdata / f"{STATE_FILE}.{os.getpid()}"
     partial.write_text(json.dumps({"pid": pid, "until": until}))

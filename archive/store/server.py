@@ -14,6 +14,9 @@ from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
+#: Data folders of the embedded servers this process holds and hands to a linger process at exit.
+_HANDED_OVER: set[Path] = set()
+
 
 @cache
 def _embedded_uri(pgdata: Path, linger_s: float) -> str:
@@ -28,6 +31,7 @@ def _embedded_uri(pgdata: Path, linger_s: float) -> str:
         server = pgserver.get_server(pgdata, cleanup_mode="stop")
     if linger_s > 0:  # runs before pgserver's own exit handler (registered above): LIFO
         atexit.register(_hand_over, pgdata, linger_s)
+        _HANDED_OVER.add(pgdata)
     logger.info("embedded PostgreSQL at %s", pgdata)
     return str(server.get_uri())
 
@@ -77,6 +81,12 @@ def _hand_over(pgdata: Path, linger_s: float) -> None:
         logger.warning("cannot keep the embedded server up after exit: %s", err)
 
 
+def lingers_after_exit(pgdata: Path) -> bool:
+    """Whether this process holds the embedded server of ``pgdata`` and hands it to a linger
+    process when it exits (it stays up after this command)."""
+    return pgdata in _HANDED_OVER
+
+
 def release_embedded(pgdata: Path) -> None:
     """Give up this process's hold on the embedded server of ``pgdata`` now, stopping it when
     this was the last holder (what exit would do; before its folder is removed, say)."""
@@ -85,6 +95,7 @@ def release_embedded(pgdata: Path) -> None:
     held = PostgresServer._instances.get(pgdata)
     if held is not None:
         held.cleanup()
+    _HANDED_OVER.discard(pgdata)
     _embedded_uri.cache_clear()
 
 

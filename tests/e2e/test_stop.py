@@ -32,6 +32,9 @@ def home() -> Iterator[Path]:
 def _env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update(BOSUN_HOME=str(home), BOSUN_SERVER_LINGER_S="300", PYTHONPATH=str(ROOT))
+    env["BOSUN_WARM_ASK"] = (
+        "off"  # the server alone (with the warm process: test_warm_beside_server)
+    )
     return env
 
 

@@ -42,6 +42,16 @@ def test_the_code_stamp_changes_with_a_changed_added_or_removed_file(tmp_path: P
     assert code_stamp(tmp_path) == touched  # compiled files are not code changes
 
 
+def test_every_package_of_bosun_is_in_the_code_stamp() -> None:
+    import tomllib
+
+    from agent.warm.address import PACKAGES, ROOT
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    top = {name.split(".")[0] for name in declared["packages"]}
+    assert top <= set(PACKAGES)  # text/ too: an edit there is a code change
+
+
 def test_each_home_has_its_own_socket(tmp_path: Path) -> None:
     assert name_of(tmp_path / "a") != name_of(tmp_path / "b")
     assert name_of(tmp_path / "a").startswith("\0")  # abstract: no file is left behind
@@ -51,6 +61,9 @@ def test_a_client_that_goes_away_cancels_its_turn(tmp_path: Path) -> None:
     cancelled = []
 
     class Slow(WarmProcess):
+        async def read_version(self) -> dict[str, str]:
+            return {}  # the archive did not change: no reopening
+
         async def _ask(self, argv: object) -> int:
             try:
                 await asyncio.sleep(60)
@@ -78,5 +91,5 @@ def test_a_request_from_another_environment_or_code_is_refused(
     tmp_path: Path, request_: dict[str, str]
 ) -> None:
     process = WarmProcess(Settings(home=tmp_path), "env", "code")
-    refusal = asyncio.run(process.refusal(request_))
+    refusal = process.refusal(request_)
     assert refusal is not None and refusal.startswith("another ")
