@@ -191,6 +191,19 @@ def format_report(report: dict[str, Any]) -> str:
             f"click memory, {check['after']:.4f} with one fitted without the question "
             f"({check['better']} higher, {check['worse']} lower; {chosen})"
         )
+    vocabulary = report.get("vocabulary_check") or {}
+    if vocabulary.get("before") is not None:
+        chosen = (
+            f"weight {vocabulary['weight']:g}, {vocabulary['pairs']} question-document pairs"
+            if vocabulary["weight"] is not None
+            else "no blend chosen"
+        )
+        lines.append(
+            f"  {vocabulary['folds']}-fold check     {vocabulary['metric']} "
+            f"{vocabulary['before']:.4f} without a click vocabulary, {vocabulary['after']:.4f} "
+            f"with one fitted without the question ({vocabulary['better']} higher, "
+            f"{vocabulary['worse']} lower; {chosen})"
+        )
     residual = report.get("residual_check") or {}
     if residual.get("before") is not None:
         chosen = (

@@ -50,6 +50,7 @@ class Pool:
     base: np.ndarray  # their rerank scores
     features: np.ndarray  # their rows of the shipped reranker's features (tools.click_residual)
     clicked: tuple[tuple[str, int], ...]  # positive passages and the place each was shown at
+    texts: tuple[str, ...] = ()  # their texts as the reranker reads them (the click vocabulary)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from archive.store.database import EmbeddingIdentity
 from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from providers.linear_head import apply_head, inverse_head
+from providers.rerankers import rerank_text
 from tools.click_residual import pool_features
 from tools.pipeline import run_pipeline
 
@@ -174,6 +175,7 @@ def pooled_of(label: FeedbackLabel, pool: list[Passage]) -> Pool:
         np.asarray([p["rerank"] or 0.0 for p in pool], np.float64),
         pool_features(label.query, pool),
         label.clicked,
+        tuple(rerank_text(p) for p in pool),
     )
 
 
