@@ -11,9 +11,19 @@ over its typical spread with a weight chosen among :data:`WEIGHTS` by cross-vali
 the feedback questions' opened documents, each question ordered by a vocabulary fitted on the
 other folds' pairs; ``None`` (no vocabulary) is among the choices and wins ties.
 
+**Questions weighted by inverse propensity.** A question has feedback only when its document
+was shown in the first five, and mostly it was first: there a blend can only keep or lose it,
+while the questions it is meant for, whose document sits lower, are the ones users rarely
+reached. Each feedback question therefore counts ``1 / propensity(k)`` (:func:`adapt.residual_fit.
+ips_weight`, ``k`` the best place its opened documents were shown at), the correction the
+click residual's pairs already make (Joachims, Swaminathan & Schnabel 2017): a question opened
+at place 4 stands for the four that had their document there and were not read so far.
+Unweighted, the check refused every vocabulary on the dev folds although it lifted the unseen
+questions (docs/adapt.md, "The click vocabulary and its check").
+
 **Check**: the same choice made inside each fold's complement, each question scored by a
 vocabulary fitted, weight and all, without it, against its order without one; installed only
-when the mean change is a gain and more questions rise than fall.
+when the weighted mean change is a gain and the questions that rise outweigh those that fall.
 
 Why: on the feedback simulation's dev queries of NTSB pc2narr, where every question has its own
 narrative and no click memory can help, a vocabulary refitted on the clicks of the other folds'
@@ -33,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from adapt.memory_fit import Fitted, Ranked, ndcg, outer_folds
+from adapt.residual_fit import ips_weight
 from adapt.translation import background_counts, fit_translation
 from providers.rerankers.translation import TranslationModel
 from tools.click_vocabulary import ClickVocabulary
@@ -52,16 +63,37 @@ class FittedVocabulary:
     check: Fitted
     weight: float | None
     pairs: int  # (question, opened document) pairs of the final fit
+    counts: tuple[float, ...] = ()  # each question's inverse-propensity weight (empty: all 1)
+
+    def _weights(self) -> np.ndarray:
+        n = len(self.check.before)
+        return np.asarray(self.counts, np.float64) if self.counts else np.ones(n)
+
+    def _weighted(self) -> tuple[float, float, float, float]:
+        """(before, after, weight of the questions higher, of those lower), weighted."""
+        w = self._weights()
+        before, after = np.asarray(self.check.before), np.asarray(self.check.after)
+        total = float(w.sum()) or 1.0
+        delta = after - before
+        return (
+            float(w @ before) / total,
+            float(w @ after) / total,
+            float(w[delta > 1e-9].sum()),
+            float(w[delta < -1e-9].sum()),
+        )
 
     @property
     def installable(self) -> bool:
-        """A vocabulary to install: a mean gain, and more questions higher than lower."""
-        check = self.check
-        return self.vocabulary is not None and check.gain > 0.0 and check.better > check.worse
+        """A vocabulary to install: a weighted mean gain, and the questions higher outweighing
+        those lower."""
+        before, after, higher, lower = self._weighted()
+        return self.vocabulary is not None and after > before + 1e-12 and higher > lower
 
     def report(self) -> dict[str, Any]:
         found = {k: v for k, v in self.check.report().items() if k not in ("threshold", "lift")}
-        return {**found, "weight": self.weight, "pairs": self.pairs}
+        before, after, higher, lower = self._weighted()
+        weighted = {"before": before, "after": after, "higher": higher, "lower": lower}
+        return {**found, "weighted": weighted, "weight": self.weight, "pairs": self.pairs}
 
 
 class VocabularyQuestions:
@@ -84,6 +116,12 @@ class VocabularyQuestions:
         self.background: Counter[str] = background_counts(texts.values())
         self.base = [ndcg(r.sources, r.relevant) for r in self.ranked]
         self.pairs = [self._pairs(r) for r in self.ranked]
+        self.counts = [
+            ips_weight(min(place for _, place in r.pooled.clicked))
+            if r.pooled is not None and r.pooled.clicked
+            else 1.0
+            for r in self.ranked
+        ]
 
     @staticmethod
     def _pairs(r: Ranked) -> list[tuple[str, str]]:
@@ -125,14 +163,14 @@ class VocabularyQuestions:
         return found
 
     def choose(self, within: Sequence[int], folds: Sequence[int]) -> float | None:
-        """The weight with the best mean nDCG@10 over ``within``, each question ordered by a
-        vocabulary fitted on the others of ``within`` outside its fold (ties: none, then the
+        """The weight with the best weighted mean nDCG@10 over ``within``, each question ordered
+        by a vocabulary fitted on the others of ``within`` outside its fold (ties: none, then the
         smaller weight)."""
         totals = np.zeros(len(WEIGHTS))
         for fold in sorted({folds[q] for q in within}):
             model = self.model([q for q in within if folds[q] != fold])
             for q in (q for q in within if folds[q] == fold):
-                totals += self.scores(q, model)
+                totals += self.counts[q] * np.asarray(self.scores(q, model))
         best = 0
         for i in range(1, len(WEIGHTS)):
             if totals[i] > totals[best] + 1e-9:
@@ -157,10 +195,11 @@ def fit_vocabulary(ranked: Sequence[Ranked]) -> FittedVocabulary:
     weight = questions.choose(everyone, folds)
     check = Fitted(None, list(questions.base), after)
     model = questions.model(everyone) if weight is not None else None
+    counts = tuple(questions.counts)
     if model is None or weight is None:
-        return FittedVocabulary(None, check, None, 0)
+        return FittedVocabulary(None, check, None, 0, counts)
     pairs = sum(len(questions.pairs[q]) for q in everyone)
-    return FittedVocabulary(questions.vocabulary(model, weight), check, weight, pairs)
+    return FittedVocabulary(questions.vocabulary(model, weight), check, weight, pairs, counts)
 
 
 def blended(r: Ranked, vocabulary: ClickVocabulary) -> tuple[str, ...]:

@@ -80,9 +80,15 @@ def corpus_texts(name: str) -> dict[str, str]:
     return found
 
 
-def forced(questions: VocabularyQuestions, members: list[int], weight: float) -> Any:
+def forced(questions: VocabularyQuestions, members: list[int], label: str) -> dict[str, Any]:
+    """A vocabulary of ``members`` at each forced weight, by variant name (None: no pairs)."""
     model = questions.model(members)
-    return None if model is None else ClickVocabulary(model, weight, questions.scale)
+    return {
+        f"{label}, at {w:g}" if label else f"forced at {w:g}": None
+        if model is None
+        else ClickVocabulary(model, w, questions.scale)
+        for w in FORCED
+    }
 
 
 def rows(
@@ -108,19 +114,16 @@ def rows(
             questions = VocabularyQuestions(labelled)
             everyone = list(range(len(labelled)))
             variants = {"checked": fitted.vocabulary if fitted.installable else None}
-            for weight in FORCED:
-                variants[f"forced at {weight:g}"] = forced(questions, everyone, weight)
+            variants.update(forced(questions, everyone, ""))
             if users == USERS[-1]:  # no users: every other fold's query labelled by its qrels
                 oracle = VocabularyQuestions(
                     [replace(ranked[i], relevant=frozenset(qrels[simulation[i]])) for i in others]
                 )
-                for weight in FORCED:
-                    variants[f"qrels of all other folds, at {weight:g}"] = forced(
-                        oracle, list(range(len(others))), weight
-                    )
-                variants["no labels (empty table), at 0.5"] = forced(
-                    replace_pairs(questions), everyone, FORCED[0]
+                variants.update(
+                    forced(oracle, list(range(len(others))), "qrels of all other folds")
                 )
+                empty = forced(replace_pairs(questions), everyone, "no labels (empty table)")
+                variants.update({k: v for k, v in empty.items() if k.endswith(f"{FORCED[0]:g}")})
             for label, vocabulary in variants.items():
                 applied, stock, after = results.setdefault(label, (0, {}, {}))
                 results[label] = (applied + (vocabulary is not None), stock, after)

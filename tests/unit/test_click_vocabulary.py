@@ -70,6 +70,23 @@ def test_a_vocabulary_worse_on_the_held_back_questions_is_refused() -> None:
     assert not even.installable  # a mean gain, but as many questions lower as higher
 
 
+def test_questions_count_one_over_the_chance_their_document_was_looked_at() -> None:
+    model = fit_translation([("fuel", "tank")], ["tank"])
+    some = ClickVocabulary(model, 1.0, 0.1)
+    # Three questions opened first lose a little; one opened at place 4 rises to first.
+    check = Fitted(None, [1.0, 1.0, 1.0, 0.43], [0.9, 1.0, 1.0, 1.0])
+    assert not FittedVocabulary(some, check, 1.0, 4).installable  # unweighted: 1 up, 1 down
+    weighted = FittedVocabulary(some, check, 1.0, 4, (1.0, 1.0, 1.0, 4.0))
+    assert weighted.installable
+    report = weighted.report()["weighted"]
+    assert report["higher"] == 4.0 and report["lower"] == 1.0
+    assert report["after"] > report["before"]
+    # The weights are the places the opened documents were shown at.
+    labelled = [_question(n, n % 3, relevant_at=n % 4) for n in range(12)]
+    fitted = fit_vocabulary(labelled)
+    assert fitted.counts == tuple(float(n % 4 + 1) for n in range(12))
+
+
 def _passage(i: int, text: str, rerank: float) -> dict[str, object]:
     return {
         "chunk_id": f"c{i}",
