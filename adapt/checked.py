@@ -182,23 +182,30 @@ async def _remember(
 
 
 def _vocabulary_refused(vocabulary: FittedVocabulary) -> str:
-    check = vocabulary.report()
-    if vocabulary.vocabulary is None:
-        return "the vocabulary's cross-validated choice is no blend"
-    return (
-        f"a vocabulary scored {check['after']:.4f} against {check['before']:.4f} without one "
-        f"({vocabulary.check.worse} questions lower, {vocabulary.check.better} higher)"
+    weighted = vocabulary.report()["weighted"]
+    detail = (
+        f"weighted by the places users opened at; the questions lower weigh {weighted['lower']:g},"
+        f" those higher {weighted['higher']:g}"
     )
+    scores = (weighted["after"], weighted["before"])
+    return _refused("vocabulary", vocabulary.vocabulary is None, "no blend", scores, detail)
 
 
 def _residual_refused(residual: FittedResidual) -> str:
     check = residual.report()
-    if residual.residual is None:
-        return "the residual's cross-validated choice is no correction"
-    return (
-        f"a residual scored {check['after']:.4f} against {check['before']:.4f} without one "
-        f"({residual.check.worse} questions lower, {residual.check.better} higher)"
-    )
+    detail = f"{residual.check.worse} questions lower, {residual.check.better} higher"
+    scores = (check["after"], check["before"])
+    return _refused("residual", residual.residual is None, "no correction", scores, detail)
+
+
+def _refused(
+    name: str, none_chosen: bool, none: str, scores: tuple[float, float], detail: str
+) -> str:
+    """Why a click vocabulary or residual was not installed."""
+    if none_chosen:
+        return f"the {name}'s cross-validated choice is {none}"
+    after, before = scores
+    return f"a {name} scored {after:.4f} against {before:.4f} without one ({detail})"
 
 
 __all__ = ["Ranker", "adapt_lock", "adapt_on_labels"]

@@ -111,6 +111,12 @@ class Fitted:
         }
 
 
+def pool_in_order(r: Ranked, order: Sequence[int]) -> tuple[str, ...]:
+    """``r``'s documents with its reranked pool in ``order`` (positions in the pool)."""
+    n = len(r.pooled.chunk_ids) if r.pooled is not None else 0
+    return tuple(r.sources[i] for i in order) + r.sources[n:]
+
+
 def fold_of(query: str, folds: int = FOLDS) -> int:
     digest = hashlib.sha256(f"memory-fold:{query}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % folds
@@ -239,6 +245,7 @@ __all__ = [
     "Pool",
     "Ranked",
     "fit_memory",
+    "pool_in_order",
     "fold_of",
     "ndcg",
     "outer_folds",

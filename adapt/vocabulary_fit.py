@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from adapt.memory_fit import Fitted, Ranked, ndcg, outer_folds
+from adapt.memory_fit import Fitted, Ranked, ndcg, outer_folds, pool_in_order
 from adapt.residual_fit import ips_weight
 from adapt.translation import background_counts, fit_translation
 from providers.rerankers.translation import TranslationModel
@@ -159,7 +159,7 @@ class VocabularyQuestions:
                 found.append(self.base[q])
                 continue
             order = ClickVocabulary(model, weight, self.scale).order(pool.base, translation)
-            found.append(ndcg([r.sources[i] for i in order] + list(r.sources[n:]), r.relevant))
+            found.append(ndcg(pool_in_order(r, order), r.relevant))
         return found
 
     def choose(self, within: Sequence[int], folds: Sequence[int]) -> float | None:
@@ -177,23 +177,29 @@ class VocabularyQuestions:
                 best = i
         return WEIGHTS[best]
 
+    def held_out(
+        self, folds: Sequence[int], splits: Sequence[tuple[list[int], list[int]]]
+    ) -> list[float]:
+        """Each question's nDCG@10 under a vocabulary fitted, weight and all, on the other
+        folds (its own when they choose none)."""
+        after = list(self.base)
+        for held, rest in splits:
+            weight = self.choose(rest, folds)
+            model = self.model(rest) if weight is not None else None
+            if model is not None and weight is not None:
+                for q in held:
+                    after[q] = self.scores(q, model)[WEIGHTS.index(weight)]
+        return after
+
 
 def fit_vocabulary(ranked: Sequence[Ranked]) -> FittedVocabulary:
     """The vocabulary of every question of ``ranked`` (those with pool texts), its weight chosen
     by cross-validation, and the nested check (module docstring)."""
     questions = VocabularyQuestions(ranked)
     folds, splits = outer_folds(ranked)
+    check = Fitted(None, list(questions.base), questions.held_out(folds, splits))
     everyone = list(range(len(ranked)))
-    after = list(questions.base)
-    for held, rest in splits:
-        weight = questions.choose(rest, folds)
-        model = questions.model(rest) if weight is not None else None
-        if model is None or weight is None:
-            continue
-        for q in held:
-            after[q] = questions.scores(q, model)[WEIGHTS.index(weight)]
     weight = questions.choose(everyone, folds)
-    check = Fitted(None, list(questions.base), after)
     model = questions.model(everyone) if weight is not None else None
     counts = tuple(questions.counts)
     if model is None or weight is None:
@@ -207,9 +213,8 @@ def blended(r: Ranked, vocabulary: ClickVocabulary) -> tuple[str, ...]:
     pool = r.pooled
     if pool is None or not pool.texts:
         return r.sources
-    n = len(pool.chunk_ids)
-    order = vocabulary.order(pool.base, vocabulary.translation(r.query, pool.texts, r.sources[:n]))
-    return tuple(r.sources[i] for i in order) + r.sources[n:]
+    translation = vocabulary.translation(r.query, pool.texts, r.sources[: len(pool.chunk_ids)])
+    return pool_in_order(r, vocabulary.order(pool.base, translation))
 
 
 __all__ = ["WEIGHTS", "FittedVocabulary", "VocabularyQuestions", "blended", "fit_vocabulary"]
