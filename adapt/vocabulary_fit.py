@@ -27,7 +27,7 @@ when the weighted mean change is a gain and the questions that rise outweigh tho
 
 Why: on the feedback simulation's dev queries of NTSB pc2narr, where every question has its own
 narrative and no click memory can help, a vocabulary refitted on the clicks of the other folds'
-users lifted the held-out fold's questions (0.4578 stock → 0.47–0.48 nDCG@10 with 100–400
+users lifted the held-out fold's questions (0.4578 stock → 0.465–0.484 nDCG@10 with 100–400
 users), and the same blend with an empty table (no labels) lost
 (benchmarks/feedback_vocabulary_dev.py, dev queries only).
 """
