@@ -2,11 +2,14 @@
 
 Labels are operators' feedback (:mod:`adapt.feedback`) and the ``--queries`` of a BEIR split.
 ``--queries`` (qrels of an evaluation collection) fit the head and the reranker as before.
-Feedback fits the click residual (:mod:`tools.click_residual`, :mod:`adapt.residual_fit`), a
-linear correction of the reranker's order on its own features learnt from inverse-propensity
-weighted clicks, and the click memory (:mod:`tools.click_memory`, :mod:`adapt.memory_fit`):
-documents opened for earlier similar questions move up a bounded number of places. Each has its
-own nested check; the memory is fitted and checked on the order the residual serves. Trained
+Feedback fits the click vocabulary (:mod:`tools.click_vocabulary`, :mod:`adapt.vocabulary_fit`),
+the archive's vocabulary learnt from (question, opened document) pairs and blended with the
+reranker's order; when it is refused, the click residual (:mod:`tools.click_residual`,
+:mod:`adapt.residual_fit`), a linear correction of the reranker's order on its own features
+learnt from inverse-propensity weighted clicks; and the click memory (:mod:`tools.click_memory`,
+:mod:`adapt.memory_fit`): documents opened for earlier similar questions move up a bounded
+number of places. Each has its own nested check; the memory is fitted and checked on the order
+the vocabulary or residual serves. Trained
 on 30–150 feedback questions, a head and a refitted reranker lost on questions no user asked
 (feedback simulation, docs/adapt.md), so feedback no longer moves the embedding space.
 
@@ -39,6 +42,7 @@ from adapt.memory_store import install_memory
 from adapt.queries import QuerySource
 from adapt.residual_fit import FittedResidual, fit_residual, served_with
 from adapt.services import Collection
+from adapt.vocabulary_fit import FittedVocabulary, blended, fit_vocabulary
 from archive.store.locks import rewriting
 from tools.click_memory import ClickMemory
 
@@ -128,24 +132,38 @@ async def _adapt_on_labels(
 async def _remember(
     target: Collection, labels: list[FeedbackLabel], rank: Ranker
 ) -> dict[str, Any]:
-    """Fit the click residual on ``labels``, then the click memory on the order the residual
-    serves (the order without it when refused); install what passed its check."""
+    """Fit the click vocabulary on ``labels`` and, when it is refused, the click residual; then
+    the click memory on the order the one installed serves (the order without either when both
+    are refused); install what passed its check."""
     ranked, vectors = await rank(labels)
-    residual = await asyncio.to_thread(fit_residual, ranked)
-    if residual.installable:
-        assert residual.residual is not None
-        ranked = served_with(residual.residual, ranked)
+    vocabulary = await asyncio.to_thread(fit_vocabulary, ranked)
+    found: dict[str, Any] = {"vocabulary_check": vocabulary.report()}
+    residual: FittedResidual | None = None
+    if vocabulary.installable:
+        served = vocabulary.vocabulary
+        assert served is not None
+        ranked = [replace(r, sources=blended(r, served)) for r in ranked]
+    else:
+        residual = await asyncio.to_thread(fit_residual, ranked)
+        found["residual_check"] = residual.report()
+        if residual.installable:
+            assert residual.residual is not None
+            ranked = served_with(residual.residual, ranked)
     fitted = await asyncio.to_thread(fit_memory, ranked, vectors)
-    check, residual_check = fitted.report(), residual.report()
-    found = {"check": check, "residual_check": residual_check}
-    if not fitted.installable and not residual.installable:
+    check = fitted.report()
+    found["check"] = check
+    corrections = [("vocabulary", vocabulary), ("residual", residual), ("memory", fitted)]
+    parts = [name for name, f in corrections if f is not None and f.installable]
+    if not parts:
         why = (
             "the memory's cross-validated choice is to lift nothing"
             if fitted.memory is None
             else f"a memory scored {check['after']:.4f} against {check['before']:.4f} without one "
             f"({fitted.worse} questions lower, {fitted.better} higher)"
         )
-        why += "; " + _residual_refused(residual)
+        why += "; " + _vocabulary_refused(vocabulary)
+        if residual is not None:
+            why += "; " + _residual_refused(residual)
         return {
             **found,
             "installed": False,
@@ -154,22 +172,40 @@ async def _remember(
     memory = fitted.memory if fitted.installable else None
     if memory is None:  # the residual alone: a memory that lifts nothing carries it
         memory = ClickMemory(np.zeros((0, vectors.shape[1]), np.float32), (), 0.5, 0.0)
-    if residual.installable:
+    if vocabulary.installable:
+        memory = replace(memory, vocabulary=vocabulary.vocabulary)
+    if residual is not None and residual.installable:
         memory = replace(memory, residual=residual.residual)
     training = {"questions": len(labels), **found}
     meta = await install_memory(target, memory, training)
-    parts = [name for name, f in (("residual", residual), ("memory", fitted)) if f.installable]
     return {**found, "installed": True, "parts": parts, "memory": meta}
+
+
+def _vocabulary_refused(vocabulary: FittedVocabulary) -> str:
+    weighted = vocabulary.report()["weighted"]
+    detail = (
+        f"weighted by the places users opened at; the questions lower weigh {weighted['lower']:g},"
+        f" those higher {weighted['higher']:g}"
+    )
+    scores = (weighted["after"], weighted["before"])
+    return _refused("vocabulary", vocabulary.vocabulary is None, "no blend", scores, detail)
 
 
 def _residual_refused(residual: FittedResidual) -> str:
     check = residual.report()
-    if residual.residual is None:
-        return "the residual's cross-validated choice is no correction"
-    return (
-        f"a residual scored {check['after']:.4f} against {check['before']:.4f} without one "
-        f"({residual.check.worse} questions lower, {residual.check.better} higher)"
-    )
+    detail = f"{residual.check.worse} questions lower, {residual.check.better} higher"
+    scores = (check["after"], check["before"])
+    return _refused("residual", residual.residual is None, "no correction", scores, detail)
+
+
+def _refused(
+    name: str, none_chosen: bool, none: str, scores: tuple[float, float], detail: str
+) -> str:
+    """Why a click vocabulary or residual was not installed."""
+    if none_chosen:
+        return f"the {name}'s cross-validated choice is {none}"
+    after, before = scores
+    return f"a {name} scored {after:.4f} against {before:.4f} without one ({detail})"
 
 
 __all__ = ["Ranker", "adapt_lock", "adapt_on_labels"]

@@ -170,6 +170,17 @@ def _remove_old_models(folder: Path, *, keep: Path) -> None:
             logger.info("removed the previous adapted model %s", old)
 
 
+def _correction_line(check: dict[str, Any], name: str, chosen: str, scores: dict[str, Any]) -> str:
+    """One line of a click vocabulary's or residual's check (``scores``: the means it decided
+    on, weighted or not)."""
+    weighted = " weighted by the places opened at," if scores is not check else ""
+    return (
+        f"  {check['folds']}-fold check     {check['metric']} {scores['before']:.4f} without a "
+        f"click {name}, {scores['after']:.4f} with one fitted without the question"
+        f"{weighted} ({check['better']} higher, {check['worse']} lower; {chosen})"
+    )
+
+
 def format_report(report: dict[str, Any]) -> str:
     """The report as `bosun adapt` prints it without ``--json``."""
     lines = [_format_model(report)] if "train" in report or "reembed" in report else []
@@ -191,6 +202,15 @@ def format_report(report: dict[str, Any]) -> str:
             f"click memory, {check['after']:.4f} with one fitted without the question "
             f"({check['better']} higher, {check['worse']} lower; {chosen})"
         )
+    vocabulary = report.get("vocabulary_check") or {}
+    if vocabulary.get("before") is not None:
+        weighted = vocabulary.get("weighted") or vocabulary
+        chosen = (
+            f"weight {vocabulary['weight']:g}, {vocabulary['pairs']} question-document pairs"
+            if vocabulary["weight"] is not None
+            else "no blend chosen"
+        )
+        lines.append(_correction_line(vocabulary, "vocabulary", chosen, weighted))
     residual = report.get("residual_check") or {}
     if residual.get("before") is not None:
         chosen = (
@@ -198,11 +218,7 @@ def format_report(report: dict[str, Any]) -> str:
             if residual["penalty"] is not None
             else "no correction chosen"
         )
-        lines.append(
-            f"  {residual['folds']}-fold check     {residual['metric']} {residual['before']:.4f} "
-            f"without a click residual, {residual['after']:.4f} with one fitted without the "
-            f"question ({residual['better']} higher, {residual['worse']} lower; {chosen})"
-        )
+        lines.append(_correction_line(residual, "residual", chosen, residual))
     if report.get("installed") is False:
         lines.append(report["reason"])
     elif "memory" in report:

@@ -50,6 +50,7 @@ class Pool:
     base: np.ndarray  # their rerank scores
     features: np.ndarray  # their rows of the shipped reranker's features (tools.click_residual)
     clicked: tuple[tuple[str, int], ...]  # positive passages and the place each was shown at
+    texts: tuple[str, ...] = ()  # their texts as the reranker reads them (the click vocabulary)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,12 @@ class Fitted:
             "threshold": chosen.threshold if chosen else None,
             "lift": chosen.lift if chosen else 0.0,
         }
+
+
+def pool_in_order(r: Ranked, order: Sequence[int]) -> tuple[str, ...]:
+    """``r``'s documents with its reranked pool in ``order`` (positions in the pool)."""
+    n = len(r.pooled.chunk_ids) if r.pooled is not None else 0
+    return tuple(r.sources[i] for i in order) + r.sources[n:]
 
 
 def fold_of(query: str, folds: int = FOLDS) -> int:
@@ -238,6 +245,7 @@ __all__ = [
     "Pool",
     "Ranked",
     "fit_memory",
+    "pool_in_order",
     "fold_of",
     "ndcg",
     "outer_folds",

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from adapt.memory_fit import Fitted, Ranked, ndcg, outer_folds
+from adapt.memory_fit import Fitted, Ranked, ndcg, outer_folds, pool_in_order
 from providers.rerankers.features import FEATURES
 from tools.click_residual import ClickResidual
 
@@ -194,8 +194,7 @@ def reordered(r: Ranked, residual: ClickResidual) -> tuple[str, ...]:
     pool = r.pooled
     if pool is None or not len(pool.chunk_ids):
         return r.sources
-    order = residual.order(pool.base, pool.features)
-    return tuple(r.sources[i] for i in order) + r.sources[len(pool.chunk_ids) :]
+    return pool_in_order(r, residual.order(pool.base, pool.features))
 
 
 def served_with(residual: ClickResidual, ranked: Sequence[Ranked]) -> list[Ranked]:

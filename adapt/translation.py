@@ -18,14 +18,25 @@ MIN_PROB = 1e-3  # translation probabilities below this are dropped from the tab
 BACKGROUND_TERMS = 200_000  # most frequent stems kept for P(q|C); the others count once
 
 
-def fit_translation(
-    pairs: Sequence[tuple[str, str]], collection: Iterable[str], *, iterations: int = ITERATIONS
-) -> TranslationModel:
-    """IBM Model 1 by EM over (question, answering passage) pairs; ``collection`` is every
-    passage's text (for the background model)."""
+def background_counts(collection: Iterable[str]) -> Counter[str]:
+    """How many of ``collection``'s passages hold each stem (the background model's counts)."""
     background: Counter[str] = Counter()
     for text in collection:
         background.update(set(stems(text)))
+    return background
+
+
+def fit_translation(
+    pairs: Sequence[tuple[str, str]],
+    collection: Iterable[str],
+    *,
+    iterations: int = ITERATIONS,
+    background: Counter[str] | None = None,
+) -> TranslationModel:
+    """IBM Model 1 by EM over (question, answering passage) pairs; ``collection`` is every
+    passage's text (for the background model), or ``background`` its counts already taken."""
+    if background is None:
+        background = background_counts(collection)
     kept = {q: n for q, n in background.most_common(BACKGROUND_TERMS) if n > 1}
     table = _em([(stems(q), stems(d)) for q, d in pairs], iterations)
     return TranslationModel(table, kept, sum(background.values()), len(pairs))
@@ -74,4 +85,4 @@ def _em(
     return table
 
 
-__all__ = ["fit_translation"]
+__all__ = ["background_counts", "fit_translation"]

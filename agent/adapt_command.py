@@ -33,6 +33,7 @@ from archive.store.database import EmbeddingIdentity
 from archive.store.passages import Passage
 from archive.store.search_filters import SearchFilters
 from providers.linear_head import apply_head, inverse_head
+from providers.rerankers import rerank_text
 from tools.click_residual import pool_features
 from tools.pipeline import run_pipeline
 
@@ -44,9 +45,11 @@ def add_adapt_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Learn from labels. Labels come from the operators' feedback the web app "
         "(bosun serve) stores for the collection: the citations they opened and the originals "
         "they downloaded are positives, unless the answer was thumbed down (a thumbs-up names "
-        "no passage). From them bosun adapt fits a click residual (a small linear correction of "
-        "the reranker's order on its own features, each click weighted by one over the chance its "
-        "place in the source list was looked at) and a click memory (for a new question close to "
+        "no passage). From them bosun adapt fits a click vocabulary (which question words go with "
+        "which words of the documents users opened, blended with the reranker's order), or when "
+        "that is refused a click residual (a small linear correction of the reranker's order on "
+        "its own features, each click weighted by one over the chance its place in the source "
+        "list was looked at), and a click memory (for a new question close to "
         "labelled ones, the documents opened for those move up a bounded number of places); the "
         "embedder and the reranker stay as they are. Their settings are chosen by cross-validation "
         f"over every feedback question, and each is installed only when a nested {FOLDS}-fold "
@@ -174,6 +177,7 @@ def pooled_of(label: FeedbackLabel, pool: list[Passage]) -> Pool:
         np.asarray([p["rerank"] or 0.0 for p in pool], np.float64),
         pool_features(label.query, pool),
         label.clicked,
+        tuple(rerank_text(p) for p in pool),
     )
 
 

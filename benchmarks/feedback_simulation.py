@@ -52,10 +52,9 @@ from archive.store.embedder import (  # noqa: E402
     RERANKER_FILE_KEY,
     read_meta,
 )
-from benchmarks.render import Table, document, emit  # noqa: E402
+from benchmarks.render import document, emit  # noqa: E402
 from benchmarks.simulated_users import (  # noqa: E402
     CHECKPOINTS,
-    COLUMNS,
     QUICK_CHECKPOINTS,
     Checkpoint,
     Ledger,
@@ -66,6 +65,7 @@ from benchmarks.simulated_users import (  # noqa: E402
     sub_corpus,
 )
 from benchmarks.simulation_routes import bosun, served, until, user_on  # noqa: E402
+from benchmarks.simulation_tables import tables  # noqa: E402
 
 logger = logging.getLogger("feedback_simulation")
 
@@ -231,7 +231,8 @@ def _notes(result: dict[str, Any]) -> dict[str, Any]:
 
 def _brief(report: dict[str, Any]) -> dict[str, Any]:
     """What a `bosun adapt` report says about its labels, its check and its verdict."""
-    keys = ("labels", "check", "residual_check", "parts", "installed", "reason", "seconds")
+    keys = ("labels", "check", "vocabulary_check", "residual_check", "parts", "installed")
+    keys += ("reason", "seconds")
     return {key: report[key] for key in keys if key in report}
 
 
@@ -241,80 +242,6 @@ async def run_all(
     """Every dataset's run, side by side (each has its own collection, server and adapt runs;
     their results do not depend on the timing)."""
     return list(await asyncio.gather(*(simulate(name, args, settings, log) for name in names)))
-
-
-#: What each `bosun adapt` run decided: its labels, the cross-validated check and the verdict.
-CHECK_COLUMNS = (
-    "feedback events",
-    "feedback questions",
-    "5-fold nDCG@10 without memory",
-    "with memory",
-    "questions higher",
-    "lower",
-    "lift (places)",
-    "from cosine",
-    "installed",
-)
-
-
-#: What each run's check of the click residual decided.
-RESIDUAL_COLUMNS = (
-    "feedback events",
-    "feedback questions",
-    "weighted pairs",
-    "5-fold nDCG@10 without residual",
-    "with residual",
-    "questions higher",
-    "lower",
-    "penalty",
-    "installed",
-)
-
-
-def tables(results: list[dict[str, Any]]) -> list[Table]:
-    """Per dataset: nDCG@10 against the feedback events (``<name>``), and what each adapt run
-    decided for the click memory (``<name>-checks``) and the click residual
-    (``<name>-residual``)."""
-    found = []
-    for result in results:
-        name = result["dataset"].split()[0]
-        runs = result["adapt_runs"]
-        found.append(Table(name, COLUMNS, result["rows"]))
-        found.append(Table(f"{name}-checks", CHECK_COLUMNS, [_check(r) for r in runs]))
-        found.append(Table(f"{name}-residual", RESIDUAL_COLUMNS, [_residual(r) for r in runs]))
-    return found
-
-
-def _check(run: dict[str, Any]) -> list[Any]:
-    labels, check = run.get("labels") or {}, run.get("check") or {}
-    return [
-        run["events"],
-        labels.get("questions"),
-        *_before_after(check),
-        check.get("better"),
-        check.get("worse"),
-        check.get("lift"),
-        check.get("threshold"),
-        "yes" if "memory" in (run.get("parts") or []) else "no",
-    ]
-
-
-def _residual(run: dict[str, Any]) -> list[Any]:
-    labels, check = run.get("labels") or {}, run.get("residual_check") or {}
-    return [
-        run["events"],
-        labels.get("questions"),
-        check.get("pairs"),
-        *_before_after(check),
-        check.get("better"),
-        check.get("worse"),
-        check.get("penalty"),
-        "yes" if "residual" in (run.get("parts") or []) else "no",
-    ]
-
-
-def _before_after(check: dict[str, Any]) -> list[float | None]:
-    return [None if check.get(k) is None else round(check[k], 4) for k in ("before", "after")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,10 +9,11 @@ the largest over the labelled questions naming a document). A question unlike ev
 one is ordered exactly as without the memory, so few labels can only change few rankings; the
 relevance cutoff is decided before, on the order without it.
 
-The memory's file may also hold a click residual (:mod:`tools.click_residual`): a linear
-correction of the reranker's order learnt from the same feedback, applied to the pool first,
-then the memory's lifts (each was installed only when its own check gained; a memory whose lift
-was refused is an empty one carrying the residual).
+The memory's file may also hold a click vocabulary (:mod:`tools.click_vocabulary`: the
+archive's vocabulary learnt from the same feedback, blended with the reranker's order) or a
+click residual (:mod:`tools.click_residual`: a linear correction of the reranker's order), one
+or the other, applied to the pool first, then the memory's lifts (each was installed only when
+its own check gained; a memory whose lift was refused is an empty one carrying the other).
 
 Why not a head or a reranker refitted on the clicks: fitted on 30–150 feedback questions, a
 head moved the cosines the shipped reranker reads and lost on questions no user asked (nDCG@10
@@ -35,6 +36,7 @@ from langchain_core.embeddings import Embeddings
 from archive.store.passages import Passage
 from providers.linear_head import apply_head
 from tools.click_residual import ClickResidual
+from tools.click_vocabulary import ClickVocabulary
 
 
 @dataclass(frozen=True)
@@ -47,12 +49,15 @@ class ClickMemory:
     threshold: float  # cosine below which a labelled question lifts nothing
     lift: float  # places a document moves for a question identical to a labelled one
     residual: ClickResidual | None = None  # the reranker's correction (None: none)
+    vocabulary: ClickVocabulary | None = None  # the vocabulary blended in (None: none)
 
     def __post_init__(self) -> None:
         if len(self.vectors) != len(self.sources):
             raise ValueError(f"{len(self.vectors)} vectors for {len(self.sources)} questions")
         if not 0.0 <= self.threshold < 1.0 or self.lift < 0.0:
             raise ValueError(f"threshold {self.threshold} or lift {self.lift} out of range")
+        if self.residual is not None and self.vocabulary is not None:
+            raise ValueError("a click memory carries a residual or a vocabulary, not both")
 
     def weights(self, query: np.ndarray) -> dict[str, float]:
         """Document -> strength in (0, 1] for a question with stock vector ``query``."""
@@ -82,6 +87,8 @@ class ClickMemory:
         }
         if self.residual is not None:
             arrays.update(self.residual.arrays())
+        if self.vocabulary is not None:
+            arrays.update(self.vocabulary.arrays())
         np.savez(buffer, **arrays)
         return buffer.getvalue()
 
@@ -93,9 +100,12 @@ class ClickMemory:
                 vectors = np.asarray(loaded["vectors"], dtype=np.float32)
                 info = json.loads(str(loaded["info"]))
                 arrays = {k: loaded[k] for k in loaded.files if k.startswith("residual_")}
+                words = {k: loaded[k] for k in loaded.files if k.startswith("vocabulary_")}
             sources = tuple(tuple(str(s) for s in row) for row in info["sources"])
             residual = ClickResidual.from_arrays(arrays) if arrays else None
-            return cls(vectors, sources, float(info["threshold"]), float(info["lift"]), residual)
+            vocabulary = ClickVocabulary.from_arrays(words) if words else None
+            threshold, lift = float(info["threshold"]), float(info["lift"])
+            return cls(vectors, sources, threshold, lift, residual, vocabulary)
         except (OSError, KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not a click memory: {err}") from err
 
@@ -110,13 +120,16 @@ class RecalledClicks:
     inverse: np.ndarray | None = None
 
     async def reorder(self, text: str, scored: list[Passage]) -> list[Passage]:
-        """``scored`` (the reranked pool, best first) in the residual's order, then with the
-        memory's documents lifted."""
+        """``scored`` (the reranked pool, best first) in the residual's or the vocabulary's
+        order, then with the memory's documents lifted."""
         if not scored:
             return scored
         if self.memory.residual is not None:
             residual = self.memory.residual
             scored = await asyncio.to_thread(residual.reorder, text, scored)
+        if self.memory.vocabulary is not None:
+            vocabulary = self.memory.vocabulary
+            scored = await asyncio.to_thread(vocabulary.reorder, text, scored)
         if self.memory.lift == 0.0 or not self.memory.sources:
             return scored
         vector = np.asarray(await asyncio.to_thread(self.embeddings.embed_query, text), np.float32)

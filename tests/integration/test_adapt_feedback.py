@@ -6,6 +6,7 @@ its file and meta stay); `--reset` forgets it. Needs the optional [adapt] extra 
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -162,11 +163,19 @@ async def test_a_memory_is_installed_only_when_its_cross_validated_check_gains(
     assert check["metric"] == "ndcg@10" and check["before"] is not None
     gained = check["after"] > check["before"] and check["better"] > check["worse"]
     assert report["labels"] == {"questions": 60, "folds": 5}
-    residual = report["residual_check"]  # the click residual's own check, on the real pools
-    assert residual["before"] is not None and residual["power"] == 1.0
-    kept = residual["after"] > residual["before"] and residual["better"] > residual["worse"]
-    assert report["installed"] is (gained or kept)
+    words = report["vocabulary_check"]  # the click vocabulary's own check, on the real pools
+    assert words["before"] is not None
+    blends = words["after"] > words["before"] and words["better"] > words["worse"]
+    kept = False
+    if blends:  # a vocabulary served: no residual is fitted on top of it
+        assert "residual_check" not in report
+    else:
+        residual = report["residual_check"]  # the click residual's own check
+        assert residual["before"] is not None and residual["power"] == 1.0
+        kept = residual["after"] > residual["before"] and residual["better"] > residual["worse"]
+    assert report["installed"] is (gained or kept or blends)
     assert report.get("parts", []) == [
+        *(["vocabulary"] if blends else []),
         *(["residual"] if kept else []),
         *(["memory"] if gained else []),
     ]
@@ -186,6 +195,16 @@ async def test_a_memory_is_installed_only_when_its_cross_validated_check_gains(
         for label in labels[:8]:
             found = await search(label.query)
             assert found.candidates[0]["source_id"] in label.relevant_sources
+
+    # Nothing of it reaches another collection of the same database and home.
+    elsewhere = tiny.parent / f"{tiny.name}_elsewhere"
+    shutil.copytree(tiny, elsewhere)
+    async with open_eval_services(settings, load_dataset(elsewhere, "dev")) as other:
+        assert other.calibration.memory is None
+    assert (
+        await read_meta(settings.database_uri(), collection_name(elsewhere.name), MEMORY_KEYS) == {}
+    )
+    assert not (settings.home / "models" / collection_name(elsewhere.name)).exists()
 
     # One that can only lose is refused: the memory in place, its file and meta stay as they are.
     files_before = sorted(p.name for p in (settings.home / "models" / collection).iterdir())

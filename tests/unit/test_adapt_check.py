@@ -110,6 +110,16 @@ def test_the_report_says_what_the_check_measured_and_what_was_chosen() -> None:
     assert "0.8376 without a click residual, 0.8412 with one" in text
     assert "penalty 0.3, 900 weighted pairs" in text
     assert "the click residual and memory are now served" in text
+    words = {**check, "before": 0.8376, "after": 0.8455, "weight": 1.0, "pairs": 120}
+    blended = {**report, "vocabulary_check": words, "parts": ["vocabulary"], "memory": {}}
+    text = format_report(blended)
+    assert "0.8376 without a click vocabulary, 0.8455 with one" in text
+    assert "weight 1, 120 question-document pairs" in text
+    assert "the click vocabulary is now served" in text
+    scored = {"before": 0.80, "after": 0.83, "higher": 9.0, "lower": 4.0}
+    text = format_report({**blended, "vocabulary_check": {**words, "weighted": scored}})
+    assert "0.8000 without a click vocabulary, 0.8300 with one fitted without the question " in text
+    assert "weighted by the places opened at" in text
     refused = {**report, "check": {**check, "lift": 0.0, "threshold": None}, "installed": False}
     text = format_report({**refused, "reason": "… the current model stays"})
     assert "no lift chosen" in text and text.endswith("the current model stays")

@@ -169,12 +169,24 @@ def test_each_adapt_run_is_a_row_of_the_checks_table() -> None:
                 "penalty": 0.3,
                 "pairs": 1234,
             },
-            "parts": ["memory"],
+            "vocabulary_check": {
+                "metric": "ndcg@10",
+                "before": 0.83517,
+                "after": 0.84011,
+                "better": 5,
+                "worse": 2,
+                "weight": 1.0,
+                "pairs": 40,
+            },
+            "parts": ["vocabulary", "memory"],
             "installed": True,
         },
     ]
     result = {"dataset": "ntsb_pc2narr dev", "rows": [], "adapt_runs": runs}
-    checks, residual = tables([result])[1:]
+    checks, residual, vocabulary = tables([result])[1:]
+    assert vocabulary.id == "ntsb_pc2narr-vocabulary"
+    assert vocabulary.columns[2] == "question-document pairs" and vocabulary.columns[-2] == "weight"
+    assert vocabulary.rows[1] == [100, 38, 40, 0.8352, 0.8401, 5, 2, 1.0, "yes"]
     assert checks.id == "ntsb_pc2narr-checks"
     assert checks.rows == [
         [50, 14, None, None, None, None, None, None, "no"],
