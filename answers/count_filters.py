@@ -37,7 +37,17 @@ _DECADE = re.compile(r"\b(?:the\s+)?((?:19|20)\d)0'?s\b", re.IGNORECASE)
 _BETWEEN = re.compile(
     rf"\b(?:between|from)\s+{YEAR}\s+(?:and|to|through|thru|until|-)\s+{YEAR}\b", re.I
 )
-_SINCE = re.compile(rf"\b(?:since|after|from)\s+{YEAR}\b|\b{YEAR}\s+or\s+later\b", re.I)
+# a range written without "between" or "from": "2010 to 2015", "2010-2015", "2010 through 2012"
+_RANGE = re.compile(rf"\b{YEAR}\s*(?:to|through|thru|until|-|–)\s*{YEAR}\b", re.IGNORECASE)
+# a list of years: "2012 and 2013", "2010, 2011 and 2012", "2013 or 2014"
+_LIST = re.compile(
+    rf"\b{YEAR}(?P<more>(?:\s*,\s*(?:19|20)\d\d)*,?\s+(?:and|or|&)\s+(?:19|20)\d\d)\b"
+)
+_SINCE = re.compile(
+    rf"\b(?:since|after|from)\s+{YEAR}\b|\b{YEAR}\s+(?:or|and)\s+(?:later|after)\b"
+    rf"|\b{YEAR}\s+onwards?\b",
+    re.IGNORECASE,
+)
 _BEFORE = re.compile(rf"\bbefore\s+{YEAR}\b|\b{YEAR}\s+or\s+earlier\b", re.IGNORECASE)
 _IN_YEAR = re.compile(rf"\b{YEAR}\b")
 
@@ -79,11 +89,13 @@ def period_in(question: str) -> Period | None:
 
 
 def _years(question: str) -> Period | None:
-    if m := _BETWEEN.search(question):
+    if m := _BETWEEN.search(question) or _RANGE.search(question):
         first, last = sorted((int(m[1]), int(m[2])))
         return date(first, 1, 1), date(last, 12, 31), f"from {first} to {last}"
+    if m := _LIST.search(question):
+        return _listed([int(m[1]), *map(int, re.findall(r"\d{4}", m["more"]))])
     if m := _SINCE.search(question):
-        year = m[1] or m[2]
+        year = m[1] or m[2] or m[3]
         return date(int(year), 1, 1), None, f"since {year}"
     if m := _BEFORE.search(question):
         year = int(m[1] or m[2])
@@ -92,6 +104,16 @@ def _years(question: str) -> Period | None:
         year = int(m[1])
         return date(year, 1, 1), date(year, 12, 31), f"from {year}"
     return None
+
+
+def _listed(years: list[int]) -> Period | None:
+    """The period of listed years when they follow one another ("2012 and 2013": 2012 to 2013);
+    years with gaps between them are no period (None: the question is not narrowed by date
+    rather than narrowed to years it did not name)."""
+    first, last = min(years), max(years)
+    if sorted(set(years)) != list(range(first, last + 1)):
+        return None
+    return date(first, 1, 1), date(last, 12, 31), f"from {first} to {last}"
 
 
 # --- NTSB records -------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from answers.count_filters import (
 )
 from answers.flags import country_name, flags_in
 from answers.related_types import related_line
+from answers.sea_areas import area_in, without_areas
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
 from archive.vessel_types import families_in, own_words, type_words
@@ -112,8 +113,16 @@ _CATEGORIES = (
     ("AIR", r"airplanes?|aeroplanes?|fixed[- ]wing"),
 )
 _WEATHER = (
-    ("IMC", r"\bimc\b|instrument\s+(?:meteorological\s+)?conditions"),
-    ("VMC", r"\bvmc\b|visual\s+(?:meteorological\s+)?conditions"),
+    # the weather a pilot flies by instruments or by sight in, however a user calls it
+    (
+        "IMC",
+        r"\bimc\b|instrument\s+(?:meteorological\s+|weather\s+)?conditions|instrument\s+weather"
+        r"|ifr\s+(?:weather|conditions)",
+    ),
+    (
+        "VMC",
+        r"\bvmc\b|visual\s+(?:meteorological\s+|weather\s+)?conditions|vfr\s+(?:weather|conditions)",
+    ),
 )
 _AIR_OUTCOMES = (
     ("fatal", r"fatal|fatalit(?:y|ies)|deadly|killed|deaths?|died|lethal"),
@@ -317,7 +326,10 @@ def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
 
 
 def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
-    codes = flags_in(question)
+    if area := area_in(question):
+        query = replace(query, area=area[1])
+        scope.append(f"in {area[0]}")
+    codes = flags_in(without_areas(question))
     if len(codes) == 1:
         query = replace(query, flag=codes[0])
     elif codes:

@@ -90,6 +90,7 @@ class RecordQuery:
     #: a pattern over the IMO initial event, lower case ("collision", "sinking|sank|founder")
     initial_event: str = ""
     mode: str = ""  # an investigation report's mode ("marine", "rail", "aviation")
+    area: str = ""  # a pattern over a casualty's recorded location ("north\\s+sea")
     outcomes: tuple[str, ...] = ()  # keys of OUTCOMES, all required
 
     def scope_only(self) -> RecordQuery:
@@ -171,6 +172,7 @@ def _more_checks(query: RecordQuery) -> list[tuple[str, Any, str]]:
             f"{_WHOLE_NUMBER.format('gross_tonnage')} >= %(min_tonnage)s",
         ),
         ("dead_missing", "|".join(query.dead_missing), _DEAD_MISSING),
+        ("area", query.area, "coalesce(d.metadata->>'location', '') ~* %(area)s"),
     ]
 
 
