@@ -106,10 +106,19 @@ def _years(question: str) -> Period | None:
     return None
 
 
+def years_listed(question: str) -> tuple[int, ...]:
+    """The years a question lists with gaps between them ("in 2010 and 2013"), in order; ()
+    when it lists none, or years that follow one another (a period: :func:`period_in`)."""
+    m = _LIST.search(question)
+    if m is None or _BETWEEN.search(question) or _RANGE.search(question):
+        return ()
+    years = sorted({int(m[1]), *map(int, re.findall(r"\d{4}", m["more"]))})
+    return tuple(years) if years != list(range(years[0], years[-1] + 1)) else ()
+
+
 def _listed(years: list[int]) -> Period | None:
     """The period of listed years when they follow one another ("2012 and 2013": 2012 to 2013);
-    years with gaps between them are no period (None: the question is not narrowed by date
-    rather than narrowed to years it did not name)."""
+    years with gaps between them are no period (None; :func:`years_listed` reads them)."""
     first, last = min(years), max(years)
     if sorted(set(years)) != list(range(first, last + 1)):
         return None

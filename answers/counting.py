@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import date
 
 from answers.count_filters import (
     air_fields,
@@ -21,6 +22,7 @@ from answers.count_filters import (
     period_in,
     sea_fields,
     states_named,
+    years_listed,
 )
 from answers.flags import country_name, flags_in
 from answers.related_types import related_line
@@ -237,7 +239,7 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
     """The records a question's words select among IMO casualties (``sea``) or NTSB records."""
     query = RecordQuery(kind="casualty" if sea else "ntsb_report")
     scope: list[str] = []
-    query, years = _years(question, query)
+    query, years = dated(question, query)
     query = _sea_filters(question, query, scope) if sea else _air_filters(question, query, scope)
     outcomes = _SEA_OUTCOMES if sea else _AIR_OUTCOMES
     found = [name for name, pattern in outcomes if re.search(pattern, question, re.IGNORECASE)]
@@ -288,12 +290,19 @@ def _aviation_words(question: str) -> bool:
     return bool(_AIR_WORDS.search(question) or _MAKE.search(question))
 
 
-def _years(question: str, query: RecordQuery) -> tuple[RecordQuery, str]:
+def dated(question: str, query: RecordQuery) -> tuple[RecordQuery, str]:
+    """``query`` narrowed to the period a question names, or to the years it lists with gaps
+    between them ("in 2010 and 2013"), with the words that say so; unchanged when it names no
+    date."""
     found = period_in(question)
+    if found is None and (years := years_listed(question)):
+        words = "in " + ", ".join(map(str, years[:-1])) + f" and {years[-1]}"
+        found = (date(years[0], 1, 1), date(years[-1], 12, 31), words)
+        query = replace(query, years=years)
     if found is None:
         return query, ""
-    first, last, words = found
-    return replace(query, date_from=first, date_to=last), words
+    start, end, words = found
+    return replace(query, date_from=start, date_to=end), words
 
 
 def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:

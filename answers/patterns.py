@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from answers.count_filters import period_in
-from answers.counting import CountPlan, count_plan, kind_stems, plan_for
+from answers.counting import CountPlan, count_plan, dated, kind_stems, plan_for
 from answers.pattern_asks import (
     asks_afterwards,
     asks_cause_of_set,
@@ -125,10 +124,8 @@ def _taic_plan(question: str, own: frozenset[str]) -> PatternPlan:
     what it names ("involving …", "where does fatigue come up", "boats that capsized")."""
     mode = taic_mode(question)
     query = RecordQuery(kind="investigation_report", mode=mode)
-    scope = [f"of {mode} occurrences" if mode else ""]
-    if period := period_in(question):
-        query = replace(query, date_from=period[0], date_to=period[1])
-        scope.append(period[2])
+    query, period = dated(question, query)
+    scope = [f"of {mode} occurrences" if mode else "", period]
     topic = " ".join(w for w in (_involving(question), mentioned(question)) if w)
     plan = CountPlan(query, "TAIC reports", " ".join(s for s in scope if s), "")
     return PatternPlan(plan, "finding", topic, own)

@@ -55,6 +55,7 @@ class RecordQuery:
     kind: str  # ntsb_report | casualty
     date_from: date | None = None
     date_to: date | None = None  # inclusive
+    years: tuple[int, ...] = ()  # listed years with gaps between them, any of them (2010, 2013)
     region: str = ""  # a US state, as NTSB records spell it ("Texas")
     regions: tuple[str, ...] = ()  # US states, any of them ("Arkansas or Indiana", "New England")
     #: aircraft make, the first words of any aircraft's make ("ROBINSON" for "ROBINSON
@@ -172,6 +173,7 @@ def _more_checks(query: RecordQuery) -> list[tuple[str, Any, str]]:
             f"{_WHOLE_NUMBER.format('gross_tonnage')} >= %(min_tonnage)s",
         ),
         ("dead_missing", "|".join(query.dead_missing), _DEAD_MISSING),
+        ("years", list(query.years), "extract(year FROM d.date)::int = ANY(%(years)s)"),
         ("area", query.area, "coalesce(d.metadata->>'location', '') ~* %(area)s"),
     ]
 

@@ -192,6 +192,11 @@ async def test_a_sea_area_is_read_from_the_recorded_location(services: Services)
     assert await _ids(services, RecordQuery("casualty", area="baltic")) == {"F5"}
 
 
+async def test_listed_years_count_those_years_only(services: Services) -> None:
+    plan = count_plan("How many casualties were there in 1995 and 2001?")
+    assert plan is not None and await _ids(services, plan.query) == {"F1", "F5"}  # not 1996
+
+
 async def test_a_month_named_like_a_ship_is_counted_as_the_month(services: Services) -> None:
     """The registry holds a ship MAY; "casualties in May 2005" counts May's records, it is not
     refused as "no documents match the filters (vessel MAY ...)"."""

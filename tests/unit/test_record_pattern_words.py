@@ -75,9 +75,15 @@ def test_listed_and_ranged_years_are_one_period(
     assert found is not None and found[:2] == (first, last), found
 
 
-def test_years_with_a_gap_are_no_period() -> None:
-    """ "2010 and 2013" is not 2010 alone (nor 2010 to 2013): no date narrows the set."""
-    assert period_in("What caused the glider accidents in 2010 and 2013?") is None
+def test_years_with_a_gap_are_those_years() -> None:
+    """ "2010 and 2013" is neither 2010 alone nor 2010 to 2013: those two years."""
+    question = "What caused the glider accidents in 2010 and 2013?"
+    assert period_in(question) is None
+    plan = plan_for(question, sea=False)
+    assert plan.query.years == (2010, 2013) and "in 2010 and 2013" in plan.scope
+    assert plan_for("Glider accidents in 2010 and 2011", sea=False).query.years == ()
+    taic = _pattern("Marine reports TAIC wrote in 2012, 2014 and 2016: common threads?")
+    assert taic.plan.query.years == (2012, 2014, 2016)
 
 
 @pytest.mark.parametrize(
