@@ -127,6 +127,11 @@ def _listed(years: list[int]) -> Period | None:
 
 # --- NTSB records -------------------------------------------------------------------------
 
+
+def _states(names: str) -> tuple[str, ...]:
+    return tuple(names.split("|"))
+
+
 #: Regions of states a question may name, by the states they are made of.
 REGIONS = {
     r"new\s+england": (
@@ -146,6 +151,22 @@ REGIONS = {
         "Washington",
     ),
     r"pacific\s+northwest": ("Oregon", "Washington"),
+    # the US Census Bureau's regions and divisions, and the states along a coast or the lakes
+    r"(?:the\s+)?mid-?west(?:ern\s+states)?": _states(
+        "Illinois|Indiana|Iowa|Kansas|Michigan|Minnesota|Missouri|Nebraska|North Dakota|Ohio|"
+        "South Dakota|Wisconsin"
+    ),
+    r"the\s+(?:US\s+)?north-?east(?!\s+of)|north-?eastern\s+states": _states(
+        "Connecticut|Maine|Massachusetts|New Hampshire|Rhode Island|Vermont|New Jersey|New York|"
+        "Pennsylvania"
+    ),
+    r"mountain\s+(?:states|west)": _states(
+        "Arizona|Colorado|Idaho|Montana|Nevada|New Mexico|Utah|Wyoming"
+    ),
+    r"gulf\s+coast(?:\s+states)?": _states("Texas|Louisiana|Mississippi|Alabama|Florida"),
+    r"great\s+lakes\s+(?:states|region)": _states(
+        "Illinois|Indiana|Michigan|Minnesota|New York|Ohio|Pennsylvania|Wisconsin"
+    ),
 }
 _WEEKEND = re.compile(r"\bweekends?\b|\bsaturdays?\s+or\s+sundays?\b", re.IGNORECASE)
 _SEVERAL = r"(?:two|2)\s+or\s+more|more\s+than\s+(?:one|1)|multiple|several|at\s+least\s+(?:two|2)"
@@ -174,8 +195,20 @@ _AT_LEAST_KILLED = re.compile(
     re.IGNORECASE,
 )
 _NO_INJURIES = re.compile(
-    r"\bno\s+(?:one|body)\s+(?:was\s+)?(?:hurt|injured)|\bnobody\s+(?:was\s+)?(?:hurt|injured)"
-    r"|\bno\s+injur(?:y|ies)|\bwithout\s+(?:any\s+)?injur(?:y|ies)|\buninjured\b",
+    r"\b(?:no[\s-]?(?:one|body)|nobody)\s+(?:was\s+|got\s+|being\s+|getting\s+)?(?:hurt|injured)"
+    r"|\bno\s+injur(?:y|ies)|\bwithout\s+(?:any\s+)?injur(?:y|ies)|\buninjured\b|\bunhurt\b"
+    r"|\bwithout\s+any(?:one|body)\s+(?:being\s+|getting\s+)?(?:hurt|injured)",
+    re.IGNORECASE,
+)
+#: Hurt badly, however said: "seriously injured", "badly hurt", "severe injuries".
+HURT_BADLY = r"(?:serious(?:ly)?|bad(?:ly)?|severe(?:ly)?)\s+(?:injur\w*|hurt)"
+#: Killed or hurt badly, either one: "killed or badly hurt", "seriously injured or killed".
+_NEGATED = re.compile(
+    r"\b(?:nobody|no\s+one|none|not|without\s+anyone)\s+(?:was\s+|were\s+)?$", re.I
+)
+_KILLED_OR_HURT = re.compile(
+    rf"\b(?:killed|died|dead|fatal\w*)\s+or\s+(?:were\s+|was\s+|got\s+)?{HURT_BADLY}"
+    rf"|\b{HURT_BADLY}\s+or\s+(?:were\s+|was\s+|got\s+)?(?:killed|died|dead)\b",
     re.IGNORECASE,
 )
 _MINOR_ONLY = re.compile(
@@ -230,10 +263,17 @@ def air_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQue
 
 
 def injury_outcome(question: str) -> str:
-    """ "no_injuries" or "minor_only" when the question asks for that level; "" otherwise."""
+    """ "no_injuries", "minor_only", "fatal_or_serious" or "not_fatal_or_serious" when the
+    question asks for that level; "" otherwise."""
     if _NO_INJURIES.search(question):
         return "no_injuries"
-    return "minor_only" if _MINOR_ONLY.search(question) else ""
+    if _MINOR_ONLY.search(question):
+        return "minor_only"  # "only minor injuries (nobody killed or seriously hurt)"
+    if m := _KILLED_OR_HURT.search(question):  # "nobody killed or badly hurt": neither
+        return (
+            "not_fatal_or_serious" if _NEGATED.search(question[: m.start()]) else "fatal_or_serious"
+        )
+    return ""
 
 
 def model_pattern(model: str) -> str:

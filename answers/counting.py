@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from answers.count_filters import (
+    HURT_BADLY,
     air_fields,
     injury_outcome,
     model_pattern,
@@ -128,7 +129,7 @@ _WEATHER = (
 )
 _AIR_OUTCOMES = (
     ("fatal", r"fatal|fatalit(?:y|ies)|deadly|killed|deaths?|died|lethal"),
-    ("serious", r"serious(?:ly)?\s+injur"),
+    ("serious", HURT_BADLY),
     ("injured", r"injur"),
 )
 _SEA_OUTCOMES = (
@@ -271,6 +272,8 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
 _OUTCOME_WORDS = {
     "fatal": "fatal",
     "serious": "with serious injuries",
+    "fatal_or_serious": "with someone killed or seriously injured",
+    "not_fatal_or_serious": "with nobody killed or seriously injured",
     "no_injuries": "without injuries",
     "minor_only": "with only minor injuries",
     "injured": "with injuries",

@@ -38,14 +38,19 @@ WHY = re.compile(
 CAUSE = re.compile(
     r"\bwhat\s+(?:\w+\s+)?(?:caused|causes|started|triggered|set\s+(?:\w+\s+){0,3}?off|"
     r"led\s+(?:up\s+)?to|brought\s+(?:\w+\s+){0,2}?down)\b|"
-    r"\bwhat\s+(?:was|were)\s+behind\b|\bwhy\s+(?:did|do|were)\b",
+    r"\bwhat(?:'s|\s+(?:was|were|is|are))\s+behind\b|"
+    # why records end as they do, not why they are as they are ("why do planes have wings")
+    r"\bwhy\s+(?:did|do|does|were|are)\b[^?.]*?\b(?:crash\w*|happen\w*|fail\w*|sink|sank|"
+    r"capsiz\w*|collid\w*|ground\w*|aground|go\s+down|stall\w*|break\s+up|catch\s+fire)\b|"
+    r"\bwhat(?:'s|\s+is|\s+keeps?)\s+(?:\w+\s+)?causing\b|\bwhat\s+(?:\w+\s+)?leads?\s+(?:up\s+)?to\b",
     re.IGNORECASE,
 )
 #: Records named in the plural: a set of them, not one event.
 PLURAL_RECORDS = re.compile(
     r"\b(?:accidents|crashes|incidents|mishaps|occurrences|casualties|ships|vessels|boats|"
     r"carriers|tankers|trawlers|ferries|aircraft|airplanes|helicopters|gliders|balloons|"
-    r"groundings|collisions|fires|sinkings|capsizes|derailments|inquiries|investigations)\b",
+    r"groundings|collisions|fires|sinkings|capsizes|derailments|inquiries|investigations|"
+    r"planes|seaplanes|gyroplanes|gyrocopters|sailplanes|rotorcraft|trains)\b",
     re.IGNORECASE,
 )
 #: Records the pattern may be about, beyond :mod:`answers.patterns`' own nouns.
@@ -65,6 +70,20 @@ MODES = (
     ("rail", r"rail\w*|trains?|level\s+crossings?"),
     ("marine", r"marine|maritime|ships?|vessels?|ferr(?:y|ies)|boats?|sea"),
     ("aviation", r"aviation|aircraft|air|flights?|helicopters?|aeroplanes?|airplanes?"),
+)
+#: Flight phases a question about NTSB records may narrow its set to, as the records write each
+#: (the set's text is searched for it) and the ways a user says it.
+PHASES = (
+    ("landing", r"landings?|landed|touch(?:ing)?[\s-]?downs?"),
+    ("takeoff", r"take[\s-]?offs?|taking\s+off"),
+    ("approach", r"approach(?:es|ing)?"),
+    ("taxi", r"taxi(?:ing|ed)?"),
+    ("go-around", r"go[\s-]arounds?"),
+    ("climb", r"climb(?:s|ing)?|climb[\s-]?out"),
+    ("descent", r"descent|descending"),
+    ("cruise", r"cruise|cruising"),
+    ("maneuvering", r"maneuvering|manoeuvring"),
+    ("hover", r"hover(?:ing)?"),
 )
 #: Where a question names the event or factor its reports mention: "where does fatigue come
 #: up", "boats that capsized", "trains that derailed".
@@ -119,3 +138,8 @@ def mentioned(question: str) -> str:
         return ""
     words = next(g for g in match.groups() if g)
     return " ".join(words.split())
+
+
+def phases_in(question: str) -> list[str]:
+    """The flight phases a question names, as the records write them ("take-off": takeoff)."""
+    return [p for p, said in PHASES if re.search(rf"\b(?:{said})\b", question, re.IGNORECASE)]

@@ -23,6 +23,7 @@ from answers.pattern_asks import (
     asks_why,
     mentioned,
     names_records,
+    phases_in,
     taic_mode,
 )
 from answers.pattern_groups import (
@@ -67,8 +68,6 @@ _SEA = re.compile(
     r"trawlers?|flag(?:ged|s)?|groundings?)\b",
     re.IGNORECASE,
 )
-#: Flight phases a question about NTSB records may narrow its set to.
-PHASES = ("landing", "takeoff", "approach", "taxi", "go-around", "climb", "descent", "cruise")
 _INVOLVING = re.compile(
     r"\b(?:involving|about|related\s+to|caused\s+by)\s+(?P<words>[\w\s-]{3,40}?)"
     r"(?=\s+(?:in|on|at|during|from|between|since|before|that|which|investigated)\b|[?.!,]|$)",
@@ -144,7 +143,7 @@ def _whole_families(question: str, plan: CountPlan) -> CountPlan:
 
 
 def _topic(question: str) -> str:
-    phases = [p for p in PHASES if re.search(rf"\b{p}\b", question, re.IGNORECASE)]
+    phases = phases_in(question)
     return " ".join([*phases, _involving(question)]).strip()
 
 

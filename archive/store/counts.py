@@ -23,6 +23,8 @@ Outcome = Literal[
     "fatal",
     "injured",
     "serious",
+    "fatal_or_serious",
+    "not_fatal_or_serious",
     "no_injuries",
     "minor_only",
     "loss_of_life",
@@ -35,6 +37,8 @@ OUTCOMES: dict[str, str] = {
     "injured": "(d.fatalities + d.serious_injuries + d.minor_injuries > 0"
     " OR d.consequences LIKE '%%serious injuries%%')",
     "serious": "d.serious_injuries > 0",
+    "fatal_or_serious": "(d.fatalities > 0 OR d.serious_injuries > 0)",
+    "not_fatal_or_serious": "d.fatalities + d.serious_injuries = 0",
     "no_injuries": "d.fatalities + d.serious_injuries + d.minor_injuries = 0",
     "minor_only": "d.minor_injuries > 0 AND d.fatalities + d.serious_injuries = 0",
     "loss_of_life": "d.consequences LIKE '%%loss of life%%'",

@@ -149,6 +149,12 @@ async def test_injury_levels_are_outcomes(services: Services) -> None:
     assert (none.matched, none.scope) == (2, 6)
     minor = await _ids(services, RecordQuery(air, outcomes=("minor_only",)))
     assert minor == {"CEN12LA002", "CEN12LA005"}
+    worst = await _ids(services, RecordQuery(air, outcomes=("fatal_or_serious",)))
+    assert worst == {"CEN12FA003", "CEN12FA004"}
+    spared = await count_records(
+        services.store, RecordQuery(air, outcomes=("not_fatal_or_serious",))
+    )
+    assert spared.matched == 4
 
 
 async def test_maritime_fields_filter_casualties(services: Services) -> None:

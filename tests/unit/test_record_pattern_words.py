@@ -123,3 +123,78 @@ def test_a_taic_question_reads_its_period_modes_and_topic() -> None:
     assert (every.plan.query.mode, every.topic) == ("", "drug use")
     derailed = _pattern("Trains that derailed, in TAIC's reports: what usually led up to it?")
     assert (derailed.plan.query.mode, derailed.topic) == ("rail", "derailed")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's behind all the Cirrus accidents in Texas?",
+        "What is causing these seaplane crashes?",
+        "Why do gyroplanes crash?",
+        "What leads to groundings of tankers?",
+    ],
+)
+def test_why_asked_of_plural_records_is_a_pattern(question: str) -> None:
+    assert pattern_plan(question) is not None, question
+
+
+@pytest.mark.parametrize(
+    ("words", "outcomes"),
+    [
+        ("that killed or badly hurt someone", ("fatal_or_serious",)),
+        ("where people were seriously injured or killed", ("fatal_or_serious",)),
+        ("where someone was badly hurt", ("serious",)),
+        ("with severe injuries", ("serious",)),
+        ("where nobody got hurt", ("no_injuries",)),
+        ("where no one was injured", ("no_injuries",)),
+        ("where everyone walked away unhurt", ("no_injuries",)),
+    ],
+)
+def test_injuries_in_users_words(words: str, outcomes: tuple[str, ...]) -> None:
+    query = plan_for(f"Piper accidents {words}: what usually caused them?", sea=False).query
+    assert query.outcomes == outcomes, words
+
+
+@pytest.mark.parametrize(
+    ("words", "topic"),
+    [
+        ("on take-off", "takeoff"),
+        ("while taking off", "takeoff"),
+        ("during go arounds", "go-around"),
+        ("while taxiing", "taxi"),
+        ("while hovering", "hover"),
+        ("on landing", "landing"),
+    ],
+)
+def test_a_phase_in_users_words_is_the_records_word(words: str, topic: str) -> None:
+    assert _pattern(f"Common causes of Robinson accidents {words}?").topic == topic
+
+
+@pytest.mark.parametrize(
+    ("words", "members"),
+    [
+        ("in the Midwest", {"Ohio", "Iowa", "Kansas", "Wisconsin"}),
+        ("along the Gulf Coast", {"Texas", "Louisiana", "Mississippi", "Alabama", "Florida"}),
+        ("in the Northeast", {"New York", "Maine", "Pennsylvania"}),
+        ("in the Mountain states", {"Colorado", "Utah", "Nevada"}),
+        ("in the Great Lakes states", {"Michigan", "Ohio", "New York"}),
+    ],
+)
+def test_a_region_in_users_words_is_its_states(words: str, members: set[str]) -> None:
+    regions = plan_for(f"Accidents {words}: usual causes?", sea=False).query.regions
+    assert members <= set(regions), (words, regions)
+
+
+def test_a_direction_is_no_region() -> None:
+    query = plan_for("Accidents northeast of Denver: usual causes?", sea=False).query
+    assert (query.region, query.regions) == ("", ())
+
+
+def test_why_records_are_as_they_are_is_no_pattern() -> None:
+    assert pattern_plan("Why do planes have wings?") is None
+    assert pattern_plan("Why are ships painted red below the waterline?") is None
+
+
+def test_nobody_killed_or_badly_hurt_is_no_worst_outcome() -> None:
+    query = plan_for("Cessna accidents where nobody was killed or badly hurt", sea=False).query
+    assert query.outcomes == ("not_fatal_or_serious",)
