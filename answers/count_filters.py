@@ -17,7 +17,7 @@ from datetime import date
 
 from archive.store.counts import RecordQuery
 from archive.vessel_types import society_in
-from text.dates import MONTH, YEAR, month_end, month_number
+from text.dates import MONTH, YEAR, listed_years, month_end, month_number
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": 4, "1st": 1, "2nd": 2}
 _ORDINALS |= {"3rd": 3, "4th": 4}
@@ -39,10 +39,6 @@ _BETWEEN = re.compile(
 )
 # a range written without "between" or "from": "2010 to 2015", "2010-2015", "2010 through 2012"
 _RANGE = re.compile(rf"\b{YEAR}\s*(?:to|through|thru|until|-|–)\s*{YEAR}\b", re.IGNORECASE)
-# a list of years: "2012 and 2013", "2010, 2011 and 2012", "2013 or 2014"
-_LIST = re.compile(
-    rf"\b{YEAR}(?P<more>(?:\s*,\s*(?:19|20)\d\d)*,?\s+(?:and|or|&)\s+(?:19|20)\d\d)\b"
-)
 _SINCE = re.compile(
     rf"\b(?:since|after|from)\s+{YEAR}\b|\b{YEAR}\s+(?:or|and)\s+(?:later|after)\b"
     rf"|\b{YEAR}\s+onwards?\b",
@@ -92,8 +88,8 @@ def _years(question: str) -> Period | None:
     if m := _BETWEEN.search(question) or _RANGE.search(question):
         first, last = sorted((int(m[1]), int(m[2])))
         return date(first, 1, 1), date(last, 12, 31), f"from {first} to {last}"
-    if m := _LIST.search(question):
-        return _listed([int(m[1]), *map(int, re.findall(r"\d{4}", m["more"]))])
+    if years := listed_years(question):
+        return _listed(years)
     if m := _SINCE.search(question):
         year = m[1] or m[2] or m[3]
         return date(int(year), 1, 1), None, f"since {year}"
@@ -109,18 +105,17 @@ def _years(question: str) -> Period | None:
 def years_listed(question: str) -> tuple[int, ...]:
     """The years a question lists with gaps between them ("in 2010 and 2013"), in order; ()
     when it lists none, or years that follow one another (a period: :func:`period_in`)."""
-    m = _LIST.search(question)
-    if m is None or _BETWEEN.search(question) or _RANGE.search(question):
+    years = listed_years(question)
+    if not years or _BETWEEN.search(question) or _RANGE.search(question):
         return ()
-    years = sorted({int(m[1]), *map(int, re.findall(r"\d{4}", m["more"]))})
     return tuple(years) if years != list(range(years[0], years[-1] + 1)) else ()
 
 
 def _listed(years: list[int]) -> Period | None:
     """The period of listed years when they follow one another ("2012 and 2013": 2012 to 2013);
     years with gaps between them are no period (None; :func:`years_listed` reads them)."""
-    first, last = min(years), max(years)
-    if sorted(set(years)) != list(range(first, last + 1)):
+    first, last = years[0], years[-1]
+    if years != list(range(first, last + 1)):
         return None
     return date(first, 1, 1), date(last, 12, 31), f"from {first} to {last}"
 

@@ -13,6 +13,7 @@ from answers.count_filters import period_in
 from answers.counting import plan_for
 from answers.patterns import PatternPlan, pattern_plan
 from answers.sea_areas import area_in
+from tools.dates import date_range, year_in_passing
 
 
 def _pattern(question: str) -> PatternPlan:
@@ -198,3 +199,13 @@ def test_why_records_are_as_they_are_is_no_pattern() -> None:
 def test_nobody_killed_or_badly_hurt_is_no_worst_outcome() -> None:
     query = plan_for("Cessna accidents where nobody was killed or badly hurt", sea=False).query
     assert query.outcomes == ("not_fatal_or_serious",)
+
+
+def test_a_search_filters_listed_years_from_the_first_to_the_last() -> None:
+    """A question the search answers keeps every year it lists ("Robinson accidents in 2012 and
+    2013"), not the first alone, so no later claim says the archive lacks 2013."""
+    assert date_range("Robinson helicopter accidents in 2012 and 2013") == (
+        date(2012, 1, 1),
+        date(2013, 12, 31),
+    )
+    assert year_in_passing("The Airbus A380 engine failure in 2009 and 2010") is None
