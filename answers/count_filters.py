@@ -17,7 +17,7 @@ from datetime import date
 
 from archive.store.counts import RecordQuery
 from archive.vessel_types import society_in
-from text.dates import MONTH, YEAR, month_end, month_number
+from text.dates import MONTH, YEAR, listed_years, month_end, month_number
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": 4, "1st": 1, "2nd": 2}
 _ORDINALS |= {"3rd": 3, "4th": 4}
@@ -37,7 +37,13 @@ _DECADE = re.compile(r"\b(?:the\s+)?((?:19|20)\d)0'?s\b", re.IGNORECASE)
 _BETWEEN = re.compile(
     rf"\b(?:between|from)\s+{YEAR}\s+(?:and|to|through|thru|until|-)\s+{YEAR}\b", re.I
 )
-_SINCE = re.compile(rf"\b(?:since|after|from)\s+{YEAR}\b|\b{YEAR}\s+or\s+later\b", re.I)
+# a range written without "between" or "from": "2010 to 2015", "2010-2015", "2010 through 2012"
+_RANGE = re.compile(rf"\b{YEAR}\s*(?:to|through|thru|until|-|–)\s*{YEAR}\b", re.IGNORECASE)
+_SINCE = re.compile(
+    rf"\b(?:since|after|from)\s+{YEAR}\b|\b{YEAR}\s+(?:or|and)\s+(?:later|after)\b"
+    rf"|\b{YEAR}\s+onwards?\b",
+    re.IGNORECASE,
+)
 _BEFORE = re.compile(rf"\bbefore\s+{YEAR}\b|\b{YEAR}\s+or\s+earlier\b", re.IGNORECASE)
 _IN_YEAR = re.compile(rf"\b{YEAR}\b")
 
@@ -79,11 +85,13 @@ def period_in(question: str) -> Period | None:
 
 
 def _years(question: str) -> Period | None:
-    if m := _BETWEEN.search(question):
+    if m := _BETWEEN.search(question) or _RANGE.search(question):
         first, last = sorted((int(m[1]), int(m[2])))
         return date(first, 1, 1), date(last, 12, 31), f"from {first} to {last}"
+    if years := listed_years(question):
+        return _listed(years)
     if m := _SINCE.search(question):
-        year = m[1] or m[2]
+        year = m[1] or m[2] or m[3]
         return date(int(year), 1, 1), None, f"since {year}"
     if m := _BEFORE.search(question):
         year = int(m[1] or m[2])
@@ -94,7 +102,30 @@ def _years(question: str) -> Period | None:
     return None
 
 
+def years_listed(question: str) -> tuple[int, ...]:
+    """The years a question lists with gaps between them ("in 2010 and 2013"), in order; ()
+    when it lists none, or years that follow one another (a period: :func:`period_in`)."""
+    years = listed_years(question)
+    if not years or _BETWEEN.search(question) or _RANGE.search(question):
+        return ()
+    return tuple(years) if years != list(range(years[0], years[-1] + 1)) else ()
+
+
+def _listed(years: list[int]) -> Period | None:
+    """The period of listed years when they follow one another ("2012 and 2013": 2012 to 2013);
+    years with gaps between them are no period (None; :func:`years_listed` reads them)."""
+    first, last = years[0], years[-1]
+    if years != list(range(first, last + 1)):
+        return None
+    return date(first, 1, 1), date(last, 12, 31), f"from {first} to {last}"
+
+
 # --- NTSB records -------------------------------------------------------------------------
+
+
+def _states(names: str) -> tuple[str, ...]:
+    return tuple(names.split("|"))
+
 
 #: Regions of states a question may name, by the states they are made of.
 REGIONS = {
@@ -115,6 +146,22 @@ REGIONS = {
         "Washington",
     ),
     r"pacific\s+northwest": ("Oregon", "Washington"),
+    # the US Census Bureau's regions and divisions, and the states along a coast or the lakes
+    r"(?:the\s+)?mid-?west(?:ern\s+states)?": _states(
+        "Illinois|Indiana|Iowa|Kansas|Michigan|Minnesota|Missouri|Nebraska|North Dakota|Ohio|"
+        "South Dakota|Wisconsin"
+    ),
+    r"the\s+(?:US\s+)?north-?east(?!\s+of)|north-?eastern\s+states": _states(
+        "Connecticut|Maine|Massachusetts|New Hampshire|Rhode Island|Vermont|New Jersey|New York|"
+        "Pennsylvania"
+    ),
+    r"mountain\s+(?:states|west)": _states(
+        "Arizona|Colorado|Idaho|Montana|Nevada|New Mexico|Utah|Wyoming"
+    ),
+    r"gulf\s+coast(?:\s+states)?": _states("Texas|Louisiana|Mississippi|Alabama|Florida"),
+    r"great\s+lakes\s+(?:states|region)": _states(
+        "Illinois|Indiana|Michigan|Minnesota|New York|Ohio|Pennsylvania|Wisconsin"
+    ),
 }
 _WEEKEND = re.compile(r"\bweekends?\b|\bsaturdays?\s+or\s+sundays?\b", re.IGNORECASE)
 _SEVERAL = r"(?:two|2)\s+or\s+more|more\s+than\s+(?:one|1)|multiple|several|at\s+least\s+(?:two|2)"
@@ -143,8 +190,20 @@ _AT_LEAST_KILLED = re.compile(
     re.IGNORECASE,
 )
 _NO_INJURIES = re.compile(
-    r"\bno\s+(?:one|body)\s+(?:was\s+)?(?:hurt|injured)|\bnobody\s+(?:was\s+)?(?:hurt|injured)"
-    r"|\bno\s+injur(?:y|ies)|\bwithout\s+(?:any\s+)?injur(?:y|ies)|\buninjured\b",
+    r"\b(?:no[\s-]?(?:one|body)|nobody)\s+(?:was\s+|got\s+|being\s+|getting\s+)?(?:hurt|injured)"
+    r"|\bno\s+injur(?:y|ies)|\bwithout\s+(?:any\s+)?injur(?:y|ies)|\buninjured\b|\bunhurt\b"
+    r"|\bwithout\s+any(?:one|body)\s+(?:being\s+|getting\s+)?(?:hurt|injured)",
+    re.IGNORECASE,
+)
+#: Hurt badly, however said: "seriously injured", "badly hurt", "severe injuries".
+HURT_BADLY = r"(?:serious(?:ly)?|bad(?:ly)?|severe(?:ly)?)\s+(?:injur\w*|hurt)"
+#: Killed or hurt badly, either one: "killed or badly hurt", "seriously injured or killed".
+_NEGATED = re.compile(
+    r"\b(?:nobody|no\s+one|none|not|without\s+anyone)\s+(?:was\s+|were\s+)?$", re.I
+)
+_KILLED_OR_HURT = re.compile(
+    rf"\b(?:killed|died|dead|fatal\w*)\s+or\s+(?:were\s+|was\s+|got\s+)?{HURT_BADLY}"
+    rf"|\b{HURT_BADLY}\s+or\s+(?:were\s+|was\s+|got\s+)?(?:killed|died|dead)\b",
     re.IGNORECASE,
 )
 _MINOR_ONLY = re.compile(
@@ -199,10 +258,17 @@ def air_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQue
 
 
 def injury_outcome(question: str) -> str:
-    """ "no_injuries" or "minor_only" when the question asks for that level; "" otherwise."""
+    """ "no_injuries", "minor_only", "fatal_or_serious" or "not_fatal_or_serious" when the
+    question asks for that level; "" otherwise."""
     if _NO_INJURIES.search(question):
         return "no_injuries"
-    return "minor_only" if _MINOR_ONLY.search(question) else ""
+    if _MINOR_ONLY.search(question):
+        return "minor_only"  # "only minor injuries (nobody killed or seriously hurt)"
+    if m := _KILLED_OR_HURT.search(question):  # "nobody killed or badly hurt": neither
+        return (
+            "not_fatal_or_serious" if _NEGATED.search(question[: m.start()]) else "fatal_or_serious"
+        )
+    return ""
 
 
 def model_pattern(model: str) -> str:

@@ -13,17 +13,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import date
 
 from answers.count_filters import (
+    HURT_BADLY,
     air_fields,
     injury_outcome,
     model_pattern,
     period_in,
     sea_fields,
     states_named,
+    years_listed,
 )
 from answers.flags import country_name, flags_in
 from answers.related_types import related_line
+from answers.sea_areas import area_in, without_areas
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
 from archive.vessel_types import families_in, own_words, type_words
@@ -112,12 +116,20 @@ _CATEGORIES = (
     ("AIR", r"airplanes?|aeroplanes?|fixed[- ]wing"),
 )
 _WEATHER = (
-    ("IMC", r"\bimc\b|instrument\s+(?:meteorological\s+)?conditions"),
-    ("VMC", r"\bvmc\b|visual\s+(?:meteorological\s+)?conditions"),
+    # the weather a pilot flies by instruments or by sight in, however a user calls it
+    (
+        "IMC",
+        r"\bimc\b|instrument\s+(?:meteorological\s+|weather\s+)?conditions|instrument\s+weather"
+        r"|ifr\s+(?:weather|conditions)",
+    ),
+    (
+        "VMC",
+        r"\bvmc\b|visual\s+(?:meteorological\s+|weather\s+)?conditions|vfr\s+(?:weather|conditions)",
+    ),
 )
 _AIR_OUTCOMES = (
     ("fatal", r"fatal|fatalit(?:y|ies)|deadly|killed|deaths?|died|lethal"),
-    ("serious", r"serious(?:ly)?\s+injur"),
+    ("serious", HURT_BADLY),
     ("injured", r"injur"),
 )
 _SEA_OUTCOMES = (
@@ -228,7 +240,7 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
     """The records a question's words select among IMO casualties (``sea``) or NTSB records."""
     query = RecordQuery(kind="casualty" if sea else "ntsb_report")
     scope: list[str] = []
-    query, years = _years(question, query)
+    query, years = dated(question, query)
     query = _sea_filters(question, query, scope) if sea else _air_filters(question, query, scope)
     outcomes = _SEA_OUTCOMES if sea else _AIR_OUTCOMES
     found = [name for name, pattern in outcomes if re.search(pattern, question, re.IGNORECASE)]
@@ -260,6 +272,8 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
 _OUTCOME_WORDS = {
     "fatal": "fatal",
     "serious": "with serious injuries",
+    "fatal_or_serious": "with someone killed or seriously injured",
+    "not_fatal_or_serious": "with nobody killed or seriously injured",
     "no_injuries": "without injuries",
     "minor_only": "with only minor injuries",
     "injured": "with injuries",
@@ -279,12 +293,19 @@ def _aviation_words(question: str) -> bool:
     return bool(_AIR_WORDS.search(question) or _MAKE.search(question))
 
 
-def _years(question: str, query: RecordQuery) -> tuple[RecordQuery, str]:
+def dated(question: str, query: RecordQuery) -> tuple[RecordQuery, str]:
+    """``query`` narrowed to the period a question names, or to the years it lists with gaps
+    between them ("in 2010 and 2013"), with the words that say so; unchanged when it names no
+    date."""
     found = period_in(question)
+    if found is None and (years := years_listed(question)):
+        words = "in " + ", ".join(map(str, years[:-1])) + f" and {years[-1]}"
+        found = (date(years[0], 1, 1), date(years[-1], 12, 31), words)
+        query = replace(query, years=years)
     if found is None:
         return query, ""
-    first, last, words = found
-    return replace(query, date_from=first, date_to=last), words
+    start, end, words = found
+    return replace(query, date_from=start, date_to=end), words
 
 
 def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
@@ -317,7 +338,10 @@ def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
 
 
 def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
-    codes = flags_in(question)
+    if area := area_in(question):
+        query = replace(query, area=area[1])
+        scope.append(f"in {area[0]}")
+    codes = flags_in(without_areas(question))
     if len(codes) == 1:
         query = replace(query, flag=codes[0])
     elif codes:

@@ -15,7 +15,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from answers.counting import CountPlan, count_plan, kind_stems, plan_for
+from answers.counting import CountPlan, count_plan, dated, kind_stems, plan_for
+from answers.pattern_asks import (
+    asks_afterwards,
+    asks_cause_of_set,
+    asks_general,
+    asks_why,
+    mentioned,
+    names_records,
+    phases_in,
+    taic_mode,
+)
 from answers.pattern_groups import (
     GLUE_SHARE,
     Group,
@@ -58,13 +68,6 @@ _SEA = re.compile(
     r"trawlers?|flag(?:ged|s)?|groundings?)\b",
     re.IGNORECASE,
 )
-_MODES = (
-    ("rail", r"rail\w*|trains?|level\s+crossings?"),
-    ("marine", r"marine|maritime|ships?|vessels?|ferr(?:y|ies)|boats?"),
-    ("aviation", r"aviation|aircraft|air|flights?|helicopters?|aeroplanes?"),
-)
-#: Flight phases a question about NTSB records may narrow its set to.
-PHASES = ("landing", "takeoff", "approach", "taxi", "go-around", "climb", "descent", "cruise")
 _INVOLVING = re.compile(
     r"\b(?:involving|about|related\s+to|caused\s+by)\s+(?P<words>[\w\s-]{3,40}?)"
     r"(?=\s+(?:in|on|at|during|from|between|since|before|that|which|investigated)\b|[?.!,]|$)",
@@ -92,21 +95,39 @@ class PatternPlan:
 def pattern_plan(question: str) -> PatternPlan | None:
     """The plan of a pattern question; None when the question asks for no pattern of records
     (or counts them: "how many …" is a count)."""
-    if not (_CUE.search(question) and _ASKS.search(question) and _RECORDS.search(question)):
+    if not (_asks_pattern(question) or asks_cause_of_set(question)):
         return None
     if count_plan(question) is not None:
         return None
     own = frozenset(content_stems(tokens(question)))
     if _TAIC.search(question):
-        mode = next((m for m, p in _MODES if re.search(rf"\b(?:{p})\b", question, re.I)), "")
-        query = RecordQuery(kind="investigation_report", mode=mode)
-        plan = CountPlan(query, "TAIC reports", f"of {mode} occurrences" if mode else "", "")
-        return PatternPlan(plan, "finding", _involving(question), own)
+        return _taic_plan(question, own)
     sea = bool(_SEA.search(question))
     plan = _whole_families(question, plan_for(question, sea=sea))
-    about = "outcome" if sea and _OUTCOME.search(question) else "cause"
+    outcome = _OUTCOME.search(question) or asks_afterwards(question)
+    about = "outcome" if sea and outcome else "cause"
     topic = "" if sea else _topic(question)
     return PatternPlan(plan, about, topic, own)
+
+
+def _asks_pattern(question: str) -> bool:
+    """A cue of what usually happens, what is asked (causes, what goes wrong) and the records,
+    each in the classic words or in users' own (:mod:`answers.pattern_asks`)."""
+    cue = _CUE.search(question) or asks_general(question)
+    asks = _ASKS.search(question) or asks_why(question)
+    return bool(cue and asks and (_RECORDS.search(question) or names_records(question)))
+
+
+def _taic_plan(question: str, own: frozenset[str]) -> PatternPlan:
+    """A TAIC question's reports: of the one mode it names, in the period it names, mentioning
+    what it names ("involving …", "where does fatigue come up", "boats that capsized")."""
+    mode = taic_mode(question)
+    query = RecordQuery(kind="investigation_report", mode=mode)
+    query, period = dated(question, query)
+    scope = [f"of {mode} occurrences" if mode else "", period]
+    topic = " ".join(w for w in (_involving(question), mentioned(question)) if w)
+    plan = CountPlan(query, "TAIC reports", " ".join(s for s in scope if s), "")
+    return PatternPlan(plan, "finding", topic, own)
 
 
 def _whole_families(question: str, plan: CountPlan) -> CountPlan:
@@ -122,7 +143,7 @@ def _whole_families(question: str, plan: CountPlan) -> CountPlan:
 
 
 def _topic(question: str) -> str:
-    phases = [p for p in PHASES if re.search(rf"\b{p}\b", question, re.IGNORECASE)]
+    phases = phases_in(question)
     return " ".join([*phases, _involving(question)]).strip()
 
 

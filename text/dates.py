@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import calendar
+import re
 from datetime import date
 
 #: Month names and abbreviations, lower case ("march", "mar", "sept"), to their numbers.
@@ -14,6 +15,16 @@ MONTHS["sept"] = 9
 MONTH = r"(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 #: A year of the archives (1900-2099), one group.
 YEAR = r"((?:19|20)\d{2})"
+#: Years listed: "2012 and 2013", "2010, 2011 and 2012", "2013 or 2014".
+YEAR_LIST = re.compile(rf"\b{YEAR}((?:\s*,\s*(?:19|20)\d\d)*,?\s+(?:and|or|&)\s+(?:19|20)\d\d)\b")
+
+
+def listed_years(text: str) -> list[int]:
+    """The years of the first list of years in ``text``, in order, each once; [] for none."""
+    m = YEAR_LIST.search(text)
+    if m is None:
+        return []
+    return sorted({int(m[1]), *map(int, re.findall(r"\d{4}", m[2]))})
 
 
 def month_number(name: str) -> int:

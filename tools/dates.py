@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from text.dates import listed_years
 from tools.relative_dates import relative_range
 
 _YEAR = r"((?:19|20)\d{2})"
@@ -40,6 +41,8 @@ def year_in_passing(text: str, today: date | None = None) -> int | None:
         return None
     if _BETWEEN.search(text) or _RANGE.search(text) or _SINCE.search(text) or _BEFORE.search(text):
         return None
+    if listed_years(text):
+        return None  # "in 2012 and 2013": the years listed restrict
     match = _IN.search(text)
     if match is None or _RESTRICTING.search(text):
         return None
@@ -58,12 +61,15 @@ _FILLER_QUESTION = frozenset("what which who how when where was were did does ha
 def date_range(text: str, today: date | None = None) -> tuple[date | None, date | None] | None:
     """The dates a message restricts to: a relative or partial date read against ``today``
     (default: the clock's; :mod:`tools.relative_dates`: "since February 2025", "last spring"),
-    else years ("in 2019", "between 2015 and 2018", "since 2020")."""
+    else years ("in 2019", "between 2015 and 2018", "in 2012 and 2013": the span from the first
+    listed to the last, "since 2020")."""
     if (found := relative_range(text, today or date.today())) is not None:
         return found
     if m := _BETWEEN.search(text) or _RANGE.search(text):
         lo, hi = sorted((int(m.group(1)), int(m.group(2))))
         return date(lo, 1, 1), date(hi, 12, 31)
+    if years := listed_years(text):  # "in 2012 and 2013": from the first to the last listed
+        return date(years[0], 1, 1), date(years[-1], 12, 31)
     since, before = _SINCE.search(text), _BEFORE.search(text)
     if since or before:
         start = date(int(since.group(1)), 1, 1) if since else None

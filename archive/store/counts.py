@@ -23,6 +23,8 @@ Outcome = Literal[
     "fatal",
     "injured",
     "serious",
+    "fatal_or_serious",
+    "not_fatal_or_serious",
     "no_injuries",
     "minor_only",
     "loss_of_life",
@@ -35,6 +37,8 @@ OUTCOMES: dict[str, str] = {
     "injured": "(d.fatalities + d.serious_injuries + d.minor_injuries > 0"
     " OR d.consequences LIKE '%%serious injuries%%')",
     "serious": "d.serious_injuries > 0",
+    "fatal_or_serious": "(d.fatalities > 0 OR d.serious_injuries > 0)",
+    "not_fatal_or_serious": "d.fatalities + d.serious_injuries = 0",
     "no_injuries": "d.fatalities + d.serious_injuries + d.minor_injuries = 0",
     "minor_only": "d.minor_injuries > 0 AND d.fatalities + d.serious_injuries = 0",
     "loss_of_life": "d.consequences LIKE '%%loss of life%%'",
@@ -55,6 +59,7 @@ class RecordQuery:
     kind: str  # ntsb_report | casualty
     date_from: date | None = None
     date_to: date | None = None  # inclusive
+    years: tuple[int, ...] = ()  # listed years with gaps between them, any of them (2010, 2013)
     region: str = ""  # a US state, as NTSB records spell it ("Texas")
     regions: tuple[str, ...] = ()  # US states, any of them ("Arkansas or Indiana", "New England")
     #: aircraft make, the first words of any aircraft's make ("ROBINSON" for "ROBINSON
@@ -90,6 +95,7 @@ class RecordQuery:
     #: a pattern over the IMO initial event, lower case ("collision", "sinking|sank|founder")
     initial_event: str = ""
     mode: str = ""  # an investigation report's mode ("marine", "rail", "aviation")
+    area: str = ""  # a pattern over a casualty's recorded location ("north\\s+sea")
     outcomes: tuple[str, ...] = ()  # keys of OUTCOMES, all required
 
     def scope_only(self) -> RecordQuery:
@@ -171,6 +177,8 @@ def _more_checks(query: RecordQuery) -> list[tuple[str, Any, str]]:
             f"{_WHOLE_NUMBER.format('gross_tonnage')} >= %(min_tonnage)s",
         ),
         ("dead_missing", "|".join(query.dead_missing), _DEAD_MISSING),
+        ("years", list(query.years), "extract(year FROM d.date)::int = ANY(%(years)s)"),
+        ("area", query.area, "coalesce(d.metadata->>'location', '') ~* %(area)s"),
     ]
 
 

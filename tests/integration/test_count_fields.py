@@ -56,31 +56,35 @@ RECORDS = [
             far_part="091,091", purpose="PERS,INST"),
 ]  # fmt: skip
 CASUALTIES = [
-    {"Reference": "F1", "ShipsInvolved": "ALPHA (IMO 9000011)", "FlagStates": "FRA",
+    {"Reference": "F1", "Location": "Bay of Biscay",
+     "ShipsInvolved": "ALPHA (IMO 9000011)", "FlagStates": "FRA",
      "IncidentDateTime": "1995-01-01 00:00", "TypeOfCasualty": "Very serious",
      "InitialEvent": "Foundering",
      "ShipType1": "Bulk Carrier", "GrossTonnage1": "45000", "NumberOfShipsInvolved": "1",
      "ClassificationSociety1": "American Bureau of Shipping (ABS)", "DeadMissingCrew2": "2",
      "DeadMissingPassengers2": "0"},
-    {"Reference": "F2", "ShipsInvolved": "BRAVO (IMO 9000012), CHARLIE (IMO 9000013)",
+    {"Reference": "F2", "Location": "North Sea, off Texel",
+     "ShipsInvolved": "BRAVO (IMO 9000012), CHARLIE (IMO 9000013)",
      "FlagStates": "ATG,PAN", "IncidentDateTime": "1996-05-01 00:00",
      "InitialEvent": "Collision",
      "TypeOfCasualty": "Serious", "ShipType1": "Oil Tanker", "GrossTonnage1": "9000",
      "NumberOfShipsInvolved": "2", "ClassificationSociety1": "Lloyd's Register",
      "DeadMissingCrew2": "0", "DeadMissingPassengers2": "4"},
-    {"Reference": "F3", "ShipsInvolved": "MAY (IMO 9000014)", "FlagStates": "MLT",
+    {"Reference": "F3", "Location": "", "ShipsInvolved": "MAY (IMO 9000014)", "FlagStates": "MLT",
      "IncidentDateTime": "2005-07-01 00:00", "TypeOfCasualty": "Less serious",
      "InitialEvent": "Sinking",
      "ShipType1": "General Cargo Ship", "GrossTonnage1": "[Primary Annex 1 not designated]",
      "NumberOfShipsInvolved": "1", "ClassificationSociety1": "",
      "DeadMissingCrew2": "", "DeadMissingPassengers2": ""},
-    {"Reference": "F4", "ShipsInvolved": "DELTA (IMO 9000015)", "FlagStates": "GRC",
+    {"Reference": "F4", "Location": "NORTH SEA",
+     "ShipsInvolved": "DELTA (IMO 9000015)", "FlagStates": "GRC",
      "IncidentDateTime": "2005-05-09 00:00", "TypeOfCasualty": "Serious",
      "InitialEvent": "Man overboard",
      "ShipType1": "General Cargo Ship", "GrossTonnage1": "12000", "NumberOfShipsInvolved": "1",
      "ClassificationSociety1": "Lloyd's Register", "DeadMissingCrew2": "0",
      "DeadMissingPassengers2": "0"},
-    {"Reference": "F5", "ShipsInvolved": "ECHO (IMO 9000016)", "FlagStates": "NOR",
+    {"Reference": "F5", "Location": "Baltic sea, port Klaipeda",
+     "ShipsInvolved": "ECHO (IMO 9000016)", "FlagStates": "NOR",
      "IncidentDateTime": "2001-02-03 00:00", "TypeOfCasualty": "Serious",
      "InitialEvent": "Collision with fixed objects (piers, bridges, etc)", "ShipType1": "Tug",
      "GrossTonnage1": "", "NumberOfShipsInvolved": "1", "ClassificationSociety1": "",
@@ -145,6 +149,12 @@ async def test_injury_levels_are_outcomes(services: Services) -> None:
     assert (none.matched, none.scope) == (2, 6)
     minor = await _ids(services, RecordQuery(air, outcomes=("minor_only",)))
     assert minor == {"CEN12LA002", "CEN12LA005"}
+    worst = await _ids(services, RecordQuery(air, outcomes=("fatal_or_serious",)))
+    assert worst == {"CEN12FA003", "CEN12FA004"}
+    spared = await count_records(
+        services.store, RecordQuery(air, outcomes=("not_fatal_or_serious",))
+    )
+    assert spared.matched == 4
 
 
 async def test_maritime_fields_filter_casualties(services: Services) -> None:
@@ -177,6 +187,20 @@ async def test_maritime_fields_filter_casualties(services: Services) -> None:
     dead = RecordQuery(sea, outcomes=("dead_or_missing",))
     assert await _ids(services, dead) == {"F1", "F2"}  # their consequences name no loss of life
     assert await _ids(services, RecordQuery(sea, outcomes=("loss_of_life",))) == set()
+
+
+async def test_a_sea_area_is_read_from_the_recorded_location(services: Services) -> None:
+    """ "in the North Sea" counts the casualties whose location names it, however cased."""
+    plan = count_plan("How many casualties in the North Sea were collisions?")
+    assert plan is not None and await _ids(services, plan.query) == {"F2"}
+    plan = count_plan("How many casualties happened in the North Sea?")
+    assert plan is not None and await _ids(services, plan.query) == {"F2", "F4"}
+    assert await _ids(services, RecordQuery("casualty", area="baltic")) == {"F5"}
+
+
+async def test_listed_years_count_those_years_only(services: Services) -> None:
+    plan = count_plan("How many casualties were there in 1995 and 2001?")
+    assert plan is not None and await _ids(services, plan.query) == {"F1", "F5"}  # not 1996
 
 
 async def test_a_month_named_like_a_ship_is_counted_as_the_month(services: Services) -> None:

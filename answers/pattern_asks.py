@@ -1,0 +1,145 @@
+"""How people ask for the pattern of a set of records in their own words, beyond "most common
+causes of …": the ways of saying *what usually happens* ("is there a common thread", "what tends
+to go wrong", "what keeps going wrong"), the ways of asking *why* ("what was behind", "what
+started it", "what set those casualties off", "what led up to it", "what brings them down"), and
+a cause asked of several records at once ("what caused the helicopter crashes that killed
+someone?": plural records are a set, not one event).
+
+Also what such a question narrows a TAIC report set to: the modes it names (all of them named:
+no narrowing) and the event or factor it is about ("boats that capsized", "where does fatigue
+come up").
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words that make a question about what generally happens, beyond :mod:`answers.patterns`' own.
+GENERAL = re.compile(
+    r"\b(?:common\s+threads?|common\s+denominators?|tends?\s+to|keeps?\s+(?:on\s+)?\w+ing|"
+    r"again\s+and\s+again|over\s+and\s+over|time\s+and\s+again|in\s+general|generally|"
+    r"mostly|most\s+of\s+the\s+time|more\s+often\s+than\s+not|often|repeatedly|"
+    # where a factor comes up across reports: "where does fatigue come up"
+    r"(?:comes?|crops?|shows?|turns?)\s+up)\b",
+    re.IGNORECASE,
+)
+#: Ways of asking why, or what happened, beyond :mod:`answers.patterns`' own words.
+WHY = re.compile(
+    r"\b(?:why|what\s+(?:was|were|is|are|lies|lay)\s+behind|what\s+(?:\w+\s+)?(?:started|starts|"
+    r"triggered|triggers|sets?\s+(?:\w+\s+){0,3}?off|set\s+off|brings?\s+(?:\w+\s+){0,2}?down|"
+    r"brought\s+(?:\w+\s+){0,2}?down|led\s+(?:up\s+)?to|leads?\s+(?:up\s+)?to|"
+    r"went\s+wrong|goes\s+wrong|go\s+wrong|going\s+wrong|happened|happens?)|"
+    r"(?:go|goes|going|gone|went)\s+wrong|happened|threads?|"
+    # where a factor appears across the reports: "where does fatigue come up"
+    r"where\s+(?:does|do|did)\s+[\w\s-]{3,40}?\s+(?:comes?|crops?|shows?|turns?)\s+up)\b",
+    re.IGNORECASE,
+)
+#: A cause asked without a cue: "what caused …", "what was behind …", "why did … crash".
+CAUSE = re.compile(
+    r"\bwhat\s+(?:\w+\s+)?(?:caused|causes|started|triggered|set\s+(?:\w+\s+){0,3}?off|"
+    r"led\s+(?:up\s+)?to|brought\s+(?:\w+\s+){0,2}?down)\b|"
+    r"\bwhat(?:'s|\s+(?:was|were|is|are))\s+behind\b|"
+    # why records end as they do, not why they are as they are ("why do planes have wings")
+    r"\bwhy\s+(?:did|do|does|were|are)\b[^?.]*?\b(?:crash\w*|happen\w*|fail\w*|sink|sank|"
+    r"capsiz\w*|collid\w*|ground\w*|aground|go\s+down|stall\w*|break\s+up|catch\s+fire)\b|"
+    r"\bwhat(?:'s|\s+is|\s+keeps?)\s+(?:\w+\s+)?causing\b|\bwhat\s+(?:\w+\s+)?leads?\s+(?:up\s+)?to\b",
+    re.IGNORECASE,
+)
+#: Records named in the plural: a set of them, not one event.
+PLURAL_RECORDS = re.compile(
+    r"\b(?:accidents|crashes|incidents|mishaps|occurrences|casualties|ships|vessels|boats|"
+    r"carriers|tankers|trawlers|ferries|aircraft|airplanes|helicopters|gliders|balloons|"
+    r"groundings|collisions|fires|sinkings|capsizes|derailments|inquiries|investigations|"
+    r"planes|seaplanes|gyroplanes|gyrocopters|sailplanes|rotorcraft|trains)\b",
+    re.IGNORECASE,
+)
+#: Records the pattern may be about, beyond :mod:`answers.patterns`' own nouns.
+MORE_RECORDS = re.compile(
+    r"\b(?:boats?|trawlers?|ferr(?:y|ies)|gliders?|balloons?|gyroplanes?|railways?|trains?|"
+    r"derailments?|sinkings?|capsiz\w*)\b",
+    re.IGNORECASE,
+)
+#: A question about what becomes of ships after the event: their recorded consequences.
+AFTERWARDS = re.compile(
+    r"\bafterwards?\b|\baftermath\b|\bwhat\s+(?:\w+\s+)?(?:happens?|happened)\s+to\s+"
+    r"(?:the\s+)?(?:ships?|vessels?|boats?|crews?|them)\b|\bwhat\s+(?:\w+\s+)?becomes?\s+of\b",
+    re.IGNORECASE,
+)
+#: TAIC modes and the words that name them.
+MODES = (
+    ("rail", r"rail\w*|trains?|level\s+crossings?"),
+    ("marine", r"marine|maritime|ships?|vessels?|ferr(?:y|ies)|boats?|sea"),
+    ("aviation", r"aviation|aircraft|air|flights?|helicopters?|aeroplanes?|airplanes?"),
+)
+#: Flight phases a question about NTSB records may narrow its set to, as the records write each
+#: (the set's text is searched for it) and the ways a user says it.
+PHASES = (
+    ("landing", r"landings?|landed|touch(?:ing)?[\s-]?downs?"),
+    ("takeoff", r"take[\s-]?offs?|taking\s+off"),
+    ("approach", r"approach(?:es|ing)?"),
+    ("taxi", r"taxi(?:ing|ed)?"),
+    ("go-around", r"go[\s-]arounds?"),
+    ("climb", r"climb(?:s|ing)?|climb[\s-]?out"),
+    ("descent", r"descent|descending"),
+    ("cruise", r"cruise|cruising"),
+    ("maneuvering", r"maneuvering|manoeuvring"),
+    ("hover", r"hover(?:ing)?"),
+)
+#: Where a question names the event or factor its reports mention: "where does fatigue come
+#: up", "boats that capsized", "trains that derailed".
+_MENTIONS = re.compile(
+    r"\bwhere\s+(?:does|do|did)\s+(?P<where>[\w\s-]{3,40}?)\s+(?:come|show|crop|turn)\s+up\b|"
+    r"\bwhere\s+(?:does|do|did)\s+(?P<feature>[\w\s-]{3,40}?)\s+(?:appear|feature|arise)\b|"
+    r"\b(?:boats?|ships?|vessels?|ferr(?:y|ies)|trains?|aircraft|helicopters?|planes?)\s+"
+    r"(?:that|which)\s+(?P<did>\w+ed)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_general(question: str) -> bool:
+    """Whether ``question`` says it is about what generally happens, in words beyond the
+    classic cues ("is there a common thread", "what tends to go wrong")."""
+    return bool(GENERAL.search(question))
+
+
+def asks_why(question: str) -> bool:
+    """Whether ``question`` asks why, or what happened or went wrong, in its own words."""
+    return bool(WHY.search(question))
+
+
+def asks_cause_of_set(question: str) -> bool:
+    """A cause asked of records named in the plural ("what caused the helicopter crashes that
+    killed someone?", "what was behind the fatal Mooney crashes?"): a pattern of a set."""
+    return bool(CAUSE.search(question) and PLURAL_RECORDS.search(question))
+
+
+def names_records(question: str) -> bool:
+    """Whether ``question`` names records of a kind :mod:`answers.patterns` does not list."""
+    return bool(MORE_RECORDS.search(question))
+
+
+def asks_afterwards(question: str) -> bool:
+    """Whether ``question`` asks what becomes of the ships (their recorded consequences)."""
+    return bool(AFTERWARDS.search(question))
+
+
+def taic_mode(question: str) -> str:
+    """The one TAIC mode a question names; "" when it names none or several ("across air,
+    rail and sea": every report)."""
+    named = [m for m, p in MODES if re.search(rf"\b(?:{p})\b", question, re.IGNORECASE)]
+    return named[0] if len(named) == 1 else ""
+
+
+def mentioned(question: str) -> str:
+    """The event or factor a question asks reports that mention it about ("fatigue",
+    "capsized"); "" for none."""
+    match = _MENTIONS.search(question)
+    if match is None:
+        return ""
+    words = next(g for g in match.groups() if g)
+    return " ".join(words.split())
+
+
+def phases_in(question: str) -> list[str]:
+    """The flight phases a question names, as the records write them ("take-off": takeoff)."""
+    return [p for p, said in PHASES if re.search(rf"\b(?:{said})\b", question, re.IGNORECASE)]
