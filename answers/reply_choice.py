@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from answers.deferral import deferred_to, first_name, named_in_pointer
 from answers.threads import Message, Thread, denies, self_resolved, taken_up
 from answers.units import Unit
+from text.sentences import sentences
 
 #: A reply whose best sentence scores this share of the best reply's answers the question.
 ELIGIBLE_SHARE = 0.6
@@ -46,6 +47,8 @@ STANDING = 0.5
 SAYS_ASKED = 0.25
 QUESTIONS = 0.75  # times the share of its sentences that are questions
 SAME_HERE = 1.0
+#: A reply to a third user's side question answers that question, not the asker's problem.
+SIDE_QUESTION = 0.5
 #: The asker repeats this much of a reply's own terms (a term with a digit counts two).
 UPTAKE_TERMS = 2
 #: Only a reply's opening is read for "same here" and endorsements.
@@ -130,7 +133,20 @@ def weight(reply: Reply, thread: Thread, top: float, wanted: Sequence[str]) -> f
     score += SAYS_ASKED * says_asked
     score -= QUESTIONS * questions
     score -= SAME_HERE * (own and same_here(message.text))
+    score -= SIDE_QUESTION * (own and answers_side_question(message, thread))
     return score
+
+
+def answers_side_question(message: Message, thread: Thread) -> bool:
+    """Whether ``message`` answers a third user's question ("Do we need to connect the antenna
+    ports in loopback?"): a message by neither the asker nor its author that asks something
+    and is not a "same here" (one restating the asker's problem is answered for the asker
+    too)."""
+    parent = next((m for m in thread.messages if m.message_id == message.in_reply_to), None)
+    if parent is None or parent.key in (thread.asker, message.key):
+        return False
+    asks = any(s.rstrip().endswith("?") for s in sentences(parent.text))
+    return asks and not same_here(parent.text)
 
 
 def choose(candidates: Sequence[Reply], thread: Thread, wanted: Sequence[str]) -> Reply | None:
