@@ -20,6 +20,7 @@ store, no model.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from answers.deferral import deferred_to, first_name, named_in_pointer
 from answers.threads import Message, Thread, denies, self_resolved, taken_up
 from answers.units import Unit
 from text.sentences import sentences
+from text.words import content_stems, tokens
 
 #: A reply whose best sentence scores this share of the best reply's answers the question.
 ELIGIBLE_SHARE = 0.6
@@ -135,6 +137,31 @@ def weight(reply: Reply, thread: Thread, top: float, wanted: Sequence[str]) -> f
     score -= SAME_HERE * (own and same_here(message.text))
     score -= SIDE_QUESTION * (own and answers_side_question(message, thread))
     return score
+
+
+def confirms_other_ask(message: Message, thread: Thread, query: str) -> bool:
+    """Whether the asker's confirmation of ``message`` is for another of their questions than
+    the one asked: ``message`` answers a later message of the asker's (a new sub-question:
+    "the constellation degrades above a 16 MHz offset") and the question restates the asker's
+    opening message more than that one ("what tx_offset should I pass?")."""
+    by_id = {m.message_id: m for m in thread.messages}
+    asked = by_id.get(message.in_reply_to or "")
+    seen = {message.message_id}
+    while asked is not None and asked.key != thread.asker and asked.message_id not in seen:
+        seen.add(asked.message_id)
+        asked = by_id.get(asked.in_reply_to or "")
+    opening = thread.problem
+    if asked is None or opening is None or asked is opening or asked.key != thread.asker:
+        return False
+    words = set(content_stems(tokens(query)))
+    return _restates(words, opening) > _restates(words, asked)
+
+
+def _restates(words: set[str], message: Message) -> float:
+    """How closely ``words`` restate ``message``: the cosine of their stem sets (a long message
+    holds many words by its length alone)."""
+    held = set(content_stems(tokens(message.text)))
+    return len(words & held) / math.sqrt(len(held) or 1)
 
 
 def answers_side_question(message: Message, thread: Thread) -> bool:

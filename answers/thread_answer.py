@@ -18,7 +18,7 @@ from answers import prompts
 from answers.aspects import Aspect
 from answers.deferral import deferred_to
 from answers.extractive import ended
-from answers.reply_choice import Reply, choose, companions, reports_asked
+from answers.reply_choice import Reply, choose, companions, confirms_other_ask, reports_asked
 from answers.scoring import Embed, scores
 from answers.threads import Message, Thread, mail_thread_id, self_resolved, thread_of
 from answers.units import Unit, explains, is_repeat, signature, units_of
@@ -176,6 +176,8 @@ def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
     values = scores(request.query, units, request.aspect, scope=request.scope, embed=request.embed)
     by_id = {m.message_id: m for m in thread.messages}
     confirming = thread.confirmed.get(message.message_id)
+    if confirming and confirms_other_ask(message, thread, request.query):
+        confirming = None  # confirmed as the answer to another of the asker's questions
     return Reply(message, units, values, by_id.get(confirming) if confirming else None)
 
 

@@ -147,3 +147,64 @@ def test_a_reply_to_a_side_question_does_not_answer_the_askers_problem() -> None
     assert "DC offset of the direct conversion transmitter" in said
     assert NAMES_IT["chunk_id"] in markers(said)
     assert SIDE_ANSWER["chunk_id"] not in markers(said)
+
+
+CAL = mail(
+    "e00000000001",
+    "What tx_offset and rx_offset should I pass to uhd_cal_tx_iq_balance for my X310?",
+    THREAD,
+    "Tom",
+)
+DEFAULTS = mail(
+    "e00000000002",
+    "Run the calibration tools with the default tx_offset and rx_offset values.",
+    "e2@x",
+    "Martin",
+    reply_to=THREAD,
+    standing=1.0,
+)
+#: The asker's later message raises another question, answered by someone else and confirmed.
+LATER = mail(
+    "e00000000003",
+    "A new problem: the WCDMA constellation degrades when the LO offset goes above 16 MHz, "
+    "while the signal generator, the spectrum analyser and the gain settings are all fine.",
+    "e3@x",
+    "Tom",
+    reply_to="e2@x",
+    day="2024-05-03",
+)
+BANDWIDTH = mail(
+    "e00000000004",
+    "The analog bandwidth of the UBX-40 is only 40 MHz, so the LO offset is limited.",
+    "e4@x",
+    "Rob",
+    reply_to="e3@x",
+    day="2024-05-04",
+)
+EXPLAINED = mail(
+    "e00000000005",
+    "Thank you, that explains the constellation problem.",
+    "e5@x",
+    "Tom",
+    reply_to="e4@x",
+    day="2024-05-05",
+)
+
+
+def test_a_confirmation_of_an_answer_to_another_of_the_askers_questions() -> None:
+    """Rob answered the asker's later question and was thanked for it; the question asks the
+    opening one, which Martin's reply answers."""
+    said = answer(
+        "Which tx_offset and rx_offset values go to uhd_cal_tx_iq_balance on the X310?",
+        "fix",
+        [CAL, DEFAULTS, LATER, BANDWIDTH, EXPLAINED],
+    )
+    assert DEFAULTS["chunk_id"] in markers(said)
+    assert BANDWIDTH["chunk_id"] not in markers(said)
+    # asked about the later problem, the confirmed reply answers
+    said = answer(
+        "Why does the WCDMA constellation degrade above a 16 MHz LO offset?",
+        "cause",
+        [CAL, DEFAULTS, LATER, BANDWIDTH, EXPLAINED],
+    )
+    assert BANDWIDTH["chunk_id"] in markers(said)
