@@ -161,7 +161,6 @@ DEFAULTS = mail(
     "e2@x",
     "Martin",
     reply_to=THREAD,
-    standing=1.0,
 )
 #: The asker's later message raises another question, answered by someone else and confirmed.
 LATER = mail(
@@ -175,7 +174,8 @@ LATER = mail(
 )
 BANDWIDTH = mail(
     "e00000000004",
-    "The analog bandwidth of the UBX-40 is only 40 MHz, so the LO offset is limited.",
+    "The analog bandwidth of the UBX-40 is only 40 MHz, so the rx_offset you pass to the "
+    "X310 must stay below 16 MHz.",
     "e4@x",
     "Rob",
     reply_to="e3@x",
