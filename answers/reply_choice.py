@@ -238,7 +238,8 @@ def companions(
     floor = JOINED_SHARE * chosen.best
     close = [r for r in candidates if r.message.key != thread.asker and r.best >= floor]
     own = [chosen, *(r for r in close if r.message.key == chosen.message.key)]
-    answered = {r.message.message_id for r in own}
+    # a reply answering any of its author's messages builds on it (the floor is its own)
+    answered = {m.message_id for m in thread.messages if m.key == chosen.message.key}
     out = [*own]
     out += [
         r

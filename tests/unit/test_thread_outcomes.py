@@ -208,3 +208,60 @@ def test_a_confirmation_of_an_answer_to_another_of_the_askers_questions() -> Non
         [CAL, DEFAULTS, LATER, BANDWIDTH, EXPLAINED],
     )
     assert BANDWIDTH["chunk_id"] in markers(said)
+
+
+TEMP = mail(
+    "f00000000001",
+    "How can I monitor the X310 radio health, such as its temperature?",
+    THREAD,
+    "Carl",
+)
+ALREADY = mail(
+    "f00000000002",
+    "Like I said, it is in no stable release yet.",
+    "f2@x",
+    "Martin",
+    reply_to=THREAD,
+    standing=1.0,
+)
+AGAIN = mail(
+    "f00000000003",
+    "Is the temperature sensor in the UHD release I have installed?",
+    "f3@x",
+    "Carl",
+    reply_to="f2@x",
+    day="2024-05-03",
+)
+SENSOR = mail(
+    "f00000000004",
+    "We recently added the temp_fpga sensor to read the X310 temperature, see the manual.",
+    "f4@x",
+    "Martin",
+    reply_to="f3@x",
+    day="2024-05-03",
+    standing=1.0,
+)
+THANKED = mail(
+    "f00000000005", "Thanks a lot Martin!", "f5@x", "Carl", reply_to="f4@x", day="2024-05-04"
+)
+#: A third user answers Martin's first (weak) reply with what a released UHD already offers.
+REGISTER = mail(
+    "f00000000006",
+    "The API to read the X310 FPGA temperature is not in a release yet, but the register for "
+    "the temperature is there and you can read it from the radio health monitor.",
+    "f6@x",
+    "Wade",
+    reply_to="f2@x",
+    day="2024-05-04",
+)
+
+
+def test_a_reply_building_on_any_of_the_answering_authors_replies_joins_it() -> None:
+    said = answer(
+        "Which sensor reads the X310 temperature?",
+        "general",
+        [TEMP, ALREADY, AGAIN, SENSOR, THANKED, REGISTER],
+    )
+    assert SENSOR["chunk_id"] in markers(said)
+    assert "the register for the temperature is there" in said
+    assert REGISTER["chunk_id"] in markers(said)
