@@ -20,6 +20,7 @@ store, no model.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from dataclasses import dataclass
 from answers.deferral import deferred_to, first_name, named_in_pointer
 from answers.threads import Message, Thread, denies, self_resolved, taken_up
 from answers.units import Unit
+from text.sentences import sentences
+from text.words import content_stems, tokens
 
 #: A reply whose best sentence scores this share of the best reply's answers the question.
 ELIGIBLE_SHARE = 0.6
@@ -46,6 +49,8 @@ STANDING = 0.5
 SAYS_ASKED = 0.25
 QUESTIONS = 0.75  # times the share of its sentences that are questions
 SAME_HERE = 1.0
+#: A reply to a third user's side question answers that question, not the asker's problem.
+SIDE_QUESTION = 0.5
 #: The asker repeats this much of a reply's own terms (a term with a digit counts two).
 UPTAKE_TERMS = 2
 #: Only a reply's opening is read for "same here" and endorsements.
@@ -130,7 +135,45 @@ def weight(reply: Reply, thread: Thread, top: float, wanted: Sequence[str]) -> f
     score += SAYS_ASKED * says_asked
     score -= QUESTIONS * questions
     score -= SAME_HERE * (own and same_here(message.text))
+    score -= SIDE_QUESTION * (own and answers_side_question(message, thread))
     return score
+
+
+def confirms_other_ask(message: Message, thread: Thread, query: str) -> bool:
+    """Whether the asker's confirmation of ``message`` is for another of their questions than
+    the one asked: ``message`` answers a later message of the asker's (a new sub-question:
+    "the constellation degrades above a 16 MHz offset") and the question restates the asker's
+    opening message more than that one ("what tx_offset should I pass?")."""
+    by_id = {m.message_id: m for m in thread.messages}
+    asked = by_id.get(message.in_reply_to or "")
+    seen = {message.message_id}
+    while asked is not None and asked.key != thread.asker and asked.message_id not in seen:
+        seen.add(asked.message_id)
+        asked = by_id.get(asked.in_reply_to or "")
+    opening = thread.problem
+    if asked is None or opening is None or asked is opening or asked.key != thread.asker:
+        return False
+    words = set(content_stems(tokens(query)))
+    return _restates(words, opening) > _restates(words, asked)
+
+
+def _restates(words: set[str], message: Message) -> float:
+    """How closely ``words`` restate ``message``: the cosine of their stem sets (a long message
+    holds many words by its length alone)."""
+    held = set(content_stems(tokens(message.text)))
+    return len(words & held) / math.sqrt(len(held) or 1)
+
+
+def answers_side_question(message: Message, thread: Thread) -> bool:
+    """Whether ``message`` answers a third user's question ("Do we need to connect the antenna
+    ports in loopback?"): a message by neither the asker nor its author that asks something
+    and is not a "same here" (one restating the asker's problem is answered for the asker
+    too)."""
+    parent = next((m for m in thread.messages if m.message_id == message.in_reply_to), None)
+    if parent is None or parent.key in (thread.asker, message.key):
+        return False
+    asks = any(s.rstrip().endswith("?") for s in sentences(parent.text))
+    return asks and not same_here(parent.text)
 
 
 def choose(candidates: Sequence[Reply], thread: Thread, wanted: Sequence[str]) -> Reply | None:
@@ -195,7 +238,8 @@ def companions(
     floor = JOINED_SHARE * chosen.best
     close = [r for r in candidates if r.message.key != thread.asker and r.best >= floor]
     own = [chosen, *(r for r in close if r.message.key == chosen.message.key)]
-    answered = {r.message.message_id for r in own}
+    # a reply answering any of its author's messages builds on it (the floor is its own)
+    answered = {m.message_id for m in thread.messages if m.key == chosen.message.key}
     out = [*own]
     out += [
         r

@@ -18,9 +18,9 @@ from answers import prompts
 from answers.aspects import Aspect
 from answers.deferral import deferred_to
 from answers.extractive import ended
-from answers.reply_choice import Reply, choose, companions, reports_asked
+from answers.reply_choice import Reply, choose, companions, confirms_other_ask, reports_asked
 from answers.scoring import Embed, scores
-from answers.threads import Message, Thread, mail_thread_id, thread_of
+from answers.threads import Message, Thread, mail_thread_id, self_resolved, thread_of
 from answers.units import Unit, explains, is_repeat, signature, units_of
 from archive.store.passages import Passage
 
@@ -84,7 +84,7 @@ def thread_answer(
     if reply is None:
         return None
     replies = companions(reply, candidates, thread, _LEADS.get(request.aspect, _ANY_ANSWER))
-    said = _said(replies, reply, request.aspect, fresh, take)
+    said = _said(replies, reply, request.aspect, fresh, take, thread.asker)
     if not said:
         return None
     lines = [] if request.followup else _problem_line(thread, reply, request, fresh, take)
@@ -176,6 +176,8 @@ def _scored(message: Message, thread: Thread, request: ThreadQuestion) -> Reply:
     values = scores(request.query, units, request.aspect, scope=request.scope, embed=request.embed)
     by_id = {m.message_id: m for m in thread.messages}
     confirming = thread.confirmed.get(message.message_id)
+    if confirming and confirms_other_ask(message, thread, request.query):
+        confirming = None  # confirmed as the answer to another of the asker's questions
     return Reply(message, units, values, by_id.get(confirming) if confirming else None)
 
 
@@ -193,14 +195,18 @@ def _said(
     aspect: Aspect,
     fresh: Callable[[str], bool],
     take: Callable[[str], None],
+    asker: str | None = None,
 ) -> list[Unit]:
     """The answering reply's best fresh sentences (a short reply's every one, a long one's
-    opening ones when none scores) and each joined reply's best :data:`JOINED_SENTENCES`, in
-    reading order."""
+    opening ones when none scores; the asker's own resolution read from where it says what
+    was found) and each joined reply's best :data:`JOINED_SENTENCES`, in reading order."""
     seen: list[frozenset[str]] = []
     out: list[Unit] = []
     for reply in replies:
-        if reply is chosen:
+        if reply is chosen and reply.message.key == asker:
+            finding = _from_finding(reply)  # told as a story: up to a short reply's length
+            picked = _picked(finding, 0.0, fresh, seen, limit=WHOLE_REPLY_SENTENCES)
+        elif reply is chosen:
             picked = _picked(reply, chosen.best, fresh, seen)
         else:
             picked = _picked(reply, chosen.best, fresh, seen, limit=JOINED_SENTENCES)
@@ -208,6 +214,21 @@ def _said(
     for unit in out:
         take(unit.text)
     return _asked_first(out, _LEADS.get(aspect, ()))
+
+
+def _from_finding(reply: Reply) -> Reply:
+    """The asker's own resolution from the sentence that reports it on ("I did find the root
+    cause of my problem, though: ..."), in its passage: the sentences before it answer earlier
+    questions of the thread ("Correct, gpsd was stopped"), those after it say what was found
+    (a message's other passages come in no known order)."""
+    start = next((i for i, u in enumerate(reply.units) if self_resolved(u.text)), None)
+    if start is None:
+        return reply
+    chunk = reply.units[start].chunk_id
+    kept = [i for i in range(start, len(reply.units)) if reply.units[i].chunk_id == chunk]
+    return replace(
+        reply, units=[reply.units[i] for i in kept], scored=[reply.scored[i] for i in kept]
+    )
 
 
 def _picked(

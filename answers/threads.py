@@ -293,11 +293,21 @@ def confirms(text: str) -> bool:
 
 def _confirmations(thread: Thread) -> dict[str, str]:
     """Reply id -> the asker's message confirming it: the reply it answers when that is by
-    someone else, else the last substantive reply before it."""
+    someone else, else the last substantive reply before it. A confirmation the asker took
+    back by later reporting what they found on their own ("Thanks for the suggestion ..." on
+    one day, "I did find the root cause of my problem, though: ..." on the next) confirms
+    nothing: the asker's latest word on the outcome is the thread's conclusion."""
     out: dict[str, str] = {}
     by_id = {m.message_id: m for m in thread.messages}
+    found = [
+        i
+        for i, m in enumerate(thread.messages)
+        if i > 0 and m.key == thread.asker and own_finding(m.text)
+    ]
     for i, message in enumerate(thread.messages):
         if message.key != thread.asker or i == 0 or not confirms(message.text):
+            continue
+        if found and i < found[-1]:  # taken back by the asker's later finding
             continue
         if own_finding(message.text):  # "Thanks, I worked it out: ..." is its own resolution
             continue

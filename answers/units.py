@@ -96,14 +96,22 @@ _FOUND_CUE = re.compile(
 #: means we cannot time it"), when it happens ("That's when you get
 #: the error", "this happens when ..."), what the problem is ("the issue is that ..."), or a
 #: correction ("the data is not stored on the device but on the host"), a known bug or a
-#: limitation ("this is a known issue in 4.6", "that is by design").
+#: limitation ("this is a known issue in 4.6", "that is by design"), a diagnosis offered as a
+#: guess ("my guess is that this is ...", "I suspect ..."), or a sentence that opens by naming
+#: what the symptom is ("It's the DC offset of the direct conversion transmitter.").
 _EXPLAINS = re.compile(
     r"\b(?:means\s+that|(?:that|this|which)\s+means|(?:that|this|which)(?:['’]s|\s+is|\s+was)\s+(?:why|when|what\s+causes)"
     r"|(?:happens|occurs)\s+(?:when|because|if|whenever)|(?:this|that|which)\s+explains"
     r"|the\s+(?:problem|issue|catch|thing)\s+(?:here\s+)?is\s+that"
     r"|(?:is|are)(?:\s+not|n['’]t)\s+[^.;!?]{1,60}?\s+but\s+(?:in|on|at|from|by|the|a|an)\b"
     r"|known\s+(?:issue|bug|problem|limitation)|\ba\s+bug\s+in|limitation\s+(?:of|in)"
-    r"|by\s+design|expected\s+behaviou?r|(?:this|that|it)(?:['’]s|\s+is)\s+(?:a\s+)?(?:known\s+)?bug\b)",
+    r"|by\s+design|expected\s+behaviou?r|(?:this|that|it)(?:['’]s|\s+is)\s+(?:a\s+)?(?:known\s+)?bug\b"
+    # a diagnosis offered as a guess ("my guess is that this is the step response of ...")
+    r"|(?:guess|suspicion|hunch|bet)\s+is\s+that|\bi\s+(?:suspect|bet)\b)"
+    # a reply naming what the symptom is ("It's the DC offset of the transmitter.")
+    r"|^(?:it|this|that)(?:['’]s|\s+is|\s+was)\s+(?:(?:probably|likely|most\s+likely|almost"
+    r"\s+certainly|just|simply)\s+)?the\s+(?!(?:same|way|case|right|correct|best|only|first"
+    r"|last|easiest|simplest|one)\b)\w+",
     re.I,
 )
 #: The labelled parts of a thread digest ("Problem (Ann): ...", "Resolution (Bob): ...").

@@ -65,6 +65,9 @@ def _pct(value: float | None) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = runs_parser(__doc__.splitlines()[0], "LABEL=FILE", "an eval's --json")
+    parser.add_argument(
+        "--split", default="{dev,heldout}", help="the halves the runs scored, as the command says"
+    )
     args = parser.parse_args(argv)
     rows = []
     for run in args.run:
@@ -81,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         "wrongly stopped",
     ]
     emit(
-        COMMAND.format(set="{,2,3,4}", split="{dev,heldout}"),
+        COMMAND.format(set="{,2,3,4,5}", split=args.split),
         [Table("offline", columns, rows)],
         as_json=args.json,
         archive="../shared/data/email/usrp-users (BOSUN_OCR=off); fix_threads: 114 questions "
