@@ -12,13 +12,13 @@ row with a set's text is dropped). Each text is read as the detector reads it
 decoded copies (base64, hex, percent-encoding ...), with the same label; an encoded text only by
 its decoded copies.
 
-Real archive text as further negatives, read in the classifier's windows and sentence by
-sentence: half of the usrp-users mails (chosen by :func:`trained_mail`, cut into passages as
-ingest cuts them), NTSB narratives and probable causes from record 2,000 on (the benchmark reads
-the first 2,000), IMO casualty summaries, TAIC reports and the NTSB final reports. The benchmark
-reports its false positives on the mails trained on apart from the rest (the other usrp-users
-half, notmuch mail, the example archive, the questions, the first 2,000 NTSB records: out of
-sample).
+Real archive text as further negatives (:mod:`adapt.injection_real`), read in the classifier's
+windows and sentence by sentence: half of the usrp-users mails (chosen by ``trained_mail``, cut
+into passages as ingest cuts them), NTSB narratives and probable causes from record 2,000 on
+(the benchmark reads the first 2,000), IMO casualty summaries, TAIC reports and the NTSB final
+reports. The benchmark reports its false positives on the mails trained on apart from the rest
+(the other usrp-users half, notmuch mail, the example archive, the questions, the first 2,000
+NTSB records: out of sample).
 
 The model: L2-regularised logistic regression over hashed n-grams and concept features
 (:mod:`text.injection_model`), fitted by full-batch Adam in numpy, attacks given 35 % of the
@@ -38,10 +38,8 @@ family out) is measured by :mod:`adapt.injection_validation`.
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
 import json
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,10 +47,8 @@ from pathlib import Path
 import numpy as np
 
 from adapt.injection_generator import generate, overlapping
-from archive.ingest.chunking import chunk_document
-from archive.ingest.loaders.email import parse_message
-from archive.ingest.model import LoadError
-from text.injection import classifier_windows, instructions_in, model_text, readable
+from adapt.injection_real import real_windows
+from text.injection import instructions_in, model_text, readable
 from text.injection_decode import decoded_copies
 from text.injection_model import (
     BITS,
@@ -63,10 +59,8 @@ from text.injection_model import (
     save,
     vector,
 )
-from text.sentences import sentence_spans
 
 ROOT = Path(__file__).resolve().parents[1]
-MAIL_SEED = "bosun-injection-mail-2026-12-02"
 SETS = tuple(f"injections{suffix}.jsonl" for suffix in ("", "_b", "_c", "_d", "_e", "_f"))
 #: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read.
 #: None now: set F's held-back half was scored once (61.7 %) and is development data since. A
@@ -168,60 +162,12 @@ def training_set(data: Path, real_windows: int) -> list[Example]:
     return sets + generated([e.text for e in sets]) + real(data, real_windows)
 
 
-def trained_mail(path: Path) -> bool:
-    """Whether a usrp-users mail is in the half the classifier learns from (by a seeded hash of
-    its file name); the benchmark counts false positives on the other half separately."""
-    return hashlib.sha256(f"{MAIL_SEED}:{path.name}".encode()).hexdigest()[0] < "8"
-
-
-def _mail_passages(folder: Path) -> Iterator[str]:
-    for path in sorted(folder.glob("*.eml")):
-        if not trained_mail(path):
-            continue
-        try:
-            documents = parse_message(path.read_bytes(), origin=str(path))
-        except LoadError:
-            continue
-        for doc in documents:
-            yield from (chunk.text for chunk in chunk_document(doc))
-
-
-def _real_texts(data: Path) -> Iterator[tuple[str, str]]:
-    for text in _mail_passages(data / "email" / "usrp-users"):
-        yield "usrp", text
-    with (data / "ntsb" / "reports_2010_2016.jsonl").open(encoding="utf-8") as handle:
-        for n, line in enumerate(handle):
-            if n >= 2000:
-                record = json.loads(line)
-                yield "ntsb", record.get("narrative") or ""
-                yield "ntsb", record.get("probable_cause") or ""
-    csv.field_size_limit(1 << 30)
-    with (data / "maritime" / "imo_casualties.csv").open(encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            yield "imo", row.get("SummaryOfEvents") or ""
-    for folder, source in (("maritime/taic_reports", "taic"), ("ntsb/final_reports/txt", "final")):
-        for path in sorted((data / folder).glob("*.txt")):
-            yield source, path.read_text(encoding="utf-8", errors="replace")
-
-
 def real(data: Path, limit: int, seed: int = 7) -> list[Example]:
-    """Up to ``limit`` windows of real archive text (sampled with ``seed``), as negatives; a
-    third of them mail (passages with code, patches, logs and addresses), the rest reports."""
-    windows: dict[bool, list[tuple[str, str]]] = {True: [], False: []}
-    for source, text in _real_texts(data):
-        clean = readable(text)
-        found = [(source, clean[s:e]) for s, e in classifier_windows(clean)]
-        found += [(source, clean[s:e]) for s, e in sentence_spans(clean)]  # short ones too
-        windows[source == "usrp"] += found
-    rng = random.Random(seed)
-    for part in windows.values():
-        rng.shuffle(part)
-    mail = windows[True][: limit // 3]
-    picked = mail + windows[False][: limit - len(mail)]
-    normal = [(source, model_text(w)) for source, w in picked]
+    """Up to ``limit`` windows of real archive text as negatives
+    (:func:`adapt.injection_real.real_windows`)."""
     return [
         Example(text, 0, "real", f"{source}:{n}", source, "en", "", f"{source}:{n}")
-        for n, (source, text) in enumerate(normal)
+        for n, (source, text) in enumerate(real_windows(data, limit, seed))
         if readable_enough(text)
     ]
 

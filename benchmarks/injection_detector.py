@@ -57,13 +57,13 @@ sys.path.insert(0, str(ROOT))
 from render import Table, emit  # noqa: E402
 
 from adapt import injection_validation as validation  # noqa: E402
+from adapt.injection_real import trained_mail  # noqa: E402
 from adapt.shipped_injection_model import (  # noqa: E402
     generated,
     labelled,
     phrasing_hits,
     real,
     set_rows,
-    trained_mail,
 )
 from archive.ingest.chunking import chunk_document  # noqa: E402
 from archive.ingest.discover import load_paths  # noqa: E402
