@@ -1,9 +1,8 @@
 """Fit the planted-instruction classifier shipped in ``text/data/injection_model.npz``.
 
-Labelled texts: every attack and hard negative of sets A to E
-(``tests/data/injections*.jsonl``, both halves: each held-back half was scored once and is
-development data since), the ``dev`` rows of set F where the tree holds it (written by another
-engineer; its ``held_back`` rows are never read: :func:`set_rows` drops them), training-only
+Labelled texts: every attack and hard negative of sets A to F (``tests/data/injections*.jsonl``
+named in :data:`SETS`, both halves: each held-back half was scored once and is development data
+since; a set still being written is named nowhere here and never read), training-only
 phrasings in ``adapt/data/injection_phrasings.jsonl`` (attacks and benign sentences in 30
 languages, benign questions a user asks the assistant about itself), the off-topic training
 questions (``adapt/data/off_topic_train.jsonl``), and texts generated from the concept lexicon in
@@ -13,35 +12,34 @@ row with a set's text is dropped). Each text is read as the detector reads it
 decoded copies (base64, hex, percent-encoding ...), with the same label; an encoded text only by
 its decoded copies.
 
-Real archive text as further negatives, read in the classifier's windows and sentence by
-sentence: half of the usrp-users mails (chosen by :func:`trained_mail`, cut into passages as
-ingest cuts them), NTSB narratives and probable causes from record 2,000 on (the benchmark reads
-the first 2,000), IMO casualty summaries, TAIC reports and the NTSB final reports. The benchmark
-reports its false positives on the mails trained on apart from the rest (the other usrp-users
-half, notmuch mail, the example archive, the questions, the first 2,000 NTSB records: out of
-sample).
+Real archive text as further negatives (:mod:`adapt.injection_real`), read in the classifier's
+windows and sentence by sentence: half of the usrp-users mails (chosen by ``trained_mail``, cut
+into passages as ingest cuts them), NTSB narratives and probable causes from record 2,000 on
+(the benchmark reads the first 2,000), IMO casualty summaries, TAIC reports and the NTSB final
+reports. The benchmark reports its false positives on the mails trained on apart from the rest
+(the other usrp-users half, notmuch mail, the example archive, the questions, the first 2,000
+NTSB records: out of sample).
 
 The model: L2-regularised logistic regression over hashed n-grams and concept features
 (:mod:`text.injection_model`), fitted by full-batch Adam in numpy, attacks given 35 % of the
 weight, hard negatives weighted up. Windows of fewer than four distinct words are neither read
 nor learnt. The threshold and the support a cue of meaning needs (:func:`choose_cutoffs`) are
-chosen on out-of-fold probabilities (folds by base phrasing): of the pairs that keep the hard
+chosen on out-of-fold probabilities, one fold per set (:func:`fold_of`: each writer scored by a
+model that never saw it, as the next writer will be): of the pairs that keep the hard
 negatives the detector marks at most 3 % and the real windows flagged at most 1 in 10,000, the
 one that recognises most attacks. How it generalises (leave one set, language family or attack
 family out) is measured by :mod:`adapt.injection_validation`.
 
-    python -m adapt.shipped_injection_model --real 30000 --folds 3          # cross-validate
-    python -m adapt.shipped_injection_model --real 30000 --folds 3 --write  # ... and ship
+    python -m adapt.shipped_injection_model --real 30000          # leave one writer out
+    python -m adapt.shipped_injection_model --real 30000 --write  # ... and ship
 
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
 import json
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,10 +47,8 @@ from pathlib import Path
 import numpy as np
 
 from adapt.injection_generator import generate, overlapping
-from archive.ingest.chunking import chunk_document
-from archive.ingest.loaders.email import parse_message
-from archive.ingest.model import LoadError
-from text.injection import classifier_windows, instructions_in, model_text, readable
+from adapt.injection_real import real_windows
+from text.injection import instructions_in, model_text, readable
 from text.injection_decode import decoded_copies
 from text.injection_model import (
     BITS,
@@ -63,14 +59,13 @@ from text.injection_model import (
     save,
     vector,
 )
-from text.sentences import sentence_spans
 
 ROOT = Path(__file__).resolve().parents[1]
-MAIL_SEED = "bosun-injection-mail-2026-12-02"
-SETS = tuple(f"injections{suffix}.jsonl" for suffix in ("", "_b", "_c", "_d", "_e"))
-#: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read
-#: (set F, written by another engineer, where the tree holds it).
-HELD_OUT_SETS = ("injections_f.jsonl",)
+SETS = tuple(f"injections{suffix}.jsonl" for suffix in ("", "_b", "_c", "_d", "_e", "_f"))
+#: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read.
+#: None now: set F's held-back half was scored once (61.7 %) and is development data since. A
+#: set still being written (G) is named nowhere here, so it is never read at all.
+HELD_OUT_SETS: tuple[str, ...] = ()
 GENERATED_WEIGHT = 0.5  # a generated text counts half a hand-written one
 #: Training-only phrasings (adapt/data), written after set D's dev half was read.
 EXTRA = Path(__file__).with_name("data") / "injection_phrasings.jsonl"
@@ -111,7 +106,7 @@ def set_rows(path: Path) -> Iterator[dict[str, object]]:
 
 
 def set_paths(without: frozenset[str] = frozenset()) -> list[Path]:
-    """The set files read: A to E, set F's dev rows where the tree holds it, the phrasings;
+    """The set files read: A to F, the phrasings;
     none whose source name (``injections_e``) is in ``without``."""
     paths = [ROOT / "tests" / "data" / name for name in SETS]
     paths += [p for name in HELD_OUT_SETS if (p := ROOT / "tests" / "data" / name).is_file()]
@@ -167,60 +162,12 @@ def training_set(data: Path, real_windows: int) -> list[Example]:
     return sets + generated([e.text for e in sets]) + real(data, real_windows)
 
 
-def trained_mail(path: Path) -> bool:
-    """Whether a usrp-users mail is in the half the classifier learns from (by a seeded hash of
-    its file name); the benchmark counts false positives on the other half separately."""
-    return hashlib.sha256(f"{MAIL_SEED}:{path.name}".encode()).hexdigest()[0] < "8"
-
-
-def _mail_passages(folder: Path) -> Iterator[str]:
-    for path in sorted(folder.glob("*.eml")):
-        if not trained_mail(path):
-            continue
-        try:
-            documents = parse_message(path.read_bytes(), origin=str(path))
-        except LoadError:
-            continue
-        for doc in documents:
-            yield from (chunk.text for chunk in chunk_document(doc))
-
-
-def _real_texts(data: Path) -> Iterator[tuple[str, str]]:
-    for text in _mail_passages(data / "email" / "usrp-users"):
-        yield "usrp", text
-    with (data / "ntsb" / "reports_2010_2016.jsonl").open(encoding="utf-8") as handle:
-        for n, line in enumerate(handle):
-            if n >= 2000:
-                record = json.loads(line)
-                yield "ntsb", record.get("narrative") or ""
-                yield "ntsb", record.get("probable_cause") or ""
-    csv.field_size_limit(1 << 30)
-    with (data / "maritime" / "imo_casualties.csv").open(encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            yield "imo", row.get("SummaryOfEvents") or ""
-    for folder, source in (("maritime/taic_reports", "taic"), ("ntsb/final_reports/txt", "final")):
-        for path in sorted((data / folder).glob("*.txt")):
-            yield source, path.read_text(encoding="utf-8", errors="replace")
-
-
 def real(data: Path, limit: int, seed: int = 7) -> list[Example]:
-    """Up to ``limit`` windows of real archive text (sampled with ``seed``), as negatives; a
-    third of them mail (passages with code, patches, logs and addresses), the rest reports."""
-    windows: dict[bool, list[tuple[str, str]]] = {True: [], False: []}
-    for source, text in _real_texts(data):
-        clean = readable(text)
-        found = [(source, clean[s:e]) for s, e in classifier_windows(clean)]
-        found += [(source, clean[s:e]) for s, e in sentence_spans(clean)]  # short ones too
-        windows[source == "usrp"] += found
-    rng = random.Random(seed)
-    for part in windows.values():
-        rng.shuffle(part)
-    mail = windows[True][: limit // 3]
-    picked = mail + windows[False][: limit - len(mail)]
-    normal = [(source, model_text(w)) for source, w in picked]
+    """Up to ``limit`` windows of real archive text as negatives
+    (:func:`adapt.injection_real.real_windows`)."""
     return [
         Example(text, 0, "real", f"{source}:{n}", source, "en", "", f"{source}:{n}")
-        for n, (source, text) in enumerate(normal)
+        for n, (source, text) in enumerate(real_windows(data, limit, seed))
         if readable_enough(text)
     ]
 
@@ -277,15 +224,32 @@ def probabilities(examples: list[Example], w: np.ndarray, b: float) -> np.ndarra
     return 1 / (1 + np.exp(-z))
 
 
-def out_of_fold(examples: list[Example], folds: int) -> np.ndarray:
-    """Each example's probability from the model fitted on the other folds (by group)."""
-    fold = np.array(
-        [int(hashlib.sha256(e.group.encode()).hexdigest(), 16) % folds for e in examples]
-    )
+def fold_of(examples: list[Example], folds: int) -> np.ndarray:
+    """Each example's fold. ``folds`` 0: by writer, one fold per set (a set's attacks and hard
+    negatives, plain and decoded, all on one side), the generated, real and off-topic texts
+    spread over those folds by a hash of their group; so each set is scored by a model that
+    never saw its writer, as a new set will be. Otherwise ``folds`` folds by a hash of the
+    group (the base phrasing)."""
+    writers = sorted({e.source for e in examples if e.kind == "attack"})
+    count = folds or len(writers)
+    position = {source: i for i, source in enumerate(writers)}
+
+    def of(e: Example) -> int:
+        if not folds and e.kind in ("attack", "hard") and e.source in position:
+            return position[e.source]
+        return int(hashlib.sha256(e.group.encode()).hexdigest(), 16) % count
+
+    return np.array([of(e) for e in examples])
+
+
+def out_of_fold(examples: list[Example], folds: int = 0, epochs: int = 250) -> np.ndarray:
+    """Each example's probability from the model fitted on the other folds (:func:`fold_of`:
+    by writer when ``folds`` is 0)."""
+    fold = fold_of(examples, folds)
     found = np.zeros(len(examples))
-    for k in range(folds):
+    for k in sorted(set(fold.tolist())):
         train = [e for e, f in zip(examples, fold, strict=True) if f != k]
-        w, b = fit(train)
+        w, b = fit(train, epochs=epochs)
         found[fold == k] = probabilities(
             [e for e, f in zip(examples, fold, strict=True) if f == k], w, b
         )
@@ -369,20 +333,47 @@ def report(examples: list[Example], found: np.ndarray, threshold: float) -> dict
     return out
 
 
+def per_set(
+    examples: list[Example],
+    found: np.ndarray,
+    hits: dict[str, tuple[bool, bool]],
+    threshold: float,
+    support: float,
+) -> dict[str, str]:
+    """For each set, out of fold: attacks the detector marks and hard negatives it flags (with
+    :func:`fold_of` by writer, each set as a writer the model never saw)."""
+    best = by_entry(examples, found)
+    flags = marked(best, hits, threshold, support)
+    source = {e.entry: e.source for e in examples if e.kind in ("attack", "hard")}
+    out: dict[str, str] = {}
+    for name in sorted(set(source.values())):
+        for label, what in ((1, "attacks marked"), (0, "hard negatives flagged")):
+            mine = [flags[k] for k, (lab, _) in best.items() if lab == label and source[k] == name]
+            if mine:
+                out[f"{name} {what}"] = f"{sum(mine)}/{len(mine)} = {sum(mine) / len(mine):.1%}"
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--real", type=int, default=30000, help="real archive windows used")
-    parser.add_argument("--folds", type=int, default=3)
+    parser.add_argument(
+        "--folds", type=int, default=0, help="0: one fold per set (by writer); N: N folds by base"
+    )
     parser.add_argument("--write", action="store_true", help=f"ship the model to {WEIGHTS}")
+    parser.add_argument("--oof", type=Path, help="save the out-of-fold probabilities (.npy)")
     args = parser.parse_args()
     examples = training_set(args.data, args.real)
     found = out_of_fold(examples, args.folds)
+    if args.oof:
+        np.save(args.oof, found)
     hits = phrasing_hits()
     threshold, support = choose_cutoffs(examples, found, hits)
     flags = marked(by_entry(examples, found), hits, threshold, support)
     summary = report(examples, found, threshold)
     summary["support"] = support
+    summary.update(per_set(examples, found, hits, threshold, support))
     for label, name in ((1, "attacks"), (0, "hard negatives")):
         mine = [flags[k] for k, (lab, _) in by_entry(examples, found).items() if lab == label]
         summary[f"detector, {name} marked"] = f"{sum(mine)}/{len(mine)}"

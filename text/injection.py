@@ -21,7 +21,7 @@ from text.injection_fold import (
 from text.injection_fold import (
     strip_control as strip_control,  # the sanitizer's import
 )
-from text.injection_mention import without_mentions
+from text.injection_mention import blank_mentions, without_mentions
 from text.injection_model import readable_enough, shipped
 from text.sentences import sentence_spans
 
@@ -214,7 +214,7 @@ def find_injections(
     found = [(index[start], index[end - 1] + 1, name) for start, end, name in latin_cues(flat)]
     found += script_cues(text)
     if classifier:  # a cue of meaning counts where the classifier does not read plain prose
-        read = _classifier_read(text)
+        read = _classifier_read(blank_mentions(text))  # a quoted example is not read
         found = [cue for cue in found if _supported(cue, read)]
     if depth < 2:
         found += [

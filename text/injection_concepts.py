@@ -139,7 +139,7 @@ def spaced_letter(text: str, at: int) -> bool:
 _WORD_START = re.compile(r"(?<![0-9a-z_\u00c0-\u058f])(?:[^\W\d_]|[.-])")
 # What makes model_text do more than lower-case an ASCII stem and single its spaces: a leet
 # digit or sign, a hyphen at a line end, single letters spaced apart.
-_NEEDS_MODEL_TEXT = re.compile(r"[0-9@$]|-\n|(?<![^\W_])[^\W\d_][ .*_\-·|][^\W\d_](?![^\W_])")
+_NEEDS_MODEL_TEXT = re.compile(r"[0-9@$]|-\n|(?<![^\W_])[^\W\d_][ .*_\-·|/][^\W\d_](?![^\W_])")
 
 
 def _normal(stem: str) -> tuple[str, bool]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from text import injection_errands
+
 _F = re.IGNORECASE
 _WINDOW = 220  # characters within which two weak cues are read as one instruction
 _CLAUSE = re.compile(r"[^.!?;\n。！？]*[.!?;。！？]?")
@@ -209,6 +211,10 @@ _PAIRS = {
         ("bot", "internals"), ("internals", "meta"),
     )
 }  # fmt: skip
+# ... and the reader addressed, a covert errand (:mod:`text.injection_errands`)
+_LATIN.update(injection_errands.STRONG)
+_WEAK.update(injection_errands.WEAK)
+_PAIRS.update(frozenset(p) for p in injection_errands.PAIRS)
 
 # ---- other scripts (matched on the unfolded copy, combining marks removed) ----
 _SCRIPT: dict[str, str] = {
@@ -229,6 +235,7 @@ _SCRIPT: dict[str, str] = {
     r"|(?:没有任何限制|没有限制|无限制|制限のない|制限なし|제한\s*없는)[^。！？.!?\n]{0,12}?"
     r"(?:助手|アシスタント|模型|AI|어시스턴트)",
 }
+_SCRIPT.update(injection_errands.SCRIPT)
 #: Every name a cue span can carry.
 CUE_NAMES = frozenset(
     {f"cue_{name}" for name in (*_LATIN, *_SCRIPT)}

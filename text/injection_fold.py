@@ -23,16 +23,18 @@ _LOOKALIKES = str.maketrans(
 )
 # ... and small capitals and more Armenian ones.
 _LOOKALIKES.update(str.maketrans("ʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢꞯոհցզՏ", "bcdefghijklmnoprstuvwyzqnhgqS"))
+# ... and Cyrillic izhitsa, Latin iota and dotless letters (set F's "rеcеіѵеԁ").
+_LOOKALIKES.update(str.maketrans("ѵѴɩıȷ", "vViij"))
 LEET = str.maketrans("0134579@$", "oieastgas")
 LEET_CHARS = frozenset("0134579@$")
 _LEET_WORD = re.compile(r"[A-Za-z0-9@$]+")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
-# Single letters spaced apart by one space, dot, dash or star ("i g n o r e", "i.g.n.o.r.e."),
-# words by wider gaps; three letters or more.
-_SEPARATORS = " .*_-·|"
+# Single letters spaced apart by one space, dot, dash, star or slash ("i g n o r e",
+# "i.g.n.o.r.e.", "a/s/s/i/s/t/a/n/t"), words by wider gaps; three letters or more.
+_SEPARATORS = " .*_-·|/"
 _LETTER = r"[^\W\d_](?![^\W_])"
 _SPACED = re.compile(
-    rf"(?<![^\W_]){_LETTER}(?:(?:[ .*_\-·|]| {{2,}}|[.*_\-·|] +){_LETTER}){{2,}}[.*_\-·|]?"
+    rf"(?<![^\W_]){_LETTER}(?:(?:[ .*_\-·|/]| {{2,}}|[.*_\-·|/] +){_LETTER}){{2,}}[.*_\-·|/]?"
 )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from adapt import shipped_injection_model as training
 from adapt.injection_validation import by_family, by_language, by_set, by_writer, leave_out
 from adapt.shipped_injection_model import (
     NO_SUPPORT,
@@ -26,15 +27,26 @@ def _row(ident: str, split: str, label: str = "attack") -> dict[str, str]:
             "disguise": "plain", "split": split, "text": text}  # fmt: skip
 
 
-def test_a_set_not_yet_scored_is_read_only_by_its_dev_rows(tmp_path: Path) -> None:
-    path = tmp_path / "injections_f.jsonl"
-    rows = [_row("f-1", "dev"), _row("f-2", "held_back"), _row("f-3", "dev", "benign")]
+def test_a_set_not_yet_scored_is_read_only_by_its_dev_rows(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(training, "HELD_OUT_SETS", ("injections_x.jsonl",))
+    path = tmp_path / "injections_x.jsonl"
+    rows = [_row("x-1", "dev"), _row("x-2", "held_back"), _row("x-3", "dev", "benign")]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    assert [r["id"] for r in set_rows(path)] == ["f-1", "f-3"]
+    assert [r["id"] for r in set_rows(path)] == ["x-1", "x-3"]
     # a scored set's file of another name is read whole
     other = tmp_path / "injections_d.jsonl"
     other.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     assert len(list(set_rows(other))) == 3
+
+
+def test_set_f_is_read_whole_now_it_was_scored_and_no_other_set_is_read() -> None:
+    data = Path(__file__).parents[1] / "data"
+    assert data / "injections_f.jsonl" in set_paths()
+    read = {e.entry.split(":", 1)[1] for e in labelled() if e.source == "injections_f"}
+    assert any("held_back" in line and json.loads(line)["id"] in read
+               for line in (data / "injections_f.jsonl").open(encoding="utf-8"))  # fmt: skip
+    # a set being written (G) is never read: only the files named in SETS are
+    assert {p.name for p in set_paths()} <= {*training.SETS, training.EXTRA.name}
 
 
 def test_set_e_is_read_whole_now_and_a_set_can_be_left_out() -> None:
