@@ -23,7 +23,8 @@ how much benign text it flags.
 - set F, ``tests/data/injections_f.jsonl``, written by another engineer who had not read the
   detector: its held-back half was scored once on 2026-12-02 (61.7 % of attacks, 14.5 % of its
   hard negatives flagged) and both halves are training data since;
-- set G, ``tests/data/injections_g.jsonl``, being written by another engineer: never read here
+- set G, ``tests/data/injections_g.jsonl``, written by another engineer who had not read the
+  detector: never read here
   but by ``--held-back G``, once, by whoever did not build the detector;
 - with ``--cv``, how the classifier generalises (:mod:`adapt.injection_validation`): refitted with
   one set (one writer), one language family or one attack family left out, scored on what was
