@@ -34,13 +34,13 @@ from text.words import content_stems, tokens
 #: Words that make a question about what usually happens, not about one event.
 _CUE = re.compile(
     r"\b(?:(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|main|leading|primary|major|"
-    r"(?:most\s+)?frequent(?:ly)?|most\s+often|recurring|top|patterns?|trends?)\b",
+    r"(?:most\s+)?frequent(?:ly)?|most\s+often|recurring|top|patterns?|trends?|themes?)\b",
     re.IGNORECASE,
 )
 #: What such a question asks for: causes, outcomes, findings, what goes wrong.
 _ASKS = re.compile(
     r"\b(?:causes?|caused|factors?|reasons?|initial\s+events?|consequences?|outcomes?|"
-    r"findings?|safety\s+issues?|problems?|go(?:es)?\s+wrong|went\s+wrong|happens?|crash|"
+    r"findings?|safety\s+issues?|problems?|go(?:es)?\s+wrong|went\s+wrong|happens?|crash|themes?|"
     r"(?:kinds?|types?)\s+of)\b",
     re.IGNORECASE,
 )

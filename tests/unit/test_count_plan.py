@@ -167,6 +167,13 @@ def test_a_pattern_question_names_its_set_and_phase() -> None:
     assert pattern_plan("What caused the accident CEN12LA244?") is None
 
 
+def test_themes_asked_for_are_a_pattern() -> None:
+    """ "Common themes in …" asks what the set's reports have in common, as "patterns" does."""
+    themes = pattern_plan("What are the recurring themes in TAIC rail investigations?")
+    assert themes is not None and themes.plan.query.kind is not None
+    assert pattern_plan("Common themes in fishing vessel casualties?") is not None
+
+
 def test_examples_name_one_incident_once() -> None:
     """Two IMO records of one incident (same ship, same date, another record number) are one
     example; another ship on that date is another."""
