@@ -23,7 +23,7 @@ from answers.thread_patterns import (
     thread_statements,
     uncommon_words,
 )
-from archive.store.threads import TopicSet
+from archive.store.threads import PHRASE, WORDS, TopicSet
 from graph.nodes.counted import pattern_state
 from graph.state import Diagnostics, State
 from providers.chat import ChatModel
@@ -118,6 +118,13 @@ async def _read(plan: ThreadPatternPlan, question: str, topics: TopicThreads) ->
     return best
 
 
+def _keeps(reading: Reading, names: str) -> bool:
+    """Whether every thread ``reading`` read names each of ``names``: its topic holds them and
+    was matched whole (as a phrase, or all its words), not by all but one or any one word."""
+    words = reading.plan.topic.split()
+    return reading.found.how in (PHRASE, WORDS) and all(n in words for n in names.split())
+
+
 async def grouped_threads(
     state: State, topics: TopicThreads | None, model: ChatModel | None
 ) -> State:
@@ -132,7 +139,10 @@ async def grouped_threads(
     (:func:`answers.thread_patterns.subject_words`: "MPM daemon" of "MPM daemon networked
     USRPs"; else those not of its common talk, "bricked" of "USRP bricked") are matched alone,
     at last any one of the subject words (things asked about together: "N310 and N320"), and
-    answer when they show more groups."""
+    answer when they show more groups. A topic that names a product or command is read as the
+    threads naming it first; when those show a group, no reading that drops the name answers
+    (its threads need not be about the product: "all but one of the words" of "uhd_fft nothing
+    useful")."""
     question = state.get("question", "")
     plan = thread_pattern_plan(question)
     if plan is None or topics is None:
@@ -150,7 +160,10 @@ async def grouped_threads(
         best = by_name
     else:
         best = await _read(plan, question, topics)
-        best = by_name if by_name is not None and by_name.named > best.named else best
+        if by_name is not None and (
+            by_name.named > best.named or (by_name.named and not _keeps(best, named))
+        ):  # a reading that drops the names reads threads about something else
+            best = by_name
     plan, found, statements, groups = best.plan, best.found, best.statements, best.groups
     matched, conversations = found.matched, found.conversations
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}

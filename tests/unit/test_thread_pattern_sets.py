@@ -105,3 +105,22 @@ async def test_a_pattern_asked_in_new_words_with_no_pattern_is_held_from_the_cut
     state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
     out = await count_records(state, counter=_no_count, causes=None, topics=topics)
     assert out["counted"] is False and out["record_set"] == 1
+
+
+async def test_a_looser_reading_that_drops_the_product_named_does_not_answer() -> None:
+    """The threads naming the product show one group; all but one word of the whole topic
+    (threads that need not name it) show two: the product's threads answer, since a thread
+    that does not name it is about something else."""
+    two = {f"q{n}@x": conversation(n, NAMED["disk"]) for n in range(2)}
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = TopicsByWords(
+        {
+            ("Q100mini", True): TopicSet(2, two, SHARES, BURSTS, "words"),
+            "overflows Q100mini tiny cases": TopicSet(9, wide, SHARES, BURSTS, "most words"),
+        }
+    )
+    question = "How do people usually fix overflows on a Q100mini in tiny cases?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    text = str(out["messages"][0].content)
+    assert text.startswith("2 mail threads mention Q100mini;"), text
