@@ -44,6 +44,14 @@ OTHER = "Other causes"
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 #: A longer phrase names a group when it holds this share of the shorter phrase's items.
 SPECIALISE = 0.5
+#: Where a clause of free text ends: a *tight* phrase (:func:`group_phrases`) never crosses one.
+_CLAUSE = re.compile(r"[,;:()\[\]!?\"“”]|\.(?=\s|$)|\s[-–—]+\s")
+#: Words a tight phrase may have between two of its content words ("loss of lock", not "threads
+#: are not executed").
+TIGHT_BETWEEN = 1
+#: Weight of a phrase the caller prefers (``prefer``: one naming a thing, "set the MTU" over
+#: "jumbo frames reach").
+PREFERRED = 1.25
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,8 @@ def group_phrases(
     shortest: int = 1,
     nameable: Callable[[tuple[str, ...]], bool] | None = None,
     kinds: Iterable[str] = (),
+    tight: bool = False,
+    prefer: Callable[[tuple[str, ...]], bool] | None = None,
 ) -> list[Group]:
     """Groups of free-text statements by the phrases most items share; the items no group took
     form a last group, :data:`OTHER`. ``ignore``: stems that name no group (the question's own
@@ -128,15 +138,18 @@ def group_phrases(
     name a group (None: any); ``kinds``: stems that say what the records are, not why
     ("helicopter", "airplane", "tanker"): never a group's name alone, and a group whose name
     differs from an earlier one's only by them, or says less than it, joins it ("loss of
-    control" and "loss of airplane control", "loss of engine" and "loss of engine power")."""
-    items: dict[str, Said] = defaultdict(list)
-    for statement in statements:
-        words = grouped_words(statement.text)
-        items[statement.item].append((statement, words, [stem(w) for w in words]))
+    control" and "loss of airplane control", "loss of engine" and "loss of engine power");
+    ``tight``: a phrase's words stand together within one clause, at most
+    :data:`TIGHT_BETWEEN` word between two of them (free text by many writers, a mailing
+    list's: two replies that say "pin" and "high" a few words apart, or "arguments, the
+    session" across a comma, share no thing; a record's formulaic "failure to maintain
+    directional control" and "failure to maintain control" do); ``prefer``: phrases that weigh
+    :data:`PREFERRED` times as much (of equals, the one that names a thing)."""
+    items = _items(statements, tight=tight)
     if glue is None:
         glue = glue_stems(s.text for s in statements)
     glue = set(glue) | set(ignore) | {stem(w) for w in STOP_WORDS}
-    phrases, where = _phrase_items(items, glue)
+    phrases, where = _phrase_items(items, glue, tight=tight)
     least = max(MIN_ITEMS, round(MIN_SHARE * len(items)))
     kind_stems = set(kinds)
 
@@ -149,7 +162,7 @@ def group_phrases(
     banned: set[tuple[str, ...]] = set()  # phrases that would only repeat an earlier group's name
     while left and len(groups) < max_groups:
         scored = [
-            (len(found & left) * WEIGHT[len(p)], -where[p] / len(found), p)
+            (len(found & left) * WEIGHT[len(p)] * _weight(p, prefer), -where[p] / len(found), p)
             for p, found in phrases.items()
             if len(found & left) >= least and len(p) >= shortest and p not in banned and may_name(p)
         ]
@@ -161,6 +174,7 @@ def group_phrases(
         same = next((g for g in groups if _same_cause(g.name, group.name, kind_stems)), None)
         if same is not None:  # "maintain airplane control", "maintain control of the airplane"
             same.members += group.members
+            same.name = _joined_name(same.name, group.name, kind_stems)
         elif any(_within(group.name, g.name, kind_stems) for g in groups):
             banned.add(best)  # "interface" after "network interface": a name said already
             continue
@@ -173,8 +187,23 @@ def group_phrases(
     return groups
 
 
+def _items(statements: Sequence[Statement], *, tight: bool) -> dict[str, Said]:
+    """Each item's statements with their words and stems; ``tight``: each clause apart."""
+    items: dict[str, Said] = defaultdict(list)
+    for statement in statements:
+        parts = [p for p in _CLAUSE.split(statement.text) if p.strip()] if tight else []
+        for part in parts or [statement.text]:
+            words = grouped_words(part)
+            items[statement.item].append((statement, words, [stem(w) for w in words]))
+    return items
+
+
+def _weight(phrase: tuple[str, ...], prefer: Callable[[tuple[str, ...]], bool] | None) -> float:
+    return PREFERRED if prefer is not None and prefer(phrase) else 1.0
+
+
 def _phrase_items(
-    items: dict[str, Said], glue: set[str]
+    items: dict[str, Said], glue: set[str], *, tight: bool = False
 ) -> tuple[dict[tuple[str, ...], set[str]], Counter[tuple[str, ...]]]:
     """Each phrase with the items that hold it, and its summed positions (a cause's head comes
     first)."""
@@ -182,7 +211,7 @@ def _phrase_items(
     where: Counter[tuple[str, ...]] = Counter()
     for item, said in items.items():
         for _, words, stems in said:
-            for phrase, at in _phrases(words, stems, glue).items():
+            for phrase, at in _phrases(words, stems, glue, tight=tight).items():
                 phrases[phrase].add(item)
                 where[phrase] += at
     return phrases, where
@@ -195,6 +224,21 @@ def _same_cause(a: str, b: str, kinds: set[str]) -> bool:
     if not x or not y:
         return False
     return x == y or (min(len(x), len(y)) >= 2 and (x <= y or y <= x))
+
+
+def _joined_name(first: str, then: str, kinds: set[str]) -> str:
+    """The name of a group that ``then``'s items joined: ``first``, unless ``then`` says less
+    and what ``first`` says more qualifies a word both say: "maintain directional control"
+    joined by "maintain control" (items that do not say directional) is "Maintain control", true
+    of every example; "loss of engine power" joined by "loss of engine" stays, its last word
+    only completes the phrase."""
+    old = [s for s in _stems(first) if s not in kinds]
+    new = [s for s in _stems(then) if s not in kinds]
+    if not set(new) < set(old):
+        return first
+    shared = [i for i, s in enumerate(old) if s in new]
+    qualifies = any(s not in new and i < shared[-1] for i, s in enumerate(old))
+    return then if qualifies else first
 
 
 def _within(a: str, b: str, kinds: set[str]) -> bool:
@@ -241,21 +285,31 @@ def _specialised(
         phrase = best[1]
 
 
-def _phrases(words: list[str], stems: list[str], glue: set[str]) -> dict[tuple[str, ...], int]:
+def _phrases(
+    words: list[str], stems: list[str], glue: set[str], *, tight: bool = False
+) -> dict[tuple[str, ...], int]:
     """Single content stems, ordered pairs at most :data:`GAP` content words apart ("maintain …
     control" in both "maintain directional control" and "maintain control of the airplane") and
-    runs of three; no glue at either end."""
-    content = [s for w, s in zip(words, stems, strict=True) if w not in STOP_WORDS and len(w) > 1]
+    runs of three; no glue at either end. ``tight``: pairs and runs of neighbouring content
+    words only, at most :data:`TIGHT_BETWEEN` other word between two of them."""
+    at = [k for k, w in enumerate(words) if w not in STOP_WORDS and len(w) > 1]
+    content = [stems[k] for k in at]
+    gap = 0 if tight else GAP
+
+    def near(i: int, j: int) -> bool:
+        return not tight or at[j] - at[i] - 1 <= TIGHT_BETWEEN
+
     out: dict[tuple[str, ...], int] = {}
     for i, first in enumerate(content):
         if first in glue:
             continue
         out.setdefault((first,), i)
-        for j in range(i + 1, min(len(content), i + GAP + 2)):
-            if content[j] not in glue and content[j] != first:
+        for j in range(i + 1, min(len(content), i + gap + 2)):
+            if content[j] not in glue and content[j] != first and near(i, j):
                 out.setdefault((first, content[j]), i)
         run = tuple(content[i : i + 3])
-        if len(run) == 3 and run[-1] not in glue and len(set(run)) == 3:
+        tied = len(run) == 3 and near(i, i + 1) and near(i + 1, i + 2)
+        if tied and run[-1] not in glue and len(set(run)) == 3:
             out.setdefault(run, i)
     return out
 
@@ -264,7 +318,9 @@ def _named(
     phrase: tuple[str, ...], members: list[list[tuple[Statement, list[str], list[str]]]]
 ) -> Group:
     """The group of ``phrase``: per item its first statement holding the phrase, named by the
-    words the statements use for it most often ("loss of engine power")."""
+    words the statements use for it most often ("loss of engine power"), of those that add no
+    word of their own when some do: "maintain control", not "maintain directional control",
+    when some of its items do not say directional (a name true of every example)."""
     spellings: Counter[str] = Counter()
     chosen = []
     for said in members:
@@ -276,7 +332,8 @@ def _named(
                 break
         else:
             chosen.append(said[0][0])
-    name = spellings.most_common(1)[0][0] if spellings else " ".join(phrase)
+    plain = Counter({w: n for w, n in spellings.items() if set(_stems(w)) <= set(phrase)})
+    name = (plain or spellings).most_common(1)[0][0] if spellings else " ".join(phrase)
     return Group(_capital(name), chosen)
 
 
@@ -306,11 +363,17 @@ def _span(words: list[str], stems: list[str], phrase: tuple[str, ...]) -> str:
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?([a-z]{2,})")
 
 
+#: A word's contraction with its apostrophe: "you're", "I've", "doesn't" (:func:`tokens` splits
+#: it: "you", "re"); the pieces are no content word. A possessive ("pilot’s") keeps its word.
+_CONTRACTED = re.compile(r"\b[A-Za-z]+[’'](?:re|ve|ll|d|m|t)\b", re.IGNORECASE)
+
+
 def grouped_words(text: str) -> list[str]:
     """The words of ``text`` that phrases are made of: its alphabetic tokens, and the unit of a
-    quantity written with it ("10MHz" is "mhz", as "10 MHz" is)."""
+    quantity written with it ("10MHz" is "mhz", as "10 MHz" is); a contraction ("you're",
+    "doesn't") is none: its pieces ("re", "doesn") would be read as words."""
     out = []
-    for word in tokens(text):
+    for word in tokens(_CONTRACTED.sub(" ", text)):
         if word.isalpha():
             out.append(word)
         elif unit := _QUANTITY.fullmatch(word):
@@ -322,6 +385,10 @@ def _stems(text: str) -> list[str]:
     return [stem(w) for w in tokens(text) if w.isalpha() and w not in STOP_WORDS]
 
 
+#: A possessive's "s", which :func:`grouped_words` reads apart ("instructor s delayed").
+_POSSESSIVE = re.compile(r"(?<=[a-z]) s\b")
+
+
 def _capital(name: str) -> str:
-    name = re.sub(r"\s+", " ", name).strip()
+    name = _POSSESSIVE.sub("’s", re.sub(r"\s+", " ", name).strip())
     return name[:1].upper() + name[1:].lower() if name.isupper() else name[:1].upper() + name[1:]

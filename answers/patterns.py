@@ -44,13 +44,21 @@ from text.words import content_stems, tokens
 #: Words that make a question about what usually happens, not about one event.
 _CUE = re.compile(
     r"\b(?:(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|main|leading|primary|major|"
-    r"(?:most\s+)?frequent(?:ly)?|most\s+often|recurring|top|patterns?|trends?)\b",
+    r"(?:most\s+)?frequent(?:ly)?|most\s+often|recurring|top|patterns?|trends?|themes?|"
+    # a tendency, or what is known or comes back: "tends to", "in general", "known causes",
+    # "classic causes", "again and again"
+    r"tends?\s+to|generally|in\s+general|normally|as\s+a\s+rule|known|classic|biggest|"
+    r"recurrent|repeated(?:ly)?|again\s+and\s+again)\b|"
+    # how often after what happens ("show up most", "happen most")
+    r"(?<=\w\s)most\b(?=\s*(?:[?,.;:]|$|(?:in|on|with|when|for|among|during)\b))",
     re.IGNORECASE,
 )
 #: What such a question asks for: causes, outcomes, findings, what goes wrong.
 _ASKS = re.compile(
     r"\b(?:causes?|caused|factors?|reasons?|initial\s+events?|consequences?|outcomes?|"
-    r"findings?|safety\s+issues?|problems?|go(?:es)?\s+wrong|went\s+wrong|happens?|crash|"
+    r"findings?|safety\s+issues?|problems?|go(?:es)?\s+wrong|went\s+wrong|happens?|crash|themes?|"
+    # what leads to it, is behind it or explains it; what investigations find
+    r"leads?\s+to|behind|explains?|culprits?|sources?\s+of|find|"
     r"(?:kinds?|types?)\s+of)\b",
     re.IGNORECASE,
 )

@@ -23,26 +23,40 @@ from text.words import STOP_WORDS, content_stems, stem, tokens
 _CUE_WORDS = (
     r"(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
     r"most\s+often|often|recurring|generally|in\s+general|normal(?:ly)?|ordinarily|as\s+a\s+rule|"
-    r"people|users|everyone|tends?\s+to|"
-    r"(?:going\s+by|according\s+to|on|from)\s+the\s+(?:mailing\s+)?list|"
+    r"people|users|everyone|folks|others|tends?\s+to|"
+    # what is known or comes back: "known problems", "classic mistakes", "the standard fix",
+    # "the main sources", "the top causes", "come up again and again", "show up repeatedly"
+    r"known|classic|standard|main|top|biggest|leading|recurrent|repeated(?:ly)?|go-to|"
+    r"again\s+and\s+again|over\s+and\s+over|time\s+and\s+again|"
+    r"(?:going\s+by|according\s+to|on|from|across|over|throughout)\s+the\s+(?:mailing\s+)?list|"
     # the list's conversations named as many: "according to past threads", "in earlier threads"
     r"(?:past|previous|earlier|other|many)\s+(?:threads|posts|conversations|discussions)|"
     # "most" after what happens, not before a quality ("come up most", not "most recent")
-    r"(?<=\w\s)most(?=\s*(?:[?,.;:]|$|(?:in|on|with|when|for|among|across)\b))"
+    r"(?<=\w\s)most(?=\s*(?:[?,.;:]|$|(?:in|on|with|when|for|among|across)\b))|"
+    # or before the trouble itself: "cause the most trouble", "give the most problems"
+    r"most\s+(?:trouble|problems|issues|headaches|errors|failures|complaints)"
 )
 _FIX_WORDS = (
     r"fix(?:es|ed)?|solutions?|solved?|workarounds?|remed(?:y|ies)|resolv(?:e|ed)|"
     r"resolutions?|cures?|recover(?:s|ed|y)?|clears?|get\s+around|work\s+around|deal\s+with|"
-    r"do\s+about|corrected|handled?|advice|tips|help(?:s|ed)|"
+    r"do\s+about|corrected|handled?|advice|tips|help(?:s|ed)|resolves|dealt\s+with|"
+    r"recommend(?:s|ed|ations?)?|suggest(?:s|ed|ions?)|troubleshoot(?:ing)?|get\s+rid\s+of|"
     # a fix told as a phrasal verb: "what sorted it out", "get them going again"
     r"sort(?:s|ed)?\s+(?:\w+\s+)?out|"
+    # what people do when it happens: "what do most people do when the probe finds nothing"
+    r"(?:people|users|folks|others|everyone)\s+(?:\w+\s+)?do\s+(?:when|if|after|once)|"
     r"(?:get|gets|got|getting)\s+(?:\w+\s+){0,2}(?:going|working)\s+again"
 )
-_CAUSE_WORDS = r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to|makes?"
+_CAUSE_WORDS = (
+    r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to|makes?|"
+    # what is suspected or explains it: "the usual culprit", "usual suspects", "sources of"
+    r"culprits?|suspects|sources?\s+of|explains?|explanations?"
+)
 #: A problem asked about in the plural, or what goes wrong: the causes are grouped.
 _PROBLEM_WORDS = (
     r"problems|issues|pitfalls|mistakes|gotchas|troubles?|difficult(?:y|ies)|errors|snags|"
-    r"headaches|hiccups|glitches|bugs|complaints|quirks|"
+    r"headaches|hiccups|glitches|bugs|complaints|quirks|traps|caveats|woes|themes|"
+    r"failure\s+(?:modes?|points?)|(?:run|runs|ran|running)\s+into|struggl(?:e|es|ed|ing)|"
     r"wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)|break(?:s|ing)?|broke|"
     r"stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|"
     r"trip(?:s|ped)?\s+(?:\w+\s+){0,2}up|"
@@ -58,7 +72,9 @@ def _words(alternatives: str) -> re.Pattern[str]:
 _CUE, _FIX = _words(_CUE_WORDS), _words(_FIX_WORDS)
 #: One conversation named ("people on this thread", "in my post"): what it says, not a pattern.
 _ONE_THREAD = _words(
-    r"(?:this|that|the|my|your|his|her|their)\s+(?:thread|post|conversation|discussion)"
+    r"(?:this|that|the|my|your|his|her|their)\s+(?:thread|post|conversation|discussion)|"
+    # one named by what it is about: "in my X310 thread", "that GPSDO post"
+    r"(?:this|that|my|your|his|her|their)\s+(?:[\w-]+\s+){1,2}(?:thread|post|conversation|discussion)"
 )
 _CAUSE, _PROBLEM = _words(_CAUSE_WORDS), _words(_PROBLEM_WORDS)
 #: Words of asking that name no topic, compared as stems: the verbs people ask with, where
@@ -80,7 +96,14 @@ _ASKING = frozenset(
     ordinarily kind kinds thing things keep keeps report reports reported past previous earlier
     according lot snag snags headache headaches hiccup hiccups glitch glitches complaint
     complaints quirk quirks confuse confuses confused confusing advice tip tips help helps
-    helped handle handled correct corrected
+    helped handle handled correct corrected folk folks others known classic standard main top
+    biggest leading repeated repeatedly recurrent summarize summarise summary overview culprit
+    culprits suspect suspects source sources explain explains explanation explanations occur
+    occurs occurring troubleshoot troubleshooting step steps recommend recommends recommended
+    recommendation recommendations suggest suggests suggested suggestion suggestions dealt
+    struggle struggles struggled struggling seen show shows showed trap traps caveat caveats woe
+    woes across throughout theme themes tell list give overview figure figured anyone anybody
+    go-to
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").
@@ -91,7 +114,8 @@ _WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 #: ("which errors", not "sequence errors") is not the topic's name.
 _ASIDE = re.compile(
     r"\b\w+n[’']t\b|\([^)]*\)|(?:(?<=\bwhat\s)|(?<=\bwhich\s))errors\b|"
-    r"\b(?:stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|"
+    r"\b(?:stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|failure\s+(?:modes?|points?)|"
+    r"get\s+rid\s+of|work(?:s|ed)?\s+around|again\s+and\s+again|over\s+and\s+over|time\s+and\s+again|"
     r"sort(?:s|ed)?\s+(?:\w+\s+)?out|(?:get|gets|got|getting)\s+(?:\w+\s+){0,2}"
     r"(?:going|working)\s+again)\b",
     re.IGNORECASE,

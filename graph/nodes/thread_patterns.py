@@ -23,7 +23,7 @@ from answers.thread_patterns import (
     thread_statements,
     uncommon_words,
 )
-from archive.store.threads import TopicSet
+from archive.store.threads import PHRASE, WORDS, TopicSet
 from graph.nodes.counted import pattern_state
 from graph.state import Diagnostics, State
 from providers.chat import ChatModel
@@ -118,6 +118,49 @@ async def _read(plan: ThreadPatternPlan, question: str, topics: TopicThreads) ->
     return best
 
 
+def _keeps(reading: Reading, names: str) -> bool:
+    """Whether every thread ``reading`` read names each of ``names``: its topic holds them and
+    was matched whole (as a phrase, or all its words), not by all but one or any one word."""
+    words = reading.plan.topic.split()
+    return reading.found.how in (PHRASE, WORDS) and all(n in words for n in names.split())
+
+
+async def _choose(plan: ThreadPatternPlan, question: str, topics: TopicThreads) -> Reading:
+    """The reading that answers. A topic that names a product, command or component (and more:
+    "sequence errors X310") is read whole first: threads holding all its words are about that
+    problem on that product. When those show no pattern and the other words describe the
+    product, or name a problem whose own reading shows no pattern, the area named alone ("B200mini"
+    of "B200mini little boards", "uhd_images_downloader" of "UHD FPGA images
+    uhd_images_downloader") answers when it shows one; no reading that drops the name answers
+    when the name's threads show a group (its threads need not be about the product). A
+    problem beside the name is read as any topic is (:func:`_read`) first, and answers when
+    that shows a pattern."""
+    named = named_words(plan.topic)
+    if named in ("", plan.topic):
+        return await _read(plan, question, topics)
+    whole = await _widest(plan, question, topics)
+    if whole.named >= ENOUGH_GROUPS and _keeps(whole, named):
+        return whole
+    rest = " ".join(w for w in plan.topic.split() if w not in named.split())
+    read = None
+    if subject_words(rest, whole.found.shares, whole.found.bursts):
+        # the words beside the name may be a problem the list talks about ("sequence errors"
+        # of "sequence errors X310"), not a description ("little boards"): read as any topic,
+        # it answers when it shows a pattern, before the product's threads alone (about
+        # anything)
+        read = await _read(plan, question, topics)
+        if read.named >= ENOUGH_GROUPS:
+            return read
+    by_name = await _widest(replace(plan, topic=named), question, topics, any_word=True)
+    logger.info("thread pattern: topic %r read as its names %r", plan.topic, named)
+    if by_name.named >= ENOUGH_GROUPS:
+        return by_name
+    best = read or await _read(plan, question, topics)
+    if by_name.named > best.named or (by_name.named and not _keeps(best, named)):
+        return by_name  # a reading that drops the names reads threads about something else
+    return best
+
+
 async def grouped_threads(
     state: State, topics: TopicThreads | None, model: ChatModel | None
 ) -> State:
@@ -132,25 +175,14 @@ async def grouped_threads(
     (:func:`answers.thread_patterns.subject_words`: "MPM daemon" of "MPM daemon networked
     USRPs"; else those not of its common talk, "bricked" of "USRP bricked") are matched alone,
     at last any one of the subject words (things asked about together: "N310 and N320"), and
-    answer when they show more groups."""
+    answer when they show more groups. A topic that names a product or command is read as
+    :func:`_choose` says."""
     question = state.get("question", "")
     plan = thread_pattern_plan(question)
     if plan is None or topics is None:
         return {"counted": False}
     start = time.perf_counter()
-    named = named_words(plan.topic)
-    by_name = None
-    if named not in ("", plan.topic):
-        # an area named by a product, command or component ("uhd_images_downloader" of "UHD
-        # FPGA images uhd_images_downloader", "B200mini" of "B200mini little boards") is the
-        # threads naming it: that reading answers when it shows a pattern
-        by_name = await _widest(replace(plan, topic=named), question, topics, any_word=True)
-        logger.info("thread pattern: topic %r read as its names %r", plan.topic, named)
-    if by_name is not None and by_name.named >= ENOUGH_GROUPS:
-        best = by_name
-    else:
-        best = await _read(plan, question, topics)
-        best = by_name if by_name is not None and by_name.named > best.named else best
+    best = await _choose(plan, question, topics)
     plan, found, statements, groups = best.plan, best.found, best.statements, best.groups
     matched, conversations = found.matched, found.conversations
     record: dict[str, Any] = {"pattern": f"thread {plan.about}", "topic": plan.topic}

@@ -167,6 +167,43 @@ def test_a_pattern_question_names_its_set_and_phase() -> None:
     assert pattern_plan("What caused the accident CEN12LA244?") is None
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What tends to go wrong on tankers?",  # a tendency
+        "In general, why do gliders crash?",
+        "Known causes of fires on container ships?",  # what is known
+        "What are the classic causes of loss of control accidents?",
+        "Which causes show up most in accidents during approach?",  # how often after the verb
+        "What kinds of accidents happen most with Robinson helicopters?",
+        "What usually leads to groundings of bulk carriers?",  # what leads to it
+        "What do TAIC investigations usually find about rail accidents?",  # what is found
+    ],
+)
+def test_a_record_pattern_asked_with_other_cues(question: str) -> None:
+    assert pattern_plan(question) is not None, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where did most accidents happen in 2012?",  # a place asked, not a pattern
+        "Which state had the most accidents in 2013?",
+        "What was the most serious casualty of a tanker in 2015?",
+        "How many people died in the Reno P-51 crash and why?",
+    ],
+)
+def test_most_of_a_set_or_one_record_is_no_record_pattern(question: str) -> None:
+    assert pattern_plan(question) is None, question
+
+
+def test_themes_asked_for_are_a_pattern() -> None:
+    """ "Common themes in …" asks what the set's reports have in common, as "patterns" does."""
+    themes = pattern_plan("What are the recurring themes in TAIC rail investigations?")
+    assert themes is not None and themes.plan.query.kind is not None
+    assert pattern_plan("Common themes in fishing vessel casualties?") is not None
+
+
 def test_examples_name_one_incident_once() -> None:
     """Two IMO records of one incident (same ship, same date, another record number) are one
     example; another ship on that date is another."""

@@ -13,6 +13,7 @@ from answers.pattern_groups import (
     glue_stems,
     group_categories,
     group_phrases,
+    grouped_words,
     proper_stems,
 )
 from answers.patterns import compose_pattern, pattern_plan, statements_of
@@ -232,7 +233,8 @@ def test_a_group_that_says_less_than_an_earlier_one_joins_it() -> None:
     causes |= {f"d{i}": f"A loss of engine, {i}." for i in range(2)}
     groups = group_phrases(_statements(causes), glue={"case"}, kinds={"airplan"})
     counts = {g.name: g.count for g in groups}
-    assert counts["Loss of airplane control"] == 7, counts  # "loss of control" joined it
+    # "loss of control" joined it, named as every example says it
+    assert counts["Loss of control"] == 7, counts
     assert counts["Loss of engine power"] == 5, counts  # "loss of engine" joined it
 
 
@@ -243,3 +245,105 @@ def test_a_word_of_an_earlier_groups_name_is_no_group_of_its_own() -> None:
     names = [g.name for g in groups if g.name != OTHER]
     assert names[0].startswith("Network interface")
     assert "Interface" not in names, names  # it would only repeat the first group's name
+
+
+def _said(texts: list[str]) -> list[Statement]:
+    return [Statement(f"t{i}", t, _passage(f"t{i}", t, "email")) for i, t in enumerate(texts)]
+
+
+def _named(groups: list) -> list[str]:  # type: ignore[type-arg]
+    return [g.name for g in groups if g.name != OTHER]
+
+
+def test_a_tight_phrase_is_words_written_together_within_one_clause() -> None:
+    """Two replies that say "pins … high" a few words apart, or "firmware, power" across a
+    comma, share no thing; a record's formulaic wording may be read loosely."""
+    apart = _said(
+        [
+            "If you want any pins to be high, then mask and value must be set.",
+            "Set pin 3 high to drive the line.",
+        ]
+    )
+    across = _said(
+        [
+            "Update the firmware, power supplies rarely fail.",
+            "The firmware power management was at fault.",
+        ]
+    )
+    for statements in (apart, across):
+        loose = group_phrases(statements, glue=set(), shortest=2)
+        assert _named(loose), "the loose reading groups them"
+        assert _named(group_phrases(statements, glue=set(), shortest=2, tight=True)) == []
+    together = _said(["Use the DRAM FIFO for that rate.", "The DRAM FIFO overflowed."])
+    assert _named(group_phrases(together, glue=set(), tight=True)) == ["Dram fifo"]
+    of = _said(["A loss of lock after warm-up.", "The loss of lock is the GPSDO."])
+    assert _named(group_phrases(of, glue=set(), tight=True)) == ["Loss of lock"]
+
+
+def test_a_contraction_is_no_word_of_a_phrase() -> None:
+    words = grouped_words("If you're not using it, I've been testing; it doesn't lock.")
+    assert not {"re", "ve", "doesn"} & set(words), words
+    assert "pilot" in grouped_words("The pilot's failure to maintain control.")
+    statements = _said(["If you're not sure, ask.", "Unless you're using timed commands, wait."])
+    assert _named(group_phrases(statements, glue=set(), shortest=2, tight=True)) == []
+
+
+def test_a_preferred_phrase_names_its_group_among_equals() -> None:
+    same = "Set the MTU to 9000 so jumbo frames reach the host."
+    statements = _said([same, same])
+    plain = _named(group_phrases(statements, glue=set(), tight=True))
+    preferred = _named(
+        group_phrases(statements, glue=set(), tight=True, prefer=lambda p: "mtu" in p)
+    )
+    assert plain and not plain[0].casefold().startswith("set the mtu"), plain
+    assert [n.casefold() for n in preferred] == ["set the mtu"], preferred
+
+
+def test_a_joined_group_keeps_a_name_true_of_every_example() -> None:
+    """Items that say "maintain control" joining the "maintain directional control" group do
+    not say directional: the group is named "maintain control"; items that say "loss of
+    engine" joining "loss of engine power" leave the name whole (its last word completes it)."""
+    causes = [
+        "The pilot's failure to maintain directional control during landing.",
+        "The pilot's failure to maintain directional control in a crosswind.",
+        "The pilot's failure to maintain directional control on the wet runway.",
+        "The pilot's failure to maintain control during the go-around.",
+        "The pilot's failure to maintain control in turbulence.",
+    ]
+    statements = [Statement(f"r{i}", c, _passage(f"r{i}", c)) for i, c in enumerate(causes)]
+    named = {g.name: g.count for g in group_phrases(statements, glue={"pilot", "failur"})}
+    assert named == {"Maintain control": 5}, named
+    power = [
+        "A total loss of engine power due to fuel exhaustion.",
+        "A partial loss of engine power due to carburetor ice.",
+        "A loss of engine power for undetermined reasons.",
+        "The loss of engine torque after a bearing failure.",
+        "A loss of engine oil pressure.",
+    ]
+    statements = [Statement(f"p{i}", c, _passage(f"p{i}", c)) for i, c in enumerate(power)]
+    named = {g.name: g.count for g in group_phrases(statements, glue=set())}
+    assert named.get("Loss of engine power") == 5, named
+
+
+def test_a_name_joined_by_one_that_says_less_is_the_name_true_of_both() -> None:
+    from answers.pattern_groups import _joined_name
+
+    # a qualifier of a word both say: the joined items do not say it
+    assert _joined_name("Maintain directional control", "Maintain control", set()) == (
+        "Maintain control"
+    )
+    # a last word that completes the phrase, or a word of what the records are: the name stays
+    assert _joined_name("Loss of engine power", "Loss of engine", set()) == "Loss of engine power"
+    assert _joined_name("Loss of airplane control", "Loss of control", {"airplan"}) == (
+        "Loss of airplane control"
+    )
+
+
+def test_a_possessive_in_a_name_keeps_its_apostrophe() -> None:
+    causes = [
+        "The flight instructor's delayed remedial action during the autorotation.",
+        "The flight instructor’s delayed remedial action and inadequate supervision.",
+    ]
+    statements = [Statement(f"f{i}", c, _passage(f"f{i}", c)) for i, c in enumerate(causes)]
+    names = _named(group_phrases(statements, glue=set(), shortest=2))
+    assert names and "instructor’s" in names[0] and " s " not in names[0], names

@@ -124,3 +124,92 @@ def test_the_names_of_a_problem_keep_their_negation_and_spelling() -> None:
     # errors asked for are no name; errors of a kind are
     assert topic_words("What usually causes sequence errors?") == "sequence errors"
     assert topic_words("Which errors do people get from RFNoC?") == "RFNoC"
+
+
+@pytest.mark.parametrize(
+    ("question", "about", "topic"),
+    [
+        # what is known or comes back, said by a cue of its own
+        ("What are the known problems with the B205mini?", "cause", "B205mini"),
+        ("Which problems show up again and again with RFNoC?", "cause", "RFNoC"),
+        ("Which issues come up repeatedly with GNU Radio and UHD?", "cause", "GNU Radio UHD"),
+        ("What are the top causes of sequence errors on X310?", "cause", "sequence errors X310"),
+        (
+            "What are the classic mistakes when setting up a 10 GbE link?",
+            "cause",
+            "setting 10 GbE link",
+        ),
+        ("What's the standard fix for the DC offset spike?", "fix", "DC offset spike"),
+        ("What's the go-to fix when the X310 won't show up over PCIe?", "fix", "X310 PCIe"),
+        ("Which UHD versions cause the most trouble and why?", "cause", "UHD versions"),
+        # the list's people called otherwise, the list named by a preposition
+        ("What do folks typically run into with DPDK?", "cause", "DPDK"),
+        ("What have others seen go wrong with the TwinRX?", "cause", "TwinRX"),
+        (
+            "Across the list, what causes LO leakage and how do people get rid of it?",
+            "cause",
+            "LO leakage",
+        ),
+        # a cause as a culprit, a suspect, a source or what explains it
+        ("What's the usual culprit when the X300 drops samples?", "cause", "X300 drops samples"),
+        (
+            "What are the usual suspects when the USRP won't lock to an external 10 MHz reference?",
+            "cause",
+            "USRP lock external 10 MHz reference",
+        ),
+        ("What are the main sources of overflow errors?", "cause", "overflow errors"),
+        (
+            "What typically explains a spur at the center frequency?",
+            "cause",
+            "spur center frequency",
+        ),
+        ("Typical failure modes of the OctoClock?", "cause", "OctoClock"),
+        ("Are there recurring themes in the DPDK threads?", "cause", "DPDK"),
+        # a fix as what resolves, is dealt with, recommended or done when it happens
+        ("How is a timeout on recv generally dealt with?", "fix", "timeout recv"),
+        ("What usually resolves a PCIe link that drops?", "fix", "PCIe link drops"),
+        (
+            "What do people generally recommend when streaming at high rates drops samples?",
+            "fix",
+            "streaming high rates drops samples",
+        ),
+        (
+            "What are typical troubleshooting steps for the N210 not being detected?",
+            "fix",
+            "N210 not detected",
+        ),
+        (
+            "What do most people do when uhd_usrp_probe can't find the device?",
+            "fix",
+            "uhd_usrp_probe device",
+        ),
+        ("How do people most commonly work around LO leakage?", "fix", "LO leakage"),
+        # the words of a request name nothing
+        ("Summarize the common complaints about the E320.", "cause", "E320"),
+        ("Tell me the usual causes of timeouts with the N320.", "cause", "timeouts N320"),
+        (
+            "Has anyone figured out the usual reasons behind RX streaming timeouts on the B210?",
+            "cause",
+            "RX streaming timeouts B210",
+        ),
+    ],
+)
+def test_a_pattern_asked_with_other_cues_and_asking_words(
+    question: str, about: str, topic: str
+) -> None:
+    plan = thread_pattern_plan(question)
+    assert plan is not None, question
+    assert (plan.about, plan.topic) == (about, topic)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the main cause of the overflow in my X310 thread?",  # one thread named
+        "What is the standard IP address of an N210?",  # a cue, but nothing asked
+        "Which is the top FPGA image people use?",  # how often, no problem
+        "My X310 keeps dropping samples; how was that fixed?",  # one user's problem
+    ],
+)
+def test_the_new_cues_do_not_make_one_thread_or_a_fact_a_pattern(question: str) -> None:
+    assert thread_pattern_plan(question) is None

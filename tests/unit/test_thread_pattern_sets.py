@@ -56,8 +56,9 @@ NAMED = {k: f"On a Q100mini: {fix}" for k, fix in FIXES.items()}
 
 
 async def test_an_area_named_by_a_product_is_the_threads_naming_it() -> None:
-    """ "overflows on a Q100mini in tiny cases": the threads naming the product answer, read
-    first, though the whole topic's looser match shows a pattern too (of other threads)."""
+    """ "overflows on a Q100mini in tiny cases": the threads naming the product answer, though
+    the whole topic's looser match (all but one of its words) shows a pattern too, of threads
+    that need not name it."""
     wide = {f"q{n}@x": conversation(n, NAMED["disk" if n < 3 else "mtu"]) for n in range(5)}
     topics = TopicsByWords(
         {
@@ -68,7 +69,7 @@ async def test_an_area_named_by_a_product_is_the_threads_naming_it() -> None:
     question = "How do people usually fix overflows on a Q100mini in tiny cases?"
     state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
     out = await count_records(state, counter=_no_count, causes=None, topics=topics)
-    assert topics.asked[0] == "Q100mini"
+    assert "Q100mini" in topics.asked
     assert out["counted"] is True, out
     assert str(out["messages"][0].content).startswith("5 mail threads mention Q100mini;")
 
@@ -105,3 +106,64 @@ async def test_a_pattern_asked_in_new_words_with_no_pattern_is_held_from_the_cut
     state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
     out = await count_records(state, counter=_no_count, causes=None, topics=topics)
     assert out["counted"] is False and out["record_set"] == 1
+
+
+async def test_a_looser_reading_that_drops_the_product_named_does_not_answer() -> None:
+    """The threads naming the product show one group; all but one word of the whole topic
+    (threads that need not name it) show two: the product's threads answer, since a thread
+    that does not name it is about something else."""
+    two = {f"q{n}@x": conversation(n, NAMED["disk"]) for n in range(2)}
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    topics = TopicsByWords(
+        {
+            ("Q100mini", True): TopicSet(2, two, SHARES, BURSTS, "words"),
+            "overflows Q100mini tiny cases": TopicSet(9, wide, SHARES, BURSTS, "most words"),
+        }
+    )
+    question = "How do people usually fix overflows on a Q100mini in tiny cases?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    text = str(out["messages"][0].content)
+    assert text.startswith("2 mail threads mention Q100mini;"), text
+
+
+async def test_a_product_and_its_problem_are_read_together_first() -> None:
+    """ "overflows on a Q100mini": the threads holding both words show a pattern, and answer;
+    the product's threads alone (more, about anything) are not read."""
+    both = {f"q{n}@x": conversation(n, NAMED["disk" if n < 3 else "mtu"]) for n in range(5)}
+    every = {f"q{n}@x": conversation(n, FIXES["disk" if n < 4 else "mtu"]) for n in range(9)}
+    topics = TopicsByWords(
+        {
+            "overflows Q100mini": TopicSet(5, both, SHARES, BURSTS, "words"),
+            ("Q100mini", True): TopicSet(40, every, SHARES, BURSTS, "words"),
+        }
+    )
+    question = "How do people usually fix overflows on a Q100mini?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    text = str(out["messages"][0].content)
+    assert text.startswith("5 mail threads mention overflows Q100mini;"), text
+    assert "Q100mini" not in topics.asked, topics.asked
+
+
+async def test_a_problem_beside_the_product_keeps_the_product_alone_from_answering() -> None:
+    """ "overflows on a Q100mini", the threads holding both show no pattern: "overflows" is a
+    problem the list talks about (it comes in bursts), so the Q100mini's threads alone (about
+    anything) are not the area; the problem's threads answer."""
+    one = {"q0@x": conversation(0, NAMED["disk"])}
+    wide = {f"q{n}@x": conversation(n, FIXES["disk" if n < 3 else "mtu"]) for n in range(5)}
+    every = {f"q{n}@x": conversation(n, FIXES["disk" if n < 4 else "mtu"]) for n in range(9)}
+    bursts = {**BURSTS, "overflow": 1.8}
+    topics = TopicsByWords(
+        {
+            "overflows Q100mini": TopicSet(1, one, SHARES, bursts, "words"),
+            "overflows": TopicSet(5, wide, SHARES, bursts, "words"),
+            ("Q100mini", True): TopicSet(40, every, SHARES, bursts, "words"),
+        }
+    )
+    question = "How do people usually fix overflows on a Q100mini?"
+    state: Any = {"question": question, "messages": [HumanMessage(question)], "filters": {}}
+    out = await count_records(state, counter=_no_count, causes=None, topics=topics)
+    text = str(out["messages"][0].content)
+    assert "Q100mini" not in topics.asked, topics.asked
+    assert text.startswith("5 mail threads mention overflows;"), text

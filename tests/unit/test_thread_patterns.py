@@ -11,9 +11,9 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from agent.evaluation.pattern_score import PatternGold, measure_pattern
+from answers.group_names import as_written
 from answers.pattern_groups import OTHER, Statement, group_phrases
 from answers.thread_patterns import (
-    as_written,
     compose_thread_pattern,
     list_spelling,
     subject_words,
@@ -80,7 +80,7 @@ def test_fixes_come_from_the_confirmed_reply_and_group_with_their_examples_cited
     assert {s.passage["author"] for s in statements} == {"Marcus"}  # never the asker's problem
     assert not any("Maybe" in s.text for s in statements)  # talk that answers nothing
     groups = thread_groups(plan, statements, SHARES, BURSTS)
-    assert [(g.name.split()[0], g.count) for g in groups[:2]] == [("Disk", 3), ("Set", 2)]
+    assert [(g.name.split()[0], g.count) for g in groups[:2]] == [("RAM", 3), ("Set", 2)]
     answer = compose_thread_pattern(plan, 5, len(conversations), groups)
     assert answer.startswith("5 mail threads mention overflows; 5 of 5 conversations")
     assert f"- **{groups[0].name}** — 3 of 5 (60%)" in answer
@@ -140,7 +140,7 @@ async def test_the_node_answers_a_thread_pattern_or_leaves_it_to_the_search(size
     assert topics.asked[0] == ("overflows", 10)  # then wider (one group is a thin pattern)
     assert out["counted"] is True
     text = str(out["messages"][0].content)
-    assert re.search(r"^- \*\*Disk[\w ]*\*\* — 5 of 5", text, re.MULTILINE)
+    assert re.search(r"^- \*\*RAM disk\*\* — 5 of 5", text, re.MULTILINE)
     assert {p["author"] for p in out["passages"]} == {"Marcus"}
 
 
@@ -304,7 +304,7 @@ async def test_words_the_list_does_not_talk_about_are_dropped_when_they_leave_no
     assert topics.asked[0] == "RAM disk networked machines" and "RAM disk" in topics.asked
     text = str(out["messages"][0].content)
     assert text.startswith("5 mail threads mention “RAM disk”;"), text
-    assert "- **Set the mtu" in text, text
+    assert "- **Set the MTU" in text, text
     assert subject_words("RAM disk networked machines", SHARES, BURSTS) == "RAM disk"
     assert subject_words("maybe networked", SHARES, BURSTS) == ""  # talk, and unknown
 
@@ -327,7 +327,7 @@ async def test_things_asked_about_together_match_any_one_of_their_words() -> Non
     assert out["counted"] is True, out
     text = str(out["messages"][0].content)
     assert text.startswith("5 mail threads mention disk or MTU;"), text
-    assert re.search(r"^- \*\*Set the mtu[\w ]*\*\* — 2 of", text, re.MULTILINE), text
+    assert re.search(r"^- \*\*Jumbo frames[\w ]*\*\* — 2 of", text, re.MULTILINE), text
 
 
 def test_words_of_the_lists_common_talk_are_left_out_of_a_loose_match() -> None:
