@@ -27,7 +27,7 @@ import argparse
 import email
 import email.policy
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from make_thread_pattern_questions import write_halves  # split and written as set 1
@@ -150,11 +150,12 @@ def threads(paths: Iterable[Path]) -> dict[str, list[str]]:
     }
 
 
-def count(folder: Path) -> dict[str, int]:
-    """Area -> how many threads of the mails in ``folder`` name it."""
+def count(folder: Path, areas: Mapping[str, tuple[str, object]] = AREAS) -> dict[str, int]:
+    """Area -> how many threads of the mails in ``folder`` name it (``areas``: area -> (the
+    words that name it, anything))."""
     by_thread = threads(folder.glob("*.eml"))
     out = {}
-    for area, (words, _) in AREAS.items():
+    for area, (words, _) in areas.items():
         rx = re.compile(words, re.IGNORECASE)
         out[area] = sum(any(rx.search(t) for t in texts) for texts in by_thread.values())
     return out

@@ -34,11 +34,10 @@ between ``dev`` and ``heldout``::
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from make_thread_pattern_questions import write_halves  # split and written as set 1
-from make_thread_pattern_questions3 import threads  # threads grouped and read as set 3
+from make_thread_pattern_questions3 import count  # threads grouped, read and counted as set 3
 
 SPLIT_SEED = 262804
 #: area -> (the words that name it, threads that named it when the set was written).
@@ -127,23 +126,13 @@ def questions() -> list[dict[str, object]]:
     ]
 
 
-def count(folder: Path) -> dict[str, int]:
-    """Area -> how many threads of the mails in ``folder`` name it."""
-    by_thread = threads(folder.glob("*.eml")).values()
-    found = {}
-    for area, (words, _) in AREAS.items():
-        rx = re.compile(words, re.IGNORECASE)
-        found[area] = sum(any(rx.search(text) for text in texts) for texts in by_thread)
-    return found
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="verify the files, write nothing")
     parser.add_argument("--count", type=Path, metavar="FOLDER", help="count threads per area")
     args = parser.parse_args(argv)
     if args.count:
-        for area, n in count(args.count).items():
+        for area, n in count(args.count, AREAS).items():
             print(f"{area:32} {n:4d}  (written with {AREAS[area][1]})")  # noqa: T201
         return 0
     return write_halves("pattern_threads4", questions(), SPLIT_SEED, args.check)
