@@ -28,7 +28,7 @@ import argparse
 import asyncio
 import pickle
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +102,7 @@ def rows(
     }
     found = []
     for users in USERS:
-        results: dict[str, tuple[int, dict[str, float], dict[str, float]]] = {}
+        results: Scores = {}
         for fold in range(FOLDS):
             held = [i for i, q in enumerate(simulation) if _fold(q) == fold]
             asked = [i for i, q in enumerate(simulation) if _fold(q) != fold][:users]
@@ -123,28 +123,53 @@ def rows(
                 )
                 theta = oracle.fit(list(range(len(others))), FORCED[-1])[0]
                 variants[f"qrels of all other folds, at {FORCED[-1]:g}"] = oracle.residual(theta)
-            for label, residual in variants.items():
-                applied, stock, after = results.setdefault(label, (0, {}, {}))
-                results[label] = (applied + (residual is not None), stock, after)
-                for i in held:
-                    q, rel = simulation[i], frozenset(qrels[simulation[i]])
-                    stock[q] = ndcg(ranked[i].sources, rel)
-                    order = reordered(ranked[i], residual) if residual else ranked[i].sources
-                    after[q] = ndcg(order, rel)
-        for label, (applied, stock, after) in results.items():
-            every = list(stock)
-            found.append(
-                [
-                    label,
-                    users,
-                    f"{applied}/{FOLDS}",
-                    len(every),
-                    _mean(stock, every),
-                    _mean(after, every),
-                    sum(after[q] > stock[q] + 1e-9 for q in every),
-                    sum(after[q] < stock[q] - 1e-9 for q in every),
-                ]
-            )
+            score_fold(results, variants, held, simulation, ranked, qrels, reordered)
+        found.extend(summary(results, users))
+    return found
+
+
+#: Variant -> (folds where it applied, stock nDCG@10 and its nDCG@10 by held-out query).
+Scores = dict[str, tuple[int, dict[str, float], dict[str, float]]]
+
+
+def score_fold(
+    results: Scores,
+    variants: dict[str, Any],
+    held: list[int],
+    simulation: list[str],
+    ranked: list[Ranked],
+    qrels: dict[str, set[str]],
+    reorder: Callable[[Ranked, Any], list[str]],
+) -> None:
+    """Score one fold's ``held`` queries for every variant (None: not applied, stock order)."""
+    for label, model in variants.items():
+        applied, stock, after = results.setdefault(label, (0, {}, {}))
+        results[label] = (applied + (model is not None), stock, after)
+        for i in held:
+            q, rel = simulation[i], frozenset(qrels[simulation[i]])
+            stock[q] = ndcg(ranked[i].sources, rel)
+            order = reorder(ranked[i], model) if model else ranked[i].sources
+            after[q] = ndcg(order, rel)
+
+
+def summary(results: Scores, users: int, no_users: tuple[str, ...] = ()) -> list[list[Any]]:
+    """One row per variant over every fold, with ``users`` (a dash for the variants whose
+    label starts with one of ``no_users``: labelled by no simulated user)."""
+    found = []
+    for label, (applied, stock, after) in results.items():
+        every = list(stock)
+        found.append(
+            [
+                label,
+                "—" if label.startswith(no_users) else users,
+                f"{applied}/{FOLDS}",
+                len(every),
+                _mean(stock, every),
+                _mean(after, every),
+                sum(after[q] > stock[q] + 1e-9 for q in every),
+                sum(after[q] < stock[q] - 1e-9 for q in every),
+            ]
+        )
     return found
 
 

@@ -36,11 +36,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from adapt.memory_fit import Ranked, ndcg  # noqa: E402
+from adapt.memory_fit import Ranked  # noqa: E402
 from adapt.vocabulary_fit import VocabularyQuestions, blended, fit_vocabulary  # noqa: E402
 from agent.settings import Settings  # noqa: E402
-from benchmarks.feedback_memory_dev import FOLDS, _fold, _mean, opened  # noqa: E402
-from benchmarks.feedback_residual_dev import clicked, rankings  # noqa: E402
+from benchmarks.feedback_memory_dev import FOLDS, _fold, opened  # noqa: E402
+from benchmarks.feedback_residual_dev import (  # noqa: E402
+    Scores,
+    clicked,
+    rankings,
+    score_fold,
+    summary,
+)
 from benchmarks.feedback_simulation import DATA, DATASETS  # noqa: E402
 from benchmarks.render import Table, emit  # noqa: E402
 from benchmarks.simulated_users import UserModel  # noqa: E402
@@ -100,7 +106,7 @@ def rows(
     }
     found = []
     for users in USERS:
-        results: dict[str, tuple[int, dict[str, float], dict[str, float]]] = {}
+        results: Scores = {}
         for fold in range(FOLDS):
             held = [i for i, q in enumerate(simulation) if _fold(q) == fold]
             others = [i for i, q in enumerate(simulation) if _fold(q) != fold]
@@ -124,29 +130,9 @@ def rows(
                 )
                 empty = forced(replace_pairs(questions), everyone, "no labels (empty table)")
                 variants.update({k: v for k, v in empty.items() if k.endswith(f"{FORCED[0]:g}")})
-            for label, vocabulary in variants.items():
-                applied, stock, after = results.setdefault(label, (0, {}, {}))
-                results[label] = (applied + (vocabulary is not None), stock, after)
-                for i in held:
-                    q, rel = simulation[i], frozenset(qrels[simulation[i]])
-                    stock[q] = ndcg(ranked[i].sources, rel)
-                    order = blended(ranked[i], vocabulary) if vocabulary else ranked[i].sources
-                    after[q] = ndcg(order, rel)
+            score_fold(results, variants, held, simulation, ranked, qrels, blended)
             print(f"  {users} users, fold {fold}: {len(labelled)} clicked", file=sys.stderr)
-        for label, (applied, stock, after) in results.items():
-            every = list(stock)
-            found.append(
-                [
-                    label,
-                    users if not label.startswith(("qrels", "no labels")) else "—",
-                    f"{applied}/{FOLDS}",
-                    len(every),
-                    _mean(stock, every),
-                    _mean(after, every),
-                    sum(after[q] > stock[q] + 1e-9 for q in every),
-                    sum(after[q] < stock[q] - 1e-9 for q in every),
-                ]
-            )
+        found.extend(summary(results, users, ("qrels", "no labels")))
     return found
 
 
