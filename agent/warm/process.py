@@ -45,6 +45,7 @@ def start(settings: Settings) -> None:
     """Start the home's warm process in the background (it exits at once if one is up)."""
     root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    settings.home.mkdir(parents=True, exist_ok=True)  # a first command in a new home
     log = settings.home / LOG_FILE
     fresh = log.exists() and log.stat().st_size > LOG_BYTES
     with log.open("wb" if fresh else "ab") as out:

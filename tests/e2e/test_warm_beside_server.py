@@ -106,6 +106,19 @@ def test_ingest_leaves_a_warm_process_that_answers_the_next_ask_and_stop_ends_bo
     assert _gone(postmaster) and not _listening(home)
 
 
+def test_a_first_ingest_into_a_home_that_does_not_exist_yet_leaves_a_warm_process(
+    home: Path, mail: Path
+) -> None:
+    """The README's first command on a fresh machine: the default home is not there yet."""
+    new = home / "not" / "yet"
+    ingest = _bosun(new, "ingest", str(mail), "--json")
+    try:
+        assert ingest.returncode == 0, ingest.stderr[-2000:]
+        assert _listening(new), f"no warm process after the ingest:\n{_log(new)[-3000:]}"
+    finally:
+        _bosun(new, "stop")
+
+
 def test_with_the_opt_out_no_command_leaves_a_warm_process(home: Path, mail: Path) -> None:
     ingest = _bosun(home, "ingest", str(mail), "--json", BOSUN_WARM_ASK="off")
     assert ingest.returncode == 0, ingest.stderr[-2000:]
