@@ -4,6 +4,7 @@ Tests are tiered by folder: ``unit/`` (no database), ``integration/`` (real Post
 ``e2e/`` (the CLI, servers, a browser); the folder sets the marker, so the quick tier
 ``pytest -m "not integration and not e2e"`` can never pick up a slow test by accident."""
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,14 @@ PROVIDER_VARIABLES = (
     "LANGFUSE_BASE_URL",
     "LANGFUSE_HOST",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C back to its default when pytest was started with SIGINT ignored (a shell's
+    ``cmd &`` does that): the processes the interrupt tests signal would inherit the ignore,
+    and those tests would hang instead of testing the product's Ctrl-C."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
