@@ -144,3 +144,44 @@ def test_an_outlook_quote_header_starts_quoted_text() -> None:
         "Thanks for the suggestion, they were all on the roof."
     )
     assert own_text(text) == "I found the root cause: the dongle jams the receiver."
+
+
+def test_the_askers_later_reports_in_other_words_are_resolutions() -> None:
+    for text in (
+        "I think I have narrowed it down to a race between the two init scripts.",
+        "Replying to myself: the image has to be loaded before the daemon starts.",
+        "Unbinding and binding the driver again lets me run the benchmark at full rate.",
+        "With a hint from the list, the following helped: export UHD_IMAGES_DIR=/opt/images",
+        "What ultimately fixed it was a shorter cable between the two boards.",
+        "Instead of sending the command to the streamer, I can send it to the radio block.",
+    ):
+        assert self_resolved(text), text
+    for text in (  # a problem statement, or a report that it still fails, is none
+        "The GUI lets me set the gain, but the radio ignores it.",
+        "I could not narrow it down any further.",
+        "The following helped a little, but I still get the same error.",
+    ):
+        assert not self_resolved(text), text
+
+
+def test_an_askers_report_that_a_step_lets_it_run_answers_how_it_was_fixed() -> None:
+    hint = mail(
+        "a00000000031",
+        "Check which driver the NIC is bound to before you start the X310 at 900 MHz.",
+        "m31@x",
+        "Brian",
+        reply_to=THREAD,
+        day="2024-05-03",
+    )
+    own = mail(
+        "a00000000032",
+        "Not quite solved. However, binding the vfio driver a second time lets me run the "
+        "X310 at 900 MHz again.",
+        "m32@x",
+        "Daniel",
+        reply_to="m31@x",
+        day="2024-05-04",
+    )
+    said = answer("How did the X310 get transmitting at 900 MHz again?", "fix", [ASK, hint, own])
+    assert own["chunk_id"] in markers(said), said
+    assert "binding the vfio driver a second time" in said
