@@ -78,7 +78,7 @@ _SELF_RESOLVED = re.compile(
     r"\b(?:i\s+(?:fixed|solved|resolved|managed\s+to|got\s+it)|(?:my|the|our)\s+(?:issue|problem"
     r"|mistake)\s+was|was\s+the\s+(?:culprit|root\s+cause)|i\s+(?:found|realized|realised)\s+that"
     r"|turn(?:s|ed)\s+out|it\s+was\s+my|(?:the|my|our)\s+(?:resolution|solution|explanation)"
-    r"\s+(?:is|was)\s+that|replying\s+to\s+myself)\b"
+    r"\s+(?:is|was)\s+that)\b"
     rf"|{OWN_FINDING}",
     re.IGNORECASE,
 )

@@ -64,27 +64,20 @@ BOILERPLATE = re.compile(
     re.I,
 )
 #: Someone reporting a fix they found or made ("I was able to resolve the issue by ...", "I have
-#: found a simple way to work around this", "when I switched to X it just works", "binding it
-#: again lets me run it", "what finally fixed it was ...") ...
+#: found a simple way to work around this", "when I switched to X it just works") ...
 OWN_FIX = (
     r"\b(?:(?:i|we)\s+(?:was|were)\s+able\s+to\s+(?:resolve|fix|solve|work\s+around|get\s+(?:it|\w+)"
     r"\s+(?:to\s+)?work\w*)|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:found|figured\s+out)"
     r"\s+(?:a|an|the)\s+(?:\w+\s+){0,2}(?:way|solution|workaround|fix)"
     r"|(?:when|after|once|since|if)\s+(?:i|we)\s+[^.!?]{1,120}?\b(?:now\s+|just\s+|finally\s+"
-    r"|immediately\s+)?(?<!still\s)(?:works|worked|is\s+working)"
-    r"|(?:lets|allows|enables)\s+(?:me|us)\s+(?:to\s+)?(?:run|use|stream|get|start|build|see)"
-    r"|(?:the\s+following|this\s+change)\s+(?:helped|did\s+it|fixed\s+it|solved\s+it)"
-    r"|what\s+(?:ultimately|finally|actually|really)\s+(?:resolved|fixed|solved)"
-    r"|instead\s+of\s+[^.!?]{1,80}?\b(?:i|we)\s+can)\b"
+    r"|immediately\s+)?(?<!still\s)(?:works|worked|is\s+working))\b"
 )
-#: ... or what the problem was ("I found the culprit", "I worked it out", "I narrowed it down
-#: to ..."): a message saying
+#: ... or what the problem was ("I found the culprit", "I worked it out"): a message saying
 #: either is its author's own resolution.
 OWN_FOUND = (
     r"\b(?:(?:i|we)(?:\s+have|['’]ve|\s+did)?\s+(?:finally\s+)?(?:found|find|figured\s+out)\s+(?:the|what)"
     r"\s+(?:\w+\s+){0,2}(?:cause|culprit|reason|problem|issue|was\s+wrong)"
-    r"|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:worked|figured)\s+(?:it|this|that)\s+out"
-    r"|narrow(?:ed)?\s+(?:it|this|the\s+\w+)\s+down\s+to)\b"
+    r"|(?:i|we)(?:\s+have|['’]ve)?\s+(?:finally\s+)?(?:worked|figured)\s+(?:it|this|that)\s+out)\b"
 )
 OWN_FINDING = f"{OWN_FIX}|{OWN_FOUND}"
 _OWN_FIX = re.compile(OWN_FIX, re.I)
