@@ -4,6 +4,7 @@ question mark or not (invented sentences)."""
 from __future__ import annotations
 
 from answers.scoring import scores
+from answers.thread_answer import ThreadQuestion, thread_answer
 from answers.units import units_of
 from tests.unit.test_threads import THREAD, mail
 
@@ -29,3 +30,25 @@ def test_sign_off_and_please_post_are_demoted_for_fix_questions() -> None:
     assert _scored("Hope this helps with the N210 samples.", "fix") < _scored(
         "This is about the N210 samples.", "fix"
     )
+
+
+def test_a_short_reply_said_whole_leaves_out_its_request_for_logs() -> None:
+    ask = mail("d00000000010", "My B200 stops streaming after an hour. Any ideas?", THREAD, "Ann")
+    reply = mail(
+        "d00000000011",
+        "Could you send the full console output from the start. "
+        "The B200 stops when the USB controller suspends; disable USB autosuspend.",
+        "d11@x",
+        "Bob",
+        reply_to=THREAD,
+        standing=1.0,
+    )
+    question = "Why does my B200 stop streaming after an hour?"
+    lines = thread_answer(
+        ThreadQuestion(question, question, "cause", [reply], [ask, reply]),  # type: ignore[arg-type]
+        fresh=lambda text: True,
+        take=lambda text: None,
+    )
+    said = " ".join(lines or [])
+    assert "autosuspend" in said
+    assert "console output" not in said
