@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -36,6 +37,17 @@ ROLE_BONUS: dict[Aspect, dict[str, float]] = {
 ROLE_RANK_DECAY = 0.25
 #: A sentence that is itself a question, for a why or how-fixed question.
 QUESTION_PENALTY = 1.0
+#: A sentence that asks back or is a courtesy rather than an outcome, questions mark or not:
+#: a request for information ("can you send the log", "please post the output", "if you can
+#: provide that", "a bug report would help") or a greeting or sign-off ("hope this helps").
+ASKS_BACK = re.compile(
+    r"\b(?:(?:can|could|would)\s+you\s+(?:please\s+)?(?:send|share|post|provide|attach|paste"
+    r"|tell|show|give|check\s+whether)|please\s+(?:send|share|post|provide|attach|paste)"
+    r"|if\s+you\s+can\s+(?:provide|send|share|post)|(?:logs?|output|report)\s+would\s+help"
+    r"|what\s+(?:version|does|is\s+the\s+output)|hope\s+(?:this|that)\s+helps|good\s+luck)\b"
+    r"|^(?:hi|hello|dear|thanks|thank\s+you|regards|cheers|best)\b[^.!?]{0,30}[.!,]?\s*$",
+    re.I,
+)
 #: A cause section's or a digest's resolution carries its role by construction.
 STATED_BONUS = 1.0
 
@@ -71,6 +83,8 @@ def scores(
             role /= 1 + ROLE_RANK_DECAY * unit.rank
         if aspect in ("cause", "fix") and unit.text.rstrip().endswith("?"):
             role -= QUESTION_PENALTY  # a question asked in the thread answers nothing
+        elif aspect in ("cause", "fix") and ASKS_BACK.search(unit.text):
+            role -= QUESTION_PENALTY  # so does a request for information or a courtesy
         lexical.append((overlap + len(ids & set(unit_words)), role + 0.3 / (1 + unit.rank)))
     # Only the most promising sentences are embedded (a sentence embedding costs ~5 ms here).
     promising = sorted(range(len(units)), key=lambda i: -sum(lexical[i]))[:MAX_EMBEDDED]

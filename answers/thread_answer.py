@@ -19,7 +19,7 @@ from answers.aspects import Aspect
 from answers.deferral import deferred_to
 from answers.extractive import ended
 from answers.reply_choice import Reply, choose, companions, confirms_other_ask, reports_asked
-from answers.scoring import Embed, scores
+from answers.scoring import ASKS_BACK, Embed, scores
 from answers.threads import Message, Thread, mail_thread_id, self_resolved, thread_of
 from answers.units import Unit, explains, is_repeat, signature, units_of
 from archive.store.passages import Passage
@@ -239,12 +239,14 @@ def _picked(
     limit: int | None = None,
 ) -> list[Unit]:
     """One reply's sentences to say, in its order: the best by score (a short reply's all, in
-    order, unless ``limit`` is given), none below :data:`RELATIVE_FLOOR` of ``best``."""
+    order, less its requests for information, unless ``limit`` is given), none below
+    :data:`RELATIVE_FLOOR` of ``best``."""
     n = len(reply.units)
     order = sorted(range(n), key=lambda i: (-reply.scored[i], i))
     whole = limit is None and n <= WHOLE_REPLY_SENTENCES  # a short reply is said as written
     if limit is None and (best <= 0 or whole):
-        order = list(range(n))
+        asks = {i for i in range(n) if ASKS_BACK.search(reply.units[i].text)}
+        order = [i for i in range(n) if i not in asks or len(asks) == n]  # no asking back
         best = 0.0
     if limit is None:
         limit = WHOLE_REPLY_SENTENCES if whole else MAX_REPLY_SENTENCES
