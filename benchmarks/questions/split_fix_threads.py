@@ -16,9 +16,12 @@ use, read and written by someone who does not work on the answers; seed 2604) an
 question where a reply states the fix, and a cause question where a message states what caused
 the problem, 42 threads with one; seed 2605) and ``fix_threads6`` (74 questions, 39 fix and 35
 cause, from 57 threads none of the others use, read and written the same way by someone who does
-not work on the answers; seed 2606). A set in ``BY_THREAD`` is split by thread, so a
-thread's fix and cause questions land in the same half: its threads, ordered by ``thread_id``,
-are shuffled and halved the same way and each keeps its questions in the order of the file.
+not work on the answers; seed 2606) and ``fix_threads7`` (53 questions, 31 fix and 22 cause,
+from 40 threads none of the others use nor reply into, read and written blind the same way;
+seed 2707; ``check_fix_threads.py`` checks its ids and gold against the corpus). A set in
+``BY_THREAD`` is split by thread, so a thread's fix and cause questions land in the same half:
+its threads, ordered by ``thread_id``, are shuffled and halved the same way and each keeps its
+questions in the order of the file.
 
     python benchmarks/questions/split_fix_threads.py --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads2 --check
@@ -26,6 +29,7 @@ are shuffled and halved the same way and each keeps its questions in the order o
     python benchmarks/questions/split_fix_threads.py --set fix_threads4 --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads5 --check
     python benchmarks/questions/split_fix_threads.py --set fix_threads6 --check
+    python benchmarks/questions/split_fix_threads.py --set fix_threads7 --check
 """
 
 from __future__ import annotations
@@ -43,9 +47,10 @@ SEEDS = {
     "fix_threads4": 2604,
     "fix_threads5": 2605,
     "fix_threads6": 2606,
+    "fix_threads7": 2707,
 }
 SEED = SEEDS["fix_threads"]
-BY_THREAD = {"fix_threads5", "fix_threads6"}
+BY_THREAD = {"fix_threads5", "fix_threads6", "fix_threads7"}
 HERE = Path(__file__).resolve().parent
 
 
