@@ -1,5 +1,6 @@
 """Flag states a question names: "flagged in Panama", "Liberian-flagged", "under the flag of
-Malta", "registered in France or Antigua and Barbuda", read as ISO 3166 alpha-3 codes."""
+Malta", "registered in France or Antigua and Barbuda", "Hong Kong-registered", read as ISO 3166
+alpha-3 codes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ _FLAG = LazyPattern(
     r"flag(?:\s+state)?\s+(?:of\s+)?(?:the\s+)?|registered\s+in\s+(?:the\s+)?)"
     # "the Isle of Man", "Antigua and Barbuda", "Saint Vincent and the Grenadines"
     r"(?P<after>[A-Z][\w.'-]*(?:\s+(?:(?:and|of)\s+(?:the\s+)?)?[A-Z][\w.'-]*){0,3})"
-    r"|(?P<before>[A-Z][\w.'-]*(?:\s+(?:and\s+(?:the\s+)?)?[A-Z][\w.'-]*){0,2})[- ]flag(?:ged)?\b",
+    r"|(?P<before>[A-Z][\w.'-]*(?:\s+(?:and\s+(?:the\s+)?)?[A-Z][\w.'-]*){0,2})"
+    r"[- ](?:flag(?:ged)?|registered)\b",
 )
 #: What people call flag states that pycountry names otherwise.
 FLAG_ALIASES = {

@@ -211,6 +211,17 @@ def test_flag_states_of_several_words_are_read(question: str, code: str) -> None
     assert _plan(question).query.flag == code
 
 
+@pytest.mark.parametrize(
+    ("question", "code"),
+    [
+        ("How many Hong Kong-registered ships ran aground?", "HKG"),
+        ("How many casualties of Maltese registered tankers were total losses?", "MLT"),
+    ],
+)
+def test_a_flag_written_as_registered_is_read(question: str, code: str) -> None:
+    assert flags_in(question) == (code,)
+
+
 def test_sinking_as_the_initial_event_is_no_total_loss() -> None:
     q = _plan("How many casualties of ships registered in Malta began with sinking or foundering?")
     assert (q.query.initial_event, q.query.outcomes) == ("sinking|sank|founder", ())
