@@ -26,6 +26,8 @@ how much benign text it flags.
 - set G, ``tests/data/injections_g.jsonl``, written by another engineer who had not read the
   detector: never read here
   but by ``--held-back G``, once, by whoever did not build the detector;
+- set H, ``tests/data/injections_h.jsonl``, written blind by a fourth writer (seed
+  ``bosun-injections-h-redteam-2026-12-02``): read by nothing here but ``--held-back H``;
 - with ``--cv``, how the classifier generalises (:mod:`adapt.injection_validation`): refitted with
   one set (one writer), one language family or one attack family left out, scored on what was
   left out: the leave-one-set-out table is the measure that predicts a new writer;
@@ -41,7 +43,9 @@ how much benign text it flags.
 ``--held-back F`` scores set F's held-back rows alone (once, by whoever did not build on them);
 ``--held-back G`` the same for set G (``tests/data/injections_g.jsonl``, ``python
 tests/data/make_injections_g.py``), a third set written apart from the detector and sets A to F,
-which nothing else here reads.
+which nothing else here reads; ``--held-back H`` the same for set H
+(``tests/data/injections_h.jsonl``, ``python tests/data/make_injections_h.py``), written apart
+from the detector and sets A to G.
 """
 
 from __future__ import annotations
@@ -85,9 +89,9 @@ SETS = {
     "E": DATA / "injections_e.jsonl",
     "F": DATA / "injections_f.jsonl",  # both halves: its held-back half was scored once
 }
-#: Sets read by ``--held-back`` only (never by the tables above): set G, written by another
-#: engineer while the detector was being built, scored once at the end by whoever did not.
-HELD_BACK_ONLY = {"G": DATA / "injections_g.jsonl"}
+#: Sets read by ``--held-back`` only (never by the tables above): sets G and H, each written by
+#: another engineer while the detector was being built, scored once at the end by whoever did not.
+HELD_BACK_ONLY = {"G": DATA / "injections_g.jsonl", "H": DATA / "injections_h.jsonl"}
 #: The set whose misses are listed.
 TEST = "F"
 
