@@ -2,7 +2,7 @@
 
 Writes ``pattern_records5_{ntsb,imo,taic}_{dev,heldout}.jsonl`` (split by
 ``records5_sets.SEED``). Each question's gold is read from the records' own fields by
-``records5_fields.py``:
+``records5_ntsb.py``, ``records5_imo.py`` and ``records5_taic.py``:
 
 - ``set``: how many records pass the question's conditions (one NTSB event, IMO casualty or TAIC
   report each); ``set_exact`` is False when a condition reads free text or a grouping of it (a
@@ -32,17 +32,20 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import records5_fields as f  # noqa: E402
+import records5_imo as imo  # noqa: E402
+import records5_ntsb as ntsb  # noqa: E402
+import records5_taic as taic  # noqa: E402
 from pattern5_questions import QUESTIONS, Pattern  # noqa: E402
-from records5_sets import Spec, main  # noqa: E402
+from records5_fields import Record, select  # noqa: E402
+from records5_sets import Spec, check_wording, main  # noqa: E402
 
 PREFIX = "pattern_records5"
 #: Group readers: what the largest group of a question's set is taken from.
-GROUPERS: dict[str, Callable[[f.Record], set[str]]] = {
-    "cause": f.ntsb_causes,
-    "event": lambda r: {e} if (e := f.imo_event_of(r)) else set(),
-    "consequence": f.imo_consequences,
-    "kind": f.taic_kinds,
+GROUPERS: dict[str, Callable[[Record], set[str]]] = {
+    "cause": ntsb.ntsb_causes,
+    "event": lambda r: {e} if (e := imo.imo_event_of(r)) else set(),
+    "consequence": imo.imo_consequences,
+    "kind": taic.taic_kinds,
 }
 #: Groups too loosely named to hold an answer to one word ("spatial disorientation", "VFR into
 #: clouds"; "wire strike", "tree"): they count, but a question they lead is not kept.
@@ -61,11 +64,11 @@ def clear_lead(counts: Counter[str], size: int) -> bool:
     return first - second >= 3 and first >= 1.15 * second
 
 
-def gold_row(pattern: Pattern, records: Sequence[f.Record]) -> dict[str, Any]:
+def gold_row(pattern: Pattern, records: Sequence[Record]) -> dict[str, Any]:
     """The question's line with its gold read from ``records`` (the source's all)."""
     spec = pattern.spec
-    chosen = f.select(records, pattern.conds)
-    f.check_wording(spec.question, pattern.source, chosen)
+    chosen = select(records, pattern.conds)
+    check_wording(spec.question, pattern.source, chosen)
     grouped = [GROUPERS[pattern.by](r) for r in chosen]
     counts = Counter(g for groups in grouped for g in groups)
     if not clear_lead(counts, len(chosen)) or counts.most_common(1)[0][0] in UNNAMED:
@@ -90,7 +93,11 @@ def specs() -> list[Spec]:
 
 def rows(data: Path) -> list[dict[str, Any]]:
     """Every question's gold line, read from the shared data folder."""
-    records = {"ntsb": f.read_ntsb(data), "imo": f.read_imo(data), "taic": f.read_taic(data)}
+    records = {
+        "ntsb": ntsb.read_ntsb(data),
+        "imo": imo.read_imo(data),
+        "taic": taic.read_taic(data),
+    }
     return [gold_row(p, records[p.source]) for p in QUESTIONS]
 
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import records5_fields as f
+import records5_imo as i
+import records5_ntsb as n
+import records5_taic as t
+from records5_fields import Cond
 from records5_sets import Spec
 
 
@@ -17,7 +20,7 @@ class Pattern:
 
     source: str
     question: str
-    conds: tuple[f.Cond, ...]
+    conds: tuple[Cond, ...]
     by: str
 
     @property
@@ -26,19 +29,19 @@ class Pattern:
         return Spec(self.source, self.question, rule, all(c.exact for c in self.conds))
 
 
-def ntsb(question: str, *conds: f.Cond) -> Pattern:
+def ntsb(question: str, *conds: Cond) -> Pattern:
     return Pattern("ntsb", question, conds, "cause")
 
 
-def imo(question: str, *conds: f.Cond, by: str = "event") -> Pattern:
+def imo(question: str, *conds: Cond, by: str = "event") -> Pattern:
     return Pattern("imo", question, conds, by)
 
 
-def taic(question: str, *conds: f.Cond) -> Pattern:
+def taic(question: str, *conds: Cond) -> Pattern:
     return Pattern("taic", question, conds, "kind")
 
 
-_field, _years, _states = f.ntsb_field, f.ntsb_years, f.ntsb_states
+_field, _years, _states = n.ntsb_field, n.ntsb_years, n.ntsb_states
 
 NTSB = [
     ntsb(
@@ -62,15 +65,15 @@ NTSB = [
     ),
     ntsb(
         "Any recurring theme in why glider accidents happen?",
-        f.ntsb_category("GLI"),
+        n.ntsb_category("GLI"),
     ),
     ntsb(
         "gyrocopter crashes - what goes wrong most of the time?",
-        f.ntsb_category("GYRO"),
+        n.ntsb_category("GYRO"),
     ),
     ntsb(
         "I'm thinking of buying a weight-shift trike. What typically causes their accidents?",
-        f.ntsb_category("WSFT"),
+        n.ntsb_category("WSFT"),
     ),
     ntsb(
         "In 2010 and 2011, when the aircraft was completely destroyed, what had usually led to it?",
@@ -80,49 +83,49 @@ NTSB = [
     ntsb(
         "Break down the causes of the really deadly accidents, the ones where three or more "
         "people died.",
-        f.ntsb_fatal_at_least(3),
+        n.ntsb_fatal_at_least(3),
     ),
     ntsb(
         "Summer flying in Alaska (June through August, 2012 to 2014): what were the usual "
         "reasons things went wrong?",
         _states("Alaska"),
-        f.ntsb_months(6, 7, 8),
+        n.ntsb_months(6, 7, 8),
         _years(2012, 2014),
     ),
     ntsb(
         "what about alaska in the dead of winter, december to february - common causes?",
         _states("Alaska"),
-        f.ntsb_months(12, 1, 2),
+        n.ntsb_months(12, 1, 2),
     ),
     ntsb(
         "Snowbird season in Florida (Dec, Jan, Feb): what's the typical story behind the "
         "accidents and incidents there?",
         _states("Florida"),
-        f.ntsb_months(12, 1, 2),
+        n.ntsb_months(12, 1, 2),
     ),
     ntsb(
         "Cirrus SR22 owners here. What do the reports say goes wrong with our airplanes?",
-        f.ntsb_model("CIRRUS", "SR22"),
+        n.ntsb_model("CIRRUS", "SR22"),
     ),
     ntsb(
         "Piper Super Cub (PA-18) wrecks: is there a pattern to them?",
-        f.ntsb_model("PIPER", "PA18"),
+        n.ntsb_model("PIPER", "PA18"),
     ),
     ntsb(
         "Beech A36 Bonanza accidents - what are the main causes according to NTSB?",
-        f.ntsb_model("BEECH", "A36"),
+        n.ntsb_model("BEECH", "A36"),
     ),
     ntsb(
         "Mooneys: what usually brings them down, going by the probable causes?",
-        f.ntsb_make("MOONEY"),
+        n.ntsb_make("MOONEY"),
     ),
     ntsb(
         "Robinson R44 accidents... what are the typical causes?",
-        f.ntsb_model("ROBINSON", "R44"),
+        n.ntsb_model("ROBINSON", "R44"),
     ),
     ntsb(
         "When two or more aircraft were involved in the same event, what was usually the cause?",
-        f.ntsb_several_aircraft(),
+        n.ntsb_several_aircraft(),
     ),
     ntsb(
         "For business trips flown by the pilot, what kinds of problems usually caused the mishaps?",
@@ -139,7 +142,7 @@ NTSB = [
     ),
     ntsb(
         "What typically goes wrong during takeoff or the initial climb?",
-        f.ntsb_text("takeoff", r"during (?:the )?(?:takeoff|initial climb)"),
+        n.ntsb_text("takeoff", r"during (?:the )?(?:takeoff|initial climb)"),
     ),
     ntsb(
         "Personal flights in Colorado: any common threads in what went wrong?",
@@ -159,11 +162,11 @@ NTSB = [
     ),
     ntsb(
         "Floatplanes and seaplanes - what do their mishaps have in common?",
-        f.ntsb_text("float", r"\bfloat(?:plane|s)?\b|seaplane"),
+        n.ntsb_text("float", r"\bfloat(?:plane|s)?\b|seaplane"),
     ),
     ntsb(
         "tailwheel / taildragger trouble: what's the most common cause, and what else shows up?",
-        f.ntsb_text("tailwheel", r"tailwheel|tail wheel|taildragger"),
+        n.ntsb_text("tailwheel", r"tailwheel|tail wheel|taildragger"),
     ),
     ntsb(
         "Mountain West question: in Idaho, Montana and Wyoming, what usually causes the "
@@ -181,7 +184,7 @@ NTSB = [
     ),
     ntsb(
         "Helicopter accidents in 2014 and 2015: what were the most frequent causes?",
-        f.ntsb_category("HELI"),
+        n.ntsb_category("HELI"),
         _years(2014, 2015),
     ),
     ntsb(
@@ -191,7 +194,7 @@ NTSB = [
     ntsb(
         "Looking only at October to December 2013, what were the recurring causes?",
         _years(2013, 2013),
-        f.ntsb_months(10, 11, 12),
+        n.ntsb_months(10, 11, 12),
     ),
     ntsb(
         "The 2015 reports in here: what is the dominant cause?",
@@ -199,132 +202,132 @@ NTSB = [
     ),
     ntsb(
         "Hughes helicopters (269/369 etc.): why do they crash, mostly?",
-        f.ntsb_make("HUGHES"),
+        n.ntsb_make("HUGHES"),
     ),
     ntsb(
         "Maule accidents, common cuases?",
-        f.ntsb_make("MAULE"),
+        n.ntsb_make("MAULE"),
     ),
 ]
 
 IMO = [
     imo(
         "Fishing boats from 2011 to 2019: what usually went wrong first?",
-        f.imo_ship("fishing"),
-        f.imo_years(2011, 2019),
+        i.imo_ship("fishing"),
+        i.imo_years(2011, 2019),
     ),
     imo(
         "what were fishing vessels' typical casualties between 2005 and 2010?",
-        f.imo_ship("fishing"),
-        f.imo_years(2005, 2010),
+        i.imo_ship("fishing"),
+        i.imo_years(2005, 2010),
     ),
     imo(
         "Container ships: what kind of casualty do they have most?",
-        f.imo_ship("container"),
+        i.imo_ship("container"),
     ),
     imo(
         "For passenger ships and ferries, what are the most common kinds of casualty?",
-        f.imo_ship("passenger"),
+        i.imo_ship("passenger"),
     ),
     imo(
         "Panama-flagged ships, 2012 through 2016 - what usually happened to them?",
-        f.imo_flag("PAN"),
-        f.imo_years(2012, 2016),
+        i.imo_flag("PAN"),
+        i.imo_years(2012, 2016),
     ),
     imo(
         "Liberian flag casualties: is there a typical initial event?",
-        f.imo_flag("LBR"),
+        i.imo_flag("LBR"),
     ),
     imo(
         "Ships under the Bahamas flag - what goes wrong most often?",
-        f.imo_flag("BHS"),
+        i.imo_flag("BHS"),
     ),
     imo(
         "German-flag vessels: what is the usual first event in their casualties?",
-        f.imo_flag("DEU"),
+        i.imo_flag("DEU"),
     ),
     imo(
         "Japanese ships in the IMO data: common casualty types?",
-        f.imo_flag("JPN"),
+        i.imo_flag("JPN"),
     ),
     imo(
         "Korean-registered vessels - which kinds of casualties keep coming up?",
-        f.imo_flag("KOR"),
+        i.imo_flag("KOR"),
     ),
     imo(
         "Of the casualties rated less serious, what usually happened?",
-        f.imo_severity("Less serious"),
+        i.imo_severity("Less serious"),
     ),
     imo(
         "Ships classed with Nippon Kaiji Kyokai: what are their typical casualties?",
-        f.imo_society("Nippon Kaiji"),
+        i.imo_society("Nippon Kaiji"),
     ),
     imo(
         "In the Baltic, what tends to go wrong for ships?",
-        f.imo_location("baltic", r"baltic"),
+        i.imo_location("baltic", r"baltic"),
     ),
     imo(
         "South and East China Sea casualties: the usual pattern?",
-        f.imo_location("china seas", r"(?:south|east) china sea"),
+        i.imo_location("china seas", r"(?:south|east) china sea"),
     ),
     imo(
         "On rivers, what kinds of casualties are most common?",
-        f.imo_location("river", r"river"),
+        i.imo_location("river", r"river"),
     ),
     imo(
         "When somebody died or went missing, what was usually the event?",
-        f.imo_dead_at_least(1),
+        i.imo_dead_at_least(1),
     ),
     imo(
         "English Channel: what usually goes wrong there?",
-        f.imo_location("channel", r"english channel|dover"),
+        i.imo_location("channel", r"english channel|dover"),
     ),
     imo(
         "What follows when a ship catches fire - what are the usual consequences?",
-        f.imo_event("fire"),
+        i.imo_event("fire"),
         by="consequence",
     ),
     imo(
         "After a grounding, what usually becomes of the ship?",
-        f.imo_event("grounding"),
+        i.imo_event("grounding"),
         by="consequence",
     ),
     imo(
         "what happens after ships collide, typically?",
-        f.imo_event("collision"),
+        i.imo_event("collision"),
         by="consequence",
     ),
     imo(
         "When a vessel capsizes or lists, what are the consequences most of the time?",
-        f.imo_event("capsizing"),
+        i.imo_event("capsizing"),
         by="consequence",
     ),
     imo(
         "Machinery damage casualties: what's the usual outcome for the ship?",
-        f.imo_event("machinery"),
+        i.imo_event("machinery"),
         by="consequence",
     ),
     imo(
         "Fires on fishing vessels: what usually comes of them?",
-        f.imo_event("fire"),
-        f.imo_ship("fishing"),
+        i.imo_event("fire"),
+        i.imo_ship("fishing"),
         by="consequence",
     ),
     imo(
         "Tankers in collisions - what were the consequences, mostly?",
-        f.imo_event("collision"),
-        f.imo_ship("tanker"),
+        i.imo_event("collision"),
+        i.imo_ship("tanker"),
         by="consequence",
     ),
     imo(
         "Very serious groundings: what followed, typically?",
-        f.imo_event("grounding"),
-        f.imo_severity("Very serious"),
+        i.imo_event("grounding"),
+        i.imo_severity("Very serious"),
         by="consequence",
     ),
     imo(
         "When the hull fails (or watertight doors), how does it usually end?",
-        f.imo_event("hull"),
+        i.imo_event("hull"),
         by="consequence",
     ),
 ]
@@ -332,62 +335,62 @@ IMO = [
 TAIC = [
     taic(
         "NZ rail occurrences TAIC looked at from 2010 to 2012: what kept going wrong?",
-        f.taic_mode("rail"),
-        f.taic_years(2010, 2012),
+        t.taic_mode("rail"),
+        t.taic_years(2010, 2012),
     ),
     taic(
         "Rail inquiries 2016-2018 - main kinds of occurrence?",
-        f.taic_mode("rail"),
-        f.taic_years(2016, 2018),
+        t.taic_mode("rail"),
+        t.taic_years(2016, 2018),
     ),
     taic(
         "What were the common rail problems TAIC investigated between 2013 and 2017?",
-        f.taic_mode("rail"),
-        f.taic_years(2013, 2017),
+        t.taic_mode("rail"),
+        t.taic_years(2013, 2017),
     ),
     taic(
         "Across all of TAIC's rail reports, what type of occurrence comes up most?",
-        f.taic_mode("rail"),
+        t.taic_mode("rail"),
     ),
     taic(
         "For TAIC's rail investigations in 2015-2020, what usually happened?",
-        f.taic_mode("rail"),
-        f.taic_years(2015, 2020),
+        t.taic_mode("rail"),
+        t.taic_years(2015, 2020),
     ),
     taic(
         "Aviation inquiries by TAIC from 2017 to 2020: what were they mostly about?",
-        f.taic_mode("aviation"),
-        f.taic_years(2017, 2020),
+        t.taic_mode("aviation"),
+        t.taic_years(2017, 2020),
     ),
     taic(
         "what did the 2019 and 2020 NZ aviation reports mostly deal with?",
-        f.taic_mode("aviation"),
-        f.taic_years(2019, 2020),
+        t.taic_mode("aviation"),
+        t.taic_years(2019, 2020),
     ),
     taic(
         "Marine accidents TAIC investigated in 2016-2018: common kinds?",
-        f.taic_mode("marine"),
-        f.taic_years(2016, 2018),
+        t.taic_mode("marine"),
+        t.taic_years(2016, 2018),
     ),
     taic(
         "NZ maritime inquiries since 2013 (up to 2020): what usually went wrong?",
-        f.taic_mode("marine"),
-        f.taic_years(2013, 2020),
+        t.taic_mode("marine"),
+        t.taic_years(2013, 2020),
     ),
     taic(
         "Rail, 2011 to 2015: which kinds of occurrences did the Commission keep investigating?",
-        f.taic_mode("rail"),
-        f.taic_years(2011, 2015),
+        t.taic_mode("rail"),
+        t.taic_years(2011, 2015),
     ),
     taic(
         "TAIC rail reports from 2017 through 2020 - the usual occurrence?",
-        f.taic_mode("rail"),
-        f.taic_years(2017, 2020),
+        t.taic_mode("rail"),
+        t.taic_years(2017, 2020),
     ),
     taic(
         "Mid-decade railway trouble in NZ (2014, 2015, 2016): what did TAIC mostly look into?",
-        f.taic_mode("rail"),
-        f.taic_years(2014, 2016),
+        t.taic_mode("rail"),
+        t.taic_years(2014, 2016),
     ),
 ]
 

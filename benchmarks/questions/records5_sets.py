@@ -12,10 +12,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from records5_fields import Record
+from records5_ntsb import is_incident
+from records5_taic import taic_unclear
 
 SEED = "bosun-records5-2026-12-03"
 HALVES = ("dev", "heldout")
@@ -32,6 +37,21 @@ class Spec:
     question: str
     rule: str
     exact: bool
+
+
+_ACCIDENT_WORDS = re.compile(r"\b(?:accidents?|crash\w*)\b", re.IGNORECASE)
+_INCIDENT_WORD = re.compile(r"\bincidents?\b", re.IGNORECASE)
+
+
+def check_wording(question: str, source: str, chosen: Sequence[Record]) -> None:
+    """Raise when a set cannot be read one way: an NTSB question saying "accident" or "crash"
+    (not "incident") that holds an incident, or a TAIC set holding a report of unclear
+    standing (:func:`taic_unclear`)."""
+    accidents = _ACCIDENT_WORDS.search(question) and not _INCIDENT_WORD.search(question)
+    if source == "ntsb" and accidents and any(map(is_incident, chosen)):
+        raise ValueError(f"says accidents but holds incidents: {question!r}")
+    if source == "taic" and any(map(taic_unclear, chosen)):
+        raise ValueError(f"holds a report of unclear standing: {question!r}")
 
 
 def half(question: str) -> str:
