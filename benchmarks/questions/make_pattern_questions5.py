@@ -12,7 +12,9 @@ Writes ``pattern_records5_{ntsb,imo,taic}_{dev,heldout}.jsonl`` (split by
   (``NTSB_CAUSES`` on ``probable_cause``), an IMO casualty's initial event (``IMO_EVENTS``) or,
   for "what follows" questions, its consequences (``IMO_CONSEQUENCES``), a TAIC report's
   occurrence kind (``TAIC_KINDS`` on its heading). A question is kept only when that group leads
-  clearly (:func:`clear_lead`), so a fair reading of the records names it among the top three.
+  clearly (:func:`clear_lead`), at least 40 % of the set falls in some group, and the group's
+  word names it plainly (not ``UNNAMED``), so a fair reading of the records names it among the
+  top three.
 - ``groups``: the three largest groups and their counts, for whoever reads a score.
 
 A question that says "accident" or "crash" and not "incident" may not hold an NTSB incident, and
