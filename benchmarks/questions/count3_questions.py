@@ -66,7 +66,7 @@ NTSB = [
         _field("highest_injury", "Serious"),
     ),
     ntsb(
-        "How many aircraft were destroyed in California accidents from 2011 to 2013?",
+        "How many California accidents from 2011 to 2013 destroyed the aircraft?",
         _states("California"),
         _field("damage", "Destroyed"),
         _years(2011, 2013),
