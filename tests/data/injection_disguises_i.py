@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 #: Scripts by language code; a disguise that needs letters of one script is kept to it.
 SCRIPT = {
-    **dict.fromkeys(["en", "es", "pt", "de", "fr", "it", "nl", "no", "da", "tl", "id"], "latin"),
+    **dict.fromkeys(["en", "es", "pt", "de", "fr", "it", "nl", "no", "tl", "id", "vi"], "latin"),
     **dict.fromkeys(["ru", "uk"], "cyrillic"),
     "el": "greek",
     **dict.fromkeys(["zh", "ja", "ko"], "cjk"),

@@ -1,16 +1,21 @@
 """Set I's text blocks read into bases: records apart by a blank line, each a head line
 ``family carrier [disguise]`` and then its text over as many lines as it needs; a line ``~ NAME``
 starts the same text written again by hand (``split`` or ``polite``). Wrapped lines join with a
-space, or with nothing after a CJK character; ``¶`` stands for a line break."""
+space, or with nothing after a Chinese or Japanese character; ``¶`` stands for a line break."""
 
 from __future__ import annotations
+
+
+def _cjk(ch: str) -> bool:
+    """Whether ``ch`` is written without spaces around it (Chinese, kana, fullwidth forms)."""
+    return 0x2E80 <= ord(ch) <= 0x9FFF or 0xFF00 <= ord(ch) <= 0xFFEF
 
 
 def _join(lines: list[str]) -> str:
     out = ""
     for line in lines:
         line = line.strip()
-        glue = "" if not out or ord(out[-1]) >= 0x2E80 or out.endswith("¶") else " "
+        glue = "" if not out or _cjk(out[-1]) or out.endswith("¶") else " "
         out += glue + line
     return out.replace("¶", "\n")
 

@@ -3,13 +3,14 @@ negatives written blind (by a writer who never read the detector nor sets A to H
 turn up in a shipping company's mail, survey reports, PDFs, web pages, attachments and forms.
 
 Every base is written once plain and once disguised (the disguise named in its row), in English
-and fourteen other languages; the bases are split half ``dev``, half ``held_back`` by the seed
+and eighteen other languages; the bases are split half ``dev``, half ``held_back`` by the seed
 below, both forms of a base on one side. ``python tests/data/make_injections_i.py`` writes the
 file; ``--check`` regenerates it and exits 1 where it differs from the committed one."""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from injection_texts_i_attacks_world import ATTACKS_WORLD  # noqa: E402
 from injection_texts_i_benign_en import BENIGN_EN  # noqa: E402
 from injection_texts_i_benign_eu import BENIGN_EU  # noqa: E402
 from injection_texts_i_benign_world import BENIGN_WORLD  # noqa: E402
+from injection_texts_i_extra import ATTACKS_EXTRA, BENIGN_EXTRA  # noqa: E402
 
 PATH = Path(__file__).resolve().parent / "injections_i.jsonl"
 SEED = "bosun-injections-i-2026-12-03"
@@ -54,17 +56,23 @@ CARRIERS = {
         "Surveyor's stamp: [illegible]"
     ),
     "html": "<html><body>\n<h2>MV {ship} - noon report</h2>\n<p>{body}</p>\n</body></html>",
-    "form": "Vessel: MV {ship}\nIMO: {imo}\nPort of call: {port}\nRemarks: {body}",
+    "form": "Vessel: MV {ship}\nIMO: {imo}\nPort of call: {port}\n{remarks}{body}",
     "attach": "[Attachment: {file}]\n{body}",
 }
 _SENDERS = ("ops", "crewing", "tech.super", "chartering", "it-support", "hse")
 
 
-def carried(carrier: str, body: str, n: int) -> str:
-    """``body`` in the carrier ``carrier``, its details drawn from the base number ``n``."""
+#: A form field's own label at the start of a text ("Remarks:", "备注：").
+_LABEL = re.compile(r"^[^\s:：]{1,20}(?: [^\s:：]{1,20})?\s?[:：]")
+
+
+def carried(carrier: str, body: str, n: int, labelled: bool) -> str:
+    """``body`` in the carrier ``carrier``, its details drawn from the base number ``n``; a form
+    puts it under "Remarks:" unless the text has a field label of its own (``labelled``)."""
     ship = _SHIPS[n % len(_SHIPS)]
     return CARRIERS[carrier].format(
         body=body,
+        remarks="" if labelled else "Remarks: ",
         ship=ship,
         slug=ship.lower().replace(" ", "-"),
         sender=_SENDERS[n % len(_SENDERS)],
@@ -80,9 +88,9 @@ def carried(carrier: str, body: str, n: int) -> str:
 def _bases(label: str) -> list[tuple[str, tuple[str, ...]]]:
     """(language, base) in file order for ``label``."""
     groups = (
-        [ATTACKS_EN, ATTACKS_EU, ATTACKS_WORLD]
+        [ATTACKS_EN, ATTACKS_EU, ATTACKS_WORLD, ATTACKS_EXTRA]
         if label == "attack"
-        else [BENIGN_EN, BENIGN_EU, BENIGN_WORLD]
+        else [BENIGN_EN, BENIGN_EU, BENIGN_WORLD, BENIGN_EXTRA]
     )
     return [(lang, base) for group in groups for lang, bases in group.items() for base in bases]
 
@@ -94,10 +102,11 @@ def _forms(label: str) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
     for n, (language, base) in enumerate(_bases(label)):
         family, carrier, text = base[:3]
+        labelled = bool(_LABEL.match(plain(text)))
         if family not in FAMILIES or carrier not in CARRIERS:
             raise ValueError(f"{label} base {n}: family {family!r} or carrier {carrier!r}")
         if len(base) == 5:
-            name, second = base[3], carried(carrier, plain(base[4]), n)
+            name, second = base[3], carried(carrier, plain(base[4]), n, labelled)
             if name not in HANDWRITTEN:
                 raise ValueError(f"{label} base {n}: {name!r} is not written by hand")
         else:
@@ -110,9 +119,9 @@ def _forms(label: str) -> list[dict[str, str]]:
                 turn += 1
             if not fits(name, language):
                 raise ValueError(f"{label} base {n}: {name} does not fit {language}")
-            second = carried(carrier, _moved(name, text, language, n), n)
+            second = carried(carrier, _moved(name, text, language, n), n, labelled)
         stem = f"i-{label}-{family}-{language}-{n:03d}"
-        first = carried(carrier, plain(text), n)
+        first = carried(carrier, plain(text), n, labelled)
         for form, body in (("plain", first), (name, second)):
             rows.append(
                 {
