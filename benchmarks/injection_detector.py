@@ -28,6 +28,8 @@ how much benign text it flags.
   but by ``--held-back G``, once, by whoever did not build the detector;
 - set H, ``tests/data/injections_h.jsonl``, written blind by a fourth writer (seed
   ``bosun-injections-h-redteam-2026-12-02``): read by nothing here but ``--held-back H``;
+- set I, ``tests/data/injections_i.jsonl``, written blind by a fifth writer (seed
+  ``bosun-injections-i-2026-12-03``): read by nothing here but ``--held-back I``;
 - with ``--cv``, how the classifier generalises (:mod:`adapt.injection_validation`): refitted with
   one set (one writer), one language family or one attack family left out, scored on what was
   left out: the leave-one-set-out table is the measure that predicts a new writer;
@@ -45,7 +47,9 @@ how much benign text it flags.
 tests/data/make_injections_g.py``), a third set written apart from the detector and sets A to F,
 which nothing else here reads; ``--held-back H`` the same for set H
 (``tests/data/injections_h.jsonl``, ``python tests/data/make_injections_h.py``), written apart
-from the detector and sets A to G.
+from the detector and sets A to G; ``--held-back I`` the same for set I
+(``tests/data/injections_i.jsonl``, ``python tests/data/make_injections_i.py``), written apart
+from the detector and sets A to H.
 """
 
 from __future__ import annotations
@@ -89,9 +93,13 @@ SETS = {
     "E": DATA / "injections_e.jsonl",
     "F": DATA / "injections_f.jsonl",  # both halves: its held-back half was scored once
 }
-#: Sets read by ``--held-back`` only (never by the tables above): sets G and H, each written by
+#: Sets read by ``--held-back`` only (never by the tables above): sets G, H and I, each written by
 #: another engineer while the detector was being built, scored once at the end by whoever did not.
-HELD_BACK_ONLY = {"G": DATA / "injections_g.jsonl", "H": DATA / "injections_h.jsonl"}
+HELD_BACK_ONLY = {
+    "G": DATA / "injections_g.jsonl",
+    "H": DATA / "injections_h.jsonl",
+    "I": DATA / "injections_i.jsonl",
+}
 #: The set whose misses are listed.
 TEST = "F"
 
