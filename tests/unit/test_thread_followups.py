@@ -1,0 +1,62 @@
+"""Where a thread's outcome is said when it is not the answering reply's own best sentence: the
+asker's own later word in a thread nobody else answered."""
+
+from __future__ import annotations
+
+import re
+
+from answers.thread_answer import ThreadQuestion, thread_answer
+from archive.store.passages import Passage
+from tests.unit.test_threads import THREAD, mail
+
+ALONE_ASK = mail(
+    "f00000000001",
+    "Hello. uhd_usrp_probe over both 100G ports of my new X440 fails with a connection "
+    "refused error, though ping works over them. Any idea?",
+    THREAD,
+    "Daniel",
+)
+ALONE_FOUND = mail(
+    "f00000000002",
+    "This was a user error on my part, the QSFP cables were plugged into the wrong ports. "
+    "The host routed traffic to the right port, which let ping work over the swapped ports.",
+    "f2@x",
+    "Daniel",
+    reply_to=THREAD,
+    day="2024-05-03",
+)
+QUESTION = "Why does uhd_usrp_probe fail over the 100G ports of an X440 while ping works?"
+
+
+def markers(text: str) -> list[str]:
+    return re.findall(r"\[C:([0-9a-f]{12})\]", text)
+
+
+def answer(question: str, aspect: str, pool: list[Passage]) -> list[str] | None:
+    return thread_answer(
+        ThreadQuestion(question, question, aspect, [pool[0]], pool),  # type: ignore[arg-type]
+        fresh=lambda text: True,
+        take=lambda text: None,
+    )
+
+
+def test_the_askers_later_word_answers_a_thread_nobody_else_answered() -> None:
+    lines = answer(QUESTION, "cause", [ALONE_ASK, ALONE_FOUND])
+    assert lines is not None
+    said = "\n".join(lines)
+    assert "f00000000002" in markers(said)
+    assert "the QSFP cables were plugged into the wrong ports" in said
+    assert "who asked" in said  # the lead says it is the asker's own word
+
+
+def test_an_asker_alone_who_still_fails_or_only_asks_again_is_not_an_answer() -> None:
+    still = mail(
+        "f00000000003",
+        "Unfortunately I still get the same error after swapping the QSFP cables around.",
+        "f3@x",
+        "Daniel",
+        reply_to=THREAD,
+    )
+    bump = mail("f00000000004", "Any update on this?", "f4@x", "Daniel", reply_to=THREAD)
+    assert answer(QUESTION, "cause", [ALONE_ASK, still]) is None
+    assert answer(QUESTION, "cause", [ALONE_ASK, bump]) is None
