@@ -46,8 +46,10 @@ MAX_REPLY_SENTENCES = 5
 #: A reply of at most this many sentences is said whole (its key sentence may share no word
 #: with the question: "I'm pretty sure that's a typo.").
 WHOLE_REPLY_SENTENCES = 8
-#: Sentences each reply joined to the answering one adds (up to a whole reply's).
-JOINED_SENTENCES = 2
+#: Sentences each reply joined to the answering one adds: as many as the answering reply's (a
+#: joined reply often states the outcome in one short sentence among its others: "bumping
+#: MIN_DUR to 100us"; two of them left it out), each above the answering reply's floor.
+JOINED_SENTENCES = MAX_REPLY_SENTENCES
 RELATIVE_FLOOR = 0.4
 #: The problem's line is one sentence at most this long.
 MAX_PROBLEM_CHARS = 220

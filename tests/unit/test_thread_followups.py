@@ -1,5 +1,6 @@
 """Where a thread's outcome is said when it is not the answering reply's own best sentence: the
-asker's own later word in a thread nobody else answered."""
+asker's own later word in a thread nobody else answered, and a joined reply's further
+sentences."""
 
 from __future__ import annotations
 
@@ -60,3 +61,53 @@ def test_an_asker_alone_who_still_fails_or_only_asks_again_is_not_an_answer() ->
     bump = mail("f00000000004", "Any update on this?", "f4@x", "Daniel", reply_to=THREAD)
     assert answer(QUESTION, "cause", [ALONE_ASK, still]) is None
     assert answer(QUESTION, "cause", [ALONE_ASK, bump]) is None
+
+
+ASK = mail(
+    "e00000000001",
+    "Timed replay commands on my X440 give late errors at a few kHz pulse rate. Ideas?",
+    THREAD,
+    "Arthur",
+)
+ANSWER = mail(
+    "e00000000002",
+    "The replay command queue on the X440 holds 32 timed commands at most.",
+    "e2@x",
+    "Brian",
+    reply_to=THREAD,
+    standing=1.0,
+)
+#: Another replier builds on the answer; the outcome is its third sentence of four, each
+#: sharing the question's words about as much.
+JOINED = mail(
+    "e00000000003",
+    "Timed replay commands on an X440 give late errors when the pulse rate is high. "
+    "Late errors on timed commands mean the X440 got each command after its time. "
+    "Query for fullness blocks longer than the pulse interval at that rate. "
+    "Each timed replay command could carry a longer MIN_DUR setting as well.",
+    "e3@x",
+    "Niels",
+    reply_to="e2@x",
+)
+
+
+THANKS = mail(
+    "e00000000004",
+    "Thanks Brian, that was it.",
+    "e4@x",
+    "Arthur",
+    reply_to="e2@x",
+    day="2024-05-04",
+)
+
+
+def test_a_joined_reply_says_more_than_its_two_best_sentences() -> None:
+    lines = answer(
+        "Why do timed replay commands on an X440 give late errors at a high pulse rate?",
+        "cause",
+        [ASK, ANSWER, JOINED, THANKS],
+    )
+    assert lines is not None
+    said = "\n".join(lines)
+    assert "e00000000002" in markers(said) and "e00000000003" in markers(said)
+    assert "Query for fullness blocks longer than the pulse interval at that rate" in said
