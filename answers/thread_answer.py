@@ -18,22 +18,14 @@ from answers import prompts
 from answers.aspects import Aspect
 from answers.deferral import deferred_to
 from answers.extractive import ended
-from answers.reply_choice import (
-    Reply,
-    choose,
-    companions,
-    confirms_other_ask,
-    reports_asked,
-    same_here,
-)
+from answers.reply_choice import Reply, choose, companions, confirms_other_ask, reports_asked
 from answers.scoring import ASKS_BACK, Embed, scores
 from answers.threads import (
     Message,
     Thread,
-    denies,
+    follow_up,
     mail_thread_id,
     self_resolved,
-    substantive,
     thread_of,
 )
 from answers.units import Unit, explains, is_repeat, signature, units_of
@@ -164,28 +156,17 @@ def _answering(candidates: list[Reply], thread: Thread, request: ThreadQuestion)
 def _candidates(thread: Thread, request: ThreadQuestion) -> list[Reply]:
     """The replies by others and the asker's own resolutions that say something, in reading
     order, each with its sentences scored against the question."""
-    messages = [*thread.replies(), *thread.resolutions()] or _follow_up(thread)
+    alone = follow_up(thread)  # the asker alone, who came back to say what they found
+    messages = [*thread.replies(), *thread.resolutions()] or ([alone] if alone else [])
     scored = [r for m in messages if (r := _scored(m, thread, request)).units]
     if messages and all(m.key == thread.asker for m in thread.messages):
-        return scored  # the asker alone, who came back to say what they found
+        return scored  # the asker alone: their own later word answers
     # the asker's "it now works" answers how, not why ("no explanation why the other fails")
     wanted = _LEADS.get(request.aspect, _ANY_ANSWER)
     scored = [r for r in scored if r.message.key != thread.asker or reports_asked(r, wanted)]
     if not any(r.message.key != thread.asker for r in scored):
         return []  # the asker alone: the composer's to answer
     return sorted(scored, key=lambda r: thread.messages.index(r.message))
-
-
-def _follow_up(thread: Thread) -> list[Message]:
-    """In a thread only its asker wrote, the asker's latest message after the opening one when
-    it states something and does not say it still fails: nobody answered, so a later word of
-    the asker's own is the thread's outcome ("This was a user error on my part ...")."""
-    if len(thread.messages) < 2 or any(m.key != thread.asker for m in thread.messages):
-        return []
-    latest = thread.messages[-1]
-    if not substantive(latest.text) or denies(latest.text) or same_here(latest.text):
-        return []
-    return [latest]
 
 
 def _pointed_to(reply: Reply, candidates: Sequence[Reply], thread: Thread) -> Reply | None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 from answers.thread_answer import ThreadQuestion, thread_answer
+from answers.thread_choice import choose_conversation
+from answers.threads import Message, follow_up, thread_of
 from archive.store.passages import Passage
 from tests.unit.test_threads import THREAD, mail
 
@@ -111,3 +113,40 @@ def test_a_joined_reply_says_more_than_its_two_best_sentences() -> None:
     said = "\n".join(lines)
     assert "e00000000002" in markers(said) and "e00000000003" in markers(said)
     assert "Query for fullness blocks longer than the pulse interval at that rate" in said
+
+
+def test_a_conversation_its_asker_alone_followed_up_counts_as_answered() -> None:
+    """Weighing conversations, one whose asker came back alone with what they found is not
+    passed over as unanswered for another that restates the question less."""
+    other = "other@x"
+    elsewhere = [
+        mail(
+            "f00000000011",
+            "Is there a way to probe an X440 over 100G?",
+            other,
+            "Ann",
+            thread_id=other,
+            conversation=other,
+        ),
+        mail(
+            "f00000000012",
+            "Yes, pass the 100G address in the device arguments.",
+            "o2@x",
+            "Wade",
+            reply_to=other,
+            thread_id=other,
+            conversation=other,
+        ),
+    ]
+    ours: list[Passage] = [{**p, "conversation": THREAD} for p in (ALONE_ASK, ALONE_FOUND)]
+    order = {THREAD: (ALONE_ASK["subject"], 1.0), other: (elsewhere[0]["subject"], 0.5)}
+    chosen, weighed = choose_conversation(QUESTION, order, {THREAD: ours, other: elsewhere})
+    assert chosen == THREAD
+    assert next(c for c in weighed if c.conversation == THREAD).answered
+    assert follow_up_of(ours) is not None
+
+
+def follow_up_of(records: list[Passage]) -> Message | None:
+    thread = thread_of(THREAD, records)
+    assert thread is not None
+    return follow_up(thread)
