@@ -20,7 +20,14 @@ from answers.deferral import deferred_to
 from answers.extractive import ended
 from answers.reply_choice import Reply, choose, companions, confirms_other_ask, reports_asked
 from answers.scoring import ASKS_BACK, Embed, scores
-from answers.threads import Message, Thread, mail_thread_id, self_resolved, thread_of
+from answers.threads import (
+    Message,
+    Thread,
+    follow_up,
+    mail_thread_id,
+    self_resolved,
+    thread_of,
+)
 from answers.units import Unit, explains, is_repeat, signature, units_of
 from archive.store.passages import Passage
 
@@ -31,8 +38,10 @@ MAX_REPLY_SENTENCES = 5
 #: A reply of at most this many sentences is said whole (its key sentence may share no word
 #: with the question: "I'm pretty sure that's a typo.").
 WHOLE_REPLY_SENTENCES = 8
-#: Sentences each reply joined to the answering one adds (up to a whole reply's).
-JOINED_SENTENCES = 2
+#: Sentences each reply joined to the answering one adds: as many as the answering reply's (a
+#: joined reply often states the outcome in one short sentence among its others: "bumping
+#: MIN_DUR to 100us"; two of them left it out), each above the answering reply's floor.
+JOINED_SENTENCES = MAX_REPLY_SENTENCES
 RELATIVE_FLOOR = 0.4
 #: The problem's line is one sentence at most this long.
 MAX_PROBLEM_CHARS = 220
@@ -147,8 +156,11 @@ def _answering(candidates: list[Reply], thread: Thread, request: ThreadQuestion)
 def _candidates(thread: Thread, request: ThreadQuestion) -> list[Reply]:
     """The replies by others and the asker's own resolutions that say something, in reading
     order, each with its sentences scored against the question."""
-    messages = [*thread.replies(), *thread.resolutions()]
+    alone = follow_up(thread)  # the asker alone, who came back to say what they found
+    messages = [*thread.replies(), *thread.resolutions()] or ([alone] if alone else [])
     scored = [r for m in messages if (r := _scored(m, thread, request)).units]
+    if messages and all(m.key == thread.asker for m in thread.messages):
+        return scored  # the asker alone: their own later word answers
     # the asker's "it now works" answers how, not why ("no explanation why the other fails")
     wanted = _LEADS.get(request.aspect, _ANY_ANSWER)
     scored = [r for r in scored if r.message.key != thread.asker or reports_asked(r, wanted)]

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from answers.aspects import subject_of
-from answers.threads import Thread, thread_of
+from answers.threads import Thread, follow_up, thread_of
 from archive.store.passages import Passage
 from text.words import content_stems, is_identifier, tokens
 
@@ -34,7 +34,8 @@ class Candidate:
 
     conversation: str
     match: float  # share of the question's words its problem holds (identifiers count double)
-    answered: bool  # someone other than the asker replied with a statement
+    answered: bool  # someone other than the asker replied with a statement, or the asker alone
+    # came back with one (:func:`answers.threads.follow_up`)
     relevance: float  # its best passage's retrieval score as a share of the best candidate's
 
     def weight(self, first: bool) -> float:
@@ -95,7 +96,8 @@ def choose_conversation(
             continue
         match = round(problem_match(question, thread), 3)
         relevance = round(score / top, 3) if top > 0 else 0.0
-        weighed.append(Candidate(conversation, match, bool(thread.replies()), relevance))
+        answered = bool(thread.replies()) or follow_up(thread) is not None
+        weighed.append(Candidate(conversation, match, answered, relevance))
     if not weighed:
         return None, []
     first = next(iter(order))

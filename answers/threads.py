@@ -164,6 +164,16 @@ class Thread:
         ]
 
 
+def follow_up(thread: Thread) -> Message | None:
+    """In a thread only its asker wrote, the asker's latest message after the opening one when
+    it states something and does not say it still fails: nobody answered, so a later word of
+    the asker's own is the thread's outcome ("This was a user error on my part ...")."""
+    if len(thread.messages) < 2 or any(m.key != thread.asker for m in thread.messages):
+        return None
+    latest = thread.messages[-1]
+    return latest if substantive(latest.text) and not denies(latest.text) else None
+
+
 def self_resolved(text: str) -> bool:
     """Whether the asker's later message reports what the problem was or how they solved it: a
     sentence says so and does not say it still fails ("it now works!" beside "I can't explain
