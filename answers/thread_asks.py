@@ -28,6 +28,8 @@ _CUE_WORDS = (
     # "the main sources", "the top causes", "come up again and again", "show up repeatedly"
     r"known|classic|standard|main|top|biggest|leading|recurrent|repeated(?:ly)?|go-to|"
     r"again\s+and\s+again|over\s+and\s+over|time\s+and\s+again|"
+    # a tendency to fail, asked of a setup: "is it flaky", "unreliable on Fedora"
+    r"flak(?:y|ey|iness)|unreliable|finicky|"
     r"(?:going\s+by|according\s+to|on|from|across|over|throughout)\s+the\s+(?:mailing\s+)?list|"
     # the list's conversations named as many: "according to past threads", "in earlier threads"
     r"(?:past|previous|earlier|other|many)\s+(?:threads|posts|conversations|discussions)|"
@@ -59,6 +61,9 @@ _PROBLEM_WORDS = (
     r"failure\s+(?:modes?|points?)|(?:run|runs|ran|running)\s+into|struggl(?:e|es|ed|ing)|"
     r"wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)|break(?:s|ing)?|broke|"
     r"stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|"
+    # what breaks the program or the hardware: "crashes outright", "damaged the front end"
+    r"crash(?:es|ed|ing)?|segfaults?|hang(?:s|ing)?|freez(?:e|es|ing)|deadlocks?|"
+    r"damag(?:e|es|ed|ing)|fried|burn(?:ed|t)?\s+out|blew\s+up|"
     r"trip(?:s|ped)?\s+(?:\w+\s+){0,2}up|"
     # what does not work, told by a negated verb: "can't reach", "doesn't behave", "won't simulate"
     r"\w+n[’']t\s+\w+|(?:do|does|did|is|are|was|were)\s+not\s+\w+"
@@ -103,12 +108,12 @@ _ASKING = frozenset(
     recommendation recommendations suggest suggests suggested suggestion suggestions dealt
     struggle struggles struggled struggling seen show shows showed trap traps caveat caveats woe
     woes across throughout theme themes tell list give overview figure figured anyone anybody
-    go-to
+    go-to flaky flakey flakiness unreliable finicky damage damaged damaging like outright
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").
 _KEPT = frozenset({"no", "not"})
-_WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_WORD = re.compile(r"[A-Za-z0-9](?:[\w/-]|\.(?=\w))*[A-Za-z0-9]|[A-Za-z0-9]")
 #: A negated verb ("doesn't", "won't"), an aside in brackets, a phrasal verb of asking ("stops
 #: working", "acting up", "sorted it out", "get them going again") or the errors asked for
 #: ("which errors", not "sequence errors") is not the topic's name.

@@ -213,3 +213,52 @@ def test_a_pattern_asked_with_other_cues_and_asking_words(
 )
 def test_the_new_cues_do_not_make_one_thread_or_a_fact_a_pattern(question: str) -> None:
     assert thread_pattern_plan(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "about", "topic"),
+    [
+        # a tendency to fail asked of a setup ("is it flaky"), then what breaks
+        ("Is the E320 flaky over 1 GbE, and what breaks?", "cause", "E320 GbE"),
+        (
+            "Streaming from an N310 with DPDK: is it unreliable, and what fails?",
+            "cause",
+            "Streaming N310 DPDK",
+        ),
+        # a program that crashes, hangs or freezes; hardware that was damaged
+        (
+            "What usually makes GNU Radio flowgraphs with a B210 crash or hang?",
+            "cause",
+            "GNU Radio flowgraphs B210 crash hang",
+        ),
+        (
+            "What happened to people who damaged their TwinRX with too much input power?",
+            "cause",
+            "TwinRX much input power",
+        ),
+        # a release number is one word of the topic
+        (
+            "Which UHD builds segfault most often on Ubuntu 22.04?",
+            "cause",
+            "UHD builds segfault Ubuntu 22.04",
+        ),
+    ],
+)
+def test_a_pattern_of_flaky_setups_and_crashing_programs(
+    question: str, about: str, topic: str
+) -> None:
+    plan = thread_pattern_plan(question)
+    assert plan is not None, question
+    assert (plan.about, plan.topic) == (about, topic)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is the B210 flaky?",  # a tendency, but nothing asked
+        "Why did my program crash yesterday?",  # one user's crash
+        "My X310 hangs at boot; how was that fixed?",  # one user's problem
+    ],
+)
+def test_crashes_and_flakiness_of_one_setup_are_no_pattern(question: str) -> None:
+    assert thread_pattern_plan(question) is None
