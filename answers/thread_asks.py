@@ -21,7 +21,7 @@ from text.words import STOP_WORDS, content_stems, stem, tokens
 
 #: Words that make a question about what usually happens on the list, not about one thread.
 _CUE_WORDS = (
-    r"(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
+    r"(?:most\s+)?common(?:ly|est)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
     r"most\s+often|often|recurring|generally|in\s+general|normal(?:ly)?|ordinarily|as\s+a\s+rule|"
     r"people|users|everyone|folks|others|tends?\s+to|"
     # what is known or comes back: "known problems", "classic mistakes", "the standard fix",
@@ -29,7 +29,7 @@ _CUE_WORDS = (
     r"known|classic|standard|main|top|biggest|leading|recurrent|repeated(?:ly)?|go-to|"
     r"again\s+and\s+again|over\s+and\s+over|time\s+and\s+again|"
     # a tendency to fail, asked of a setup: "is it flaky", "unreliable on Fedora"
-    r"flak(?:y|ey|iness)|unreliable|finicky|"
+    r"flak(?:y|ey|iness)|(?:un)?reliab(?:le|ility)|finicky|temperamental|prone\s+to|"
     r"(?:going\s+by|according\s+to|on|from|across|over|throughout)\s+the\s+(?:mailing\s+)?list|"
     # the list's conversations named as many: "according to past threads", "in earlier threads"
     r"(?:past|previous|earlier|other|many)\s+(?:threads|posts|conversations|discussions)|"
@@ -52,7 +52,7 @@ _FIX_WORDS = (
 _CAUSE_WORDS = (
     r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to|makes?|"
     # what is suspected or explains it: "the usual culprit", "usual suspects", "sources of"
-    r"culprits?|suspects|sources?\s+of|explains?|explanations?"
+    r"culprits?|suspects|sources?\s+of|explains?|explanations?|blamed?"
 )
 #: A problem asked about in the plural, or what goes wrong: the causes are grouped.
 _PROBLEM_WORDS = (
@@ -62,7 +62,7 @@ _PROBLEM_WORDS = (
     r"wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)|break(?:s|ing)?|broke|"
     r"stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|"
     # what breaks the program or the hardware: "crashes outright", "damaged the front end"
-    r"crash(?:es|ed|ing)?|segfaults?|hang(?:s|ing)?|freez(?:e|es|ing)|deadlocks?|"
+    r"crash(?:es|ed|ing)?|segfaults?|overheat(?:s|ed|ing)?|hang(?:s|ing)?|freez(?:e|es|ing)|deadlocks?|"
     r"damag(?:e|es|ed|ing)|fried|burn(?:ed|t)?\s+out|blew\s+up|"
     r"trip(?:s|ped)?\s+(?:\w+\s+){0,2}up|"
     # what does not work, told by a negated verb: "can't reach", "doesn't behave", "won't simulate"
@@ -109,6 +109,7 @@ _ASKING = frozenset(
     struggle struggles struggled struggling seen show shows showed trap traps caveat caveats woe
     woes across throughout theme themes tell list give overview figure figured anyone anybody
     go-to flaky flakey flakiness unreliable finicky damage damaged damaging like outright
+    reliable reliability temperamental prone blame blamed commonest
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").

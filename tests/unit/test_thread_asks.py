@@ -236,6 +236,25 @@ def test_the_new_cues_do_not_make_one_thread_or_a_fact_a_pattern(question: str) 
             "cause",
             "TwinRX much input power",
         ),
+        # a tendency told otherwise: reliability, temperament, being prone to a problem
+        ("How reliable is the OctoClock-G, and what fails?", "cause", "OctoClock-G"),
+        (
+            "Is the B205mini temperamental at high sample rates? What breaks?",
+            "cause",
+            "B205mini high sample rates",
+        ),
+        ("Is the X310 prone to overheating, and what do people see?", "cause", "X310 overheating"),
+        # what is blamed, the commonest cause
+        (
+            "What do folks typically blame when the B210 disconnects from USB 3?",
+            "cause",
+            "B210 disconnects USB",
+        ),
+        (
+            "What is the commonest cause of an X310 not being found over 10GbE?",
+            "cause",
+            "X310 not found 10GbE",
+        ),
         # a release number is one word of the topic
         (
             "Which UHD builds segfault most often on Ubuntu 22.04?",
@@ -258,6 +277,8 @@ def test_a_pattern_of_flaky_setups_and_crashing_programs(
         "Is the B210 flaky?",  # a tendency, but nothing asked
         "Why did my program crash yesterday?",  # one user's crash
         "My X310 hangs at boot; how was that fixed?",  # one user's problem
+        "Is the N210 reliable?",  # a tendency, but no problem asked
+        "Who is to blame for my broken B210?",  # one user's problem
     ],
 )
 def test_crashes_and_flakiness_of_one_setup_are_no_pattern(question: str) -> None:
