@@ -24,6 +24,8 @@ _CUE_WORDS = (
     r"(?:most\s+)?common(?:ly|est)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
     r"most\s+often|often|recurring|generally|in\s+general|normal(?:ly)?|ordinarily|as\s+a\s+rule|"
     r"people|users|everyone|folks|others|tends?\s+to|"
+    # what comes back: "which problems keep coming up"
+    r"keeps?\s+(?:coming|cropping|showing|popping|turning)\s+up|"
     # what is known or comes back: "known problems", "classic mistakes", "the standard fix",
     # "the main sources", "the top causes", "come up again and again", "show up repeatedly"
     r"known|classic|standard|main|top|biggest|leading|recurrent|repeated(?:ly)?|go-to|"
@@ -57,7 +59,10 @@ _CAUSE_WORDS = (
 #: A problem asked about in the plural, or what goes wrong: the causes are grouped.
 _PROBLEM_WORDS = (
     r"problems|issues|pitfalls|mistakes|gotchas|troubles?|difficult(?:y|ies)|errors|snags|"
-    r"headaches|hiccups|glitches|bugs|complaints|quirks|traps|caveats|woes|themes|"
+    r"headaches|hiccups|glitches|bugs|complaints?|quirks|traps|caveats|woes|themes|"
+    r"mistake|pitfall|gotcha|experiences|"
+    # one problem named as the usual one: "the most common problem", "the biggest issue"
+    r"(?:common|frequent|usual|typical|biggest|main|top|classic|known)\s+(?:problem|issue)|"
     r"failure\s+(?:modes?|points?)|(?:run|runs|ran|running)\s+into|struggl(?:e|es|ed|ing)|"
     r"wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)|break(?:s|ing)?|broke|"
     r"stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|"
@@ -109,7 +114,8 @@ _ASKING = frozenset(
     struggle struggles struggled struggling seen show shows showed trap traps caveat caveats woe
     woes across throughout theme themes tell list give overview figure figured anyone anybody
     go-to flaky flakey flakiness unreliable finicky damage damaged damaging like outright
-    reliable reliability temperamental prone blame blamed commonest
+    reliable reliability temperamental prone blame blamed commonest whats experience experiences
+    complaint
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").

@@ -255,6 +255,16 @@ def test_the_new_cues_do_not_make_one_thread_or_a_fact_a_pattern(question: str) 
             "cause",
             "X310 not found 10GbE",
         ),
+        # one problem named as the usual one, a complaint or experiences asked about
+        ("What is the most common problem with the B210?", "cause", "B210"),
+        (
+            "What's the most frequent complaint about the B210's USB 3 link?",
+            "cause",
+            "B210 USB link",
+        ),
+        ("What are people's experiences with the X410 at 500 Msps?", "cause", "X410 500 Msps"),
+        # what keeps coming up
+        ("Which problems keep coming up with the UBX daughterboard?", "cause", "UBX daughterboard"),
         # a release number is one word of the topic
         (
             "Which UHD builds segfault most often on Ubuntu 22.04?",
@@ -279,6 +289,8 @@ def test_a_pattern_of_flaky_setups_and_crashing_programs(
         "My X310 hangs at boot; how was that fixed?",  # one user's problem
         "Is the N210 reliable?",  # a tendency, but no problem asked
         "Who is to blame for my broken B210?",  # one user's problem
+        "What was the problem in my last experience with the X310?",  # no cue
+        "Explain how the stock market works for beginners.",  # beginners are no cue
     ],
 )
 def test_crashes_and_flakiness_of_one_setup_are_no_pattern(question: str) -> None:
