@@ -49,12 +49,16 @@ _FIX_WORDS = (
     r"sort(?:s|ed)?\s+(?:\w+\s+)?out|"
     # what people do when it happens: "what do most people do when the probe finds nothing"
     r"(?:people|users|folks|others|everyone)\s+(?:\w+\s+)?do\s+(?:when|if|after|once)|"
-    r"(?:get|gets|got|getting)\s+(?:\w+\s+){0,2}(?:going|working)\s+again"
+    r"(?:get|gets|got|getting)\s+(?:\w+\s+){0,2}(?:going|working)\s+again|"
+    # getting past or out of it, rescuing it: "how do folks get past", "what rescues it"
+    r"(?:get|gets|got|getting)\s+(?:past|out\s+of)|rescu(?:e|es|ed|ing)"
 )
 _CAUSE_WORDS = (
     r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to|makes?|"
     # what is suspected or explains it: "the usual culprit", "usual suspects", "sources of"
-    r"culprits?|suspects|sources?\s+of|explains?|explanations?|blamed?"
+    r"culprits?|suspects|sources?\s+of|explains?|explanations?|blamed?|"
+    # what it was traced to, what is going on: "what have people traced it to"
+    r"trac(?:e|es|ed|ing)\s+(?:\w+\s+){0,2}?(?:back\s+)?to|going\s+on"
 )
 #: A problem asked about in the plural, or what goes wrong: the causes are grouped.
 _PROBLEM_WORDS = (
@@ -69,6 +73,8 @@ _PROBLEM_WORDS = (
     # what breaks the program or the hardware: "crashes outright", "damaged the front end"
     r"crash(?:es|ed|ing)?|segfaults?|overheat(?:s|ed|ing)?|hang(?:s|ing)?|freez(?:e|es|ing)|deadlocks?|"
     r"damag(?:e|es|ed|ing)|fried|burn(?:ed|t)?\s+out|blew\s+up|"
+    # where people get stuck, what gives them grief or goes sideways
+    r"stuck|grief|(?:go|goes|going|gone|went)\s+sideways|"
     r"trip(?:s|ped)?\s+(?:\w+\s+){0,2}up|"
     # what does not work, told by a negated verb: "can't reach", "doesn't behave", "won't simulate"
     r"\w+n[’']t\s+\w+|(?:do|does|did|is|are|was|were)\s+not\s+\w+"
@@ -115,7 +121,7 @@ _ASKING = frozenset(
     woes across throughout theme themes tell list give overview figure figured anyone anybody
     go-to flaky flakey flakiness unreliable finicky damage damaged damaging like outright
     reliable reliability temperamental prone blame blamed commonest whats experience experiences
-    complaint
+    complaint else stuck grief sideways rescue rescues rescued trace traced past
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").

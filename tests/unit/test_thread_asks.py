@@ -265,6 +265,39 @@ def test_the_new_cues_do_not_make_one_thread_or_a_fact_a_pattern(question: str) 
         ("What are people's experiences with the X410 at 500 Msps?", "cause", "X410 500 Msps"),
         # what keeps coming up
         ("Which problems keep coming up with the UBX daughterboard?", "cause", "UBX daughterboard"),
+        # what people trace it to, what is going on; where they get stuck, what gives grief
+        (
+            "Clock drift between two X310s sharing a 10 MHz ref: what have people traced it to?",
+            "cause",
+            "Clock drift two X310 sharing 10 MHz ref",
+        ),
+        (
+            "My TX output has spurs. What's usually going on according to the list?",
+            "cause",
+            "TX output spurs",
+        ),
+        (
+            "Writing a custom RFNoC block in Verilog: where do people most often get stuck?",
+            "cause",
+            "Writing custom RFNoC block Verilog",
+        ),
+        (
+            "Which Ethernet adapters give people grief with the N310?",
+            "cause",
+            "Ethernet adapters N310",
+        ),
+        # a fix as getting past or out of it, or a rescue
+        (
+            "Flashing the FX3 firmware on a B200: what goes sideways for people and what "
+            "rescues it?",
+            "fix",
+            "Flashing FX3 firmware B200",
+        ),
+        (
+            "Anyone else see the X410 getting really hot? What did people do about it?",
+            "fix",
+            "X410 really hot",
+        ),
         # a release number is one word of the topic
         (
             "Which UHD builds segfault most often on Ubuntu 22.04?",
@@ -291,6 +324,8 @@ def test_a_pattern_of_flaky_setups_and_crashing_programs(
         "Who is to blame for my broken B210?",  # one user's problem
         "What was the problem in my last experience with the X310?",  # no cue
         "Explain how the stock market works for beginners.",  # beginners are no cue
+        "What's going on with my B210?",  # one user's problem
+        "I got stuck on the RFNoC tutorial, how did you get past step 3?",  # no cue
     ],
 )
 def test_crashes_and_flakiness_of_one_setup_are_no_pattern(question: str) -> None:
