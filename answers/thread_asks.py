@@ -21,13 +21,17 @@ from text.words import STOP_WORDS, content_stems, stem, tokens
 
 #: Words that make a question about what usually happens on the list, not about one thread.
 _CUE_WORDS = (
-    r"(?:most\s+)?common(?:ly)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
+    r"(?:most\s+)?common(?:ly|est)?|usual(?:ly)?|typical(?:ly)?|(?:most\s+)?frequent(?:ly)?|"
     r"most\s+often|often|recurring|generally|in\s+general|normal(?:ly)?|ordinarily|as\s+a\s+rule|"
     r"people|users|everyone|folks|others|tends?\s+to|"
+    # what comes back: "which problems keep coming up"
+    r"keeps?\s+(?:coming|cropping|showing|popping|turning)\s+up|"
     # what is known or comes back: "known problems", "classic mistakes", "the standard fix",
     # "the main sources", "the top causes", "come up again and again", "show up repeatedly"
     r"known|classic|standard|main|top|biggest|leading|recurrent|repeated(?:ly)?|go-to|"
     r"again\s+and\s+again|over\s+and\s+over|time\s+and\s+again|"
+    # a tendency to fail, asked of a setup: "is it flaky", "unreliable on Fedora"
+    r"flak(?:y|ey|iness)|(?:un)?reliab(?:le|ility)|finicky|temperamental|prone\s+to|"
     r"(?:going\s+by|according\s+to|on|from|across|over|throughout)\s+the\s+(?:mailing\s+)?list|"
     # the list's conversations named as many: "according to past threads", "in earlier threads"
     r"(?:past|previous|earlier|other|many)\s+(?:threads|posts|conversations|discussions)|"
@@ -45,20 +49,32 @@ _FIX_WORDS = (
     r"sort(?:s|ed)?\s+(?:\w+\s+)?out|"
     # what people do when it happens: "what do most people do when the probe finds nothing"
     r"(?:people|users|folks|others|everyone)\s+(?:\w+\s+)?do\s+(?:when|if|after|once)|"
-    r"(?:get|gets|got|getting)\s+(?:\w+\s+){0,2}(?:going|working)\s+again"
+    r"(?:get|gets|got|getting)\s+(?:\w+\s+){0,2}(?:going|working)\s+again|"
+    # getting past or out of it, rescuing it: "how do folks get past", "what rescues it"
+    r"(?:get|gets|got|getting)\s+(?:past|out\s+of)|rescu(?:e|es|ed|ing)"
 )
 _CAUSE_WORDS = (
     r"causes?|caused|reasons?|why|root\s+causes?|leads?\s+to|makes?|"
     # what is suspected or explains it: "the usual culprit", "usual suspects", "sources of"
-    r"culprits?|suspects|sources?\s+of|explains?|explanations?"
+    r"culprits?|suspects|sources?\s+of|explains?|explanations?|blamed?|"
+    # what it was traced to, what is going on: "what have people traced it to"
+    r"trac(?:e|es|ed|ing)\s+(?:\w+\s+){0,2}?(?:back\s+)?to|going\s+on"
 )
 #: A problem asked about in the plural, or what goes wrong: the causes are grouped.
 _PROBLEM_WORDS = (
     r"problems|issues|pitfalls|mistakes|gotchas|troubles?|difficult(?:y|ies)|errors|snags|"
-    r"headaches|hiccups|glitches|bugs|complaints|quirks|traps|caveats|woes|themes|"
+    r"headaches|hiccups|glitches|bugs|complaints?|quirks|traps|caveats|woes|themes|"
+    r"mistake|pitfall|gotcha|experiences|"
+    # one problem named as the usual one: "the most common problem", "the biggest issue"
+    r"(?:common|frequent|usual|typical|biggest|main|top|classic|known)\s+(?:problem|issue)|"
     r"failure\s+(?:modes?|points?)|(?:run|runs|ran|running)\s+into|struggl(?:e|es|ed|ing)|"
     r"wrong|fail(?:s|ed|ing|ures?)?|misbehav(?:e|es|ing)|break(?:s|ing)?|broke|"
     r"stop(?:s|ped)?\s+working|act(?:s|ing)?\s+up|"
+    # what breaks the program or the hardware: "crashes outright", "damaged the front end"
+    r"crash(?:es|ed|ing)?|segfaults?|overheat(?:s|ed|ing)?|hang(?:s|ing)?|freez(?:e|es|ing)|deadlocks?|"
+    r"damag(?:e|es|ed|ing)|fried|burn(?:ed|t)?\s+out|blew\s+up|"
+    # where people get stuck, what gives them grief or goes sideways
+    r"stuck|grief|(?:go|goes|going|gone|went)\s+sideways|"
     r"trip(?:s|ped)?\s+(?:\w+\s+){0,2}up|"
     # what does not work, told by a negated verb: "can't reach", "doesn't behave", "won't simulate"
     r"\w+n[’']t\s+\w+|(?:do|does|did|is|are|was|were)\s+not\s+\w+"
@@ -103,12 +119,14 @@ _ASKING = frozenset(
     recommendation recommendations suggest suggests suggested suggestion suggestions dealt
     struggle struggles struggled struggling seen show shows showed trap traps caveat caveats woe
     woes across throughout theme themes tell list give overview figure figured anyone anybody
-    go-to
+    go-to flaky flakey flakiness unreliable finicky damage damaged damaging like outright
+    reliable reliability temperamental prone blame blamed commonest whats experience experiences
+    complaint else stuck grief sideways rescue rescues rescued trace traced past
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 #: Stop words that are part of a problem's name ("no devices found").
 _KEPT = frozenset({"no", "not"})
-_WORD = re.compile(r"[A-Za-z0-9][\w/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_WORD = re.compile(r"[A-Za-z0-9](?:[\w/-]|\.(?=\w))*[A-Za-z0-9]|[A-Za-z0-9]")
 #: A negated verb ("doesn't", "won't"), an aside in brackets, a phrasal verb of asking ("stops
 #: working", "acting up", "sorted it out", "get them going again") or the errors asked for
 #: ("which errors", not "sequence errors") is not the topic's name.

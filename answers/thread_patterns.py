@@ -87,12 +87,16 @@ def subject_of_list(topic: str, bursts: Mapping[str, float]) -> bool:
 def subject_words(topic: str, shares: Mapping[str, float], bursts: Mapping[str, float]) -> str:
     """The words of ``topic`` the list talks about as subjects (:func:`subject_of_list`) and
     not in common talk (:data:`COMMON_SHARE`: "usrp"), in its order: "MPM daemon" of "MPM
-    daemon networked USRPs"; "" when none is."""
-    return _words_whose_stems(
+    daemon networked USRPs"; when none is, those the list says so seldom (in under
+    :data:`KNOWN_SHARE` of its messages: too few to tell talk from a subject by burstiness)
+    that they name one thing ("segfaults" of "program segfaults"); "" when none is."""
+    # an identifier is one word: "benchmark_rate" is about the benchmark
+    bursty = _words_whose_stems(
         topic,
         lambda s: bursts.get(s, 0.0) >= BURST and shares.get(s, 0.0) < COMMON_SHARE,
-        every=False,  # an identifier is one word: "benchmark_rate" is about the benchmark
+        every=False,
     )
+    return bursty or _words_whose_stems(topic, lambda s: 0.0 < shares.get(s, 0.0) < KNOWN_SHARE)
 
 
 #: A British "-ise" spelling ("synchronising", "synchronisation"), which English text search

@@ -213,3 +213,120 @@ def test_a_pattern_asked_with_other_cues_and_asking_words(
 )
 def test_the_new_cues_do_not_make_one_thread_or_a_fact_a_pattern(question: str) -> None:
     assert thread_pattern_plan(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "about", "topic"),
+    [
+        # a tendency to fail asked of a setup ("is it flaky"), then what breaks
+        ("Is the E320 flaky over 1 GbE, and what breaks?", "cause", "E320 GbE"),
+        (
+            "Streaming from an N310 with DPDK: is it unreliable, and what fails?",
+            "cause",
+            "Streaming N310 DPDK",
+        ),
+        # a program that crashes, hangs or freezes; hardware that was damaged
+        (
+            "What usually makes GNU Radio flowgraphs with a B210 crash or hang?",
+            "cause",
+            "GNU Radio flowgraphs B210 crash hang",
+        ),
+        (
+            "What happened to people who damaged their TwinRX with too much input power?",
+            "cause",
+            "TwinRX much input power",
+        ),
+        # a tendency told otherwise: reliability, temperament, being prone to a problem
+        ("How reliable is the OctoClock-G, and what fails?", "cause", "OctoClock-G"),
+        (
+            "Is the B205mini temperamental at high sample rates? What breaks?",
+            "cause",
+            "B205mini high sample rates",
+        ),
+        ("Is the X310 prone to overheating, and what do people see?", "cause", "X310 overheating"),
+        # what is blamed, the commonest cause
+        (
+            "What do folks typically blame when the B210 disconnects from USB 3?",
+            "cause",
+            "B210 disconnects USB",
+        ),
+        (
+            "What is the commonest cause of an X310 not being found over 10GbE?",
+            "cause",
+            "X310 not found 10GbE",
+        ),
+        # one problem named as the usual one, a complaint or experiences asked about
+        ("What is the most common problem with the B210?", "cause", "B210"),
+        (
+            "What's the most frequent complaint about the B210's USB 3 link?",
+            "cause",
+            "B210 USB link",
+        ),
+        ("What are people's experiences with the X410 at 500 Msps?", "cause", "X410 500 Msps"),
+        # what keeps coming up
+        ("Which problems keep coming up with the UBX daughterboard?", "cause", "UBX daughterboard"),
+        # what people trace it to, what is going on; where they get stuck, what gives grief
+        (
+            "Clock drift between two X310s sharing a 10 MHz ref: what have people traced it to?",
+            "cause",
+            "Clock drift two X310 sharing 10 MHz ref",
+        ),
+        (
+            "My TX output has spurs. What's usually going on according to the list?",
+            "cause",
+            "TX output spurs",
+        ),
+        (
+            "Writing a custom RFNoC block in Verilog: where do people most often get stuck?",
+            "cause",
+            "Writing custom RFNoC block Verilog",
+        ),
+        (
+            "Which Ethernet adapters give people grief with the N310?",
+            "cause",
+            "Ethernet adapters N310",
+        ),
+        # a fix as getting past or out of it, or a rescue
+        (
+            "Flashing the FX3 firmware on a B200: what goes sideways for people and what "
+            "rescues it?",
+            "fix",
+            "Flashing FX3 firmware B200",
+        ),
+        (
+            "Anyone else see the X410 getting really hot? What did people do about it?",
+            "fix",
+            "X410 really hot",
+        ),
+        # a release number is one word of the topic
+        (
+            "Which UHD builds segfault most often on Ubuntu 22.04?",
+            "cause",
+            "UHD builds segfault Ubuntu 22.04",
+        ),
+    ],
+)
+def test_a_pattern_of_flaky_setups_and_crashing_programs(
+    question: str, about: str, topic: str
+) -> None:
+    plan = thread_pattern_plan(question)
+    assert plan is not None, question
+    assert (plan.about, plan.topic) == (about, topic)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is the B210 flaky?",  # a tendency, but nothing asked
+        "Why did my program crash yesterday?",  # one user's crash
+        "My X310 hangs at boot; how was that fixed?",  # one user's problem
+        "Is the N210 reliable?",  # a tendency, but no problem asked
+        "Who is to blame for my broken B210?",  # one user's problem
+        "What was the problem in my last experience with the X310?",  # no cue
+        "Explain how the stock market works for beginners.",  # beginners are no cue
+        "What's going on with my B210?",  # one user's problem
+        "I got stuck on the RFNoC tutorial, how did you get past step 3?",  # no cue
+    ],
+)
+def test_crashes_and_flakiness_of_one_setup_are_no_pattern(question: str) -> None:
+    assert thread_pattern_plan(question) is None

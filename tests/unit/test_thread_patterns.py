@@ -364,3 +364,15 @@ def test_an_identifier_is_a_subject_when_a_part_of_it_is() -> None:
     """ "benchmark_rate" is about the benchmark, though "rate" is common talk."""
     shares, bursts = {**SHARES, "benchmark": 0.03, "rate": 0.14}, {**BURSTS, "benchmark": 1.5}
     assert subject_words("benchmark_rate shows reach", shares, bursts) == "benchmark_rate"
+
+
+def test_a_word_the_list_says_too_seldom_to_tell_is_a_subject() -> None:
+    """ "segfault" in 3 of 10,000 chunks, once each: too few to tell talk by burstiness, and it
+    names one thing; "sits", as seldom said but in more chunks, is talk. A word that comes in
+    bursts is the subject before it."""
+    shares = {**SHARES, "segfault": 0.0003, "deadlock": 0.0013, "sit": 0.0036, "program": 0.028}
+    bursts = {**BURSTS, "segfault": 1.0, "deadlock": 1.0, "sit": 1.18, "program": 1.25}
+    assert subject_words("program segfaults sits", shares, bursts) == "segfaults"
+    assert subject_words("program sits deadlock", shares, bursts) == "deadlock"
+    assert subject_words("program sits", shares, bursts) == ""
+    assert subject_words("RAM segfaults", shares, bursts) == "RAM"
