@@ -170,8 +170,8 @@ _SEVERAL_AIRCRAFT = re.compile(
     re.IGNORECASE,
 )
 _PURPOSES = (
-    ("INST", r"instruction(?:al)?|training|flight\s+school|dual\s+instruction", "on instructional"
-     " flights"),
+    ("INST", r"instruction(?:al)?|training|flight\s+school|dual\s+instruction|students?",
+     "on instructional flights"),
     ("PERS", r"personal|private\s+(?:flights?|flying|use)|non-?commercial", "on personal flights"),
     ("AAPL", r"aerial\s+application|crop[- ]?dust\w*|agricultural|ag\s+flights?", "of aerial"
      " application flights"),

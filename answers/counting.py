@@ -28,6 +28,7 @@ from answers.count_filters import (
 from answers.flags import country_name, flags_in
 from answers.related_types import related_line
 from answers.sea_areas import area_in, without_areas
+from answers.sea_events import EVENT_RECORDS, initial_event
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
 from archive.vessel_types import families_in, own_words, type_words
@@ -92,9 +93,14 @@ MAKES = (  # noqa: SIM905
     "Cessna Piper Beech Beechcraft Bell Boeing Airbus Robinson Mooney Schweizer Cirrus Bellanca "
     "Maule Aeronca Hughes Luscombe Eurocopter Diamond Champion Aviat Grumman Stinson Taylorcraft "
     "Ercoupe Embraer Bombardier Sikorsky Enstrom Agusta Lake Socata Pilatus Mitsubishi Learjet "
-    "Dassault Gulfstream Hawker Ryan Waco Schleicher Rans Kitfox Vans Globe Navion Douglas"
+    "Dassault Gulfstream Hawker Ryan Waco Schleicher Rans Kitfox Vans Globe Navion Douglas "
+    "Rockwell Ayres Hiller Aerospatiale Fairchild Raytheon Quicksilver Piaggio"
 ).split() + ["Air Tractor", "North American", "Aero Commander", "de Havilland", "Dehavilland"]
-_MAKE = LazyPattern(r"\b(" + "|".join(sorted(MAKES, key=len, reverse=True)) + r")\b", re.I)
+# "Cessnas", "Piper's": a make in the plural or possessive is the make ("Great Lakes" no Lake)
+_MAKE = LazyPattern(
+    r"\b(" + "|".join(sorted(MAKES, key=len, reverse=True)) + r")(?:(?<!s)(?<!lake)'?s)?\b",
+    re.I,
+)
 #: The makes' other spellings in the records (renamed companies): a pattern over the first words.
 _MAKE_SPELLING = {
     "BEECH": "BEECH|BEECHCRAFT|HAWKER BEECHCRAFT|HAWKER-BEECHCRAFT",
@@ -105,7 +111,8 @@ _MAKE_SPELLING = {
 }
 # A model designator right after the make ("Cessna 172", "Piper PA-28", "Robinson R44"); a year
 # is none ("Cessna 2011", "Cessna in 2012").
-_MODEL = LazyPattern(r"\s+(?![A-Z]{0,3}[\s-]?(?:19|20)\d\d\b)([A-Z]{0,3}[\s-]?\d{2,4})\b")
+# "Cessna 172s": the model in the plural
+_MODEL = LazyPattern(r"\s+(?![A-Z]{0,3}[\s-]?(?:19|20)\d\d\b)([A-Z]{0,3}[\s-]?\d{2,4})(?:'?s)?\b")
 _CATEGORIES = (
     ("HELI", r"helicopters?|rotorcraft"),
     ("GLI", r"gliders?|sailplanes?"),
@@ -152,42 +159,7 @@ _CLASSIFIED = LazyPattern(
     r"(very\s+serious|less\s+serious|serious)\b(?!\s+injur)",
     re.IGNORECASE,
 )
-# A collision with no other ship in it: "collision with fixed objects", "collision to berth wall".
-_WITH_OBJECT = r"(?:with|to) (?:a |an |the )?(?:fixed|flo|submerged|channel|berth|pier|quay|buoy)"
-#: What the records' initial events say for an event named otherwise (a pattern).
-_EVENT_RECORDS = {
-    "sinking or foundering": "sinking|sank|founder",
-    "contact": rf"contact|allision|collision {_WITH_OBJECT}",
-}
-# "a collision with another ship": the collisions of ships, not those with a quay or a buoy
-_SHIP_COLLISION = LazyPattern(
-    r"collisions?\s+(?:with\s+(?:another|other)\s+(?:ships?|vessels?)|between\s+(?:two\s+)?ships)",
-    re.IGNORECASE,
-)
 _SEVERITY = LazyPattern(r"\b(very\s+serious|less\s+serious|serious)\s+(?:marine\s+)?casualt", re.I)
-_EVENTS = (
-    ("collision", r"collisions?|collided"),
-    ("grounding", r"groundings?|grounded|strandings?|stranded|ran\s+aground"),
-    ("fire or explosion", r"fires?|explosions?|exploded"),
-    ("capsizing", r"capsiz\w*|listing"),
-    ("contact", r"contacts?|allisions?"),
-    ("machinery", r"machinery|engine\s+(?:failure|damage)"),
-    # sinking names the event only as the event ("began with sinking"), else it is an outcome
-    (
-        "sinking or foundering",
-        r"founder\w*|(?:began|started|starting|beginning)\s+with\s+(?:a\s+)?sinking"
-        r"|sinking\s+as\s+the\s+(?:initial|first)\s+event",
-    ),
-    ("overboard", r"(?:fell|falling|fall|lost|went|going)\s+overboard|overboard"),
-    ("flooding", r"flooding|flooded"),
-    ("hull failure", r"hull\s+failures?"),
-    # the ship went missing, not people ("crew dead or missing" is no event)
-    (
-        "missing",
-        r"(?<!dead or )(?<!die or )(?<!go )(?<!gone )missing(?!\s+(?:people|persons|crew))"
-        r"|disappeared",
-    ),
-)
 
 
 @dataclass(frozen=True)
@@ -252,7 +224,7 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
         found = [o for o in found if o != "fatal"]  # "killed 2 or more people": the set says it
     if "dead_or_missing" in found:  # it says loss of life too
         found = [o for o in found if o != "loss_of_life"]
-    if query.initial_event == _EVENT_RECORDS["sinking or foundering"] and not _TOTAL_LOSS.search(
+    if query.initial_event == EVENT_RECORDS["sinking or foundering"] and not _TOTAL_LOSS.search(
         question
     ):  # "began with sinking": the event, not the loss of the ship
         found = [o for o in found if o != "total_loss"]
@@ -291,6 +263,16 @@ _AIR_WORDS = LazyPattern(
 
 def _aviation_words(question: str) -> bool:
     return bool(_AIR_WORDS.search(question) or _MAKE.search(question))
+
+
+def names_make(question: str) -> bool:
+    """Whether ``question`` names an aircraft make ("Cirrus", "Cessnas")."""
+    return bool(_MAKE.search(question))
+
+
+def names_aircraft(question: str) -> bool:
+    """Whether ``question`` names aircraft or pilots (a category included: "gliders")."""
+    return bool(_AIR_WORDS.search(question) or _AIRCRAFT.search(question))
 
 
 def dated(question: str, query: RecordQuery) -> tuple[RecordQuery, str]:
@@ -357,14 +339,10 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
         severity = " ".join(m[1].lower().split())
         query = replace(query, severity=severity)
         scope.append(f"classed {severity}")
-    for event, pattern in _EVENTS:
-        if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
-            words = _EVENT_RECORDS.get(event, event.split(" or ")[0])
-            if event == "collision" and _SHIP_COLLISION.search(question):
-                words = rf"^collision(?! {_WITH_OBJECT})"
-            query = replace(query, initial_event=words)
-            scope.append(f"whose initial event was {event}")
-            break
+    if named := initial_event(question):
+        event, recorded = named
+        query = replace(query, initial_event=recorded)
+        scope.append(f"whose initial event was {event}")
     return sea_fields(question, query, scope)
 
 

@@ -23,6 +23,14 @@ GENERAL = re.compile(
     r"(?:comes?|crops?|shows?|turns?)\s+up)\b",
     re.IGNORECASE,
 )
+#: An event said of any ship or aircraft of a kind, not of one: "when a tanker runs aground",
+#: "after a ferry capsizes", "whenever ships collide".
+GENERIC_EVENT = re.compile(
+    r"\b(?:when(?:ever)?|after|once|if)\s+(?:(?:a|an)\s+(?:[\w-]+\s+){1,3}?[a-z]+s\b|"
+    r"(?:[\w-]+\s+){0,2}?(?:ships|vessels|boats|tankers|carriers|ferries|trawlers|aircraft|"
+    r"airplanes|planes|helicopters|pilots)\b)",
+    re.IGNORECASE,
+)
 #: Ways of asking why, or what happened, beyond :mod:`answers.patterns`' own words.
 WHY = re.compile(
     r"\b(?:why|what\s+(?:was|were|is|are|lies|lay)\s+behind|what\s+(?:\w+\s+)?(?:started|starts|"
@@ -31,7 +39,22 @@ WHY = re.compile(
     r"went\s+wrong|goes\s+wrong|go\s+wrong|going\s+wrong|happened|happens?)|"
     r"(?:go|goes|going|gone|went)\s+wrong|happened|threads?|"
     # where a factor appears across the reports: "where does fatigue come up"
-    r"where\s+(?:does|do|did)\s+[\w\s-]{3,40}?\s+(?:comes?|crops?|shows?|turns?)\s+up)\b",
+    r"where\s+(?:does|do|did)\s+[\w\s-]{3,40}?\s+(?:comes?|crops?|shows?|turns?)\s+up|"
+    # what it comes down to, what is to blame, what keeps coming up, what reports conclude
+    r"(?:comes?|coming|came|boils?|boiling)\s+down\s+to|stem(?:s|med)?\s+from|to\s+blame|"
+    r"responsible\s+for|root\s+causes?|(?:comes?|coming|crops?|cropping|shows?|showing)\s+up|"
+    r"conclu\w+|say|says|kills?|killed)\b",
+    re.IGNORECASE,
+)
+#: What follows an event, however asked: "what usually follows", "how bad does it get", "what
+#: comes of it", "how do groundings usually end", "what do collisions lead to", "the results".
+OUTCOMES = re.compile(
+    r"\bwhat\s+(?:\w+\s+){0,2}?(?:follows?|followed|comes?\s+(?:after|next|of)|"
+    r"came\s+(?:after|next|of)|happens?\s+(?:next|then|after|afterwards))\b"
+    r"|\bhow\s+(?:bad(?:ly)?|serious(?:ly)?|severe(?:ly)?)\b"
+    r"|\bhow\s+(?:do|does|did)\b[^?]*?\bend\b"
+    r"|\b(?:results?|effects?|aftermath)\b(?!\s+(?:in|from)\b)"
+    r"|\bwhat\s+(?:do|does|did)\b[^?]*?\blead\s+to\b",
     re.IGNORECASE,
 )
 #: A cause asked without a cue: "what caused …", "what was behind …", "why did … crash".
@@ -42,7 +65,9 @@ CAUSE = re.compile(
     # why records end as they do, not why they are as they are ("why do planes have wings")
     r"\bwhy\s+(?:did|do|does|were|are)\b[^?.]*?\b(?:crash\w*|happen\w*|fail\w*|sink|sank|"
     r"capsiz\w*|collid\w*|ground\w*|aground|go\s+down|stall\w*|break\s+up|catch\s+fire)\b|"
-    r"\bwhat(?:'s|\s+is|\s+keeps?)\s+(?:\w+\s+)?causing\b|\bwhat\s+(?:\w+\s+)?leads?\s+(?:up\s+)?to\b",
+    r"\bwhat(?:'s|\s+is|\s+keeps?)\s+(?:\w+\s+)?causing\b|\bwhat\s+(?:\w+\s+)?leads?\s+(?:up\s+)?to\b|"
+    # what goes wrong for ships, what kills pilots: said of the kind, a set
+    r"\bwhat\s+(?:\w+\s+)?(?:goes|go|went)\s+wrong\b|\bwhat\s+(?:\w+\s+)?(?:kills|killed)\b",
     re.IGNORECASE,
 )
 #: Records named in the plural: a set of them, not one event.
@@ -50,19 +75,28 @@ PLURAL_RECORDS = re.compile(
     r"\b(?:accidents|crashes|incidents|mishaps|occurrences|casualties|ships|vessels|boats|"
     r"carriers|tankers|trawlers|ferries|aircraft|airplanes|helicopters|gliders|balloons|"
     r"groundings|collisions|fires|sinkings|capsizes|derailments|inquiries|investigations|"
-    r"planes|seaplanes|gyroplanes|gyrocopters|sailplanes|rotorcraft|trains)\b",
+    r"planes|seaplanes|gyroplanes|gyrocopters|sailplanes|rotorcraft|trains|floatplanes|jets|"
+    r"dusters|taildraggers|ultralights|trikes|airships|blimps|derailments)\b",
     re.IGNORECASE,
 )
 #: Records the pattern may be about, beyond :mod:`answers.patterns`' own nouns.
 MORE_RECORDS = re.compile(
     r"\b(?:boats?|trawlers?|ferr(?:y|ies)|gliders?|balloons?|gyroplanes?|railways?|trains?|"
-    r"derailments?|sinkings?|capsiz\w*)\b",
+    r"derailments?|sinkings?|capsiz\w*|floatplanes?|jets?|dusters?|taildraggers?|ultralights?|"
+    r"level\s+crossings?)\b",
     re.IGNORECASE,
 )
 #: A question about what becomes of ships after the event: their recorded consequences.
 AFTERWARDS = re.compile(
     r"\bafterwards?\b|\baftermath\b|\bwhat\s+(?:\w+\s+)?(?:happens?|happened)\s+to\s+"
     r"(?:the\s+)?(?:ships?|vessels?|boats?|crews?|them)\b|\bwhat\s+(?:\w+\s+)?becomes?\s+of\b",
+    re.IGNORECASE,
+)
+#: What only TAIC's reports hold among the archive's records: rail occurrences, and New
+#: Zealand's own investigations ("New Zealand rail accident investigations").
+TAIC_ONLY = re.compile(
+    r"\b(?:rail(?:ways?|roads?)?|trains?|level\s+crossings?|derail\w*|locomotives?)\b|"
+    r"\bnew\s+zealand(?:'s)?\s+(?:[\w-]+\s+){0,3}?(?:investigat\w*|inquir\w*|reports?)\b",
     re.IGNORECASE,
 )
 #: TAIC modes and the words that name them.
@@ -98,8 +132,15 @@ _MENTIONS = re.compile(
 
 def asks_general(question: str) -> bool:
     """Whether ``question`` says it is about what generally happens, in words beyond the
-    classic cues ("is there a common thread", "what tends to go wrong")."""
-    return bool(GENERAL.search(question))
+    classic cues ("is there a common thread", "what tends to go wrong", "when a tanker runs
+    aground")."""
+    return bool(GENERAL.search(question) or GENERIC_EVENT.search(question))
+
+
+def asks_outcome(question: str) -> bool:
+    """Whether ``question`` asks what follows an event ("how bad does it usually get", "what do
+    collisions lead to"), not what leads to it."""
+    return bool(OUTCOMES.search(question))
 
 
 def asks_why(question: str) -> bool:
@@ -121,6 +162,12 @@ def names_records(question: str) -> bool:
 def asks_afterwards(question: str) -> bool:
     """Whether ``question`` asks what becomes of the ships (their recorded consequences)."""
     return bool(AFTERWARDS.search(question))
+
+
+def only_taic(question: str) -> bool:
+    """Whether ``question`` asks about what only TAIC's reports hold (rail, New Zealand's
+    investigations), naming TAIC or not."""
+    return bool(TAIC_ONLY.search(question))
 
 
 def taic_mode(question: str) -> str:

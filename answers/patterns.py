@@ -15,14 +15,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from answers.counting import CountPlan, count_plan, dated, kind_stems, plan_for
+from answers.counting import (
+    CountPlan,
+    count_plan,
+    dated,
+    kind_stems,
+    names_aircraft,
+    names_make,
+    plan_for,
+)
 from answers.pattern_asks import (
     asks_afterwards,
     asks_cause_of_set,
     asks_general,
+    asks_outcome,
     asks_why,
     mentioned,
     names_records,
+    only_taic,
     phases_in,
     taic_mode,
 )
@@ -35,6 +45,8 @@ from answers.pattern_groups import (
     proper_stems,
     stem_shares,
 )
+from answers.sea_areas import area_in
+from answers.sea_events import initial_event
 from archive.store.counts import RecordQuery
 from archive.store.passages import Passage
 from archive.vessel_types import families_in
@@ -70,6 +82,10 @@ _RECORDS = re.compile(
     re.IGNORECASE,
 )
 _OUTCOME = re.compile(r"\b(?:consequences?|outcomes?)\b", re.IGNORECASE)
+#: What ships do, not aircraft (unless the question names aircraft: "seaplanes that capsized").
+_SHIP_EVENTS = re.compile(
+    r"\b(?:boats?|aground|capsiz\w*|founder\w*|sinks?|sank|sinking|seafarers)\b", re.IGNORECASE
+)
 _TAIC = re.compile(r"\bTAIC\b|Transport\s+Accident\s+Investigation\s+Commission", re.IGNORECASE)
 _SEA = re.compile(
     r"\b(?:casualt(?:y|ies)|ships?|vessels?|maritime|marine|tankers?|carriers?|ferr(?:y|ies)|"
@@ -108,22 +124,65 @@ def pattern_plan(question: str) -> PatternPlan | None:
     if count_plan(question) is not None:
         return None
     own = frozenset(content_stems(tokens(question)))
-    if _TAIC.search(question):
+    if _TAIC.search(question) or only_taic(question):
         return _taic_plan(question, own)
-    sea = bool(_SEA.search(question))
+    return _record_plan(question, own, sea=_at_sea(question, _asks_outcome(question)))
+
+
+def other_readings(question: str, pattern: PatternPlan) -> list[PatternPlan]:
+    """``question`` read as a pattern of the archive's other kinds of record (TAIC reports, NTSB
+    records, IMO casualties), for an archive that holds none of the kind its words suggest:
+    "what usually goes wrong on ferries?" over TAIC's marine reports alone."""
+    kind, own = pattern.plan.query.kind, pattern.ignore
+    readings = [_taic_plan(question, own)]
+    readings += [_record_plan(question, own, sea=sea) for sea in (False, True)]
+    return [r for r in readings if r.plan.query.kind != kind]
+
+
+def _record_plan(question: str, own: frozenset[str], *, sea: bool) -> PatternPlan:
+    """A pattern of IMO casualties (``sea``) or NTSB records."""
     plan = _whole_families(question, plan_for(question, sea=sea))
-    outcome = _OUTCOME.search(question) or asks_afterwards(question)
-    about = "outcome" if sea and outcome else "cause"
+    about = "outcome" if sea and _asks_outcome(question) else "cause"
     topic = "" if sea else _topic(question)
     return PatternPlan(plan, about, topic, own)
+
+
+def _asks_outcome(question: str) -> bool:
+    return bool(_OUTCOME.search(question) or asks_afterwards(question) or asks_outcome(question))
 
 
 def _asks_pattern(question: str) -> bool:
     """A cue of what usually happens, what is asked (causes, what goes wrong) and the records,
     each in the classic words or in users' own (:mod:`answers.pattern_asks`)."""
     cue = _CUE.search(question) or asks_general(question)
-    asks = _ASKS.search(question) or asks_why(question)
-    return bool(cue and asks and (_RECORDS.search(question) or names_records(question)))
+    asks = _ASKS.search(question) or asks_why(question) or asks_outcome(question)
+    return bool(cue and asks and names_archive_records(question))
+
+
+def names_archive_records(question: str) -> bool:
+    """Whether ``question`` names records of the kinds the archive holds (accidents, casualties,
+    ships, TAIC reports, an aircraft make), whatever it asks of them."""
+    return bool(
+        _RECORDS.search(question)
+        or names_records(question)
+        or names_make(question)
+        or _TAIC.search(question)
+    )
+
+
+def _at_sea(question: str, outcome: bool) -> bool:
+    """Whether a question is about ship casualties: it names ships, a flag or a grounding; a
+    sea area or what only ships do, with no aircraft named; or what follows an event only ships'
+    records say what follows of ("what do collisions lead to?")."""
+    if _SEA.search(question):
+        return True
+    if names_make(question) or names_aircraft(question):
+        return False
+    return bool(
+        _SHIP_EVENTS.search(question)
+        or area_in(question)
+        or (outcome and initial_event(question) is not None)
+    )
 
 
 def _taic_plan(question: str, own: frozenset[str]) -> PatternPlan:
