@@ -175,6 +175,10 @@ _PURPOSES = (
     ("PERS", r"personal|private\s+(?:flights?|flying|use)|non-?commercial", "on personal flights"),
     ("AAPL", r"aerial\s+application|crop[- ]?dust\w*|agricultural|ag\s+flights?", "of aerial"
      " application flights"),
+    ("SKYD", r"skydiv\w*|parachute\s+jump\w*|jump\s+planes?", "of skydiving flights"),
+    ("BANT", r"banner[- ]tow\w*|towing\s+banners?", "of banner towing flights"),
+    ("ASHO", r"air\s*shows?|aerobatic\s+(?:shows?|displays?)", "of air show flights"),
+    ("EXLD", r"external[- ]loads?|sling\s+loads?|long[- ]line", "of external load flights"),
 )  # fmt: skip
 _PART = re.compile(r"\bpart\s+(91|121|135|137)\b", re.IGNORECASE)
 _PART_WORDS = (("121", r"airlines?|air\s+carriers?"), ("135", r"charters?|commuters?|air\s+taxi"))
@@ -204,6 +208,13 @@ _NEGATED = re.compile(
 _KILLED_OR_HURT = re.compile(
     rf"\b(?:killed|died|dead|fatal\w*)\s+or\s+(?:were\s+|was\s+|got\s+)?{HURT_BADLY}"
     rf"|\b{HURT_BADLY}\s+or\s+(?:were\s+|was\s+|got\s+)?(?:killed|died|dead)\b",
+    re.IGNORECASE,
+)
+#: Nobody killed, however said: "non-fatal", "where no one died", "without fatalities".
+_NOT_FATAL = re.compile(
+    r"\bnon-?fatal\b|\b(?:no[\s-]?(?:one|body)|nobody)\s+(?:was\s+|were\s+|got\s+)?"
+    r"(?:killed|died|dead)\b|\b(?:without|no)\s+(?:any\s+)?(?:fatalit(?:y|ies)|deaths?)\b|"
+    r"\b(?:everyone|everybody|all\s+(?:occupants|aboard|on\s+board))\s+survived\b",
     re.IGNORECASE,
 )
 _MINOR_ONLY = re.compile(
@@ -258,8 +269,8 @@ def air_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQue
 
 
 def injury_outcome(question: str) -> str:
-    """ "no_injuries", "minor_only", "fatal_or_serious" or "not_fatal_or_serious" when the
-    question asks for that level; "" otherwise."""
+    """ "no_injuries", "minor_only", "fatal_or_serious", "not_fatal_or_serious" or "not_fatal"
+    when the question asks for that level; "" otherwise."""
     if _NO_INJURIES.search(question):
         return "no_injuries"
     if _MINOR_ONLY.search(question):
@@ -268,6 +279,8 @@ def injury_outcome(question: str) -> str:
         return (
             "not_fatal_or_serious" if _NEGATED.search(question[: m.start()]) else "fatal_or_serious"
         )
+    if _NOT_FATAL.search(question):
+        return "not_fatal"
     return ""
 
 

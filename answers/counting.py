@@ -246,6 +246,7 @@ _OUTCOME_WORDS = {
     "serious": "with serious injuries",
     "fatal_or_serious": "with someone killed or seriously injured",
     "not_fatal_or_serious": "with nobody killed or seriously injured",
+    "not_fatal": "with nobody killed",
     "no_injuries": "without injuries",
     "minor_only": "with only minor injuries",
     "injured": "with injuries",

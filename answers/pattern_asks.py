@@ -83,7 +83,7 @@ PLURAL_RECORDS = re.compile(
 MORE_RECORDS = re.compile(
     r"\b(?:boats?|trawlers?|ferr(?:y|ies)|gliders?|balloons?|gyroplanes?|railways?|trains?|"
     r"derailments?|sinkings?|capsiz\w*|floatplanes?|jets?|dusters?|taildraggers?|ultralights?|"
-    r"level\s+crossings?)\b",
+    r"level\s+crossings?|flights?)\b",
     re.IGNORECASE,
 )
 #: A question about what becomes of ships after the event: their recorded consequences.

@@ -155,6 +155,9 @@ async def test_injury_levels_are_outcomes(services: Services) -> None:
         services.store, RecordQuery(air, outcomes=("not_fatal_or_serious",))
     )
     assert spared.matched == 4
+    fatal = await count_records(services.store, RecordQuery(air, outcomes=("fatal",)))
+    alive = await count_records(services.store, RecordQuery(air, outcomes=("not_fatal",)))
+    assert fatal.matched and alive.matched + fatal.matched == alive.scope == 6
 
 
 async def test_maritime_fields_filter_casualties(services: Services) -> None:

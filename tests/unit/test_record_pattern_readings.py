@@ -224,3 +224,23 @@ async def test_a_pattern_questions_registry_word_is_read_as_a_field() -> None:
         )
     )
     assert "filter_problem" not in update and "vessels" not in update["filters"]
+
+
+@pytest.mark.parametrize(
+    ("question", "outcomes", "purpose"),
+    [
+        ("Accidents where no one died in 2014: typical causes?", ("not_fatal",), ""),
+        ("Non-fatal Cessna accidents: main causes?", ("not_fatal",), ""),
+        ("Helicopter crashes without fatalities: what usually goes wrong?", ("not_fatal",), ""),
+        ("Fatal accidents in Texas: common causes?", ("fatal",), ""),
+        ("What usually goes wrong on skydiving flights?", (), "SKYD"),
+        ("Banner towing accidents: what usually goes wrong?", (), "BANT"),
+        ("What typically causes accidents at air shows?", (), "ASHO"),
+        ("Helicopters carrying external loads: why do they crash?", (), "EXLD"),
+    ],
+)
+def test_injury_levels_and_kinds_of_flight_in_users_words(
+    question: str, outcomes: tuple[str, ...], purpose: str
+) -> None:
+    query = _pattern(question).plan.query
+    assert (query.outcomes, query.purpose) == (outcomes, purpose), question
