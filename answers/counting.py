@@ -53,6 +53,9 @@ _RECORD = LazyPattern(
     rf"^(?:[\w'/-]+\s+){{0,4}}?(?:(?P<air>{_AVIATION})|(?P<sea>{_MARITIME})|"
     # "how many personal flights ended in a fatal accident?"
     r"(?P<flights>flights(?=.*\b(?:accidents?|crash(?:es)?)\b))|"
+    # "how many Cessnas crashed", "how many ferry fires", "how many collisions were recorded"
+    r"(?P<craft>\w+s(?=\s+(?:\w+\s+)?crash(?:ed|es)?\b))|"
+    r"(?P<event>collisions|groundings|strandings|fires|explosions|sinkings|capsizings)|"
     r"(?P<ntsb>ntsb\s+(?:records?|reports?))|(?P<imo>imo\s+(?:records?|casualt(?:y|ies))))\b",
     re.IGNORECASE,
 )
@@ -200,8 +203,10 @@ def count_plan(question: str) -> CountPlan | None:
     if counted is None:
         return None
     sea = bool(counted["sea"] or counted["imo"]) or (
-        not (counted["ntsb"] or counted["air"] or counted["flights"])
-        and bool(_SEA_WORDS.search(question))
+        not (counted["ntsb"] or counted["air"] or counted["flights"] or counted["craft"])
+        and bool(
+            _SEA_WORDS.search(question) or (counted["event"] and not _aviation_words(question))
+        )
     )
     if counted["air"] and _SEA_WORDS.search(question) and not _aviation_words(question):
         sea = True  # "How many accidents involved ships flagged in Panama?"
@@ -258,7 +263,7 @@ _OUTCOME_WORDS = {
 
 
 _AIR_WORDS = LazyPattern(
-    r"\b(?:aircraft|airplanes?|planes?|helicopters?|pilots?|flights?)\b", re.IGNORECASE
+    r"\b(?:aircraft|airplanes?|planes?|helicopters?|pilots?|flights?|mid-?air)\b", re.IGNORECASE
 )
 
 

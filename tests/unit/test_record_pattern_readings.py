@@ -244,3 +244,22 @@ def test_injury_levels_and_kinds_of_flight_in_users_words(
 ) -> None:
     query = _pattern(question).plan.query
     assert (query.outcomes, query.purpose) == (outcomes, purpose), question
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "fields"),
+    [
+        ("How many Cessnas crashed in Texas in 2012?", "ntsb_report", {"make": "CESSNA"}),
+        ("How many helicopters crashed in Alaska?", "ntsb_report", {"category": "HELI"}),
+        ("How many collisions were recorded in the English Channel?", "casualty", {}),
+        ("How many ferry fires were there?", "casualty", {"initial_event": "fire"}),
+        ("How many mid-air collisions were there in 2012?", "ntsb_report", {"min_aircraft": 2}),
+    ],
+)
+def test_a_count_of_aircraft_that_crashed_or_of_events_counts_records(
+    question: str, kind: str, fields: dict[str, object]
+) -> None:
+    plan = count_plan(question)
+    assert plan is not None, question
+    assert plan.query.kind == kind, question
+    assert {k: getattr(plan.query, k) for k in fields} == fields, question
