@@ -148,10 +148,20 @@ def asks_why(question: str) -> bool:
     return bool(WHY.search(question))
 
 
+#: People who fly or sail, in the plural and of a kind ("Piper pilots", "student pilots", not
+#: "the pilots" of one accident): a set of records by whom they were about.
+_PLURAL_PEOPLE = re.compile(
+    r"\b(?!(?:the|these|those|both|two|its|their)\b)[\w-]+\s+(?:pilots|crews|skippers)\b",
+    re.IGNORECASE,
+)
+
+
 def asks_cause_of_set(question: str) -> bool:
     """A cause asked of records named in the plural ("what caused the helicopter crashes that
-    killed someone?", "what was behind the fatal Mooney crashes?"): a pattern of a set."""
-    return bool(CAUSE.search(question) and PLURAL_RECORDS.search(question))
+    killed someone?", "what was behind the fatal Mooney crashes?", "what goes wrong for Piper
+    pilots?"): a pattern of a set."""
+    plural = PLURAL_RECORDS.search(question) or _PLURAL_PEOPLE.search(question)
+    return bool(CAUSE.search(question) and plural)
 
 
 def names_records(question: str) -> bool:

@@ -289,7 +289,7 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     )
     grouped = len({m.item for g in groups for m in g.members})
     basis, has = _basis(pattern)
-    lead = f"{size:,} {scope} are in the archive"
+    lead = f"{size:,} {_outcome_last(scope, plan.outcome)} are in the archive"
     if grouped < size:
         lead += f"; {grouped:,} of them record {has}"
     lines = [f"{lead}. Grouped by {basis}:"]
@@ -307,6 +307,14 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     if rest:
         lines.append(f"The other {rest:,} of {grouped:,} fall in none of these groups.")
     return "\n".join(lines)
+
+
+def _outcome_last(scope: str, outcome: str) -> str:
+    """``scope`` with an outcome said as "with …" after the records, not before them ("accident
+    records from 2014 with nobody killed", but "fatal accident records")."""
+    if not outcome.startswith("with ") or not scope.startswith(outcome):
+        return scope
+    return f"{scope[len(outcome) :].strip()} {outcome}"
 
 
 def example_lines(group: Group, shown: list[frozenset[str]]) -> list[list[Statement]]:

@@ -12,7 +12,7 @@ import pytest
 from langgraph.runtime import Runtime
 
 from answers.counting import count_plan
-from answers.patterns import PatternPlan, pattern_plan
+from answers.patterns import PatternPlan, compose_pattern, pattern_plan
 from answers.sea_events import initial_event
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
@@ -263,3 +263,24 @@ def test_a_count_of_aircraft_that_crashed_or_of_events_counts_records(
     assert plan is not None, question
     assert plan.query.kind == kind, question
     assert {k: getattr(plan.query, k) for k in fields} == fields, question
+
+
+@pytest.mark.parametrize(
+    ("question", "held"),
+    [
+        ("What goes wrong for Piper pilots in Texas?", True),
+        ("Why do student pilots crash?", True),
+        ("What caused the pilots to crash?", False),  # the pilots of one accident
+        ("What caused both pilots to lose control?", False),
+    ],
+)
+def test_pilots_of_a_kind_are_a_set(question: str, held: bool) -> None:
+    assert (pattern_plan(question) is not None) is held, question
+
+
+def test_an_outcome_said_with_with_follows_the_records() -> None:
+    pattern = _pattern("Accidents where no one died in 2014: typical causes?")
+    lead = compose_pattern(pattern, 714, []).split(". ")[0]
+    assert lead.startswith("714 accident records from 2014 with nobody killed are in"), lead
+    fatal = _pattern("common causes of fatal accidents in Ohio")
+    assert compose_pattern(fatal, 20, []).startswith("20 fatal accident records in Ohio")
