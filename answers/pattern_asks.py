@@ -130,6 +130,35 @@ _MENTIONS = re.compile(
 )
 
 
+#: What TAIC reports "on" or "into" are about ("reports on fatigue", "inquiries into
+#: fatigue"), up to the words of asking.
+_ON_TOPIC = re.compile(
+    r"\b(?:on|into|concerning|regarding)\s+(?P<words>[\w\s'-]{3,40}?)(?=\s+(?:in|at|during|"
+    r"from|between|since|before|after|that|which|investigated|usually|typically|commonly|often|"
+    r"generally|mostly|most|tend|tends|keep|keeps|find|found|show|say|says|conclude|do|does|did|"
+    r"are|were|is|was|have|has|had)\b|[?.!,:;]|$)",
+    re.IGNORECASE,
+)
+#: Words of a TAIC topic that say which reports, not what they mention.
+_NOT_TOPIC = re.compile(
+    r"\b(?:TAIC(?:'s)?|reports?|accidents?|incidents?|occurrences?|investigations?|inquir(?:y|ies)|"
+    r"new\s+zealand(?:'s)?|the|a|an|its|their|rail(?:ways?|roads?)?|trains?|marine|maritime|sea|"
+    r"aviation|air)\b",
+    re.IGNORECASE,
+)
+
+
+def taic_topic(*found: str, question: str) -> str:
+    """What a TAIC question's reports must mention: the words ``found`` ("involving …", "where
+    does fatigue come up") or what it asks reports "on" or "into", less the words that only say
+    which reports ("level crossing accidents": "level crossing"; "reports on rail": none)."""
+    said = [w for w in found if w]
+    if not said and (match := _ON_TOPIC.search(question)):
+        said = [match["words"]]
+    words = " ".join(_NOT_TOPIC.sub(" ", w) for w in said)
+    return " ".join(words.split())
+
+
 def asks_general(question: str) -> bool:
     """Whether ``question`` says it is about what generally happens, in words beyond the
     classic cues ("is there a common thread", "what tends to go wrong", "when a tanker runs

@@ -35,6 +35,7 @@ from answers.pattern_asks import (
     only_taic,
     phases_in,
     taic_mode,
+    taic_topic,
 )
 from answers.pattern_groups import (
     GLUE_SHARE,
@@ -192,7 +193,7 @@ def _taic_plan(question: str, own: frozenset[str]) -> PatternPlan:
     query = RecordQuery(kind="investigation_report", mode=mode)
     query, period = dated(question, query)
     scope = [f"of {mode} occurrences" if mode else "", period]
-    topic = " ".join(w for w in (_involving(question), mentioned(question)) if w)
+    topic = taic_topic(_involving(question), mentioned(question), question=question)
     plan = CountPlan(query, "TAIC reports", " ".join(s for s in scope if s), "")
     return PatternPlan(plan, "finding", topic, own)
 

@@ -188,7 +188,8 @@ async def test_a_set_is_read_for_the_kind_of_record_the_archive_holds() -> None:
     state = await grouped({"question": question}, causes, None, None, counter)
     assert state.get("counted") is True
     assert asked[0] == ("casualty", "cause") and ("investigation_report", "finding") in asked
-    assert "3 TAIC reports of marine occurrences" in str(state["messages"][0].content)
+    said = str(state["messages"][0].content)
+    assert said.startswith("3 TAIC reports") and "of marine occurrences" in said, said
 
 
 async def test_an_empty_set_of_a_held_kind_is_not_read_otherwise() -> None:
@@ -284,3 +285,25 @@ def test_an_outcome_said_with_with_follows_the_records() -> None:
     assert lead.startswith("714 accident records from 2014 with nobody killed are in"), lead
     fatal = _pattern("common causes of fatal accidents in Ohio")
     assert compose_pattern(fatal, 20, []).startswith("20 fatal accident records in Ohio")
+
+
+@pytest.mark.parametrize(
+    ("question", "mode", "topic"),
+    [
+        ("What do TAIC reports on fatigue usually find?", "", "fatigue"),
+        ("What do TAIC inquiries into ferry groundings usually conclude?", "marine", "ferry"),
+        ("What do TAIC reports on New Zealand rail usually find?", "rail", ""),
+        ("What does TAIC usually find about level crossing accidents?", "rail", "level crossing"),
+        (
+            "What are the recurring findings of TAIC aviation inquiries involving weather?",
+            "",
+            "weather",
+        ),
+    ],
+)
+def test_what_taic_reports_are_on_is_their_topic_without_the_words_for_reports(
+    question: str, mode: str, topic: str
+) -> None:
+    pattern = _pattern(question)
+    assert pattern.plan.query.mode.startswith(mode) and pattern.topic.startswith(topic), question
+    assert not {"report", "accid", "rail", "zealand"} & set(pattern.topic.lower().split())
