@@ -27,7 +27,7 @@ from answers.count_filters import (
 )
 from answers.flags import country_name, flags_in
 from answers.related_types import related_line
-from answers.sea_areas import area_in, without_areas
+from answers.sea_areas import area_in, place_in, without_areas
 from answers.sea_events import EVENT_RECORDS, initial_event
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
@@ -153,7 +153,7 @@ _SEA_OUTCOMES = (
         "loss_of_life",
         r"loss\s+of\s+life|lives\s+lost|cost\s+(?:\w+\s+)?lives|fatal|fatalit|deaths?|died|killed|deadly",
     ),
-    ("total_loss", r"total\s+loss|totally\s+lost|sank|sunk|sinking"),
+    ("total_loss", r"total\s+loss|totally\s+lost|sank|sunk|sinking|to\s+sink"),
     ("pollution", r"pollut|oil\s+spill"),
     ("injured", r"injur"),
 )
@@ -329,6 +329,9 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
     if area := area_in(question):
         query = replace(query, area=area[1])
         scope.append(f"in {area[0]}")
+    elif place := place_in(question):
+        query = replace(query, area=place[1])
+        scope.append(place[0])
     codes = flags_in(without_areas(question))
     if len(codes) == 1:
         query = replace(query, flag=codes[0])

@@ -89,7 +89,8 @@ MORE_RECORDS = re.compile(
 #: A question about what becomes of ships after the event: their recorded consequences.
 AFTERWARDS = re.compile(
     r"\bafterwards?\b|\baftermath\b|\bwhat\s+(?:\w+\s+)?(?:happens?|happened)\s+to\s+"
-    r"(?:the\s+)?(?:ships?|vessels?|boats?|crews?|them)\b|\bwhat\s+(?:\w+\s+)?becomes?\s+of\b",
+    r"(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:ships?|vessels?|boats?|crews?|them|tankers?|carriers?|"
+    r"ferr(?:y|ies)|trawlers?)\b|\bwhat\s+(?:\w+\s+)?becomes?\s+of\b",
     re.IGNORECASE,
 )
 #: What only TAIC's reports hold among the archive's records: rail occurrences, and New

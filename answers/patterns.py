@@ -168,6 +168,7 @@ def names_archive_records(question: str) -> bool:
         or names_records(question)
         or names_make(question)
         or _TAIC.search(question)
+        or area_in(question)  # "what usually goes wrong in the Strait of Malacca?"
     )
 
 

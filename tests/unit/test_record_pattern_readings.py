@@ -307,3 +307,30 @@ def test_what_taic_reports_are_on_is_their_topic_without_the_words_for_reports(
     pattern = _pattern(question)
     assert pattern.plan.query.mode.startswith(mode) and pattern.topic.startswith(topic), question
     assert not {"report", "accid", "rail", "zealand"} & set(pattern.topic.lower().split())
+
+
+@pytest.mark.parametrize(
+    ("question", "fields"),
+    [
+        ("Liberian tankers: what are the main causes of casualties?", {"flag": "LBR"}),
+        ("What goes wrong on Japanese fishing vessels?", {"flag": "JPN"}),
+        ("What usually goes wrong in the Strait of Malacca?", {"area": "malacca"}),
+        ("What usually goes wrong for ships near Singapore?", {"area": "singapore"}),
+        ("Casualties off the coast of China: what usually starts them?", {"area": "china"}),
+        ("What goes wrong for ships in the North Atlantic?", {"area": r"north\s+atlantic"}),
+        ("What usually causes ships to sink?", {"outcomes": ("total_loss",)}),
+        (
+            "Ships in the South China Sea: what goes wrong?",
+            {"flag": "", "area": r"south\s+china\s+sea"},
+        ),
+    ],
+)
+def test_flags_and_places_in_users_words(question: str, fields: dict[str, object]) -> None:
+    query = _pattern(question).plan.query
+    assert query.kind == "casualty", question
+    assert {k: getattr(query, k) for k in fields} == fields, question
+
+
+def test_what_happens_to_ships_of_a_kind_after_an_event_is_its_consequences() -> None:
+    pattern = _pattern("What usually happens to ro-ro passenger ships that capsize?")
+    assert pattern.about == "outcome" and pattern.plan.query.initial_event == "capsizing"
