@@ -343,7 +343,7 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
     if found := families_in(question):
         families, words = found
         query = replace(query, vessel_families=families, vessel_named=own_words(families))
-        scope.append(f"of {words}")
+        scope.append(f"of {plural(words)}")
     if m := _SEVERITY.search(question) or _CLASSIFIED.search(question):
         severity = " ".join(m[1].lower().split())
         query = replace(query, severity=severity)
@@ -353,6 +353,14 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
         query = replace(query, initial_event=recorded)
         scope.append(f"whose initial event was {event}")
     return sea_fields(question, query, scope)
+
+
+def plural(words: str) -> str:
+    """Ship words as the set names them, in the plural ("a tanker": "tankers", "ferry":
+    "ferries")."""
+    if words.lower().endswith("s"):
+        return words
+    return words[:-1] + "ies" if words.lower().endswith("y") else words + "s"
 
 
 def compose_count(plan: CountPlan, count: RecordCount, cite: list[Passage]) -> str:

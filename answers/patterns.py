@@ -23,6 +23,7 @@ from answers.counting import (
     names_aircraft,
     names_make,
     plan_for,
+    plural,
 )
 from answers.pattern_asks import (
     asks_afterwards,
@@ -206,7 +207,7 @@ def _whole_families(question: str, plan: CountPlan) -> CountPlan:
     found = families_in(question)
     if found is None or not plan.query.vessel_named:
         return plan
-    words = found[1]
+    words = plural(found[1])
     scope = plan.scope.replace(f"of {words}", f"of {words} and related types")
     return replace(plan, query=plan.query.whole_families(), scope=scope)
 

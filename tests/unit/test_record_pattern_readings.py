@@ -334,3 +334,10 @@ def test_flags_and_places_in_users_words(question: str, fields: dict[str, object
 def test_what_happens_to_ships_of_a_kind_after_an_event_is_its_consequences() -> None:
     pattern = _pattern("What usually happens to ro-ro passenger ships that capsize?")
     assert pattern.about == "outcome" and pattern.plan.query.initial_event == "capsizing"
+
+
+def test_the_set_names_its_ships_in_the_plural() -> None:
+    pattern = _pattern("When a tanker runs aground, how bad does it usually get?")
+    assert pattern.plan.scope.startswith("of tankers and related types"), pattern.plan.scope
+    plan = count_plan("How many ferry casualties were there in 2005?")
+    assert plan is not None and "of ferries" in plan.scope, plan
