@@ -121,7 +121,7 @@ class PatternPlan:
 def pattern_plan(question: str) -> PatternPlan | None:
     """The plan of a pattern question; None when the question asks for no pattern of records
     (or counts them: "how many …" is a count)."""
-    if not (_asks_pattern(question) or asks_cause_of_set(question)):
+    if not (_asks_pattern(question) or asks_cause_of_set(question) or _asks_taic_set(question)):
         return None
     if count_plan(question) is not None:
         return None
@@ -171,6 +171,17 @@ def names_archive_records(question: str) -> bool:
         or _TAIC.search(question)
         or area_in(question)  # "what usually goes wrong in the Strait of Malacca?"
     )
+
+
+_TAIC_SET = re.compile(r"\b(?:reports|investigations|inquiries|findings)\b", re.IGNORECASE)
+
+
+def _asks_taic_set(question: str) -> bool:
+    """What TAIC's reports, in the plural, found or say, no cue word needed: "what did TAIC's
+    investigations into level crossing collisions find?"."""
+    taic = _TAIC.search(question) or only_taic(question)
+    asks = _ASKS.search(question) or asks_why(question)
+    return bool(taic and asks and _TAIC_SET.search(question))
 
 
 def _at_sea(question: str, outcome: bool) -> bool:

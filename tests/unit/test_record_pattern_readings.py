@@ -341,3 +341,15 @@ def test_the_set_names_its_ships_in_the_plural() -> None:
     assert pattern.plan.scope.startswith("of tankers and related types"), pattern.plan.scope
     plan = count_plan("How many ferry casualties were there in 2005?")
     assert plan is not None and "of ferries" in plan.scope, plan
+
+
+@pytest.mark.parametrize(
+    ("question", "held"),
+    [
+        ("What did TAIC's investigations into level crossing collisions find?", True),
+        ("What did the TAIC report on the Aratere find?", False),  # one report
+        ("What did TAIC find about the Rena grounding?", False),
+    ],
+)
+def test_what_taic_reports_in_the_plural_found_is_a_pattern(question: str, held: bool) -> None:
+    assert (pattern_plan(question) is not None) is held, question
