@@ -263,7 +263,8 @@ _OUTCOME_WORDS = {
 
 
 _AIR_WORDS = LazyPattern(
-    r"\b(?:aircraft|airplanes?|planes?|helicopters?|pilots?|flights?|mid-?air)\b", re.IGNORECASE
+    r"\b(?:aircraft|airplanes?|(?:sea|float)?-?planes?|helicopters?|pilots?|flights?|mid-?air)\b",
+    re.IGNORECASE,
 )
 
 

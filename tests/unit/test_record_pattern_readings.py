@@ -353,3 +353,8 @@ def test_the_set_names_its_ships_in_the_plural() -> None:
 )
 def test_what_taic_reports_in_the_plural_found_is_a_pattern(question: str, held: bool) -> None:
     assert (pattern_plan(question) is not None) is held, question
+
+
+def test_seaplanes_that_capsize_are_aircraft() -> None:
+    assert _pattern("What happens when a seaplane capsizes?").plan.query.kind == "ntsb_report"
+    assert _pattern("What happens after a ferry capsizes?").plan.query.kind == "casualty"
