@@ -358,3 +358,21 @@ def test_what_taic_reports_in_the_plural_found_is_a_pattern(question: str, held:
 def test_seaplanes_that_capsize_are_aircraft() -> None:
     assert _pattern("What happens when a seaplane capsizes?").plan.query.kind == "ntsb_report"
     assert _pattern("What happens after a ferry capsizes?").plan.query.kind == "casualty"
+
+
+@pytest.mark.parametrize(
+    ("question", "months"),
+    [
+        ("What tends to cause accidents in Alaska in winter?", (12, 1, 2)),
+        ("Winter accidents in Alaska: usual causes?", (12, 1, 2)),
+        ("What usually goes wrong with Robinson helicopters in the fall?", (9, 10, 11)),
+        ("What usually goes wrong on summer flights in Arizona?", (6, 7, 8)),
+    ],
+)
+def test_a_season_is_its_months_of_every_year(question: str, months: tuple[int, ...]) -> None:
+    assert _pattern(question).plan.query.months == months, question
+
+
+def test_last_spring_is_no_season_of_every_year() -> None:
+    plan = count_plan("How many accidents happened last spring?")
+    assert plan is None or plan.query.months == ()
