@@ -162,6 +162,22 @@ REGIONS = {
     r"great\s+lakes\s+(?:states|region)": _states(
         "Illinois|Indiana|Michigan|Minnesota|New York|Ohio|Pennsylvania|Wisconsin"
     ),
+    r"(?:the\s+)?south-?east(?:ern\s+states)?(?!\s+(?:of|asia))": _states(
+        "Alabama|Florida|Georgia|Mississippi|North Carolina|South Carolina|Tennessee"
+    ),
+    r"(?:the\s+)?south-?west(?:ern\s+states)?(?!\s+of)": _states(
+        "Arizona|New Mexico|Oklahoma|Texas"
+    ),
+    r"the\s+(?:US\s+)?south(?!\s*(?:-|china|atlantic|pacific|carolina|dakota|east|west))"
+    r"|southern\s+states": _states(
+        "Alabama|Arkansas|Delaware|District of Columbia|Florida|Georgia|Kentucky|Louisiana|"
+        "Maryland|Mississippi|North Carolina|Oklahoma|South Carolina|Tennessee|Texas|Virginia|"
+        "West Virginia"
+    ),
+    r"the\s+(?:US\s+)?west(?!\s*(?:-|coast|virginia))|western\s+states": _states(
+        "Alaska|Arizona|California|Colorado|Hawaii|Idaho|Montana|Nevada|New Mexico|Oregon|Utah|"
+        "Washington|Wyoming"
+    ),
 }
 _WEEKEND = re.compile(r"\bweekends?\b|\bsaturdays?\s+or\s+sundays?\b", re.IGNORECASE)
 _SEVERAL = r"(?:two|2)\s+or\s+more|more\s+than\s+(?:one|1)|multiple|several|at\s+least\s+(?:two|2)"
@@ -224,10 +240,13 @@ _MINOR_ONLY = re.compile(
 
 
 def states_named(question: str, states: list[str]) -> tuple[str, ...]:
-    """The states a question names, each once, in its order, and those of a region it names."""
+    """The states a question names, each once, in its order, and those of a region it names,
+    unless the region's own states follow it in brackets ("the Southwest (Arizona, New
+    Mexico)": those two)."""
     found = list(states)
     for pattern, members in REGIONS.items():
-        if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
+        match = re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE)
+        if match and not re.match(r"\s*\(", question[match.end() :]):
             found += [s for s in members if s not in found]
     return tuple(dict.fromkeys(found))
 

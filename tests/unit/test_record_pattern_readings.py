@@ -376,3 +376,24 @@ def test_a_season_is_its_months_of_every_year(question: str, months: tuple[int, 
 def test_last_spring_is_no_season_of_every_year() -> None:
     plan = count_plan("How many accidents happened last spring?")
     assert plan is None or plan.query.months == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "states"),
+    [
+        ("Fatal crashes in the Southwest: usual causes?", {"Arizona", "Texas"}),
+        ("Accidents in the South in 2012: common causes?", {"Georgia", "Virginia"}),
+        ("Southwest (Arizona, New Mexico) accidents: typical causes?", {"Arizona", "New Mexico"}),
+        ("Accidents on the West Coast: usual causes?", {"California", "Oregon"}),
+    ],
+)
+def test_regions_in_users_words_are_their_states(question: str, states: set[str]) -> None:
+    query = _pattern(question).plan.query
+    assert states <= set(query.regions), question
+    if "(" in question:  # the states in brackets are the region's
+        assert set(query.regions) == states, question
+
+
+def test_west_virginia_is_one_state() -> None:
+    query = _pattern("Accidents in West Virginia: usual causes?").plan.query
+    assert (query.region, query.regions) == ("West Virginia", ())
