@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
+from answers.aircraft_names import named_model, plural_model
 from answers.count_filters import (
     HURT_BADLY,
     air_fields,
@@ -273,8 +274,9 @@ def _aviation_words(question: str) -> bool:
 
 
 def names_make(question: str) -> bool:
-    """Whether ``question`` names an aircraft make ("Cirrus", "Cessnas")."""
-    return bool(_MAKE.search(question))
+    """Whether ``question`` names an aircraft make or a model by its name ("Cirrus", "Cessnas",
+    "Bonanzas")."""
+    return bool(_MAKE.search(question) or named_model(question))
 
 
 def names_aircraft(question: str) -> bool:
@@ -306,13 +308,7 @@ def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
         query = replace(query, regions=states)
     if states:
         scope.append("in " + " or ".join(states))
-    if m := _MAKE.search(question):
-        make = " ".join(m[1].upper().split())
-        query = replace(query, make=_MAKE_SPELLING.get(make, make))
-        scope.append(f"of {m[1].title()} aircraft")
-        if model := _MODEL.match(question[m.end() :]):
-            query = replace(query, model=model_pattern(model[1]))
-            scope[-1] = f"of {m[1].title()} {model[1]} aircraft"
+    query = _make_filters(question, query, scope)
     for code, pattern in _CATEGORIES:
         if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
             query = replace(query, category=code)
@@ -324,6 +320,34 @@ def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
             scope.append(f"in {code}")
             break
     return air_fields(question, query, scope)
+
+
+def _make_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
+    """``query`` narrowed to the make a question names and the model after it ("Piper PA-28"),
+    or to the model it calls by name ("Bonanzas")."""
+    words = ""
+    if m := _MAKE.search(question):
+        make = " ".join(m[1].upper().split())
+        query = replace(query, make=_MAKE_SPELLING.get(make, make))
+        words = m[1].title()
+        if model := _MODEL.match(question[m.end() :]):
+            query = replace(query, model=model_pattern(model[1]))
+            words += f" {model[1]}"
+    if not query.model and (named := named_model(question)):
+        query = replace(query, make=named[0], model=named[1])
+        words = named[2]
+    if words:
+        scope.append(f"of {words} aircraft")
+    return query
+
+
+def names_kinds_of_aircraft(question: str) -> bool:
+    """Whether ``question`` names aircraft of a make or model in the plural ("Cessnas",
+    "Bonanzas", "Piper Cubs"): a set of records, not one."""
+    m = _MAKE.search(question)
+    if m and m[0].lower().endswith("s") and not m[1].lower().endswith("s"):
+        return True
+    return plural_model(question)
 
 
 def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:

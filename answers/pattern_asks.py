@@ -186,11 +186,12 @@ _PLURAL_PEOPLE = re.compile(
 )
 
 
-def asks_cause_of_set(question: str) -> bool:
+def asks_cause_of_set(question: str, *, plural: bool = False) -> bool:
     """A cause asked of records named in the plural ("what caused the helicopter crashes that
     killed someone?", "what was behind the fatal Mooney crashes?", "what goes wrong for Piper
-    pilots?"): a pattern of a set."""
-    plural = PLURAL_RECORDS.search(question) or _PLURAL_PEOPLE.search(question)
+    pilots?"; ``plural``: the caller found aircraft named so, "why do Bonanzas crash?"): a
+    pattern of a set."""
+    plural = plural or bool(PLURAL_RECORDS.search(question) or _PLURAL_PEOPLE.search(question))
     return bool(CAUSE.search(question) and plural)
 
 

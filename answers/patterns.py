@@ -21,6 +21,7 @@ from answers.counting import (
     dated,
     kind_stems,
     names_aircraft,
+    names_kinds_of_aircraft,
     names_make,
     plan_for,
     plural,
@@ -121,7 +122,12 @@ class PatternPlan:
 def pattern_plan(question: str) -> PatternPlan | None:
     """The plan of a pattern question; None when the question asks for no pattern of records
     (or counts them: "how many …" is a count)."""
-    if not (_asks_pattern(question) or asks_cause_of_set(question) or _asks_taic_set(question)):
+    plural = names_kinds_of_aircraft(question)
+    if not (
+        _asks_pattern(question)
+        or asks_cause_of_set(question, plural=plural)
+        or _asks_taic_set(question)
+    ):
         return None
     if count_plan(question) is not None:
         return None

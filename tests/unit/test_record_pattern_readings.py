@@ -397,3 +397,30 @@ def test_regions_in_users_words_are_their_states(question: str, states: set[str]
 def test_west_virginia_is_one_state() -> None:
     query = _pattern("Accidents in West Virginia: usual causes?").plan.query
     assert (query.region, query.regions) == ("West Virginia", ())
+
+
+@pytest.mark.parametrize(
+    ("question", "make", "model"),
+    [
+        ("Why do Bonanzas crash?", "BEECH", "^(?:[A-Z]-?)?3[356](?![0-9])"),
+        ("What usually goes wrong on Super Cubs?", "PIPER", "^PA-?18(?![0-9])"),
+        ("How many Skyhawks crashed in 2012?", "CESSNA", "^172(?![0-9])"),
+        ("Why do Cessnas crash?", "CESSNA", ""),
+    ],
+)
+def test_aircraft_called_by_a_models_name_are_that_make_and_model(
+    question: str, make: str, model: str
+) -> None:
+    plan = pattern_plan(question) or count_plan(question)
+    assert plan is not None, question
+    query = plan.plan.query if isinstance(plan, PatternPlan) else plan.query
+    assert query.make.startswith(make) and query.model == model, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What caused the Cessna crash?", "Why did the Bonanza crash?", "Oil barons: usual causes?"],
+)
+def test_one_aircraft_or_a_lower_case_word_is_no_kind(question: str) -> None:
+    plan = pattern_plan(question)
+    assert plan is None or plan.plan.query.model == "", question
