@@ -15,14 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from answers.aircraft_makes import names_kinds_of_aircraft, names_make
 from answers.counting import (
     CountPlan,
     count_plan,
     dated,
     kind_stems,
     names_aircraft,
-    names_kinds_of_aircraft,
-    names_make,
     plan_for,
     plural,
 )
