@@ -137,15 +137,21 @@ async def _held_reading(
 ) -> tuple[PatternPlan, SetStatements]:
     """An empty set's question read for the kind of record the archive holds, when it holds none
     of the kind its words suggest (:func:`answers.patterns.other_readings`); else unchanged."""
-    kind = RecordQuery(kind=pattern.plan.query.kind)
-    if (await counter(kind)).scope:
+    kind = pattern.plan.query.kind
+    if await _holds(counter, kind):
         return pattern, found  # the kind is held: the filters select nothing
     for other in other_readings(question, pattern):
+        if not await _holds(counter, other.plan.query.kind):
+            continue  # a mailbox holds no records of any kind: only counted, never read
         held = await causes(other.plan.query, other.topic, other.about)
         if held.size:
-            logger.info("record pattern: no %s records; read as %s", kind.kind, other.plan.noun)
+            logger.info("record pattern: no %s records; read as %s", kind, other.plan.noun)
             return other, held
     return pattern, found
+
+
+async def _holds(counter: Counter, kind: str) -> bool:
+    return bool((await counter(RecordQuery(kind=kind))).scope)
 
 
 def _pattern(pattern: PatternPlan, found: SetStatements, groups: list[Group]) -> dict[str, Any]:
