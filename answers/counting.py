@@ -115,7 +115,7 @@ _WEATHER = (
 _AIR_OUTCOMES = (
     ("fatal", r"fatal|fatalit(?:y|ies)|deadly|killed|deaths?|died|lethal"),
     ("serious", HURT_BADLY),
-    ("injured", r"injur"),
+    ("injured", r"injur|\bhurt\b"),
 )
 _SEA_OUTCOMES = (
     # the people dead or missing the record counts: "led to deaths or missing people"

@@ -148,3 +148,15 @@ def test_aircraft_called_by_a_models_name_are_that_make_and_model(
 def test_one_aircraft_or_a_lower_case_word_is_no_kind(question: str) -> None:
     plan = pattern_plan(question)
     assert plan is None or plan.plan.query.model == "", question
+
+
+@pytest.mark.parametrize(
+    ("question", "outcomes"),
+    [
+        ("Crashes where someone got hurt: usual causes?", ("injured",)),
+        ("Accidents where nobody got hurt: usual causes?", ("no_injuries",)),
+        ("Accidents where people were badly hurt: usual causes?", ("serious",)),
+    ],
+)
+def test_hurt_is_injured(question: str, outcomes: tuple[str, ...]) -> None:
+    assert _pattern(question).plan.query.outcomes == outcomes, question
