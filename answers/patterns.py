@@ -71,6 +71,7 @@ _CUE = re.compile(
 _ASKS = re.compile(
     r"\b(?:causes?|caused|factors?|reasons?|initial\s+events?|consequences?|outcomes?|"
     r"findings?|safety\s+issues?|problems?|go(?:es)?\s+wrong|went\s+wrong|happens?|crash|themes?|"
+    r"patterns?|trends?|"
     # what leads to it, is behind it or explains it; what investigations find
     r"leads?\s+to|behind|explains?|culprits?|sources?\s+of|find|"
     r"(?:kinds?|types?)\s+of)\b",

@@ -75,10 +75,10 @@ async def _label(text: str, model: Runnable[LanguageModelInput, BaseMessage]) ->
         raise ClassifierModelFailed(f"{type(err).__name__}: {err}") from err
 
 
-#: A question, by its first word or its mark.
+#: A question or a request, by its first word or its mark.
 _QUESTION = re.compile(
     r"^\s*(?:what|which|why|how|when|where|who|whose|is|are|was|were|do|does|did|can|could|"
-    r"has|have|any)\b|\?\s*$",
+    r"has|have|any|show|tell|list|give|find|summari[sz]e|explain|describe)\b|\?\s*$",
     re.IGNORECASE,
 )
 #: A question about the assistant itself: what it can do, holds or searches.

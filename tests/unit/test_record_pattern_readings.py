@@ -290,3 +290,20 @@ def test_what_taic_reports_in_the_plural_found_is_a_pattern(question: str, held:
 def test_seaplanes_that_capsize_are_aircraft() -> None:
     assert _pattern("What happens when a seaplane capsizes?").plan.query.kind == "ntsb_report"
     assert _pattern("What happens after a ferry capsizes?").plan.query.kind == "casualty"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Show me patterns in glider accidents", "Tell me about trends in Robinson crashes in 2013"],
+)
+def test_patterns_or_trends_asked_for_are_a_pattern(question: str) -> None:
+    assert pattern_plan(question) is not None, question
+
+
+async def test_a_request_naming_records_is_never_greeted() -> None:
+    update = await classify_intent(
+        {"brief": "Show me the accidents in Texas"},
+        embeddings=_Greets(),  # type: ignore[arg-type]
+        model=None,
+    )
+    assert update["intent"] == "factual_query"
