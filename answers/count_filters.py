@@ -26,6 +26,11 @@ _MONTH_RANGE = re.compile(
     rf"\b(?:between|from)\s+{MONTH}\s+(?:and|to|through|-)\s+{MONTH}\s+(?:of\s+)?{YEAR}\b",
     re.IGNORECASE,
 )
+#: "June to August 2013", "Oct-Dec 2013": a span of months without "from"/"between"
+_MONTH_SPAN = re.compile(
+    rf"\b{MONTH}\s*(?:to|through|thru|until|till|-|\u2013)\s*{MONTH}\s+(?:of\s+)?{YEAR}\b",
+    re.IGNORECASE,
+)
 _MONTH_YEAR = re.compile(rf"\b{MONTH}\s+(?:of\s+)?{YEAR}\b", re.IGNORECASE)
 _HALF = re.compile(rf"\b(first|second|1st|2nd)\s+half\s+of\s+{YEAR}\b", re.IGNORECASE)
 _QUARTER = re.compile(
@@ -53,7 +58,7 @@ Period = tuple[date | None, date | None, str]
 def period_in(question: str) -> Period | None:
     """The period a question names, as (first day, last day, words); None when it names none.
     The most precise reading wins: "between February and April 2014" before "2014"."""
-    if m := _MONTH_RANGE.search(question):
+    if m := _MONTH_RANGE.search(question) or _MONTH_SPAN.search(question):
         year, first, last = int(m[3]), month_number(m[1]), month_number(m[2])
         first, last = min(first, last), max(first, last)
         return (

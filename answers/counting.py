@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from answers.aircraft_makes import make_filters, names_make
+from answers.count_asks import head_first
 from answers.count_filters import (
     HURT_BADLY,
     air_fields,
@@ -40,7 +41,7 @@ _ASKS_COUNT = re.compile(
     # a leading clause that sets the period, place or type: "Since 2014, ", "For tankers, "
     r"(?:(?:in|since|from|between|during|for|over|among|of)\s[^,?]{1,80},\s*)?"
     r"(?:in\s+)?(?:how\s+many|what(?:\s+(?:is|was)|'s)\s+the\s+(?:total\s+)?number\s+of|"
-    r"(?:the\s+)?number\s+of|count(?:\s+(?:of|the))?)\b",
+    r"(?:the\s+)?(?:total\s+)?number\s+of|tally(?:\s+of)?|count(?:\s+(?:of|the))?)\b",
     re.IGNORECASE,
 )
 # What is counted: the record nouns, after at most four qualifying words ("fatal helicopter").
@@ -56,6 +57,8 @@ _RECORD = LazyPattern(
     # "how many Cessnas crashed", "how many ferry fires", "how many collisions were recorded"
     r"(?P<craft>\w+s(?=\s+(?:\w+\s+)?crash(?:ed|es)?\b))|"
     r"(?P<event>collisions|groundings|strandings|fires|explosions|sinkings|capsizings)|"
+    # "how many events in 2015": records of either kind, the other words say which
+    r"(?P<records>events|occurrences|records)|"
     r"(?P<ntsb>ntsb\s+(?:records?|reports?))|(?P<imo>imo\s+(?:records?|casualt(?:y|ies))))\b",
     re.IGNORECASE,
 )
@@ -169,12 +172,7 @@ def kind_stems(texts: Iterable[str]) -> set[str]:
 
 def count_plan(question: str) -> CountPlan | None:
     """The plan of a count question; None when the question does not count records."""
-    head = _ASKS_COUNT.match(question)
-    if head is None:
-        return None
-    # a remark in brackets qualifies, it is not one of the words before the noun: "charter or
-    # commuter (Part 135) accidents"
-    counted = _RECORD.match(_REMARK.sub(" ", question[head.end() :]).lstrip())
+    counted = _counted(question)
     if counted is None:
         return None
     sea = bool(counted["sea"] or counted["imo"]) or (
@@ -186,6 +184,21 @@ def count_plan(question: str) -> CountPlan | None:
     if counted["air"] and _SEA_WORDS.search(question) and not _aviation_words(question):
         sea = True  # "How many accidents involved ships flagged in Panama?"
     return plan_for(question, sea=sea)
+
+
+def _counted(question: str) -> re.Match[str] | None:
+    """The records a count question counts, read after its "how many", wherever the question
+    says it (:func:`answers.count_asks.head_first`)."""
+    for reading in (question, *head_first(question)):
+        head = _ASKS_COUNT.match(reading)
+        if head is None:
+            continue
+        # a remark in brackets qualifies, it is not one of the words before the noun: "charter
+        # or commuter (Part 135) accidents"
+        counted = _RECORD.match(_REMARK.sub(" ", reading[head.end() :]).lstrip())
+        if counted is not None:
+            return counted
+    return None
 
 
 def plan_for(question: str, *, sea: bool) -> CountPlan:

@@ -164,7 +164,7 @@ def _asks_pattern(question: str) -> bool:
     each in the classic words or in users' own (:mod:`answers.pattern_asks`)."""
     cue = _CUE.search(question) or asks_general(question)
     asks = _ASKS.search(question) or asks_why(question) or asks_outcome(question)
-    return bool(cue and asks and names_archive_records(question))
+    return bool(cue and asks and (names_archive_records(question) or selects_records(question)))
 
 
 def names_archive_records(question: str) -> bool:
@@ -177,6 +177,16 @@ def names_archive_records(question: str) -> bool:
         or _TAIC.search(question)
         or area_in(question)  # "what usually goes wrong in the Strait of Malacca?"
     )
+
+
+def selects_records(question: str) -> bool:
+    """Whether ``question``'s words select records by a typed field, with no record named: a
+    place, a period, a make, a purpose of flight ("Banner towing - what usually goes wrong?",
+    "Give me the usual causes for Arizona between 2013 and 2015"). A mailbox holds no such
+    records: its question finds an empty set and is grouped over its threads
+    (:func:`graph.nodes.count_records.grouped`)."""
+    query = plan_for(question, sea=_at_sea(question, outcome=False)).query
+    return query != RecordQuery(kind=query.kind)
 
 
 _TAIC_SET = re.compile(r"\b(?:reports|investigations|inquiries|findings)\b", re.IGNORECASE)
