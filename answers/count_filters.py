@@ -200,6 +200,8 @@ _PURPOSES = (
     ("BANT", r"banner[- ]tow\w*|towing\s+banners?", "of banner towing flights"),
     ("ASHO", r"air\s*shows?|aerobatic\s+(?:shows?|displays?)", "of air show flights"),
     ("EXLD", r"external[- ]loads?|sling\s+loads?|long[- ]line", "of external load flights"),
+    ("FERY", r"ferry\s+flights?|ferry(?:ing)?\s+(?:an?\s+|the\s+)?(?:air)?planes?",
+     "of ferry flights"),
 )  # fmt: skip
 _PART = re.compile(r"\bpart\s+(91|121|135|137)\b", re.IGNORECASE)
 _PART_WORDS = (("121", r"airlines?|air\s+carriers?"), ("135", r"charters?|commuters?|air\s+taxi"))

@@ -131,7 +131,11 @@ _SEA_OUTCOMES = (
         "loss_of_life",
         r"loss\s+of\s+life|lives\s+lost|cost\s+(?:\w+\s+)?lives|fatal|fatalit|deaths?|died|killed|deadly",
     ),
-    ("total_loss", r"total\s+loss|totally\s+lost|sank|sunk|sinking|to\s+sink"),
+    (
+        "total_loss",
+        r"total\s+loss|totally\s+lost|sank|sunk|sinking|to\s+sink"
+        r"|lost\s+(?:entirely|completely|altogether)|(?:entirely|completely|wholly)\s+lost",
+    ),
     ("pollution", r"pollut|oil\s+spill"),
     ("injured", r"injur"),
 )

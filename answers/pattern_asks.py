@@ -19,6 +19,9 @@ GENERAL = re.compile(
     r"\b(?:common\s+threads?|common\s+denominators?|tends?\s+to|keeps?\s+(?:on\s+)?\w+ing|"
     r"again\s+and\s+again|over\s+and\s+over|time\s+and\s+again|in\s+general|generally|"
     r"mostly|most\s+of\s+the\s+time|more\s+often\s+than\s+not|often|repeatedly|"
+    # a request for the set's causes grouped: "break down the causes of …"
+    r"break\s+down\s+(?:the\s+)?(?:causes?|reasons?|factors?|outcomes?|consequences?)|"
+    r"breakdown\s+of\s+(?:the\s+)?(?:causes?|reasons?|factors?)|"
     # where a factor comes up across reports: "where does fatigue come up"
     r"(?:comes?|crops?|shows?|turns?)\s+up)\b",
     re.IGNORECASE,
@@ -33,7 +36,7 @@ GENERIC_EVENT = re.compile(
 )
 #: Ways of asking why, or what happened, beyond :mod:`answers.patterns`' own words.
 WHY = re.compile(
-    r"\b(?:why|what\s+(?:was|were|is|are|lies|lay)\s+behind|what\s+(?:\w+\s+)?(?:started|starts|"
+    r"\b(?:why|what\s+(?:was|were|is|are|lies|lay)\s+behind|what\s+(?:\w+\s+){0,2}?(?:started|starts|"
     r"triggered|triggers|sets?\s+(?:\w+\s+){0,3}?off|set\s+off|brings?\s+(?:\w+\s+){0,2}?down|"
     r"brought\s+(?:\w+\s+){0,2}?down|led\s+(?:up\s+)?to|leads?\s+(?:up\s+)?to|"
     r"went\s+wrong|goes\s+wrong|go\s+wrong|going\s+wrong|happened|happens?)|"
@@ -165,6 +168,21 @@ def asks_general(question: str) -> bool:
     classic cues ("is there a common thread", "what tends to go wrong", "when a tanker runs
     aground")."""
     return bool(GENERAL.search(question) or GENERIC_EVENT.search(question))
+
+
+#: The kinds of record asked after a cue ("the typical casualties", "common kinds?"), and what a
+#: set was about ("what were they mostly about?"): what the set's records were is what is asked.
+KINDS = re.compile(
+    r"\b(?:common(?:est)?|usual|typical|frequent|main)\s+(?:(?:kinds?|types?)\s+of\s+)?"
+    r"(?:casualties|accidents|incidents|occurrences|events|kinds|types|first\s+events?)\b"
+    r"|\b(?:were|are)\s+(?:they|these|those|the\s+\w+)\s+(?:\w+\s+)?about\b",
+    re.IGNORECASE,
+)
+
+
+def asks_kinds(question: str) -> bool:
+    """Whether ``question`` asks what kinds of record a set holds, after a cue."""
+    return bool(KINDS.search(question))
 
 
 def asks_outcome(question: str) -> bool:

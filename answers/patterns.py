@@ -29,6 +29,7 @@ from answers.pattern_asks import (
     asks_afterwards,
     asks_cause_of_set,
     asks_general,
+    asks_kinds,
     asks_outcome,
     asks_why,
     mentioned,
@@ -164,6 +165,7 @@ def _asks_pattern(question: str) -> bool:
     each in the classic words or in users' own (:mod:`answers.pattern_asks`)."""
     cue = _CUE.search(question) or asks_general(question)
     asks = _ASKS.search(question) or asks_why(question) or asks_outcome(question)
+    asks = asks or asks_afterwards(question) or asks_kinds(question)
     return bool(cue and asks and (names_archive_records(question) or selects_records(question)))
 
 
@@ -185,10 +187,13 @@ def selects_records(question: str) -> bool:
     "Give me the usual causes for Arizona between 2013 and 2015"). A mailbox holds no such
     records: its question finds an empty set and is grouped over its threads
     (:func:`graph.nodes.count_records.grouped`)."""
-    query = plan_for(question, sea=_at_sea(question, outcome=False)).query
-    return query != RecordQuery(kind=query.kind)
+    sea = _at_sea(question, outcome=False)
+    query = plan_for(question, sea=sea).query
+    phased = not sea and bool(phases_in(_GEAR.sub(" ", question)))  # "landing gear": a part
+    return query != RecordQuery(kind=query.kind) or phased
 
 
+_GEAR = re.compile(r"\blanding\s+gears?\b", re.IGNORECASE)
 _TAIC_SET = re.compile(r"\b(?:reports|investigations|inquiries|findings)\b", re.IGNORECASE)
 
 

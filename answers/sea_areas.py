@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from text.patterns import LazyPattern
+
 #: (the area as the answer names it, its names as a pattern), the longer names first.
 SEA_AREAS = (
     ("the South China Sea", r"south\s+china\s+sea"),
@@ -61,7 +63,7 @@ SEA_AREAS = (
 )
 #: A place a casualty happened off or near, as the question names it: "near Singapore", "off
 #: the coast of China", "in the port of Rotterdam" (its recorded location names it).
-_PLACE = re.compile(
+_PLACE = LazyPattern(
     r"\b(?:(?:off|near|around|outside)\s+(?:the\s+(?:coast|coasts|shores?|waters?|port)\s+"
     r"(?:of|off)\s+)?|in\s+the\s+(?:port|harbou?r|waters?)\s+(?:of|off)\s+)"
     r"(?P<place>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})"

@@ -95,3 +95,44 @@ def test_two_months_joined_by_and_are_not_a_span() -> None:
     found = period_in("in June and August 2013")
     assert found is not None
     assert found[0] != date(2013, 6, 1) or found[1] != date(2013, 8, 31)
+
+
+def test_ferry_flights_are_a_purpose_and_ships_lost_entirely_a_total_loss() -> None:
+    ferry = count_plan("How many accidents happened on ferry flights?")
+    assert ferry is not None and ferry.query.purpose == "FERY"
+    lost = count_plan("How many ships flagged in Greece were lost completely?")
+    assert lost is not None and "total_loss" in lost.query.outcomes
+
+
+@pytest.mark.parametrize(
+    ("question", "about"),
+    [
+        ("Over 2014, when a helicopter was destroyed, what had typically led to it?", "cause"),
+        ("Break down the causes of fatal accidents in Ohio.", "cause"),
+        ("After a collision, what usually becomes of the ship?", "outcome"),
+        ("What typically goes wrong on approach?", "cause"),
+        ("Ships under the Maltese flag: what are the usual first events?", "cause"),
+    ],
+)
+def test_users_ways_of_asking_for_a_pattern(question: str, about: str) -> None:
+    plan = pattern_plan(question)
+    assert plan is not None
+    assert plan.about == about
+
+
+def test_the_kinds_a_taic_set_holds_are_its_pattern() -> None:
+    plan = pattern_plan("Marine occurrences TAIC looked at in 2015: common kinds?")
+    assert plan is not None and plan.plan.query.mode == "marine"
+    about = pattern_plan("TAIC's aviation inquiries in 2019: what were they mostly about?")
+    assert about is not None and about.plan.query.mode == "aviation"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Why did the engine break down on the last flight?",
+        "common causes of landing gear collapse",
+    ],
+)
+def test_a_part_or_a_breakdown_of_a_machine_is_no_record_pattern(question: str) -> None:
+    assert pattern_plan(question) is None
