@@ -26,6 +26,11 @@ _MONTH_RANGE = re.compile(
     rf"\b(?:between|from)\s+{MONTH}\s+(?:and|to|through|-)\s+{MONTH}\s+(?:of\s+)?{YEAR}\b",
     re.IGNORECASE,
 )
+#: "June to August 2013", "Oct-Dec 2013": a span of months without "from"/"between"
+_MONTH_SPAN = re.compile(
+    rf"\b{MONTH}\s*(?:to|through|thru|until|till|-|\u2013)\s*{MONTH}\s+(?:of\s+)?{YEAR}\b",
+    re.IGNORECASE,
+)
 _MONTH_YEAR = re.compile(rf"\b{MONTH}\s+(?:of\s+)?{YEAR}\b", re.IGNORECASE)
 _HALF = re.compile(rf"\b(first|second|1st|2nd)\s+half\s+of\s+{YEAR}\b", re.IGNORECASE)
 _QUARTER = re.compile(
@@ -53,7 +58,7 @@ Period = tuple[date | None, date | None, str]
 def period_in(question: str) -> Period | None:
     """The period a question names, as (first day, last day, words); None when it names none.
     The most precise reading wins: "between February and April 2014" before "2014"."""
-    if m := _MONTH_RANGE.search(question):
+    if m := _MONTH_RANGE.search(question) or _MONTH_SPAN.search(question):
         year, first, last = int(m[3]), month_number(m[1]), month_number(m[2])
         first, last = min(first, last), max(first, last)
         return (
@@ -162,6 +167,22 @@ REGIONS = {
     r"great\s+lakes\s+(?:states|region)": _states(
         "Illinois|Indiana|Michigan|Minnesota|New York|Ohio|Pennsylvania|Wisconsin"
     ),
+    r"(?:the\s+)?south-?east(?:ern\s+states)?(?!\s+(?:of|asia))": _states(
+        "Alabama|Florida|Georgia|Mississippi|North Carolina|South Carolina|Tennessee"
+    ),
+    r"(?:the\s+)?south-?west(?:ern\s+states)?(?!\s+of)": _states(
+        "Arizona|New Mexico|Oklahoma|Texas"
+    ),
+    r"the\s+(?:US\s+)?south(?!\s*(?:-|china|atlantic|pacific|carolina|dakota|east|west))"
+    r"|southern\s+states": _states(
+        "Alabama|Arkansas|Delaware|District of Columbia|Florida|Georgia|Kentucky|Louisiana|"
+        "Maryland|Mississippi|North Carolina|Oklahoma|South Carolina|Tennessee|Texas|Virginia|"
+        "West Virginia"
+    ),
+    r"the\s+(?:US\s+)?west(?!\s*(?:-|coast|virginia))|western\s+states": _states(
+        "Alaska|Arizona|California|Colorado|Hawaii|Idaho|Montana|Nevada|New Mexico|Oregon|Utah|"
+        "Washington|Wyoming"
+    ),
 }
 _WEEKEND = re.compile(r"\bweekends?\b|\bsaturdays?\s+or\s+sundays?\b", re.IGNORECASE)
 _SEVERAL = r"(?:two|2)\s+or\s+more|more\s+than\s+(?:one|1)|multiple|several|at\s+least\s+(?:two|2)"
@@ -170,11 +191,17 @@ _SEVERAL_AIRCRAFT = re.compile(
     re.IGNORECASE,
 )
 _PURPOSES = (
-    ("INST", r"instruction(?:al)?|training|flight\s+school|dual\s+instruction", "on instructional"
-     " flights"),
+    ("INST", r"instruction(?:al)?|training|flight\s+school|dual\s+instruction|students?",
+     "on instructional flights"),
     ("PERS", r"personal|private\s+(?:flights?|flying|use)|non-?commercial", "on personal flights"),
     ("AAPL", r"aerial\s+application|crop[- ]?dust\w*|agricultural|ag\s+flights?", "of aerial"
      " application flights"),
+    ("SKYD", r"skydiv\w*|parachute\s+jump\w*|jump\s+planes?", "of skydiving flights"),
+    ("BANT", r"banner[- ]tow\w*|towing\s+banners?", "of banner towing flights"),
+    ("ASHO", r"air\s*shows?|aerobatic\s+(?:shows?|displays?)", "of air show flights"),
+    ("EXLD", r"external[- ]loads?|sling\s+loads?|long[- ]line", "of external load flights"),
+    ("FERY", r"ferry\s+flights?|ferry(?:ing)?\s+(?:an?\s+|the\s+)?(?:air)?planes?",
+     "of ferry flights"),
 )  # fmt: skip
 _PART = re.compile(r"\bpart\s+(91|121|135|137)\b", re.IGNORECASE)
 _PART_WORDS = (("121", r"airlines?|air\s+carriers?"), ("135", r"charters?|commuters?|air\s+taxi"))
@@ -206,6 +233,13 @@ _KILLED_OR_HURT = re.compile(
     rf"|\b{HURT_BADLY}\s+or\s+(?:were\s+|was\s+|got\s+)?(?:killed|died|dead)\b",
     re.IGNORECASE,
 )
+#: Nobody killed, however said: "non-fatal", "where no one died", "without fatalities".
+_NOT_FATAL = re.compile(
+    r"\bnon-?fatal\b|\b(?:no[\s-]?(?:one|body)|nobody)\s+(?:was\s+|were\s+|got\s+)?"
+    r"(?:killed|died|dead)\b|\b(?:without|no)\s+(?:any\s+)?(?:fatalit(?:y|ies)|deaths?)\b|"
+    r"\b(?:everyone|everybody|all\s+(?:occupants|aboard|on\s+board))\s+survived\b",
+    re.IGNORECASE,
+)
 _MINOR_ONLY = re.compile(
     r"\bonly\s+minor\s+injur|\bworst\s+injury\s+(?:was\s+)?a\s+minor|\bminor\s+injuries\s+only",
     re.IGNORECASE,
@@ -213,16 +247,46 @@ _MINOR_ONLY = re.compile(
 
 
 def states_named(question: str, states: list[str]) -> tuple[str, ...]:
-    """The states a question names, each once, in its order, and those of a region it names."""
+    """The states a question names, each once, in its order, and those of a region it names,
+    unless the region's own states follow it in brackets ("the Southwest (Arizona, New
+    Mexico)": those two)."""
     found = list(states)
     for pattern, members in REGIONS.items():
-        if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
+        match = re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE)
+        if match and not re.match(r"\s*\(", question[match.end() :]):
             found += [s for s in members if s not in found]
     return tuple(dict.fromkeys(found))
 
 
+#: The seasons of the northern hemisphere, as months ("in winter": December to February);
+#: "last winter" is a period, not the season of every year.
+_SEASONS = (
+    ("winter", r"winter", (12, 1, 2)),
+    ("spring", r"spring(?:time)?", (3, 4, 5)),
+    ("summer", r"summer(?:time)?", (6, 7, 8)),
+    ("autumn", r"autumn|fall", (9, 10, 11)),
+)
+
+
+def _season(question: str) -> tuple[str, tuple[int, ...]] | None:
+    for name, said, months in _SEASONS:
+        pattern = rf"\b(?:in|during|over)\s+(?:the\s+)?(?:{said})(?:\s+months)?\b"
+        if re.search(pattern, question, re.IGNORECASE) or re.search(
+            rf"\b(?<!last\s)(?<!this\s)(?<!next\s)(?<!past\s)(?:{said})\s+"
+            r"(?:accidents?|crash(?:es)?|flights?|flying|months)\b",
+            question,
+            re.IGNORECASE,
+        ):
+            return name, months
+    return None
+
+
 def air_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
-    """``query`` narrowed by an NTSB question's day, aircraft count, flight, damage, injuries."""
+    """``query`` narrowed by an NTSB question's season, day, aircraft count, flight, damage,
+    injuries."""
+    if found := _season(question):
+        query = replace(query, months=found[1])
+        scope.append(f"in {found[0]}")
     if _WEEKEND.search(question):
         query = replace(query, weekend=True)
         scope.append("on a weekend")
@@ -258,8 +322,8 @@ def air_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQue
 
 
 def injury_outcome(question: str) -> str:
-    """ "no_injuries", "minor_only", "fatal_or_serious" or "not_fatal_or_serious" when the
-    question asks for that level; "" otherwise."""
+    """ "no_injuries", "minor_only", "fatal_or_serious", "not_fatal_or_serious" or "not_fatal"
+    when the question asks for that level; "" otherwise."""
     if _NO_INJURIES.search(question):
         return "no_injuries"
     if _MINOR_ONLY.search(question):
@@ -268,6 +332,8 @@ def injury_outcome(question: str) -> str:
         return (
             "not_fatal_or_serious" if _NEGATED.search(question[: m.start()]) else "fatal_or_serious"
         )
+    if _NOT_FATAL.search(question):
+        return "not_fatal"
     return ""
 
 

@@ -15,11 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
+from answers.aircraft_makes import make_filters, names_make
+from answers.count_asks import head_first
 from answers.count_filters import (
     HURT_BADLY,
     air_fields,
     injury_outcome,
-    model_pattern,
     period_in,
     sea_fields,
     states_named,
@@ -27,7 +28,8 @@ from answers.count_filters import (
 )
 from answers.flags import country_name, flags_in
 from answers.related_types import related_line
-from answers.sea_areas import area_in, without_areas
+from answers.sea_areas import area_in, place_in, without_areas
+from answers.sea_events import EVENT_RECORDS, initial_event
 from archive.store.counts import RecordCount, RecordQuery
 from archive.store.passages import Passage
 from archive.vessel_types import families_in, own_words, type_words
@@ -39,7 +41,7 @@ _ASKS_COUNT = re.compile(
     # a leading clause that sets the period, place or type: "Since 2014, ", "For tankers, "
     r"(?:(?:in|since|from|between|during|for|over|among|of)\s[^,?]{1,80},\s*)?"
     r"(?:in\s+)?(?:how\s+many|what(?:\s+(?:is|was)|'s)\s+the\s+(?:total\s+)?number\s+of|"
-    r"(?:the\s+)?number\s+of|count(?:\s+(?:of|the))?)\b",
+    r"(?:the\s+)?(?:total\s+)?number\s+of|tally(?:\s+of)?|count(?:\s+(?:of|the))?)\b",
     re.IGNORECASE,
 )
 # What is counted: the record nouns, after at most four qualifying words ("fatal helicopter").
@@ -52,6 +54,11 @@ _RECORD = LazyPattern(
     rf"^(?:[\w'/-]+\s+){{0,4}}?(?:(?P<air>{_AVIATION})|(?P<sea>{_MARITIME})|"
     # "how many personal flights ended in a fatal accident?"
     r"(?P<flights>flights(?=.*\b(?:accidents?|crash(?:es)?)\b))|"
+    # "how many Cessnas crashed", "how many ferry fires", "how many collisions were recorded"
+    r"(?P<craft>\w+s(?=\s+(?:\w+\s+)?crash(?:ed|es)?\b))|"
+    r"(?P<event>collisions|groundings|strandings|fires|explosions|sinkings|capsizings)|"
+    # "how many events in 2015": records of either kind, the other words say which
+    r"(?P<records>events|occurrences|records)|"
     r"(?P<ntsb>ntsb\s+(?:records?|reports?))|(?P<imo>imo\s+(?:records?|casualt(?:y|ies))))\b",
     re.IGNORECASE,
 )
@@ -87,25 +94,6 @@ _STATE = LazyPattern(
     r"\b(" + "|".join(sorted(map(re.escape, US_STATES), key=len, reverse=True)) + r")\b",
     re.IGNORECASE,
 )
-#: Aircraft makes a question may name: the first words of the records' make field.
-MAKES = (  # noqa: SIM905
-    "Cessna Piper Beech Beechcraft Bell Boeing Airbus Robinson Mooney Schweizer Cirrus Bellanca "
-    "Maule Aeronca Hughes Luscombe Eurocopter Diamond Champion Aviat Grumman Stinson Taylorcraft "
-    "Ercoupe Embraer Bombardier Sikorsky Enstrom Agusta Lake Socata Pilatus Mitsubishi Learjet "
-    "Dassault Gulfstream Hawker Ryan Waco Schleicher Rans Kitfox Vans Globe Navion Douglas"
-).split() + ["Air Tractor", "North American", "Aero Commander", "de Havilland", "Dehavilland"]
-_MAKE = LazyPattern(r"\b(" + "|".join(sorted(MAKES, key=len, reverse=True)) + r")\b", re.I)
-#: The makes' other spellings in the records (renamed companies): a pattern over the first words.
-_MAKE_SPELLING = {
-    "BEECH": "BEECH|BEECHCRAFT|HAWKER BEECHCRAFT|HAWKER-BEECHCRAFT",
-    "BEECHCRAFT": "BEECH|BEECHCRAFT|HAWKER BEECHCRAFT|HAWKER-BEECHCRAFT",
-    "PIPER": "PIPER|NEW PIPER",
-    "DE HAVILLAND": "DEHAVILLAND|DE HAVILLAND",
-    "DEHAVILLAND": "DEHAVILLAND|DE HAVILLAND",
-}
-# A model designator right after the make ("Cessna 172", "Piper PA-28", "Robinson R44"); a year
-# is none ("Cessna 2011", "Cessna in 2012").
-_MODEL = LazyPattern(r"\s+(?![A-Z]{0,3}[\s-]?(?:19|20)\d\d\b)([A-Z]{0,3}[\s-]?\d{2,4})\b")
 _CATEGORIES = (
     ("HELI", r"helicopters?|rotorcraft"),
     ("GLI", r"gliders?|sailplanes?"),
@@ -130,7 +118,7 @@ _WEATHER = (
 _AIR_OUTCOMES = (
     ("fatal", r"fatal|fatalit(?:y|ies)|deadly|killed|deaths?|died|lethal"),
     ("serious", HURT_BADLY),
-    ("injured", r"injur"),
+    ("injured", r"injur|\bhurt\b"),
 )
 _SEA_OUTCOMES = (
     # the people dead or missing the record counts: "led to deaths or missing people"
@@ -143,7 +131,11 @@ _SEA_OUTCOMES = (
         "loss_of_life",
         r"loss\s+of\s+life|lives\s+lost|cost\s+(?:\w+\s+)?lives|fatal|fatalit|deaths?|died|killed|deadly",
     ),
-    ("total_loss", r"total\s+loss|totally\s+lost|sank|sunk|sinking"),
+    (
+        "total_loss",
+        r"total\s+loss|totally\s+lost|sank|sunk|sinking|to\s+sink"
+        r"|lost\s+(?:entirely|completely|altogether)|(?:entirely|completely|wholly)\s+lost",
+    ),
     ("pollution", r"pollut|oil\s+spill"),
     ("injured", r"injur"),
 )
@@ -152,42 +144,7 @@ _CLASSIFIED = LazyPattern(
     r"(very\s+serious|less\s+serious|serious)\b(?!\s+injur)",
     re.IGNORECASE,
 )
-# A collision with no other ship in it: "collision with fixed objects", "collision to berth wall".
-_WITH_OBJECT = r"(?:with|to) (?:a |an |the )?(?:fixed|flo|submerged|channel|berth|pier|quay|buoy)"
-#: What the records' initial events say for an event named otherwise (a pattern).
-_EVENT_RECORDS = {
-    "sinking or foundering": "sinking|sank|founder",
-    "contact": rf"contact|allision|collision {_WITH_OBJECT}",
-}
-# "a collision with another ship": the collisions of ships, not those with a quay or a buoy
-_SHIP_COLLISION = LazyPattern(
-    r"collisions?\s+(?:with\s+(?:another|other)\s+(?:ships?|vessels?)|between\s+(?:two\s+)?ships)",
-    re.IGNORECASE,
-)
 _SEVERITY = LazyPattern(r"\b(very\s+serious|less\s+serious|serious)\s+(?:marine\s+)?casualt", re.I)
-_EVENTS = (
-    ("collision", r"collisions?|collided"),
-    ("grounding", r"groundings?|grounded|strandings?|stranded|ran\s+aground"),
-    ("fire or explosion", r"fires?|explosions?|exploded"),
-    ("capsizing", r"capsiz\w*|listing"),
-    ("contact", r"contacts?|allisions?"),
-    ("machinery", r"machinery|engine\s+(?:failure|damage)"),
-    # sinking names the event only as the event ("began with sinking"), else it is an outcome
-    (
-        "sinking or foundering",
-        r"founder\w*|(?:began|started|starting|beginning)\s+with\s+(?:a\s+)?sinking"
-        r"|sinking\s+as\s+the\s+(?:initial|first)\s+event",
-    ),
-    ("overboard", r"(?:fell|falling|fall|lost|went|going)\s+overboard|overboard"),
-    ("flooding", r"flooding|flooded"),
-    ("hull failure", r"hull\s+failures?"),
-    # the ship went missing, not people ("crew dead or missing" is no event)
-    (
-        "missing",
-        r"(?<!dead or )(?<!die or )(?<!go )(?<!gone )missing(?!\s+(?:people|persons|crew))"
-        r"|disappeared",
-    ),
-)
 
 
 @dataclass(frozen=True)
@@ -219,21 +176,33 @@ def kind_stems(texts: Iterable[str]) -> set[str]:
 
 def count_plan(question: str) -> CountPlan | None:
     """The plan of a count question; None when the question does not count records."""
-    head = _ASKS_COUNT.match(question)
-    if head is None:
-        return None
-    # a remark in brackets qualifies, it is not one of the words before the noun: "charter or
-    # commuter (Part 135) accidents"
-    counted = _RECORD.match(_REMARK.sub(" ", question[head.end() :]).lstrip())
+    counted = _counted(question)
     if counted is None:
         return None
     sea = bool(counted["sea"] or counted["imo"]) or (
-        not (counted["ntsb"] or counted["air"] or counted["flights"])
-        and bool(_SEA_WORDS.search(question))
+        not (counted["ntsb"] or counted["air"] or counted["flights"] or counted["craft"])
+        and bool(
+            _SEA_WORDS.search(question) or (counted["event"] and not _aviation_words(question))
+        )
     )
     if counted["air"] and _SEA_WORDS.search(question) and not _aviation_words(question):
         sea = True  # "How many accidents involved ships flagged in Panama?"
     return plan_for(question, sea=sea)
+
+
+def _counted(question: str) -> re.Match[str] | None:
+    """The records a count question counts, read after its "how many", wherever the question
+    says it (:func:`answers.count_asks.head_first`)."""
+    for reading in (question, *head_first(question)):
+        head = _ASKS_COUNT.match(reading)
+        if head is None:
+            continue
+        # a remark in brackets qualifies, it is not one of the words before the noun: "charter
+        # or commuter (Part 135) accidents"
+        counted = _RECORD.match(_REMARK.sub(" ", reading[head.end() :]).lstrip())
+        if counted is not None:
+            return counted
+    return None
 
 
 def plan_for(question: str, *, sea: bool) -> CountPlan:
@@ -252,7 +221,7 @@ def plan_for(question: str, *, sea: bool) -> CountPlan:
         found = [o for o in found if o != "fatal"]  # "killed 2 or more people": the set says it
     if "dead_or_missing" in found:  # it says loss of life too
         found = [o for o in found if o != "loss_of_life"]
-    if query.initial_event == _EVENT_RECORDS["sinking or foundering"] and not _TOTAL_LOSS.search(
+    if query.initial_event == EVENT_RECORDS["sinking or foundering"] and not _TOTAL_LOSS.search(
         question
     ):  # "began with sinking": the event, not the loss of the ship
         found = [o for o in found if o != "total_loss"]
@@ -274,6 +243,7 @@ _OUTCOME_WORDS = {
     "serious": "with serious injuries",
     "fatal_or_serious": "with someone killed or seriously injured",
     "not_fatal_or_serious": "with nobody killed or seriously injured",
+    "not_fatal": "with nobody killed",
     "no_injuries": "without injuries",
     "minor_only": "with only minor injuries",
     "injured": "with injuries",
@@ -285,12 +255,18 @@ _OUTCOME_WORDS = {
 
 
 _AIR_WORDS = LazyPattern(
-    r"\b(?:aircraft|airplanes?|planes?|helicopters?|pilots?|flights?)\b", re.IGNORECASE
+    r"\b(?:aircraft|airplanes?|(?:sea|float)?-?planes?|helicopters?|pilots?|flights?|mid-?air)\b",
+    re.IGNORECASE,
 )
 
 
 def _aviation_words(question: str) -> bool:
-    return bool(_AIR_WORDS.search(question) or _MAKE.search(question))
+    return bool(_AIR_WORDS.search(question) or names_make(question))
+
+
+def names_aircraft(question: str) -> bool:
+    """Whether ``question`` names aircraft or pilots (a category included: "gliders")."""
+    return bool(_AIR_WORDS.search(question) or _AIRCRAFT.search(question))
 
 
 def dated(question: str, query: RecordQuery) -> tuple[RecordQuery, str]:
@@ -317,13 +293,7 @@ def _air_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
         query = replace(query, regions=states)
     if states:
         scope.append("in " + " or ".join(states))
-    if m := _MAKE.search(question):
-        make = " ".join(m[1].upper().split())
-        query = replace(query, make=_MAKE_SPELLING.get(make, make))
-        scope.append(f"of {m[1].title()} aircraft")
-        if model := _MODEL.match(question[m.end() :]):
-            query = replace(query, model=model_pattern(model[1]))
-            scope[-1] = f"of {m[1].title()} {model[1]} aircraft"
+    query = make_filters(question, query, scope)
     for code, pattern in _CATEGORIES:
         if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
             query = replace(query, category=code)
@@ -341,6 +311,9 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
     if area := area_in(question):
         query = replace(query, area=area[1])
         scope.append(f"in {area[0]}")
+    elif place := place_in(question):
+        query = replace(query, area=place[1])
+        scope.append(place[0])
     codes = flags_in(without_areas(question))
     if len(codes) == 1:
         query = replace(query, flag=codes[0])
@@ -352,20 +325,24 @@ def _sea_filters(question: str, query: RecordQuery, scope: list[str]) -> RecordQ
     if found := families_in(question):
         families, words = found
         query = replace(query, vessel_families=families, vessel_named=own_words(families))
-        scope.append(f"of {words}")
+        scope.append(f"of {plural(words)}")
     if m := _SEVERITY.search(question) or _CLASSIFIED.search(question):
         severity = " ".join(m[1].lower().split())
         query = replace(query, severity=severity)
         scope.append(f"classed {severity}")
-    for event, pattern in _EVENTS:
-        if re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE):
-            words = _EVENT_RECORDS.get(event, event.split(" or ")[0])
-            if event == "collision" and _SHIP_COLLISION.search(question):
-                words = rf"^collision(?! {_WITH_OBJECT})"
-            query = replace(query, initial_event=words)
-            scope.append(f"whose initial event was {event}")
-            break
+    if named := initial_event(question):
+        event, recorded = named
+        query = replace(query, initial_event=recorded)
+        scope.append(f"whose initial event was {event}")
     return sea_fields(question, query, scope)
+
+
+def plural(words: str) -> str:
+    """Ship words as the set names them, in the plural ("a tanker": "tankers", "ferry":
+    "ferries")."""
+    if words.lower().endswith("s"):
+        return words
+    return words[:-1] + "ies" if words.lower().endswith("y") else words + "s"
 
 
 def compose_count(plan: CountPlan, count: RecordCount, cite: list[Passage]) -> str:

@@ -1,6 +1,6 @@
 """Flag states a question names: "flagged in Panama", "Liberian-flagged", "under the flag of
-Malta", "registered in France or Antigua and Barbuda", "Hong Kong-registered", read as ISO 3166
-alpha-3 codes."""
+Malta", "registered in France or Antigua and Barbuda", "Hong Kong-registered", "Greek tankers",
+read as ISO 3166 alpha-3 codes."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ FLAG_ALIASES = {
     "south korean": "KOR",
     "hong kong": "HKG",
 }
-#: What people call a flag state's ships ("Liberian-flagged").
-FLAG_ALIASES |= {
+#: What people call a flag state's ships ("Liberian-flagged", "Greek tankers").
+DEMONYMS = {
     demonym: code
     for code, names in {
         "LBR": "liberian",
@@ -95,6 +95,12 @@ FLAG_ALIASES |= {
     }.items()
     for demonym in names.split()
 }
+FLAG_ALIASES |= DEMONYMS
+# A demonym right before the ships it qualifies: "Greek tankers", "Liberian bulk carriers".
+_DEMONYM_SHIPS = LazyPattern(
+    r"\b([A-Z][a-z]+)\s+(?=(?:[\w-]+\s+){0,2}?(?:ships?|vessels?|tankers?|carriers?|ferries|"
+    r"trawlers?|freighters?|boats?|fleet)\b)"
+)
 
 
 def flag_in(question: str) -> str | None:
@@ -115,6 +121,11 @@ def flags_in(question: str) -> tuple[str, ...]:
         ):
             found.append(code)
             at = other.end()
+    found += [
+        DEMONYMS[m[1].lower()]
+        for m in _DEMONYM_SHIPS.finditer(question)
+        if m[1].lower() in DEMONYMS
+    ]
     return tuple(dict.fromkeys(found))
 
 

@@ -15,16 +15,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from answers.counting import CountPlan, count_plan, dated, kind_stems, plan_for
+from answers.aircraft_makes import names_kinds_of_aircraft, names_make
+from answers.counting import (
+    CountPlan,
+    count_plan,
+    dated,
+    kind_stems,
+    names_aircraft,
+    plan_for,
+    plural,
+)
 from answers.pattern_asks import (
     asks_afterwards,
     asks_cause_of_set,
     asks_general,
+    asks_kinds,
+    asks_outcome,
     asks_why,
     mentioned,
     names_records,
+    only_taic,
     phases_in,
     taic_mode,
+    taic_topic,
 )
 from answers.pattern_groups import (
     GLUE_SHARE,
@@ -35,6 +48,8 @@ from answers.pattern_groups import (
     proper_stems,
     stem_shares,
 )
+from answers.sea_areas import area_in
+from answers.sea_events import initial_event
 from archive.store.counts import RecordQuery
 from archive.store.passages import Passage
 from archive.vessel_types import families_in
@@ -57,6 +72,7 @@ _CUE = re.compile(
 _ASKS = re.compile(
     r"\b(?:causes?|caused|factors?|reasons?|initial\s+events?|consequences?|outcomes?|"
     r"findings?|safety\s+issues?|problems?|go(?:es)?\s+wrong|went\s+wrong|happens?|crash|themes?|"
+    r"patterns?|trends?|"
     # what leads to it, is behind it or explains it; what investigations find
     r"leads?\s+to|behind|explains?|culprits?|sources?\s+of|find|"
     r"(?:kinds?|types?)\s+of)\b",
@@ -70,6 +86,10 @@ _RECORDS = re.compile(
     re.IGNORECASE,
 )
 _OUTCOME = re.compile(r"\b(?:consequences?|outcomes?)\b", re.IGNORECASE)
+#: What ships do, not aircraft (unless the question names aircraft: "seaplanes that capsized").
+_SHIP_EVENTS = re.compile(
+    r"\b(?:boats?|aground|capsiz\w*|founder\w*|sinks?|sank|sinking|seafarers)\b", re.IGNORECASE
+)
 _TAIC = re.compile(r"\bTAIC\b|Transport\s+Accident\s+Investigation\s+Commission", re.IGNORECASE)
 _SEA = re.compile(
     r"\b(?:casualt(?:y|ies)|ships?|vessels?|maritime|marine|tankers?|carriers?|ferr(?:y|ies)|"
@@ -103,27 +123,101 @@ class PatternPlan:
 def pattern_plan(question: str) -> PatternPlan | None:
     """The plan of a pattern question; None when the question asks for no pattern of records
     (or counts them: "how many …" is a count)."""
-    if not (_asks_pattern(question) or asks_cause_of_set(question)):
+    plural = names_kinds_of_aircraft(question)
+    if not (
+        _asks_pattern(question)
+        or asks_cause_of_set(question, plural=plural)
+        or _asks_taic_set(question)
+    ):
         return None
     if count_plan(question) is not None:
         return None
     own = frozenset(content_stems(tokens(question)))
-    if _TAIC.search(question):
+    if _TAIC.search(question) or only_taic(question):
         return _taic_plan(question, own)
-    sea = bool(_SEA.search(question))
+    return _record_plan(question, own, sea=_at_sea(question, _asks_outcome(question)))
+
+
+def other_readings(question: str, pattern: PatternPlan) -> list[PatternPlan]:
+    """``question`` read as a pattern of the archive's other kinds of record (TAIC reports, NTSB
+    records, IMO casualties), for an archive that holds none of the kind its words suggest:
+    "what usually goes wrong on ferries?" over TAIC's marine reports alone."""
+    kind, own = pattern.plan.query.kind, pattern.ignore
+    readings = [_taic_plan(question, own)]
+    readings += [_record_plan(question, own, sea=sea) for sea in (False, True)]
+    return [r for r in readings if r.plan.query.kind != kind]
+
+
+def _record_plan(question: str, own: frozenset[str], *, sea: bool) -> PatternPlan:
+    """A pattern of IMO casualties (``sea``) or NTSB records."""
     plan = _whole_families(question, plan_for(question, sea=sea))
-    outcome = _OUTCOME.search(question) or asks_afterwards(question)
-    about = "outcome" if sea and outcome else "cause"
+    about = "outcome" if sea and _asks_outcome(question) else "cause"
     topic = "" if sea else _topic(question)
     return PatternPlan(plan, about, topic, own)
+
+
+def _asks_outcome(question: str) -> bool:
+    return bool(_OUTCOME.search(question) or asks_afterwards(question) or asks_outcome(question))
 
 
 def _asks_pattern(question: str) -> bool:
     """A cue of what usually happens, what is asked (causes, what goes wrong) and the records,
     each in the classic words or in users' own (:mod:`answers.pattern_asks`)."""
     cue = _CUE.search(question) or asks_general(question)
+    asks = _ASKS.search(question) or asks_why(question) or asks_outcome(question)
+    asks = asks or asks_afterwards(question) or asks_kinds(question)
+    return bool(cue and asks and (names_archive_records(question) or selects_records(question)))
+
+
+def names_archive_records(question: str) -> bool:
+    """Whether ``question`` names records of the kinds the archive holds (accidents, casualties,
+    ships, TAIC reports, an aircraft make), whatever it asks of them."""
+    return bool(
+        _RECORDS.search(question)
+        or names_records(question)
+        or names_make(question)
+        or _TAIC.search(question)
+        or area_in(question)  # "what usually goes wrong in the Strait of Malacca?"
+    )
+
+
+def selects_records(question: str) -> bool:
+    """Whether ``question``'s words select records by a typed field, with no record named: a
+    place, a period, a make, a purpose of flight ("Banner towing - what usually goes wrong?",
+    "Give me the usual causes for Arizona between 2013 and 2015"). A mailbox holds no such
+    records: its question finds an empty set and is grouped over its threads
+    (:func:`graph.nodes.count_records.grouped`)."""
+    sea = _at_sea(question, outcome=False)
+    query = plan_for(question, sea=sea).query
+    phased = not sea and bool(phases_in(_GEAR.sub(" ", question)))  # "landing gear": a part
+    return query != RecordQuery(kind=query.kind) or phased
+
+
+_GEAR = re.compile(r"\blanding\s+gears?\b", re.IGNORECASE)
+_TAIC_SET = re.compile(r"\b(?:reports|investigations|inquiries|findings)\b", re.IGNORECASE)
+
+
+def _asks_taic_set(question: str) -> bool:
+    """What TAIC's reports, in the plural, found or say, no cue word needed: "what did TAIC's
+    investigations into level crossing collisions find?"."""
+    taic = _TAIC.search(question) or only_taic(question)
     asks = _ASKS.search(question) or asks_why(question)
-    return bool(cue and asks and (_RECORDS.search(question) or names_records(question)))
+    return bool(taic and asks and _TAIC_SET.search(question))
+
+
+def _at_sea(question: str, outcome: bool) -> bool:
+    """Whether a question is about ship casualties: it names ships, a flag or a grounding; a
+    sea area or what only ships do, with no aircraft named; or what follows an event only ships'
+    records say what follows of ("what do collisions lead to?")."""
+    if _SEA.search(question):
+        return True
+    if names_make(question) or names_aircraft(question):
+        return False
+    return bool(
+        _SHIP_EVENTS.search(question)
+        or area_in(question)
+        or (outcome and initial_event(question) is not None)
+    )
 
 
 def _taic_plan(question: str, own: frozenset[str]) -> PatternPlan:
@@ -133,7 +227,7 @@ def _taic_plan(question: str, own: frozenset[str]) -> PatternPlan:
     query = RecordQuery(kind="investigation_report", mode=mode)
     query, period = dated(question, query)
     scope = [f"of {mode} occurrences" if mode else "", period]
-    topic = " ".join(w for w in (_involving(question), mentioned(question)) if w)
+    topic = taic_topic(_involving(question), mentioned(question), question=question)
     plan = CountPlan(query, "TAIC reports", " ".join(s for s in scope if s), "")
     return PatternPlan(plan, "finding", topic, own)
 
@@ -145,7 +239,7 @@ def _whole_families(question: str, plan: CountPlan) -> CountPlan:
     found = families_in(question)
     if found is None or not plan.query.vessel_named:
         return plan
-    words = found[1]
+    words = plural(found[1])
     scope = plan.scope.replace(f"of {words}", f"of {words} and related types")
     return replace(plan, query=plan.query.whole_families(), scope=scope)
 
@@ -230,7 +324,7 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     )
     grouped = len({m.item for g in groups for m in g.members})
     basis, has = _basis(pattern)
-    lead = f"{size:,} {scope} are in the archive"
+    lead = f"{size:,} {_outcome_last(scope, plan.outcome)} are in the archive"
     if grouped < size:
         lead += f"; {grouped:,} of them record {has}"
     lines = [f"{lead}. Grouped by {basis}:"]
@@ -248,6 +342,14 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     if rest:
         lines.append(f"The other {rest:,} of {grouped:,} fall in none of these groups.")
     return "\n".join(lines)
+
+
+def _outcome_last(scope: str, outcome: str) -> str:
+    """``scope`` with an outcome said as "with …" after the records, not before them ("accident
+    records from 2014 with nobody killed", but "fatal accident records")."""
+    if not outcome.startswith("with ") or not scope.startswith(outcome):
+        return scope
+    return f"{scope[len(outcome) :].strip()} {outcome}"
 
 
 def example_lines(group: Group, shown: list[frozenset[str]]) -> list[list[Statement]]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from text.patterns import LazyPattern
+
 #: (the area as the answer names it, its names as a pattern), the longer names first.
 SEA_AREAS = (
     ("the South China Sea", r"south\s+china\s+sea"),
@@ -50,6 +52,21 @@ SEA_AREAS = (
     ("the Strait of Gibraltar", r"straits?\s+of\s+gibraltar|gibraltar\s+straits?"),
     ("the Bosphorus", r"bosp(?:h)?orus|strait\s+of\s+istanbul|istanbul\s+strait"),
     ("the Dardanelles", r"dardanelles|canakkale\s+strait"),
+    ("the Sea of Okhotsk", r"(?:sea\s+of\s+)?okhotsk"),
+    ("the Indian Ocean", r"indian\s+ocean"),
+    ("the North Atlantic", r"north\s+atlantic"),
+    ("the South Atlantic", r"south\s+atlantic"),
+    ("the North Pacific", r"north\s+pacific"),
+    ("the South Pacific", r"south\s+pacific"),
+    ("the Atlantic", r"atlantic"),
+    ("the Pacific", r"pacific(?!\s+(?:coast|northwest))"),
+)
+#: A place a casualty happened off or near, as the question names it: "near Singapore", "off
+#: the coast of China", "in the port of Rotterdam" (its recorded location names it).
+_PLACE = LazyPattern(
+    r"\b(?:(?:off|near|around|outside)\s+(?:the\s+(?:coast|coasts|shores?|waters?|port)\s+"
+    r"(?:of|off)\s+)?|in\s+the\s+(?:port|harbou?r|waters?)\s+(?:of|off)\s+)"
+    r"(?P<place>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})"
 )
 
 
@@ -66,6 +83,16 @@ def area_in(question: str) -> tuple[str, str] | None:
         return None
     _, name, pattern = min(found)
     return name, pattern
+
+
+def place_in(question: str) -> tuple[str, str] | None:
+    """A place a question asks about casualties off or near, as (the words that say so, a
+    pattern over recorded locations); None when it names none."""
+    match = _PLACE.search(question)
+    if match is None:
+        return None
+    words = match["place"].split()
+    return f"near {' '.join(words)}", r"\s+".join(re.escape(w.lower()) for w in words)
 
 
 def without_areas(question: str) -> str:

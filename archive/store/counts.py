@@ -25,6 +25,7 @@ Outcome = Literal[
     "serious",
     "fatal_or_serious",
     "not_fatal_or_serious",
+    "not_fatal",
     "no_injuries",
     "minor_only",
     "loss_of_life",
@@ -39,6 +40,7 @@ OUTCOMES: dict[str, str] = {
     "serious": "d.serious_injuries > 0",
     "fatal_or_serious": "(d.fatalities > 0 OR d.serious_injuries > 0)",
     "not_fatal_or_serious": "d.fatalities + d.serious_injuries = 0",
+    "not_fatal": "d.fatalities = 0",
     "no_injuries": "d.fatalities + d.serious_injuries + d.minor_injuries = 0",
     "minor_only": "d.minor_injuries > 0 AND d.fatalities + d.serious_injuries = 0",
     "loss_of_life": "d.consequences LIKE '%%loss of life%%'",
@@ -60,6 +62,7 @@ class RecordQuery:
     date_from: date | None = None
     date_to: date | None = None  # inclusive
     years: tuple[int, ...] = ()  # listed years with gaps between them, any of them (2010, 2013)
+    months: tuple[int, ...] = ()  # months of any year, any of them ((12, 1, 2): in winter)
     region: str = ""  # a US state, as NTSB records spell it ("Texas")
     regions: tuple[str, ...] = ()  # US states, any of them ("Arkansas or Indiana", "New England")
     #: aircraft make, the first words of any aircraft's make ("ROBINSON" for "ROBINSON
@@ -178,6 +181,7 @@ def _more_checks(query: RecordQuery) -> list[tuple[str, Any, str]]:
         ),
         ("dead_missing", "|".join(query.dead_missing), _DEAD_MISSING),
         ("years", list(query.years), "extract(year FROM d.date)::int = ANY(%(years)s)"),
+        ("months", list(query.months), "extract(month FROM d.date)::int = ANY(%(months)s)"),
         ("area", query.area, "coalesce(d.metadata->>'location', '') ~* %(area)s"),
     ]
 

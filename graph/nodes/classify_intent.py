@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Literal
 
@@ -14,7 +15,7 @@ from langgraph.errors import NodeError
 from langgraph.types import Command
 
 from answers.counting import count_plan
-from answers.patterns import pattern_plan
+from answers.patterns import names_archive_records, pattern_plan
 from graph.intents import Intent, classify_by_embeddings, classify_by_model, fast_intent
 from graph.state import Diagnostics, State
 from providers.resilience import degrade
@@ -74,10 +75,31 @@ async def _label(text: str, model: Runnable[LanguageModelInput, BaseMessage]) ->
         raise ClassifierModelFailed(f"{type(err).__name__}: {err}") from err
 
 
+#: A question or a request, by its first word or its mark.
+_QUESTION = re.compile(
+    r"^\s*(?:what|which|why|how|when|where|who|whose|is|are|was|were|do|does|did|can|could|"
+    r"has|have|any|show|tell|list|give|find|summari[sz]e|explain|describe)\b|\?\s*$",
+    re.IGNORECASE,
+)
+#: A question about the assistant itself: what it can do, holds or searches.
+_ABOUT_ASSISTANT = re.compile(
+    r"\b(?:can|could|may|should|do|how\s+do)\s+(?:i|we)\s+(?:ask|search|filter|use|phrase)\b|"
+    r"\b(?:can|do|did)\s+you\s+(?:have|hold|cover|search|know|remember|use|access|do)\b|"
+    r"\bwhat\s+(?:can|do)\s+you\b|\b(?:yourself|bosun|this\s+(?:assistant|tool|bot))\b",
+    re.IGNORECASE,
+)
+
+
 def asks_about_records(text: str) -> bool:
     """A question that counts records or asks for their pattern ("how many fatal accidents …",
-    "most common causes of …") is for the archive, whatever a classifier makes of it."""
-    return count_plan(text) is not None or pattern_plan(text) is not None
+    "most common causes of …"), or any question naming records of the archive's kinds ("what
+    do Cirrus accidents come down to?") that does not ask about the assistant, is for the
+    archive, whatever a classifier makes of it: never the greeting."""
+    if count_plan(text) is not None or pattern_plan(text) is not None:
+        return True
+    return bool(
+        _QUESTION.search(text) and names_archive_records(text) and not _ABOUT_ASSISTANT.search(text)
+    )
 
 
 def names_archive_record(text: str) -> bool:

@@ -14,6 +14,7 @@ from answers.patterns import (
     PatternPlan,
     compose_pattern,
     groups_of,
+    other_readings,
     pattern_plan,
     statements_of,
 )
@@ -52,7 +53,7 @@ async def count_records(
     if counter is None or state.get("filters", {}).get("report_no"):
         return {"counted": False}
     if plan is None:
-        done = await grouped(state, causes, model, topics)
+        done = await grouped(state, causes, model, topics, counter)
         if done.get("counted"):
             return done
         found = await record_set(state, counter)
@@ -86,7 +87,11 @@ async def record_set(state: State, counter: Counter) -> State:
 
 
 async def grouped(
-    state: State, causes: Causes | None, model: ChatModel | None, topics: TopicThreads | None = None
+    state: State,
+    causes: Causes | None,
+    model: ChatModel | None,
+    topics: TopicThreads | None = None,
+    counter: Counter | None = None,
 ) -> State:
     """A pattern question ("most common causes of fatal landing accidents") is answered from
     the statements of its whole set, grouped and counted; a chat model only phrases that answer,
@@ -104,6 +109,8 @@ async def grouped(
         return {"counted": False}
     start = time.perf_counter()
     found = await causes(pattern.plan.query, pattern.topic, pattern.about)
+    if not found.size and counter is not None:
+        pattern, found = await _held_reading(question, pattern, found, causes, counter)
     statements = statements_of(pattern, found.statements)
     if not statements:  # a set that states nothing to group is still in the archive
         threads = await grouped_threads(state, topics, model)
@@ -123,6 +130,28 @@ async def grouped(
     top = tuple(g.count for g in groups[:1])
     record = _pattern(pattern, found, groups)
     return await pattern_state(model, question, fact, found.size, top, cite, record, start)
+
+
+async def _held_reading(
+    question: str, pattern: PatternPlan, found: SetStatements, causes: Causes, counter: Counter
+) -> tuple[PatternPlan, SetStatements]:
+    """An empty set's question read for the kind of record the archive holds, when it holds none
+    of the kind its words suggest (:func:`answers.patterns.other_readings`); else unchanged."""
+    kind = pattern.plan.query.kind
+    if await _holds(counter, kind):
+        return pattern, found  # the kind is held: the filters select nothing
+    for other in other_readings(question, pattern):
+        if not await _holds(counter, other.plan.query.kind):
+            continue  # a mailbox holds no records of any kind: only counted, never read
+        held = await causes(other.plan.query, other.topic, other.about)
+        if held.size:
+            logger.info("record pattern: no %s records; read as %s", kind, other.plan.noun)
+            return other, held
+    return pattern, found
+
+
+async def _holds(counter: Counter, kind: str) -> bool:
+    return bool((await counter(RecordQuery(kind=kind))).scope)
 
 
 def _pattern(pattern: PatternPlan, found: SetStatements, groups: list[Group]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from datetime import date
 from langgraph.runtime import Runtime
 
 from answers.counting import count_plan
+from answers.patterns import pattern_plan
 from answers.record_sets import about_named_ship
 from archive.store.search_filters import SearchFilters
 from graph import prompts
@@ -113,10 +114,11 @@ async def _as_words(
 
 
 def _counted_by_fields(question: str, current: Filters, filters: Filters) -> bool:
-    """Whether this message is a count question (:func:`answers.counting.count_plan`) that names
-    a ship of the registry anew: the count is taken over the records' fields, not that ship."""
+    """Whether this message is a count or pattern question (:func:`answers.counting.count_plan`,
+    :func:`answers.patterns.pattern_plan`) that names a ship of the registry anew: its set is
+    taken over the records' fields, not that ship."""
     new_ship = bool(filters.get("vessels")) and filters.get("vessels") != current.get("vessels")
-    return new_ship and count_plan(question) is not None
+    return new_ship and (count_plan(question) is not None or pattern_plan(question) is not None)
 
 
 def _named_ship_set(question: str, current: Filters, filters: Filters) -> bool:

@@ -155,6 +155,9 @@ async def test_injury_levels_are_outcomes(services: Services) -> None:
         services.store, RecordQuery(air, outcomes=("not_fatal_or_serious",))
     )
     assert spared.matched == 4
+    fatal = await count_records(services.store, RecordQuery(air, outcomes=("fatal",)))
+    alive = await count_records(services.store, RecordQuery(air, outcomes=("not_fatal",)))
+    assert fatal.matched and alive.matched + fatal.matched == alive.scope == 6
 
 
 async def test_maritime_fields_filter_casualties(services: Services) -> None:
@@ -216,3 +219,16 @@ async def test_a_question_with_a_leading_clause_is_counted(services: Services) -
     state = await ask(services, "In Ohio, how many accidents in 2012 killed 2 or more people?")
     answer = str(state["messages"][-1].content)
     assert state.get("counted") and first_number(answer) == 1, answer
+
+
+async def test_months_of_any_year_split_the_records(services: Services) -> None:
+    """Each dated record falls in one month; a season's months select their records only."""
+    air = "ntsb_report"
+    total = (await count_records(services.store, RecordQuery(air))).scope
+    by_month = [
+        (await count_records(services.store, RecordQuery(air, months=(m,)))).scope
+        for m in range(1, 13)
+    ]
+    assert sum(by_month) == total and max(by_month) < total
+    winter = await count_records(services.store, RecordQuery(air, months=(12, 1, 2)))
+    assert winter.scope == by_month[11] + by_month[0] + by_month[1]

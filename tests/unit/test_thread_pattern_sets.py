@@ -9,7 +9,7 @@ from langchain_core.messages import HumanMessage
 
 from answers.patterns import pattern_plan
 from answers.thread_patterns import named_words
-from archive.store.counts import RecordQuery
+from archive.store.counts import RecordCount, RecordQuery
 from archive.store.patterns import SetStatements
 from archive.store.threads import TopicSet
 from graph.nodes.count_records import count_records
@@ -36,12 +36,19 @@ async def _no_count(query: RecordQuery) -> Any:
     raise AssertionError("no count is asked")
 
 
+async def _mailbox_count(query: RecordQuery) -> RecordCount:
+    """A mailbox holds no records of any kind; only whole kinds are counted (whether the archive
+    holds the kind a pattern reads), never a question's set."""
+    assert query == RecordQuery(kind=query.kind), query
+    return RecordCount(matched=0, scope=0)
+
+
 async def test_a_record_pattern_with_nothing_to_group_is_answered_from_the_threads() -> None:
     assert pattern_plan(REPORTED) is not None  # the case: both readings hold
     five = {f"q{n}@x": conversation(n, FIXES["disk"]) for n in range(5)}
     topics = Topics(TopicSet(5, five, SHARES, BURSTS))
     state: Any = {"question": REPORTED, "messages": [HumanMessage(REPORTED)], "filters": {}}
-    out = await count_records(state, counter=_no_count, causes=_no_records, topics=topics)
+    out = await count_records(state, counter=_mailbox_count, causes=_no_records, topics=topics)
     assert out["counted"] is True
     assert str(out["messages"][0].content).startswith("5 mail threads mention overflows")
 
