@@ -15,6 +15,7 @@ import re
 from dataclasses import replace
 from datetime import date
 
+from answers.seasons import months_named
 from archive.store.counts import RecordQuery
 from archive.vessel_types import society_in
 from text.dates import MONTH, YEAR, listed_years, month_end, month_number
@@ -253,40 +254,19 @@ def states_named(question: str, states: list[str]) -> tuple[str, ...]:
     found = list(states)
     for pattern, members in REGIONS.items():
         match = re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE)
-        if match and not re.match(r"\s*\(", question[match.end() :]):
+        bracket = re.match(r"\s*\(([^()]*)\)", question[match.end() :]) if match else None
+        listed = bracket is not None and any(s.lower() in bracket[1].lower() for s in states)
+        if match and not listed:  # "New England (CT, ME, …)": postal codes list none by name
             found += [s for s in members if s not in found]
     return tuple(dict.fromkeys(found))
-
-
-#: The seasons of the northern hemisphere, as months ("in winter": December to February);
-#: "last winter" is a period, not the season of every year.
-_SEASONS = (
-    ("winter", r"winter", (12, 1, 2)),
-    ("spring", r"spring(?:time)?", (3, 4, 5)),
-    ("summer", r"summer(?:time)?", (6, 7, 8)),
-    ("autumn", r"autumn|fall", (9, 10, 11)),
-)
-
-
-def _season(question: str) -> tuple[str, tuple[int, ...]] | None:
-    for name, said, months in _SEASONS:
-        pattern = rf"\b(?:in|during|over)\s+(?:the\s+)?(?:{said})(?:\s+months)?\b"
-        if re.search(pattern, question, re.IGNORECASE) or re.search(
-            rf"\b(?<!last\s)(?<!this\s)(?<!next\s)(?<!past\s)(?:{said})\s+"
-            r"(?:accidents?|crash(?:es)?|flights?|flying|months)\b",
-            question,
-            re.IGNORECASE,
-        ):
-            return name, months
-    return None
 
 
 def air_fields(question: str, query: RecordQuery, scope: list[str]) -> RecordQuery:
     """``query`` narrowed by an NTSB question's season, day, aircraft count, flight, damage,
     injuries."""
-    if found := _season(question):
+    if found := months_named(question):
         query = replace(query, months=found[1])
-        scope.append(f"in {found[0]}")
+        scope.append(found[0])
     if _WEEKEND.search(question):
         query = replace(query, weekend=True)
         scope.append("on a weekend")

@@ -140,7 +140,7 @@ _SEA_OUTCOMES = (
     ("injured", r"injur"),
 )
 _CLASSIFIED = LazyPattern(
-    r"\b(?:(?:classified|categori[sz]ed|rated|graded)\s+as|were|was)\s+"
+    r"\b(?:(?:classified|categori[sz]ed|rated|graded)(?:\s+as)?|were|was)\s+"
     r"(very\s+serious|less\s+serious|serious)\b(?!\s+injur)",
     re.IGNORECASE,
 )

@@ -11,6 +11,7 @@ from answers.count_asks import head_first
 from answers.count_filters import period_in
 from answers.counting import count_plan
 from answers.patterns import pattern_plan
+from answers.seasons import months_named
 
 
 @pytest.mark.parametrize(
@@ -136,3 +137,33 @@ def test_the_kinds_a_taic_set_holds_are_its_pattern() -> None:
 )
 def test_a_part_or_a_breakdown_of_a_machine_is_no_record_pattern(question: str) -> None:
     assert pattern_plan(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "months"),
+    [
+        ("Minnesota, november to january: what usually goes wrong?", (11, 12, 1)),
+        ("Texas (Jun, Jul, Aug) accidents: the usual causes?", (6, 7, 8)),
+        ("Common causes of accidents in Ohio in winter?", (12, 1, 2)),
+    ],
+)
+def test_months_of_every_year_narrow_the_set(question: str, months: tuple[int, ...]) -> None:
+    plan = pattern_plan(question)
+    assert plan is not None
+    assert plan.plan.query.months == months
+
+
+def test_months_with_a_year_or_one_word_twice_are_no_months_of_every_year() -> None:
+    assert months_named("accidents from June, July and August 2013") is None
+    assert months_named("it may, or may not, be the cause") is None
+
+
+def test_a_region_with_postal_codes_in_brackets_keeps_its_states() -> None:
+    plan = pattern_plan("New England (CT, ME, MA, NH, RI, VT): what usually goes wrong there?")
+    assert plan is not None
+    assert "Vermont" in plan.plan.query.regions and "Maine" in plan.plan.query.regions
+
+
+def test_casualties_rated_less_serious_are_that_severity() -> None:
+    plan = pattern_plan("Of the casualties rated less serious, what usually happened?")
+    assert plan is not None and plan.plan.query.severity == "less serious"
