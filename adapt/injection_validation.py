@@ -1,7 +1,7 @@
 """How the planted-instruction classifier generalises, measured without in-sample scores: fitted
 again with one part of the labelled texts left out, and scored on that part only.
 
-- leave one *set* out (A to F, the training phrasings): the
+- leave one *set* out (A to H, the training phrasings): the
   nearest measure of a writer the classifier never saw;
 - leave one *language family* out (Romance, Germanic, Slavic ...): every labelled and generated
   text of those languages is dropped from training, so the family is read only through what the
@@ -58,10 +58,14 @@ INTENT_FAMILIES = {
     "exfiltrate_user": "exfiltration", "tool": "tool_call", "addressed": "addressed",
     "answer_always": "output_forcing", "answer_always_user": "output_forcing",
     "omit": "output_forcing", "deny": "output_forcing", "delete": "delete",
-    "obey_doc": "obey_doc",
+    "obey_doc": "obey_doc", "persist": "persist", "persist_model": "persist",
+    "reader": "addressed", "reader_send": "exfiltration", "modify": "action",
 }  # fmt: skip
 #: Sets' names for the same attack family, read as one.
-FAMILY_ALIASES = {"answer_hijack": "output_forcing", "prompt_reveal": "reveal"}
+FAMILY_ALIASES = {
+    "answer_hijack": "output_forcing", "prompt_reveal": "reveal", "prompt_leak": "reveal",
+    "exfil": "exfiltration", "persona": "role_play", "output": "output_forcing",
+}  # fmt: skip
 _SCORED = ("attack", "hard")
 Key = Callable[[Example], str | None]
 
@@ -88,10 +92,12 @@ def by_family(e: Example) -> str | None:
 
 KEYS: dict[str, Key] = {"set": by_set, "language family": by_language, "attack family": by_family}
 #: A writer never seen: each set scored by a classifier fitted on the sets written before it
-#: only (``(scored, not trained on)``: A to D for E; A to E for F).
+#: only (``(scored, not trained on)``: A to D for E; A to E for F; A to F for G; A to G for H).
 WRITERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("injections_e", frozenset({"injections_f"})),
-    ("injections_f", frozenset()),
+    ("injections_e", frozenset({"injections_f", "injections_g", "injections_h"})),
+    ("injections_f", frozenset({"injections_g", "injections_h"})),
+    ("injections_g", frozenset({"injections_h"})),
+    ("injections_h", frozenset()),
 )
 
 

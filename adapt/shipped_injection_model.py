@@ -1,6 +1,6 @@
 """Fit the planted-instruction classifier shipped in ``text/data/injection_model.npz``.
 
-Labelled texts: every attack and hard negative of sets A to F (``tests/data/injections*.jsonl``
+Labelled texts: every attack and hard negative of sets A to H (``tests/data/injections*.jsonl``
 named in :data:`SETS`, both halves: each held-back half was scored once and is development data
 since; a set still being written is named nowhere here and never read), training-only
 phrasings in ``adapt/data/injection_phrasings.jsonl`` (attacks and benign sentences in 30
@@ -61,10 +61,12 @@ from text.injection_model import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = tuple(f"injections{suffix}.jsonl" for suffix in ("", "_b", "_c", "_d", "_e", "_f"))
+SETS = tuple(
+    f"injections{suffix}.jsonl" for suffix in ("", "_b", "_c", "_d", "_e", "_f", "_g", "_h")
+)
 #: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read.
-#: None now: set F's held-back half was scored once (61.7 %) and is development data since. A
-#: set still being written (G) is named nowhere here, so it is never read at all.
+#: None now: sets G and H were each scored once (68.0 %, 39.9 %) and both halves are development
+#: data since. A set still being written is named nowhere here, so it is never read at all.
 HELD_OUT_SETS: tuple[str, ...] = ()
 GENERATED_WEIGHT = 0.5  # a generated text counts half a hand-written one
 #: Training-only phrasings (adapt/data), written after set D's dev half was read.
@@ -106,7 +108,7 @@ def set_rows(path: Path) -> Iterator[dict[str, object]]:
 
 
 def set_paths(without: frozenset[str] = frozenset()) -> list[Path]:
-    """The set files read: A to F, the phrasings;
+    """The set files read: A to H, the phrasings;
     none whose source name (``injections_e``) is in ``without``."""
     paths = [ROOT / "tests" / "data" / name for name in SETS]
     paths += [p for name in HELD_OUT_SETS if (p := ROOT / "tests" / "data" / name).is_file()]

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from adapt import shipped_injection_model as training
 from adapt.injection_validation import by_family, by_language, by_set, by_writer, leave_out
@@ -39,13 +40,14 @@ def test_a_set_not_yet_scored_is_read_only_by_its_dev_rows(tmp_path: Path, monke
     assert len(list(set_rows(other))) == 3
 
 
-def test_set_f_is_read_whole_now_it_was_scored_and_no_other_set_is_read() -> None:
+@pytest.mark.parametrize("name", ["injections_f.jsonl", "injections_g.jsonl", "injections_h.jsonl"])
+def test_a_scored_set_is_read_whole_and_no_other_set_is_read(name: str) -> None:
     data = Path(__file__).parents[1] / "data"
-    assert data / "injections_f.jsonl" in set_paths()
-    read = {e.entry.split(":", 1)[1] for e in labelled() if e.source == "injections_f"}
+    assert data / name in set_paths()
+    read = {e.entry.split(":", 1)[1] for e in labelled() if e.source == name.removesuffix(".jsonl")}
     assert any("held_back" in line and json.loads(line)["id"] in read
-               for line in (data / "injections_f.jsonl").open(encoding="utf-8"))  # fmt: skip
-    # a set being written (G) is never read: only the files named in SETS are
+               for line in (data / name).open(encoding="utf-8"))  # fmt: skip
+    # a set being written is never read: only the files named in SETS are
     assert {p.name for p in set_paths()} <= {*training.SETS, training.EXTRA.name}
 
 
