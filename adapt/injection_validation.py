@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from adapt.injection_matrix import Csr, matrix, rows_of
 from adapt.shipped_injection_model import (
     Example,
     by_entry,
@@ -118,18 +119,26 @@ def leave_out(
     cutoffs: tuple[float, float],
     hits: dict[str, tuple[bool, bool]],
     epochs: int = 150,
+    csr: Csr | None = None,
 ) -> list[list[object]]:
     """One row per held-out group: attacks (entries), recognised by the classifier and by the
-    detector, hard negatives (entries), flagged by each."""
+    detector, hard negatives (entries), flagged by each (``csr``: the examples'
+    :func:`adapt.injection_matrix.matrix`, read once for every fit)."""
     groups = sorted({g for e in examples if e.kind in _SCORED and (g := key(e)) is not None})
+    csr = matrix(examples) if csr is None else csr
+    keys = [key(e) for e in examples]
     rows: list[list[object]] = []
     for group in groups:
         if group == "unknown":
             continue
-        train = [e for e in examples if key(e) not in (group, "unknown")]
-        test = [e for e in examples if e.kind in _SCORED and key(e) == group]
-        w, b = fit(train, epochs=epochs)
-        best = by_entry(test, np.asarray(probabilities(test, w, b)))
+        trained = np.array([k not in (group, "unknown") for k in keys])
+        scored = np.array(
+            [e.kind in _SCORED and k == group for e, k in zip(examples, keys, strict=True)]
+        )
+        train = [e for e, t in zip(examples, trained, strict=True) if t]
+        test = [e for e, t in zip(examples, scored, strict=True) if t]
+        w, b = fit(train, epochs=epochs, csr=rows_of(csr, trained))
+        best = by_entry(test, np.asarray(probabilities(test, w, b, csr=rows_of(csr, scored))))
         rows.append([group, *_rates(best, hits, cutoffs)])
     return rows
 
@@ -165,15 +174,16 @@ def tables(
     :data:`WRITERS`) at the shipped ``cutoffs`` (threshold, cue support), ``epochs`` per fit."""
     found: dict[str, list[list[object]]] = {}
     present = {e.source for e in examples}
+    csr = matrix(examples)
     for name in keys:
         if name != "writer":
-            found[name] = leave_out(examples, KEYS[name], cutoffs, hits, epochs)
+            found[name] = leave_out(examples, KEYS[name], cutoffs, hits, epochs, csr)
             continue
         found[name] = [
             row
             for scored, later in WRITERS
             if scored in present
-            for row in leave_out(examples, by_writer(scored, later), cutoffs, hits, epochs)
+            for row in leave_out(examples, by_writer(scored, later), cutoffs, hits, epochs, csr)
         ]
     return found
 

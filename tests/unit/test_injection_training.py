@@ -78,11 +78,13 @@ def test_a_left_out_group_is_not_trained_on_and_is_what_is_scored(monkeypatch) -
     ]
     trained: list[list[Example]] = []
 
-    def fake_fit(train: list[Example], epochs: int = 0) -> tuple[object, float]:
+    def fake_fit(train: list[Example], epochs: int = 0, csr: object = None) -> tuple[object, float]:
         trained.append(train)
         return None, 0.0
 
-    def fake_probabilities(test: list[Example], w: object, b: float) -> list[float]:
+    def fake_probabilities(
+        test: list[Example], w: object, b: float, csr: object = None
+    ) -> list[float]:
         return [0.9 if e.label else 0.1 for e in test]
 
     monkeypatch.setattr("adapt.injection_validation.fit", fake_fit)
@@ -136,11 +138,13 @@ def test_a_writer_never_seen_is_scored_by_a_fit_on_the_sets_written_before_it(mo
     trained: list[list[Example]] = []
     scored: list[list[Example]] = []
 
-    def fake_fit(train: list[Example], epochs: int = 0) -> tuple[object, float]:
+    def fake_fit(train: list[Example], epochs: int = 0, csr: object = None) -> tuple[object, float]:
         trained.append(train)
         return None, 0.0
 
-    def fake_probabilities(test: list[Example], w: object, b: float) -> list[float]:
+    def fake_probabilities(
+        test: list[Example], w: object, b: float, csr: object = None
+    ) -> list[float]:
         scored.append(test)
         return [0.9 if e.label else 0.1 for e in test]
 
