@@ -1,8 +1,7 @@
 """Training texts for the planted-instruction classifier, generated from the concept lexicon
 (``text/data/injection_lexicon.txt``): for every language of the lexicon, attacks composed of the
 concepts an injection joins (an override of the earlier rules and a dictated answer, a persona
-without rules, a request for the hidden prompt, the conversation sent to an address, an order
-kept for every later session, whoever reads the text told to change the stored data ...) and
+without rules, a request for the hidden prompt, the conversation sent to an address ...) and
 benign texts that use the same words alone or in harmless pairs ("the previous report", "send
 the log to the office"), both surrounded by the lexicon's neutral filler words and wrapped in the
 same carriers (a mail line, a CSV row, alt text, a comment, a role tag), so only which concepts
@@ -51,11 +50,6 @@ ATTACKS: dict[str, tuple[str, ...]] = {
     "answer_always_user": ("always", "user?", "respond", "only?", "PAYLOAD"),
     "omit": ("model?", "task", "omit", "cite?"),
     "deny": ("omit", "always?", "respond?", "PAYLOAD?"),
-    "persist": ("persist", "always?", "respond", "PAYLOAD"),
-    "persist_model": ("model?", "persist", "rules?", "cite?", "PAYLOAD?"),
-    "reader": ("reader", "model?", "respond", "only?", "PAYLOAD?"),
-    "reader_send": ("reader", "send", "conversation?", "ADDRESS"),
-    "modify": ("model?", "reader?", "modify", "store"),
 }
 #: Benign texts: one concept, or pairs ordinary mail and reports hold.
 BENIGN: tuple[tuple[str, ...], ...] = (
@@ -68,9 +62,7 @@ BENIGN: tuple[tuple[str, ...], ...] = (
     ("only", "respond"), ("override", "earlier"), ("role", "user"), ("user", "rules"),
     ("reveal", "earlier"), ("cite", "earlier", "only"), ("task",), ("always",), ("omit",),
     ("task", "send"), ("always", "send"), ("task", "earlier"), ("always", "rules"),
-    ("omit", "earlier"), ("task", "cite"), ("persist",), ("reader",), ("modify",), ("store",),
-    ("modify", "store"), ("persist", "rules"), ("reader", "cite"), ("store", "send"),
-    ("modify", "earlier"), ("persist", "store"), ("reader", "store"),
+    ("omit", "earlier"), ("task", "cite"),
 )  # fmt: skip
 PAYLOADS = (
     "OK", "ALL CLEAR", "NOMINAL", "APPROVED", "42", "GREEN", "PASS", "NO FINDINGS", "CONFIRMED",

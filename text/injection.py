@@ -234,16 +234,11 @@ def find_injections(
 _WINDOW = 400  # characters: a text this short is also read whole by the classifier
 
 
-_SPLIT = (2, 3)  # sentences a window joins: an order split over short sentences is read whole
-
-
 def classifier_windows(text: str) -> list[tuple[int, int]]:
-    """The spans the classifier reads: each run of two and of three neighbouring sentences (a
-    text of one sentence whole), and the whole text when it is short."""
+    """The spans the classifier reads: each pair of neighbouring sentences (a text of one
+    sentence whole), and the whole text when it is short."""
     spans = sentence_spans(text)
-    windows = [
-        (spans[i][0], spans[i + n - 1][1]) for n in _SPLIT for i in range(len(spans) - n + 1)
-    ] or spans[:1]
+    windows = [(spans[i][0], spans[i + 1][1]) for i in range(len(spans) - 1)] or spans[:1]
     if len(text) <= _WINDOW and text.strip():
         windows.append((0, len(text)))
     return list(dict.fromkeys(windows))

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from text.injection_fold import model_text
-from text.injection_typos import single_word, typo_concepts
 
 LEXICON = Path(__file__).with_name("data") / "injection_lexicon.txt"
 #: A concept found by its form, not a word: a URL, a mail address or a domain name.
@@ -181,20 +180,6 @@ def concept_names() -> tuple[str, ...]:
 
 
 @functools.cache
-def _english_stems() -> tuple[tuple[str, frozenset[str]], ...]:
-    """The English stems that need not end a word, with their concepts: those read through a
-    typo (:mod:`text.injection_typos`; a word of one language is often one letter from a stem
-    of another: "replace", "remplace")."""
-    stems: dict[str, frozenset[str]] = {}
-    for concept, languages in read_lexicon().items():
-        for stem in languages.get("en", []) if concept not in _NOT_CONCEPTS else []:
-            normal, exact = _normal(stem)
-            if not exact:
-                stems[normal] = stems.get(normal, frozenset()) | {concept}
-    return tuple(sorted(stems.items()))
-
-
-@functools.cache
 def _tables() -> tuple[StemTable, StemTable]:
     """The shipped lexicon's :func:`stem_tables`, read once, on first use."""
     return stem_tables()
@@ -203,18 +188,12 @@ def _tables() -> tuple[StemTable, StemTable]:
 def concepts_in(normal: str) -> set[str]:
     """The concepts named in a normalised text (:func:`text.injection_fold.model_text`): at each
     position where a word starts, those of the longest stem found there ("system prompt" is the
-    prompt, not the system too), or else of a stem one typo away (:mod:`text.injection_typos`);
-    in scripts written without spaces, at every position, so a stem inside a longer one is found
-    too ("只回答": only, answer)."""
+    prompt, not the system too); in scripts written without spaces, at every position, so a stem
+    inside a longer one is found too ("只回答": only, answer)."""
     spaced, unspaced = _tables()
     found: set[str] = set()
-    matched = []
     for m in _WORD_START.finditer(normal):
-        concepts = spaced.longest(normal, m.start())
-        if concepts:
-            found |= concepts
-            matched.append(m.start())
-    found |= typo_concepts(normal, single_word(_english_stems()), matched)
+        found |= spaced.longest(normal, m.start())
     if _UNSPACED.search(normal):
         for at in range(len(normal)):
             found |= unspaced.longest(normal, at)
