@@ -1,7 +1,7 @@
 """How the planted-instruction classifier generalises, measured without in-sample scores: fitted
 again with one part of the labelled texts left out, and scored on that part only.
 
-- leave one *set* out (A to F, the training phrasings): the
+- leave one *set* out (A to H, the training phrasings): the
   nearest measure of a writer the classifier never saw;
 - leave one *language family* out (Romance, Germanic, Slavic ...): every labelled and generated
   text of those languages is dropped from training, so the family is read only through what the
@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from adapt.injection_matrix import Csr, matrix, rows_of
 from adapt.shipped_injection_model import (
     Example,
     by_entry,
@@ -58,10 +59,14 @@ INTENT_FAMILIES = {
     "exfiltrate_user": "exfiltration", "tool": "tool_call", "addressed": "addressed",
     "answer_always": "output_forcing", "answer_always_user": "output_forcing",
     "omit": "output_forcing", "deny": "output_forcing", "delete": "delete",
-    "obey_doc": "obey_doc",
+    "obey_doc": "obey_doc", "persist": "persist", "persist_model": "persist",
+    "reader": "addressed", "reader_send": "exfiltration", "modify": "action",
 }  # fmt: skip
 #: Sets' names for the same attack family, read as one.
-FAMILY_ALIASES = {"answer_hijack": "output_forcing", "prompt_reveal": "reveal"}
+FAMILY_ALIASES = {
+    "answer_hijack": "output_forcing", "prompt_reveal": "reveal", "prompt_leak": "reveal",
+    "exfil": "exfiltration", "persona": "role_play", "output": "output_forcing",
+}  # fmt: skip
 _SCORED = ("attack", "hard")
 Key = Callable[[Example], str | None]
 
@@ -88,10 +93,12 @@ def by_family(e: Example) -> str | None:
 
 KEYS: dict[str, Key] = {"set": by_set, "language family": by_language, "attack family": by_family}
 #: A writer never seen: each set scored by a classifier fitted on the sets written before it
-#: only (``(scored, not trained on)``: A to D for E; A to E for F).
+#: only (``(scored, not trained on)``: A to D for E; A to E for F; A to F for G; A to G for H).
 WRITERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("injections_e", frozenset({"injections_f"})),
-    ("injections_f", frozenset()),
+    ("injections_e", frozenset({"injections_f", "injections_g", "injections_h"})),
+    ("injections_f", frozenset({"injections_g", "injections_h"})),
+    ("injections_g", frozenset({"injections_h"})),
+    ("injections_h", frozenset()),
 )
 
 
@@ -112,18 +119,26 @@ def leave_out(
     cutoffs: tuple[float, float],
     hits: dict[str, tuple[bool, bool]],
     epochs: int = 150,
+    csr: Csr | None = None,
 ) -> list[list[object]]:
     """One row per held-out group: attacks (entries), recognised by the classifier and by the
-    detector, hard negatives (entries), flagged by each."""
+    detector, hard negatives (entries), flagged by each (``csr``: the examples'
+    :func:`adapt.injection_matrix.matrix`, read once for every fit)."""
     groups = sorted({g for e in examples if e.kind in _SCORED and (g := key(e)) is not None})
+    csr = matrix(examples) if csr is None else csr
+    keys = [key(e) for e in examples]
     rows: list[list[object]] = []
     for group in groups:
         if group == "unknown":
             continue
-        train = [e for e in examples if key(e) not in (group, "unknown")]
-        test = [e for e in examples if e.kind in _SCORED and key(e) == group]
-        w, b = fit(train, epochs=epochs)
-        best = by_entry(test, np.asarray(probabilities(test, w, b)))
+        trained = np.array([k not in (group, "unknown") for k in keys])
+        scored = np.array(
+            [e.kind in _SCORED and k == group for e, k in zip(examples, keys, strict=True)]
+        )
+        train = [e for e, t in zip(examples, trained, strict=True) if t]
+        test = [e for e, t in zip(examples, scored, strict=True) if t]
+        w, b = fit(train, epochs=epochs, csr=rows_of(csr, trained))
+        best = by_entry(test, np.asarray(probabilities(test, w, b, csr=rows_of(csr, scored))))
         rows.append([group, *_rates(best, hits, cutoffs)])
     return rows
 
@@ -159,15 +174,16 @@ def tables(
     :data:`WRITERS`) at the shipped ``cutoffs`` (threshold, cue support), ``epochs`` per fit."""
     found: dict[str, list[list[object]]] = {}
     present = {e.source for e in examples}
+    csr = matrix(examples)
     for name in keys:
         if name != "writer":
-            found[name] = leave_out(examples, KEYS[name], cutoffs, hits, epochs)
+            found[name] = leave_out(examples, KEYS[name], cutoffs, hits, epochs, csr)
             continue
         found[name] = [
             row
             for scored, later in WRITERS
             if scored in present
-            for row in leave_out(examples, by_writer(scored, later), cutoffs, hits, epochs)
+            for row in leave_out(examples, by_writer(scored, later), cutoffs, hits, epochs, csr)
         ]
     return found
 

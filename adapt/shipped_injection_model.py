@@ -1,6 +1,6 @@
 """Fit the planted-instruction classifier shipped in ``text/data/injection_model.npz``.
 
-Labelled texts: every attack and hard negative of sets A to F (``tests/data/injections*.jsonl``
+Labelled texts: every attack and hard negative of sets A to H (``tests/data/injections*.jsonl``
 named in :data:`SETS`, both halves: each held-back half was scored once and is development data
 since; a set still being written is named nowhere here and never read), training-only
 phrasings in ``adapt/data/injection_phrasings.jsonl`` (attacks and benign sentences in 30
@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from adapt.injection_generator import generate, overlapping
+from adapt.injection_matrix import Csr, matrix, probabilities, rows_of
 from adapt.injection_real import real_windows
 from text.injection import instructions_in, model_text, readable
 from text.injection_decode import decoded_copies
@@ -57,14 +58,15 @@ from text.injection_model import (
     concept_size,
     readable_enough,
     save,
-    vector,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = tuple(f"injections{suffix}.jsonl" for suffix in ("", "_b", "_c", "_d", "_e", "_f"))
+SETS = tuple(
+    f"injections{suffix}.jsonl" for suffix in ("", "_b", "_c", "_d", "_e", "_f", "_g", "_h")
+)
 #: Sets whose ``held_back`` rows are a test not yet scored: only their ``dev`` rows are read.
-#: None now: set F's held-back half was scored once (61.7 %) and is development data since. A
-#: set still being written (G) is named nowhere here, so it is never read at all.
+#: None now: sets G and H were each scored once (68.0 %, 39.9 %) and both halves are development
+#: data since. A set still being written is named nowhere here, so it is never read at all.
 HELD_OUT_SETS: tuple[str, ...] = ()
 GENERATED_WEIGHT = 0.5  # a generated text counts half a hand-written one
 #: Training-only phrasings (adapt/data), written after set D's dev half was read.
@@ -106,7 +108,7 @@ def set_rows(path: Path) -> Iterator[dict[str, object]]:
 
 
 def set_paths(without: frozenset[str] = frozenset()) -> list[Path]:
-    """The set files read: A to F, the phrasings;
+    """The set files read: A to H, the phrasings;
     none whose source name (``injections_e``) is in ``without``."""
     paths = [ROOT / "tests" / "data" / name for name in SETS]
     paths += [p for name in HELD_OUT_SETS if (p := ROOT / "tests" / "data" / name).is_file()]
@@ -172,14 +174,6 @@ def real(data: Path, limit: int, seed: int = 7) -> list[Example]:
     ]
 
 
-def matrix(examples: list[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """CSR parts (row pointers, indices, values) of :func:`text.injection_model.vector`."""
-    rows = [vector(e.text) for e in examples]
-    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    indptr[1:] = np.cumsum([len(r[0]) for r in rows])
-    return indptr, np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows])
-
-
 def weights_of(examples: list[Example]) -> np.ndarray:
     """Class weights (:data:`ATTACK_SHARE`); a hard negative counts :data:`HARD_WEIGHT` real
     windows."""
@@ -192,10 +186,15 @@ def weights_of(examples: list[Example]) -> np.ndarray:
 
 
 def fit(
-    examples: list[Example], epochs: int = 250, l2: float = 1e-5, rate: float = 0.05
+    examples: list[Example],
+    epochs: int = 250,
+    l2: float = 1e-5,
+    rate: float = 0.05,
+    csr: Csr | None = None,
 ) -> tuple[np.ndarray, float]:
-    """Weights and bias of the logistic regression, full-batch Adam."""
-    indptr, indices, values = matrix(examples)
+    """Weights and bias of the logistic regression, full-batch Adam (``csr``: the examples'
+    :func:`matrix`, when it was built already)."""
+    indptr, indices, values = matrix(examples) if csr is None else csr
     rows = np.repeat(np.arange(len(examples)), np.diff(indptr))
     y = np.array([e.label for e in examples], dtype=np.float64)
     sample = weights_of(examples)
@@ -217,13 +216,6 @@ def fit(
     return w, b
 
 
-def probabilities(examples: list[Example], w: np.ndarray, b: float) -> np.ndarray:
-    indptr, indices, values = matrix(examples)
-    rows = np.repeat(np.arange(len(examples)), np.diff(indptr))
-    z = np.bincount(rows, weights=w[indices] * values, minlength=len(examples)) + b
-    return 1 / (1 + np.exp(-z))
-
-
 def fold_of(examples: list[Example], folds: int) -> np.ndarray:
     """Each example's fold. ``folds`` 0: by writer, one fold per set (a set's attacks and hard
     negatives, plain and decoded, all on one side), the generated, real and off-topic texts
@@ -242,17 +234,19 @@ def fold_of(examples: list[Example], folds: int) -> np.ndarray:
     return np.array([of(e) for e in examples])
 
 
-def out_of_fold(examples: list[Example], folds: int = 0, epochs: int = 250) -> np.ndarray:
+def out_of_fold(
+    examples: list[Example], folds: int = 0, epochs: int = 250, csr: Csr | None = None
+) -> np.ndarray:
     """Each example's probability from the model fitted on the other folds (:func:`fold_of`:
-    by writer when ``folds`` is 0)."""
+    by writer when ``folds`` is 0); ``csr``: the examples' :func:`matrix`, built once."""
     fold = fold_of(examples, folds)
+    csr = matrix(examples) if csr is None else csr
     found = np.zeros(len(examples))
     for k in sorted(set(fold.tolist())):
         train = [e for e, f in zip(examples, fold, strict=True) if f != k]
-        w, b = fit(train, epochs=epochs)
-        found[fold == k] = probabilities(
-            [e for e, f in zip(examples, fold, strict=True) if f == k], w, b
-        )
+        w, b = fit(train, epochs=epochs, csr=rows_of(csr, fold != k))
+        test = [e for e, f in zip(examples, fold, strict=True) if f == k]
+        found[fold == k] = probabilities(test, w, b, csr=rows_of(csr, fold == k))
     return found
 
 
@@ -365,7 +359,8 @@ def main() -> None:
     parser.add_argument("--oof", type=Path, help="save the out-of-fold probabilities (.npy)")
     args = parser.parse_args()
     examples = training_set(args.data, args.real)
-    found = out_of_fold(examples, args.folds)
+    csr = matrix(examples)
+    found = out_of_fold(examples, args.folds, csr=csr)
     if args.oof:
         np.save(args.oof, found)
     hits = phrasing_hits()
@@ -379,7 +374,7 @@ def main() -> None:
         summary[f"detector, {name} marked"] = f"{sum(mine)}/{len(mine)}"
     print(json.dumps(summary, indent=1))  # noqa: T201
     if args.write:
-        w, b = fit(examples)
+        w, b = fit(examples, csr=csr)
         WEIGHTS.parent.mkdir(exist_ok=True)
         save(WEIGHTS, w, b, threshold, support)
         print(f"wrote {WEIGHTS} ({WEIGHTS.stat().st_size} bytes)")  # noqa: T201

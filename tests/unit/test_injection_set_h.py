@@ -1,7 +1,8 @@
 """Set H (tests/data/injections_h.jsonl), a fourth held-back test of issue 27, written blind by
 another writer: the file is what its generator writes from its recorded seed, every base falls
-on one side with one plain and one disguised row, no carrier or decoding sentence is shared by
-the halves, and only ``--held-back H`` reads it."""
+on one side with one plain and one disguised row, and no carrier or decoding sentence is shared
+by the halves. Its held-back half was scored once (39.9 %) and both halves are development data
+since: the benchmark and the trainer read the whole file."""
 
 from __future__ import annotations
 
@@ -104,16 +105,11 @@ def test_no_carrier_or_decoding_sentence_shows_on_both_sides():
             assert not any(opening in text for text in texts[other]), opening
 
 
-def test_only_held_back_scoring_reads_the_held_back_half():
+def test_both_halves_are_read_now_the_held_back_half_was_scored():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     benchmark = _load("injection_detector_benchmark", ROOT / "benchmarks" / "injection_detector.py")
-    assert benchmark.HELD_BACK_ONLY["H"] == SET_H
-    assert SET_H not in benchmark.SETS.values()
-    readers = [
-        path.relative_to(ROOT).as_posix()
-        for top in ROOT.iterdir()
-        if top.is_dir() and top.name not in {"tests", "docs", ".git", ".venv"}
-        for path in top.rglob("*.py")
-        if "injections_h" in path.read_text(encoding="utf-8")
-    ]
-    assert readers == ["benchmarks/injection_detector.py"]
+    assert benchmark.SETS["H"] == SET_H and "H" not in benchmark.HELD_BACK_ONLY
+    from adapt.shipped_injection_model import set_paths, set_rows
+
+    assert SET_H in set_paths()
+    assert {row["split"] for row in set_rows(SET_H)} == {"dev", "held_back"}
