@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from answers.seasons import months_named
+from answers.seasons import MONTH_SPAN, months_named
 from archive.store.counts import RecordQuery
 from archive.vessel_types import society_in
 from text.dates import MONTH, YEAR, listed_years, month_end, month_number
@@ -28,10 +28,7 @@ _MONTH_RANGE = re.compile(
     re.IGNORECASE,
 )
 #: "June to August 2013", "Oct-Dec 2013": a span of months without "from"/"between"
-_MONTH_SPAN = re.compile(
-    rf"\b{MONTH}\s*(?:to|through|thru|until|till|-|\u2013)\s*{MONTH}\s+(?:of\s+)?{YEAR}\b",
-    re.IGNORECASE,
-)
+_MONTH_SPAN = re.compile(rf"{MONTH_SPAN}\s+(?:of\s+)?{YEAR}\b", re.IGNORECASE)
 _MONTH_YEAR = re.compile(rf"\b{MONTH}\s+(?:of\s+)?{YEAR}\b", re.IGNORECASE)
 _HALF = re.compile(rf"\b(first|second|1st|2nd)\s+half\s+of\s+{YEAR}\b", re.IGNORECASE)
 _QUARTER = re.compile(

@@ -37,7 +37,7 @@ ROLE_BONUS: dict[Aspect, dict[str, float]] = {
 ROLE_RANK_DECAY = 0.25
 #: A sentence that is itself a question, for a why or how-fixed question.
 QUESTION_PENALTY = 1.0
-#: A sentence that asks back or is a courtesy rather than an outcome, questions mark or not:
+#: A sentence that asks back or is a courtesy rather than an outcome, question mark or not:
 #: a request for information ("can you send the log", "please post the output", "if you can
 #: provide that", "a bug report would help") or a greeting or sign-off ("hope this helps").
 ASKS_BACK = re.compile(

@@ -17,11 +17,10 @@ _SEASONS = (
     ("summer", r"summer(?:time)?", (6, 7, 8)),
     ("autumn", r"autumn|fall", (9, 10, 11)),
 )
-#: Two months joined as a span: "december to february".
-_SPAN = re.compile(
-    rf"\b{MONTH}\s*(?:to|through|thru|until|till|-|\u2013)\s*{MONTH}\b",
-    re.IGNORECASE,
-)
+#: Two months joined as a span: "december to february" (with a year after it, a period:
+#: "June to August 2013", :func:`answers.count_filters.period_in`).
+MONTH_SPAN = rf"\b{MONTH}\s*(?:to|through|thru|until|till|-|\u2013)\s*{MONTH}"
+_SPAN = re.compile(rf"{MONTH_SPAN}\b", re.IGNORECASE)
 #: Months listed with commas: "(Dec, Jan, Feb)".
 _LISTED = re.compile(
     rf"\b{MONTH}(?:\s*,\s*{MONTH})+(?:\s*,?\s*(?:and|or)\s*{MONTH})?\b",
