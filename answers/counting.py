@@ -345,16 +345,22 @@ def plural(words: str) -> str:
     return words[:-1] + "ies" if words.lower().endswith("y") else words + "s"
 
 
+def _records(n: int, noun: str) -> str:
+    """``n`` records, in the singular for one ("1 accident record")."""
+    return f"{n:,} {noun[:-1] if n == 1 else noun}"
+
+
 def compose_count(plan: CountPlan, count: RecordCount, cite: list[Passage]) -> str:
     """The answer: the count first, the set it was taken among, then cited examples."""
     markers = "".join(f"[C:{p['chunk_id']}]" for p in cite)
-    among = f"the {count.scope:,} {plan.noun}" + (f" {plan.scope}" if plan.scope else "")
+    among = f"the {_records(count.scope, plan.noun)}" + (f" {plan.scope}" if plan.scope else "")
+    one = count.matched == 1
     if plan.outcome:
-        lead = f"{count.matched:,} of {among} in the archive were {plan.outcome}"
-        lead += f", counted over every one {markers}."
+        lead = f"{count.matched:,} of {among} in the archive {'was' if one else 'were'}"
+        lead += f" {plan.outcome}, counted over every one {markers}."
     else:
-        lead = f"{count.matched:,} {plan.noun}" + (f" {plan.scope}" if plan.scope else "")
-        lead += f" are in the archive {markers}."
+        lead = _records(count.matched, plan.noun) + (f" {plan.scope}" if plan.scope else "")
+        lead += f" {'is' if one else 'are'} in the archive {markers}."
     lines = [lead.replace(" .", ".")]
     if count.related:
         lines.append(related_line(plan.noun, count.related))

@@ -215,3 +215,16 @@ def test_examples_name_one_incident_once() -> None:
     found = [{**_passage(f"{i:012x}", t), "date": "2009-09-18"} for i, t in enumerate(titles)]
     kept = distinct_incidents(found)  # type: ignore[arg-type]
     assert [p["title"].split()[0] for p in kept] == ["C0007677", "C0008322"]
+
+
+def test_one_record_is_said_in_the_singular() -> None:
+    """One matching record "was" fatal, one record "is" in the archive: a count of one reads as
+    English, not as "1 ... were"."""
+    plan = count_plan("How many accidents in Texas in 2011 were fatal?")
+    assert plan is not None
+    answer = compose_count(plan, RecordCount(matched=1, scope=9), [])
+    assert answer.startswith("1 of the 9 accident records in Texas from 2011 in the archive was")
+    plain = count_plan("How many accidents happened in Texas in 2011?")
+    assert plain is not None and not plain.outcome
+    answer = compose_count(plain, RecordCount(matched=1, scope=1), [])
+    assert answer.startswith("1 accident record in Texas from 2011 is in the archive")
