@@ -25,6 +25,7 @@ from answers.counting import (
     plan_for,
     plural,
 )
+from answers.occurrence_kinds import asks_occurrence_kinds, event_stems, occurrence_of
 from answers.pattern_asks import (
     asks_afterwards,
     asks_cause_of_set,
@@ -115,7 +116,7 @@ class PatternPlan:
     """A pattern question: the set (as a count plan), what is grouped, and the narrowing words."""
 
     plan: CountPlan
-    about: str  # cause | outcome | finding
+    about: str  # cause | outcome | finding | kind (of occurrence a report investigated)
     topic: str  # words every record of the set mentions ("landing"); "" for none
     ignore: frozenset[str]  # stems of the question's own words, which name no group
 
@@ -229,7 +230,8 @@ def _taic_plan(question: str, own: frozenset[str]) -> PatternPlan:
     scope = [f"of {mode} occurrences" if mode else "", period]
     topic = taic_topic(_involving(question), mentioned(question), question=question)
     plan = CountPlan(query, "TAIC reports", " ".join(s for s in scope if s), "")
-    return PatternPlan(plan, "finding", topic, own)
+    about = "kind" if asks_occurrence_kinds(question) else "finding"
+    return PatternPlan(plan, about, topic, own)
 
 
 def _whole_families(question: str, plan: CountPlan) -> CountPlan:
@@ -256,11 +258,13 @@ def _involving(question: str) -> str:
 
 def statements_of(pattern: PatternPlan, found: list[tuple[Passage, str]]) -> list[Statement]:
     """What is grouped, one item per record: a record's primary cause, a report's findings one
-    sentence at a time, a casualty's recorded value."""
+    sentence at a time (or the occurrence its title names), a casualty's recorded value."""
     out = []
     for passage, text in found:
         text = _PAGE_MARK.sub(" ", text)
-        if pattern.about == "finding":
+        if pattern.about == "kind":
+            out.append(Statement(passage["doc_id"], occurrence_of(text), passage))
+        elif pattern.about == "finding":
             out += [
                 Statement(passage["doc_id"], s, passage) for s in sentences(text) if len(s) > 30
             ]
@@ -289,12 +293,16 @@ def groups_of(
     shortest = 2 if pattern.about == "finding" else 1
     texts = [s.text for s in statements]
     names = proper_stems(texts)  # "New Zealand", "KiwiRail": places and bodies, not causes
+    events = event_stems(texts) if pattern.about == "kind" else None
+    if events is not None:  # a title capitalises its words; only an event names a group
+        names = set()
     return group_phrases(
         statements,
         ignore=pattern.ignore | names,
         glue=glue,
         shortest=shortest,
         kinds=kind_stems(texts),
+        nameable=None if events is None else lambda phrase: not events.isdisjoint(phrase),
     )
 
 
@@ -302,6 +310,8 @@ def _basis(pattern: PatternPlan) -> tuple[str, str]:
     """What the groups are made of, as the answer names it: (grouped by, what a record has)."""
     if pattern.about == "finding":
         return "findings", "findings"
+    if pattern.about == "kind":
+        return "kind of occurrence (the report's title)", "a title"
     if pattern.plan.query.kind == "casualty":
         if pattern.about == "outcome":
             return "recorded consequences", "consequences"
@@ -335,7 +345,7 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
         for line in example_lines(group, shown):
             markers = "".join(f"[C:{s.passage['chunk_id']}]" for s in line)
             said = _clip(_said(line[0]))
-            if line[0].passage["kind"] != "casualty":
+            if line[0].passage["kind"] != "casualty" and pattern.about != "kind":
                 said = "; ".join(s.passage["title"] for s in line) + f": {said}"
             lines.append(f"  - {said} {markers}")
     rest = sum(g.count for g in groups[top:])
