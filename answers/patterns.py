@@ -42,6 +42,7 @@ from answers.pattern_asks import (
 )
 from answers.pattern_groups import (
     GLUE_SHARE,
+    OTHER,
     Group,
     Statement,
     group_categories,
@@ -292,10 +293,9 @@ def groups_of(
     glue = {s for s, share in shares.items() if share >= GLUE_SHARE} if shares else None
     shortest = 2 if pattern.about == "finding" else 1
     texts = [s.text for s in statements]
-    names = proper_stems(texts)  # "New Zealand", "KiwiRail": places and bodies, not causes
     events = event_stems(texts) if pattern.about == "kind" else None
-    if events is not None:  # a title capitalises its words; only an event names a group
-        names = set()
+    # "New Zealand", "KiwiRail": places and bodies, not causes; a title capitalises every word
+    names = proper_stems(texts) if events is None else set()
     return group_phrases(
         statements,
         ignore=pattern.ignore | names,
@@ -341,7 +341,10 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     shown: list[frozenset[str]] = []
     for group in groups[:top]:
         share = 100 * group.count / max(grouped, 1)
-        lines.append(f"- **{group.name}** — {group.count:,} of {grouped:,} ({share:.0f}%)")
+        name = (
+            "Other occurrences" if group.name == OTHER and pattern.about == "kind" else group.name
+        )
+        lines.append(f"- **{name}** — {group.count:,} of {grouped:,} ({share:.0f}%)")
         for line in example_lines(group, shown):
             markers = "".join(f"[C:{s.passage['chunk_id']}]" for s in line)
             said = _clip(_said(line[0]))

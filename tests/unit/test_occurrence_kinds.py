@@ -86,3 +86,4 @@ def test_reports_group_by_the_occurrence_not_the_vehicle() -> None:
     assert "Passenger train" not in named  # a vehicle alone names no kind
     answer = compose_pattern(pattern, len(TITLES), groups)
     assert "Grouped by kind of occurrence" in answer
+    assert "**Other occurrences** — 1 of 6" in answer  # no cause is grouped here
