@@ -189,7 +189,7 @@ def selects_records(question: str) -> bool:
     "Give me the usual causes for Arizona between 2013 and 2015"). A mailbox holds no such
     records: its question finds an empty set and is grouped over its threads
     (:func:`graph.nodes.count_records.grouped`)."""
-    sea = _at_sea(question, outcome=False)
+    sea = _at_sea(question, _asks_outcome(question))
     query = plan_for(question, sea=sea).query
     phased = not sea and bool(phases_in(_GEAR.sub(" ", question)))  # "landing gear": a part
     return query != RecordQuery(kind=query.kind) or phased
