@@ -99,7 +99,7 @@ _SEA = re.compile(
     re.IGNORECASE,
 )
 _INVOLVING = re.compile(
-    r"\b(?:involving|about|related\s+to|caused\s+by)\s+(?P<words>[\w\s-]{3,40}?)"
+    r"\b(?:involving|(?<!what\s)(?<!how\s)about|related\s+to|caused\s+by)\s+(?P<words>[\w\s-]{3,40}?)"
     r"(?=\s+(?:in|on|at|during|from|between|since|before|that|which|investigated)\b|[?.!,]|$)",
     re.IGNORECASE,
 )
