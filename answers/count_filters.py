@@ -247,12 +247,14 @@ _MINOR_ONLY = re.compile(
 def states_named(question: str, states: list[str]) -> tuple[str, ...]:
     """The states a question names, each once, in its order, and those of a region it names,
     unless the region's own states follow it in brackets ("the Southwest (Arizona, New
-    Mexico)": those two)."""
+    Mexico)": those two) or the question names two or more of them elsewhere ("Mountain West
+    question: in Idaho, Montana and Wyoming": the three it means)."""
     found = list(states)
     for pattern, members in REGIONS.items():
         match = re.search(rf"\b(?:{pattern})\b", question, re.IGNORECASE)
         bracket = re.match(r"\s*\(([^()]*)\)", question[match.end() :]) if match else None
         listed = bracket is not None and any(s.lower() in bracket[1].lower() for s in states)
+        listed = listed or sum(s in members for s in states) >= 2
         if match and not listed:  # "New England (CT, ME, …)": postal codes list none by name
             found += [s for s in members if s not in found]
     return tuple(dict.fromkeys(found))

@@ -25,6 +25,7 @@ from answers.counting import (
     plan_for,
     plural,
 )
+from answers.occurrence_kinds import asks_occurrence_kinds, event_stems, occurrence_of
 from answers.pattern_asks import (
     asks_afterwards,
     asks_cause_of_set,
@@ -41,6 +42,7 @@ from answers.pattern_asks import (
 )
 from answers.pattern_groups import (
     GLUE_SHARE,
+    OTHER,
     Group,
     Statement,
     group_categories,
@@ -97,7 +99,7 @@ _SEA = re.compile(
     re.IGNORECASE,
 )
 _INVOLVING = re.compile(
-    r"\b(?:involving|about|related\s+to|caused\s+by)\s+(?P<words>[\w\s-]{3,40}?)"
+    r"\b(?:involving|(?<!what\s)(?<!how\s)about|related\s+to|caused\s+by)\s+(?P<words>[\w\s-]{3,40}?)"
     r"(?=\s+(?:in|on|at|during|from|between|since|before|that|which|investigated)\b|[?.!,]|$)",
     re.IGNORECASE,
 )
@@ -115,7 +117,7 @@ class PatternPlan:
     """A pattern question: the set (as a count plan), what is grouped, and the narrowing words."""
 
     plan: CountPlan
-    about: str  # cause | outcome | finding
+    about: str  # cause | outcome | finding | kind (of occurrence a report investigated)
     topic: str  # words every record of the set mentions ("landing"); "" for none
     ignore: frozenset[str]  # stems of the question's own words, which name no group
 
@@ -187,7 +189,7 @@ def selects_records(question: str) -> bool:
     "Give me the usual causes for Arizona between 2013 and 2015"). A mailbox holds no such
     records: its question finds an empty set and is grouped over its threads
     (:func:`graph.nodes.count_records.grouped`)."""
-    sea = _at_sea(question, outcome=False)
+    sea = _at_sea(question, _asks_outcome(question))
     query = plan_for(question, sea=sea).query
     phased = not sea and bool(phases_in(_GEAR.sub(" ", question)))  # "landing gear": a part
     return query != RecordQuery(kind=query.kind) or phased
@@ -229,7 +231,8 @@ def _taic_plan(question: str, own: frozenset[str]) -> PatternPlan:
     scope = [f"of {mode} occurrences" if mode else "", period]
     topic = taic_topic(_involving(question), mentioned(question), question=question)
     plan = CountPlan(query, "TAIC reports", " ".join(s for s in scope if s), "")
-    return PatternPlan(plan, "finding", topic, own)
+    about = "kind" if asks_occurrence_kinds(question) else "finding"
+    return PatternPlan(plan, about, topic, own)
 
 
 def _whole_families(question: str, plan: CountPlan) -> CountPlan:
@@ -256,11 +259,13 @@ def _involving(question: str) -> str:
 
 def statements_of(pattern: PatternPlan, found: list[tuple[Passage, str]]) -> list[Statement]:
     """What is grouped, one item per record: a record's primary cause, a report's findings one
-    sentence at a time, a casualty's recorded value."""
+    sentence at a time (or the occurrence its title names), a casualty's recorded value."""
     out = []
     for passage, text in found:
         text = _PAGE_MARK.sub(" ", text)
-        if pattern.about == "finding":
+        if pattern.about == "kind":
+            out.append(Statement(passage["doc_id"], occurrence_of(text), passage))
+        elif pattern.about == "finding":
             out += [
                 Statement(passage["doc_id"], s, passage) for s in sentences(text) if len(s) > 30
             ]
@@ -288,13 +293,16 @@ def groups_of(
     glue = {s for s, share in shares.items() if share >= GLUE_SHARE} if shares else None
     shortest = 2 if pattern.about == "finding" else 1
     texts = [s.text for s in statements]
-    names = proper_stems(texts)  # "New Zealand", "KiwiRail": places and bodies, not causes
+    events = event_stems(texts) if pattern.about == "kind" else None
+    # "New Zealand", "KiwiRail": places and bodies, not causes; a title capitalises every word
+    names = proper_stems(texts) if events is None else set()
     return group_phrases(
         statements,
         ignore=pattern.ignore | names,
         glue=glue,
         shortest=shortest,
         kinds=kind_stems(texts),
+        nameable=None if events is None else lambda phrase: not events.isdisjoint(phrase),
     )
 
 
@@ -302,6 +310,8 @@ def _basis(pattern: PatternPlan) -> tuple[str, str]:
     """What the groups are made of, as the answer names it: (grouped by, what a record has)."""
     if pattern.about == "finding":
         return "findings", "findings"
+    if pattern.about == "kind":
+        return "kind of occurrence (the report's title)", "a title"
     if pattern.plan.query.kind == "casualty":
         if pattern.about == "outcome":
             return "recorded consequences", "consequences"
@@ -331,11 +341,14 @@ def compose_pattern(pattern: PatternPlan, size: int, groups: list[Group], *, top
     shown: list[frozenset[str]] = []
     for group in groups[:top]:
         share = 100 * group.count / max(grouped, 1)
-        lines.append(f"- **{group.name}** — {group.count:,} of {grouped:,} ({share:.0f}%)")
+        name = (
+            "Other occurrences" if group.name == OTHER and pattern.about == "kind" else group.name
+        )
+        lines.append(f"- **{name}** — {group.count:,} of {grouped:,} ({share:.0f}%)")
         for line in example_lines(group, shown):
             markers = "".join(f"[C:{s.passage['chunk_id']}]" for s in line)
             said = _clip(_said(line[0]))
-            if line[0].passage["kind"] != "casualty":
+            if line[0].passage["kind"] != "casualty" and pattern.about != "kind":
                 said = "; ".join(s.passage["title"] for s in line) + f": {said}"
             lines.append(f"  - {said} {markers}")
     rest = sum(g.count for g in groups[top:])

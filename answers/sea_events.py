@@ -46,7 +46,7 @@ EVENTS = (
     ),
     ("overboard", r"(?:fell|falling|fall|lost|went|going)\s+overboard|overboard"),
     ("flooding", r"flooding|flooded"),
-    ("hull failure", r"hull\s+failures?"),
+    ("hull failure", r"hull\s+(?:failures?|fail(?:s|ed|ing)?)"),
     # the ship went missing, not people ("crew dead or missing" is no event)
     (
         "missing",

@@ -1,6 +1,7 @@
 """The cause and outcome statements of a whole matching set (every record, not the top-k), for
 pattern questions ("most common causes of fatal landing accidents"): an NTSB record's probable
-cause, an IMO casualty's recorded initial event or consequences, a TAIC report's findings."""
+cause, an IMO casualty's recorded initial event or consequences, a TAIC report's findings (or,
+for what the reports were about, its title)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from archive.store.passages import PASSAGE_COLUMNS, Passage, passage_of
 MAX_RECORDS = 20000
 #: Records read for the reference set (words every statement of a kind uses).
 REFERENCE = 3000
-#: What a pattern groups: causes, recorded outcomes, or an investigation's findings.
-About = Literal["cause", "outcome", "finding"]
+#: What a pattern groups: causes, recorded outcomes, an investigation's findings, or the kind of
+#: occurrence a report investigated (its title).
+About = Literal["cause", "outcome", "finding", "kind"]
 #: Sections holding a record's statements, per kind (matched case-insensitively with LIKE).
 SECTIONS = {
     "ntsb_report": ("probable cause",),
@@ -41,7 +43,8 @@ async def set_statements(
     """Every record of ``query`` (narrowed to records any passage of which mentions all words of
     ``topic``, by the English text-search stems) with its statements. A casualty's statement is
     its recorded initial event (``about="outcome"``: its consequences) on its first passage; a
-    report's are the passages of its cause or findings sections."""
+    report's are the passages of its cause or findings sections (``about="kind"``: its title,
+    which names the occurrence investigated, on its first passage)."""
     where, params = where_clause(query)
     if topic.strip():
         where = sql.SQL(
@@ -50,9 +53,12 @@ async def set_statements(
         ).format(where)
         params["topic"] = topic
     field_name = "consequences" if about == "outcome" else "initial_event"
+    recorded: sql.Composable = sql.SQL("d.metadata->>{}").format(sql.Literal(field_name))
     sections = SECTIONS.get(query.kind)
+    if about == "kind":
+        recorded, sections = sql.SQL("d.title"), None
     statement = sql.SQL(
-        "WITH chosen AS (SELECT d.doc_id, d.date, d.metadata->>{field} AS recorded"
+        "WITH chosen AS (SELECT d.doc_id, d.date, {recorded} AS recorded"
         " FROM documents d WHERE {where} ORDER BY d.date DESC NULLS LAST, d.doc_id"
         " LIMIT %(limit)s)"
         " SELECT {columns}, chosen.recorded FROM chosen"
@@ -60,7 +66,7 @@ async def set_statements(
         " WHERE {sections}"
         " ORDER BY chosen.date DESC NULLS LAST, chosen.doc_id, c.ordinal"
     ).format(
-        field=sql.Literal(field_name),
+        recorded=recorded,
         where=where,
         columns=sql.SQL(PASSAGE_COLUMNS),
         sections=_section_test(sections),

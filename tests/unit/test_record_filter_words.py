@@ -118,6 +118,11 @@ def test_regions_in_users_words_are_their_states(question: str, states: set[str]
         assert set(query.regions) == states, question
 
 
+def test_a_region_with_its_states_named_is_those_states() -> None:
+    query = _pattern("Mountain states, namely Colorado and Utah: usual causes?").plan.query
+    assert set(query.regions) == {"Colorado", "Utah"}
+
+
 def test_west_virginia_is_one_state() -> None:
     query = _pattern("Accidents in West Virginia: usual causes?").plan.query
     assert (query.region, query.regions) == ("West Virginia", ())

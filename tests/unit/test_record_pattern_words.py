@@ -112,6 +112,18 @@ def test_what_becomes_of_the_ships_asks_their_consequences() -> None:
     assert _pattern("Groundings in the Baltic: what usually causes them?").about == "cause"
 
 
+def test_what_follows_an_event_only_ships_record_is_a_casualty_pattern() -> None:
+    plan = _pattern("After the hull failed, what usually followed?")
+    assert plan.plan.query.kind == "casualty" and plan.about == "outcome"
+    assert plan.plan.query.initial_event == "hull failure"
+
+
+def test_what_about_a_place_introduces_it_and_is_no_topic() -> None:
+    plan = _pattern("What about Ohio in summer - the usual causes of accidents?")
+    assert plan.plan.query.region == "Ohio" and plan.topic == ""
+    assert _pattern("Common causes of accidents about fuel in Ohio?").topic == "fuel"
+
+
 def test_a_taic_question_reads_its_period_modes_and_topic() -> None:
     rail = _pattern("Rail occurrences TAIC investigated between 2012 and 2014: common threads?")
     assert rail.plan.query.mode == "rail"
