@@ -190,6 +190,43 @@ def totals(rows: list[list[object]]) -> list[list[object]]:
     ]  # fmt: skip
 
 
+#: Limits on real windows flagged to choose cutoffs under: the trainer's (1 in 10,000: none of the
+#: ~2,000 windows out of fold here), 1 in 1,000, and none (the hard negatives alone).
+REAL_LIMITS = (1e-4, 1e-3, 1.0)
+
+
+def real_limits(
+    examples: list[Example],
+    hits: dict[str, tuple[bool, bool]],
+    found: list[tuple[np.ndarray, Scores, np.ndarray, Scores]],
+) -> list[list[object]]:
+    """E-H pooled, for the n-gram and the ``logit`` scorers, with cutoffs chosen on the training
+    writers under each of :data:`REAL_LIMITS`: which limit binds."""
+    rows: list[list[object]] = []
+    for limit in REAL_LIMITS:
+        for name in ("ngram", "logit"):
+            join = SCORERS[name]
+            counts = np.zeros(5)
+            for train, inner, test, outer in found:
+                trained = [examples[i] for i in train]
+                cut = choose_cutoffs(trained, join(*inner), hits, max_real=limit)
+                scored = [examples[i] for i in test]
+                is_real = np.array([e.kind == "real" for e in scored])
+                p = join(*outer)
+                best = by_entry([e for e in scored if e.kind != "real"], p[~is_real])
+                flags = marked(best, hits, *cut)
+                for label, at in ((1, 0), (0, 2)):
+                    keys = [k for k, (lab, _) in best.items() if lab == label]
+                    counts[at : at + 2] += (sum(flags[k] for k in keys), len(keys))
+                counts[4] += int((p[is_real] >= cut[0]).sum())
+            rows.append([
+                "none" if limit >= 1 else f"1 in {round(1 / limit):,}", name,
+                _pct(int(counts[0]), int(counts[1])), _pct(int(counts[2]), int(counts[3])),
+                int(counts[4]),
+            ])  # fmt: skip
+    return rows
+
+
 HARD_RATES = (0.02, 0.03, 0.04, 0.05, 0.06, 0.08)
 
 
