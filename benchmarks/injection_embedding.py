@@ -312,6 +312,17 @@ def main() -> None:
                 ["scorer", *(f"hard negatives <= {c:.0%}" for c in HARD_RATES)],
                 frontier(examples, hits, found),
             ),
+            Table(
+                "real_limit",
+                [
+                    "real windows limit",
+                    "scorer",
+                    "recognised",
+                    "hard negatives flagged",
+                    "real windows flagged",
+                ],
+                real_limits(examples, hits, found),
+            ),  # fmt: skip
             Table("cost", ["reading", "texts", "ms per text (CPU)"], cost(embedder, windows)),
         ],
         as_json=args.json,
