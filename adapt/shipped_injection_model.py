@@ -289,11 +289,14 @@ def marked(
 
 
 def choose_cutoffs(
-    examples: list[Example], found: np.ndarray, hits: dict[str, tuple[bool, bool]]
+    examples: list[Example],
+    found: np.ndarray,
+    hits: dict[str, tuple[bool, bool]],
+    max_real: float = MAX_REAL_RATE,
 ) -> tuple[float, float]:
     """The threshold and the cue support: of the pairs whose out-of-fold rates keep the hard
     negatives the detector marks at most :data:`MAX_HARD_RATE` and the real windows flagged at
-    most :data:`MAX_REAL_RATE`, the one that recognises most attacks (the lower threshold, then
+    most ``max_real``, the one that recognises most attacks (the lower threshold, then
     the higher support, on a tie)."""
     real_p = np.array([p for e, p in zip(examples, found, strict=True) if e.kind == "real"])
     best = by_entry(examples, found)
@@ -301,7 +304,7 @@ def choose_cutoffs(
     hard = [k for k, (label, _) in best.items() if label == 0]
     chosen: tuple[float, float, float] = (-1.0, 0.995, NO_SUPPORT)
     for threshold in np.round(np.arange(0.30, 0.995, 0.01), 2):
-        if (real_p >= threshold).mean() > MAX_REAL_RATE:
+        if (real_p >= threshold).mean() > max_real:
             continue
         for support in (NO_SUPPORT, *np.round(np.arange(0.1, threshold, 0.1), 1)[::-1]):
             flags = marked(best, hits, float(threshold), float(support))

@@ -121,6 +121,9 @@ def test_the_cutoffs_recognise_most_attacks_within_the_false_positive_limits() -
     # from 0.71 the classifier marks a0; cues supported from 0.2 add a2 and a3, and h0 (1 of 40
     # hard negatives, within 3 %); the higher support wins the tie with 0.1
     assert choose_cutoffs(examples, found, hits) == (0.71, 0.2)
+    # allowed 1 real window in 1,000, the three at 0.7 no longer bar a lower threshold: from 0.3
+    # the classifier marks a0-a2 (and h0: 1 of 40), the cue supported from 0.2 adds a3
+    assert choose_cutoffs(examples, found, hits, max_real=1e-3) == (0.3, 0.2)
     # a third hard negative the classifier reads at 0.9, with a cue: a cue supported below 0.5
     # would now mark 2 of 40, so cues never count alone and only a0 is recognised
     hits["h2"] = (False, True)
