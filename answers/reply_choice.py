@@ -47,6 +47,8 @@ TAKEN_UP = 0.5
 ENDORSED = 0.5
 STANDING = 0.5
 SAYS_ASKED = 0.25
+#: The asker's resolution reporting what was asked after every other eligible reply.
+CONCLUDED = 0.5
 QUESTIONS = 0.75  # times the share of its sentences that are questions
 SAME_HERE = 1.0
 #: A reply to a third user's side question answers that question, not the asker's problem.
@@ -192,7 +194,25 @@ def choose(candidates: Sequence[Reply], thread: Thread, wanted: Sequence[str]) -
         for r in usable
         if r.best >= (CONFIRMED_SHARE if backed(r, thread, wanted) else ELIGIBLE_SHARE) * top
     ] or [r for r in answers if r.best == top]  # a best score below zero is no share's bar
-    return max(reversed(eligible), key=lambda r: weight(r, thread, top, wanted))
+    last = _concluding(eligible, thread, wanted, top)
+    return max(
+        reversed(eligible),
+        key=lambda r: weight(r, thread, top, wanted) + CONCLUDED * (r is last),
+    )
+
+
+def _concluding(
+    eligible: Sequence[Reply], thread: Thread, wanted: Sequence[str], top: float
+) -> Reply | None:
+    """The asker's own resolution that reports what was asked after every other eligible
+    reply and answers the question best: the thread's last word ("The resolution is that
+    ..."), which the replies before it only guessed at (a resolution of another of the
+    asker's problems answers the question less well than a reply does)."""
+    if not eligible:
+        return None
+    last = max(eligible, key=lambda r: thread.messages.index(r.message))
+    mine = last.message.key == thread.asker and reports_asked(last, wanted)
+    return last if mine and last.best >= top else None
 
 
 def reports_asked(reply: Reply, wanted: Sequence[str]) -> bool:

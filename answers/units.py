@@ -168,7 +168,9 @@ def _units_of(record: Passage, rank: int) -> list[Unit]:
     if record.get("kind") == "thread_digest":
         return _digest_units(record, rank)
     opening = _opens_thread(record)
-    for position, sentence in enumerate(_introduced(sentences(unglue(record["text"])))):
+    for position, sentence in enumerate(
+        _short_joined(_introduced(sentences(unglue(record["text"]))))
+    ):
         text = BOILERPLATE.sub("", sentence)
         if _copyable(text) and not _NOT_CONTENT.search(text):
             role = _role(text)
@@ -206,6 +208,25 @@ def _introduced(parts: list[str]) -> list[str]:
         open_list = False
     return out
 
+
+def _short_joined(parts: list[str]) -> list[str]:
+    """``parts`` with a short statement between two sentences joined to the one before ("This
+    was a user error on my part.", then "My QSFPs were swapped."): alone it is too short to be
+    copied, yet in mid-message it is as much the writer's point as its neighbours (a greeting
+    or a sign-off is not in mid-message)."""
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        inside = bool(out) and i + 1 < len(parts) and len(parts[i + 1]) >= MIN_CHARS
+        short = MIN_CHARS // 2 <= len(part) < MIN_CHARS
+        if inside and short and _SHORT_STATEMENT.fullmatch(part) and _ENDED.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out
+
+
+#: A short statement of three words or more, ended as a sentence ("My QSFPs were swapped.").
+_SHORT_STATEMENT = re.compile(r"[A-Z]\S*(?:\s+\S+){2,}[.!]")
 
 #: A name set on a line of its own (a variable, a path, a file, a part: "UHD_IMAGES_DIR",
 #: "/usr/lib/uhd", "x310.yml"), which the sentence before it names; not a signature ("--M",

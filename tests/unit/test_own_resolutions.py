@@ -144,3 +144,38 @@ def test_an_outlook_quote_header_starts_quoted_text() -> None:
         "Thanks for the suggestion, they were all on the roof."
     )
     assert own_text(text) == "I found the root cause: the dongle jams the receiver."
+
+
+def test_a_short_statement_inside_a_message_is_kept_with_the_sentence_before_it() -> None:
+    text = (
+        "This was a user error on my part. My cables were swapped. The host was routing "
+        "traffic to the right port, which allowed pings to work. Thanks in advance."
+    )
+    texts = [u.text for u in units_of(mail("a00000000027", text, "m27@x", "Daniel"), 0)]
+    assert "This was a user error on my part. My cables were swapped." in texts, texts
+    assert not any("Thanks in advance" in t for t in texts), texts  # a sign-off, not inside
+
+
+def test_the_askers_resolution_after_the_replies_is_the_threads_last_word() -> None:
+    guess = mail(
+        "a00000000028",
+        "I think your X310 is not transmitting anything at 900 MHz because flow control stalls it.",
+        "m28@x",
+        "Marcus",
+        reply_to=THREAD,
+        day="2024-05-03",
+        standing=0.95,
+    )
+    own = mail(
+        "a00000000029",
+        "The resolution is that the X310 daughterboard clock was slower than the radio clock, "
+        "so my X310 was not transmitting anything at 900 MHz.",
+        "m29@x",
+        "Daniel",
+        reply_to="m28@x",
+        day="2024-05-05",
+    )
+    agree = mail("a00000000030", "I agree with Marcus here.", "m30@x", "Carl", reply_to="m28@x")
+    question = "Why was my X310 not transmitting anything at 900 MHz?"
+    said = answer(question, "cause", [ASK, guess, agree, own])
+    assert own["chunk_id"] in markers(said), said
