@@ -20,9 +20,8 @@ was shown in the first five, and mostly it was already first: such a question (n
 before any correction) can only keep its place or lose it, and a mean over all questions buries
 the few dozen a correction is for under them (the feedback simulation's NTSB checks straddled
 zero at 1,000 events). So the gain is judged on the *movable* questions alone, those whose opened
-documents were not already first: at least :data:`MIN_MOVABLE` of them, a mean gain and more
-rising than falling; and the questions already first must not lose more than
-:data:`FIRST_MARGIN` nDCG@10 on average.
+documents were not already first: at least :data:`MIN_MOVABLE` of them and a mean gain; and the
+questions already first must not lose more than :data:`FIRST_MARGIN` nDCG@10 on average.
 """
 
 from __future__ import annotations
@@ -52,9 +51,13 @@ K = 10
 #: Fewest movable questions (opened documents not already first) a check's gain may rest on.
 MIN_MOVABLE = 10
 #: The mean nDCG@10 the questions already first may lose to a correction that lifts the movable
-#: ones; chosen on the dev side of the feedback simulation (benchmarks/feedback_vocabulary_dev.py,
-#: simulation queries only), never on its evaluation queries.
-FIRST_MARGIN = 0.01
+#: ones, and whether more movable questions must also rise than fall. Chosen on the dev side of
+#: the feedback simulation (benchmarks/feedback_vocabulary_dev.py, simulation queries only, never
+#: its evaluation queries): a blend that lifts the movable questions on average moves many of
+#: them one place down while lifting others several, so counting them refused what gained, and
+#: 0.05 is the smallest margin that installed every fold's vocabulary that gained held out.
+FIRST_MARGIN = 0.05
+MAJORITY = False
 
 
 @dataclass(frozen=True)
@@ -126,14 +129,15 @@ class Fitted:
         deltas = [d for d, f in zip(self.deltas, self.first, strict=True) if f]
         return sum(deltas) / len(deltas) if deltas else 0.0
 
-    def passes(self, margin: float = FIRST_MARGIN) -> bool:
-        """At least :data:`MIN_MOVABLE` movable questions, their mean a gain with more rising
-        than falling, and the questions already first losing at most ``margin`` on average."""
+    def passes(self, margin: float = FIRST_MARGIN, *, majority: bool = MAJORITY) -> bool:
+        """At least :data:`MIN_MOVABLE` movable questions, their mean a gain (with more rising
+        than falling when ``majority``), and the questions already first losing at most
+        ``margin`` on average."""
         moved = self.movable()
         return (
             moved["questions"] >= MIN_MOVABLE
             and moved["after"] > moved["before"] + 1e-12
-            and moved["better"] > moved["worse"]
+            and (moved["better"] > moved["worse"] or not majority)
             and self.first_change() >= -margin - 1e-12
         )
 

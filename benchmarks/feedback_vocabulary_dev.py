@@ -58,7 +58,7 @@ USERS = (100, 200, 400)
 FORCED = (0.5, 2.0)
 #: Margins of the check's guard on the questions already first (adapt.memory_fit.FIRST_MARGIN:
 #: the mean nDCG@10 they may lose), each applied as "checked" is, to choose it on the dev side.
-MARGINS = (0.0, 0.005, 0.01, 0.02, 0.05)
+MARGINS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.1, 1.0)
 COLUMNS = (
     "variant",
     "users",
@@ -126,10 +126,12 @@ def rows(
             everyone = list(range(len(labelled)))
             variants = {"checked": fitted.vocabulary if fitted.installable else None}
             for margin in MARGINS:
-                passes = fitted.vocabulary is not None and fitted.check.passes(margin)
-                variants[f"checked, first lose ≤ {margin:g}"] = (
-                    fitted.vocabulary if passes else None
-                )
+                for majority in (True, False):
+                    passes = fitted.check.passes(margin, majority=majority)
+                    label = f"checked, first lose ≤ {margin:g}" + (
+                        ", more rise" if majority else ""
+                    )
+                    variants[label] = fitted.vocabulary if passes else None
             variants.update(forced(questions, everyone, ""))
             if users == USERS[-1]:  # no users: every other fold's query labelled by its qrels
                 oracle = VocabularyQuestions(

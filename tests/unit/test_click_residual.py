@@ -114,7 +114,7 @@ def test_a_residual_lifting_what_can_move_and_keeping_the_first_ones_is_installe
     some = ClickResidual(np.ones(WIDTH), np.zeros(WIDTH), np.ones(WIDTH), 1.0)
     lifts = nested_check(first=200, fell=4, rose=5, sank=3, still=4)
     assert FittedResidual(some, lifts, 0.1, 900).installable
-    drops = nested_check(first=200, fell=8, rose=5, sank=3, still=4)
+    drops = nested_check(first=200, fell=30, rose=5, sank=3, still=4)
     assert not FittedResidual(some, drops, 0.1, 900).installable
     few = nested_check(first=40, fell=0, rose=MIN_MOVABLE - 1, sank=0, still=0)
     assert not FittedResidual(some, few, 0.1, 90).installable

@@ -81,7 +81,7 @@ def test_a_vocabulary_lifting_what_can_move_and_keeping_the_first_ones_is_instal
     lifts = nested_check(first=200, fell=4, rose=5, sank=3, still=4)
     assert FittedVocabulary(some, lifts, 1.0, 212).installable
     assert not FittedVocabulary(None, lifts, None, 0).installable  # nothing chosen
-    drops = nested_check(first=200, fell=8, rose=5, sank=3, still=4)
+    drops = nested_check(first=200, fell=30, rose=5, sank=3, still=4)
     assert not FittedVocabulary(some, drops, 1.0, 212).installable
     few = nested_check(first=40, fell=0, rose=MIN_MOVABLE - 1, sank=0, still=0)
     assert not FittedVocabulary(some, few, 1.0, 49).installable
