@@ -16,9 +16,10 @@ on 30–150 feedback questions, a head and a refitted reranker lost on questions
 Without enough feedback the command says so and changes nothing. With enough, the memory's
 settings are chosen by cross-validation over every labelled question, and it is installed only
 when a nested cross-validation, each question scored by a memory fitted without it against the
-collection's served order without a memory, shows a mean gain with more questions rising than
-falling (:attr:`adapt.memory_fit.Fitted.installable`); otherwise the current model stays, and the
-report says why. Everything from ranking the labelled questions to recording the memory runs
+collection's served order without a memory, shows a gain on the questions whose opened documents
+were not already first and no loss beyond a margin on those that were (:meth:`adapt.memory_fit.
+Fitted.passes`, the vocabulary's and residual's check too); otherwise the current model stays,
+and the report says why. Everything from ranking the labelled questions to recording the memory runs
 under the collection's write lock, so no other ingest or adapt run changes what is judged.
 """
 
@@ -37,12 +38,12 @@ from psycopg import AsyncConnection
 
 from adapt.command import AdaptOptions, adapt_unlocked, write_err
 from adapt.feedback import FeedbackLabel, enough, read_shown, record_run, turn_labels, usable
-from adapt.memory_fit import FOLDS, Ranked, fit_memory
+from adapt.memory_fit import FOLDS, Fitted, Ranked, fit_memory
 from adapt.memory_store import install_memory
 from adapt.queries import QuerySource
 from adapt.residual_fit import FittedResidual, fit_residual, served_with
 from adapt.services import Collection
-from adapt.vocabulary_fit import FittedVocabulary, blended, fit_vocabulary
+from adapt.vocabulary_fit import blended, fit_vocabulary
 from archive.store.locks import rewriting
 from tools.click_memory import ClickMemory
 
@@ -158,12 +159,11 @@ async def _remember(
         why = (
             "the memory's cross-validated choice is to lift nothing"
             if fitted.memory is None
-            else f"a memory scored {check['after']:.4f} against {check['before']:.4f} without one "
-            f"({fitted.worse} questions lower, {fitted.better} higher)"
+            else f"a memory: {fitted.verdict()}"
         )
-        why += "; " + _vocabulary_refused(vocabulary)
+        why += "; " + _refused("vocabulary", vocabulary.vocabulary is None, vocabulary.check)
         if residual is not None:
-            why += "; " + _residual_refused(residual)
+            why += "; " + _refused("residual", residual.residual is None, residual.check)
         return {
             **found,
             "installed": False,
@@ -181,31 +181,11 @@ async def _remember(
     return {**found, "installed": True, "parts": parts, "memory": meta}
 
 
-def _vocabulary_refused(vocabulary: FittedVocabulary) -> str:
-    weighted = vocabulary.report()["weighted"]
-    detail = (
-        f"weighted by the places users opened at; the questions lower weigh {weighted['lower']:g},"
-        f" those higher {weighted['higher']:g}"
-    )
-    scores = (weighted["after"], weighted["before"])
-    return _refused("vocabulary", vocabulary.vocabulary is None, "no blend", scores, detail)
-
-
-def _residual_refused(residual: FittedResidual) -> str:
-    check = residual.report()
-    detail = f"{residual.check.worse} questions lower, {residual.check.better} higher"
-    scores = (check["after"], check["before"])
-    return _refused("residual", residual.residual is None, "no correction", scores, detail)
-
-
-def _refused(
-    name: str, none_chosen: bool, none: str, scores: tuple[float, float], detail: str
-) -> str:
+def _refused(name: str, none_chosen: bool, check: Fitted) -> str:
     """Why a click vocabulary or residual was not installed."""
     if none_chosen:
-        return f"the {name}'s cross-validated choice is {none}"
-    after, before = scores
-    return f"a {name} scored {after:.4f} against {before:.4f} without one ({detail})"
+        return f"the {name}'s cross-validated choice is none"
+    return f"a {name}: {check.verdict()}"
 
 
 __all__ = ["Ranker", "adapt_lock", "adapt_on_labels"]

@@ -170,15 +170,27 @@ def _remove_old_models(folder: Path, *, keep: Path) -> None:
             logger.info("removed the previous adapted model %s", old)
 
 
-def _correction_line(check: dict[str, Any], name: str, chosen: str, scores: dict[str, Any]) -> str:
-    """One line of a click vocabulary's or residual's check (``scores``: the means it decided
-    on, weighted or not)."""
-    weighted = " weighted by the places opened at," if scores is not check else ""
-    return (
-        f"  {check['folds']}-fold check     {check['metric']} {scores['before']:.4f} without a "
-        f"click {name}, {scores['after']:.4f} with one fitted without the question"
-        f"{weighted} ({check['better']} higher, {check['worse']} lower; {chosen})"
-    )
+def _check_lines(check: dict[str, Any], name: str, chosen: str) -> list[str]:
+    """A click memory's, vocabulary's or residual's check: over all its questions, then what
+    decided (those not already first, and the guard on those that were)."""
+    lines = [
+        f"  {check['folds']}-fold check     {check['metric']} {check['before']:.4f} without a "
+        f"click {name}, {check['after']:.4f} with one fitted without the question "
+        f"({check['better']} higher, {check['worse']} lower; {chosen})"
+    ]
+    moved, first = check.get("movable"), check.get("first")
+    if moved and first:
+        scores = (
+            f" {moved['before']:.4f} -> {moved['after']:.4f} ({moved['better']} higher, "
+            f"{moved['worse']} lower)"
+            if moved["questions"]
+            else ""
+        )
+        lines.append(
+            f"    not yet first  {moved['questions']} questions{scores}; the {first['questions']} "
+            f"already first {first['change']:+.4f} (at most -{first['margin']:g})"
+        )
+    return lines
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -197,20 +209,15 @@ def format_report(report: dict[str, Any]) -> str:
             if check["lift"]
             else "no lift chosen"
         )
-        lines.append(
-            f"  {check['folds']}-fold check     {check['metric']} {check['before']:.4f} without a "
-            f"click memory, {check['after']:.4f} with one fitted without the question "
-            f"({check['better']} higher, {check['worse']} lower; {chosen})"
-        )
+        lines += _check_lines(check, "memory", chosen)
     vocabulary = report.get("vocabulary_check") or {}
     if vocabulary.get("before") is not None:
-        weighted = vocabulary.get("weighted") or vocabulary
         chosen = (
             f"weight {vocabulary['weight']:g}, {vocabulary['pairs']} question-document pairs"
             if vocabulary["weight"] is not None
             else "no blend chosen"
         )
-        lines.append(_correction_line(vocabulary, "vocabulary", chosen, weighted))
+        lines += _check_lines(vocabulary, "vocabulary", chosen)
     residual = report.get("residual_check") or {}
     if residual.get("before") is not None:
         chosen = (
@@ -218,7 +225,7 @@ def format_report(report: dict[str, Any]) -> str:
             if residual["penalty"] is not None
             else "no correction chosen"
         )
-        lines.append(_correction_line(residual, "residual", chosen, residual))
+        lines += _check_lines(residual, "residual", chosen)
     if report.get("installed") is False:
         lines.append(report["reason"])
     elif "memory" in report:

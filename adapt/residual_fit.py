@@ -21,8 +21,9 @@ chosen among :data:`PENALTIES` by cross-validated nDCG@10 of the feedback questi
 documents; ``None`` (no residual) is among the choices and wins ties.
 
 **Check**: the same choice made inside each fold's complement, each question scored by a
-residual fitted without it against its order without one; installed only when the mean change is
-a gain and more questions rise than fall (:class:`FittedResidual`).
+residual fitted without it against its order without one; installed only when the questions
+whose opened documents were not already first gain and those already first keep their places
+within a margin (:meth:`adapt.memory_fit.Fitted.passes`).
 """
 
 from __future__ import annotations
@@ -70,9 +71,8 @@ class FittedResidual:
 
     @property
     def installable(self) -> bool:
-        """A residual to install: a mean gain, and more questions higher than lower."""
-        check = self.check
-        return self.residual is not None and check.gain > 0.0 and check.better > check.worse
+        """A residual to install whose check passes (:meth:`adapt.memory_fit.Fitted.passes`)."""
+        return self.residual is not None and self.check.passes()
 
     def report(self) -> dict[str, Any]:
         found = {k: v for k, v in self.check.report().items() if k not in ("threshold", "lift")}

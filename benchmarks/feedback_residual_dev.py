@@ -139,7 +139,7 @@ def score_fold(
     simulation: list[str],
     ranked: list[Ranked],
     qrels: dict[str, set[str]],
-    reorder: Callable[[Ranked, Any], list[str]],
+    reorder: Callable[[Ranked, Any], Sequence[str]],
 ) -> None:
     """Score one fold's ``held`` queries for every variant (None: not applied, stock order)."""
     for label, model in variants.items():

@@ -9,11 +9,13 @@ its eval collection as `bosun adapt` ranks feedback questions; five folds by a h
 query id; for each fold the users are the first ``T`` of the other folds' queries, opening what
 the simulation's user model opens among their top five documents. A vocabulary is fitted on
 their labels as `bosun adapt` does (:func:`adapt.vocabulary_fit.fit_vocabulary`): "checked"
-applies it only when its nested check passes, "forced at W" fits it on their clicks and blends
-it at weight W whatever the check says. "qrels of all other folds" fits it on every other
-fold's query and its relevant documents (perfect labels: can the mechanism gain at all?), and
-"no labels" blends an empty table (query likelihood alone: is the gain learnt, or only a second
-lexical score?). The fold's queries are scored by nDCG@10 against their qrels.
+applies it only when its nested check passes ("checked, first lose ≤ M": with the margin M of
+its guard on the questions already first, :data:`adapt.memory_fit.FIRST_MARGIN` in "checked"),
+"forced at W" fits it on their clicks and blends it at weight W whatever the check says.
+"qrels of all other folds" fits it on every other fold's query and its relevant documents
+(perfect labels: can the mechanism gain at all?), and "no labels" blends an empty table (query
+likelihood alone: is the gain learnt, or only a second lexical score?). The fold's
+queries are scored by nDCG@10 against their qrels.
 
 The cached pools hold passage ids, not texts: each pool document's text is the corpus's (title
 and text) on its first passage, the document's other pool passages empty, so a document reads
@@ -54,6 +56,9 @@ from tools.click_vocabulary import ClickVocabulary  # noqa: E402
 
 USERS = (100, 200, 400)
 FORCED = (0.5, 2.0)
+#: Margins of the check's guard on the questions already first (adapt.memory_fit.FIRST_MARGIN:
+#: the mean nDCG@10 they may lose), each applied as "checked" is, to choose it on the dev side.
+MARGINS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.1, 1.0)
 COLUMNS = (
     "variant",
     "users",
@@ -120,6 +125,13 @@ def rows(
             questions = VocabularyQuestions(labelled)
             everyone = list(range(len(labelled)))
             variants = {"checked": fitted.vocabulary if fitted.installable else None}
+            for margin in MARGINS:
+                for majority in (True, False):
+                    passes = fitted.check.passes(margin, majority=majority)
+                    label = f"checked, first lose ≤ {margin:g}" + (
+                        ", more rise" if majority else ""
+                    )
+                    variants[label] = fitted.vocabulary if passes else None
             variants.update(forced(questions, everyone, ""))
             if users == USERS[-1]:  # no users: every other fold's query labelled by its qrels
                 oracle = VocabularyQuestions(

@@ -38,12 +38,27 @@ VOCABULARY_COLUMNS = tuple(
     c.replace("residual", "vocabulary").replace("weighted pairs", "question-document pairs")
     for c in RESIDUAL_COLUMNS
 )[:-2] + ("weight", "installed")
+#: What decided each check (adapt.memory_fit.Fitted.passes): the questions whose opened
+#: documents were not already first, and the mean change of those that were.
+GUARD_COLUMNS = (
+    "feedback events",
+    "check of",
+    "questions not yet first",
+    "their nDCG@10 without",
+    "with",
+    "higher",
+    "lower",
+    "questions already first",
+    "their change",
+    "installed",
+)
+PARTS = ("vocabulary", "residual", "memory")
 
 
 def tables(results: list[dict[str, Any]]) -> list[Table]:
     """Per dataset: nDCG@10 against the feedback events (``<name>``), and what each adapt run
     decided for the click memory (``<name>-checks``), the click residual (``<name>-residual``)
-    and the click vocabulary (``<name>-vocabulary``)."""
+    and the click vocabulary (``<name>-vocabulary``), and what decided each (``<name>-guard``)."""
     found = []
     for result in results:
         name = result["dataset"].split()[0]
@@ -53,6 +68,32 @@ def tables(results: list[dict[str, Any]]) -> list[Table]:
         found.append(Table(f"{name}-residual", RESIDUAL_COLUMNS, [_residual(r) for r in runs]))
         words = [_residual(r, "vocabulary", "weight") for r in runs]
         found.append(Table(f"{name}-vocabulary", VOCABULARY_COLUMNS, words))
+        guards = [row for r in runs for row in _guards(r)]
+        found.append(Table(f"{name}-guard", GUARD_COLUMNS, guards))
+    return found
+
+
+def _guards(run: dict[str, Any]) -> list[list[Any]]:
+    """One row per check of ``run`` that reported its questions not yet first."""
+    found = []
+    for part in PARTS:
+        check = run.get("check" if part == "memory" else f"{part}_check") or {}
+        moved, first = check.get("movable"), check.get("first")
+        if not moved or not first:
+            continue
+        found.append(
+            [
+                run["events"],
+                part,
+                moved["questions"],
+                *_before_after(moved),
+                moved["better"],
+                moved["worse"],
+                first["questions"],
+                round(first["change"], 4),
+                "yes" if part in (run.get("parts") or []) else "no",
+            ]
+        )
     return found
 
 

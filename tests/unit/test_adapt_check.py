@@ -4,11 +4,23 @@ unrelated labels lift nothing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from adapt.feedback import MIN_QUESTIONS, FeedbackLabel, enough
-from adapt.memory_fit import LIFTS, Fitted, Ranked, fit_memory, ndcg
+from adapt.memory_fit import (
+    FIRST_MARGIN,
+    LIFTS,
+    MIN_MOVABLE,
+    Fitted,
+    Ranked,
+    fit_memory,
+    ndcg,
+)
+from tests.fakes.feedback_checks import nested_check
+from tools.click_memory import ClickMemory
 
 DIM = 32
 
@@ -67,6 +79,46 @@ def test_a_check_that_loses_more_questions_than_it_gains_refuses() -> None:
     assert Fitted(None, [0.5], [1.0]).installable is False  # nothing fitted to install
 
 
+def test_a_check_is_judged_on_the_questions_not_already_first() -> None:
+    # 200 questions opened first, 4 of them pushed to second; 12 not first: 5 rise, 3 sink.
+    # Over all questions 5 rise and 7 fall, yet what can move gains and the first ones keep
+    # their places within the margin.
+    lifts = nested_check(first=200, fell=4, rose=5, sank=3, still=4)
+    assert lifts.worse > lifts.better
+    assert lifts.passes() and lifts.first_change() > -FIRST_MARGIN
+    assert replace(lifts, memory=_memory()).installable
+    moved = lifts.report()["movable"]
+    assert moved["questions"] == 12 and (moved["better"], moved["worse"]) == (5, 3)
+    assert moved["after"] > moved["before"]
+    assert lifts.report()["first"]["questions"] == 200
+
+
+def test_a_check_that_drops_the_first_questions_beyond_the_margin_refuses() -> None:
+    drops = nested_check(first=200, fell=30, rose=5, sank=3, still=4)
+    assert drops.first_change() < -FIRST_MARGIN
+    assert not drops.passes() and not replace(drops, memory=_memory()).installable
+    assert "the 200 already first -0.0555" in drops.verdict()
+    assert drops.passes(margin=0.06)  # what the margin decides
+
+
+def test_a_mean_gain_of_the_movable_questions_passes_though_more_of_them_sink() -> None:
+    # Three lifted by 0.3 outweigh five lowered by 0.1: a blend moves many one place down.
+    mixed = nested_check(first=200, fell=0, rose=3, sank=5, still=4)
+    assert mixed.passes() and not mixed.passes(majority=True)
+
+
+def test_a_gain_on_too_few_questions_not_already_first_refuses() -> None:
+    few = nested_check(first=100, fell=0, rose=MIN_MOVABLE - 1, sank=0, still=0)
+    assert few.movable()["worse"] == 0 and few.first_change() == 0.0
+    assert not few.passes() and not replace(few, memory=_memory()).installable
+    assert f"fewer than {MIN_MOVABLE}" in few.verdict()
+    assert nested_check(first=100, fell=0, rose=MIN_MOVABLE, sank=0, still=0).passes()
+
+
+def _memory() -> ClickMemory:
+    return ClickMemory(np.ones((1, DIM), np.float32), (("doc-0",),), 0.7, 3.0)
+
+
 def test_ndcg_counts_each_document_once_at_its_best_passage() -> None:
     assert ndcg(["a", "a", "b"], frozenset(["b"])) == pytest.approx(1 / np.log2(3))
     assert ndcg(["x"], frozenset()) == 0.0
@@ -116,10 +168,13 @@ def test_the_report_says_what_the_check_measured_and_what_was_chosen() -> None:
     assert "0.8376 without a click vocabulary, 0.8455 with one" in text
     assert "weight 1, 120 question-document pairs" in text
     assert "the click vocabulary is now served" in text
-    scored = {"before": 0.80, "after": 0.83, "higher": 9.0, "lower": 4.0}
-    text = format_report({**blended, "vocabulary_check": {**words, "weighted": scored}})
-    assert "0.8000 without a click vocabulary, 0.8300 with one fitted without the question " in text
-    assert "weighted by the places opened at" in text
+    moved = {"questions": 40, "before": 0.52, "after": 0.61, "better": 9, "worse": 4}
+    first = {"questions": 160, "change": -0.004, "margin": 0.01}
+    text = format_report(
+        {**blended, "vocabulary_check": {**words, "movable": moved, "first": first}}
+    )
+    assert "not yet first  40 questions 0.5200 -> 0.6100 (9 higher, 4 lower)" in text
+    assert "the 160 already first -0.0040 (at most -0.01)" in text
     refused = {**report, "check": {**check, "lift": 0.0, "threshold": None}, "installed": False}
     text = format_report({**refused, "reason": "… the current model stays"})
     assert "no lift chosen" in text and text.endswith("the current model stays")

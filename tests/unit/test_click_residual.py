@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from adapt.feedback import Shown, turn_labels
-from adapt.memory_fit import Fitted, Pool, Ranked
+from adapt.memory_fit import MIN_MOVABLE, Fitted, Pool, Ranked
 from adapt.residual_fit import (
     MAX_WEIGHT,
     ClickPairs,
@@ -20,6 +20,7 @@ from adapt.residual_fit import (
     reordered,
 )
 from providers.rerankers.features import FEATURES
+from tests.fakes.feedback_checks import nested_check
 from tools.click_memory import ClickMemory, RecalledClicks
 from tools.click_residual import ClickResidual
 
@@ -107,6 +108,16 @@ def test_a_residual_worse_on_the_held_back_questions_is_refused() -> None:
     assert lost.check.gain > 0 and not lost.installable  # one up, two down: not better
     worse = FittedResidual(some, Fitted(None, [1.0, 1.0], [0.6, 1.0]), 0.1, 10)
     assert not worse.installable
+
+
+def test_a_residual_lifting_what_can_move_and_keeping_the_first_ones_is_installed() -> None:
+    some = ClickResidual(np.ones(WIDTH), np.zeros(WIDTH), np.ones(WIDTH), 1.0)
+    lifts = nested_check(first=200, fell=4, rose=5, sank=3, still=4)
+    assert FittedResidual(some, lifts, 0.1, 900).installable
+    drops = nested_check(first=200, fell=30, rose=5, sank=3, still=4)
+    assert not FittedResidual(some, drops, 0.1, 900).installable
+    few = nested_check(first=40, fell=0, rose=MIN_MOVABLE - 1, sank=0, still=0)
+    assert not FittedResidual(some, few, 0.1, 90).installable
 
 
 def _passage(i: int, title: str, rerank: float) -> dict[str, object]:

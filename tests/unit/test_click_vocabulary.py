@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from adapt.memory_fit import Fitted, Pool, Ranked, ndcg
+from adapt.memory_fit import MIN_MOVABLE, Fitted, Pool, Ranked, ndcg
 from adapt.translation import fit_translation
-from adapt.vocabulary_fit import FittedVocabulary, blended, fit_vocabulary
+from adapt.vocabulary_fit import FittedVocabulary, VocabularyQuestions, blended, fit_vocabulary
+from tests.fakes.feedback_checks import nested_check
 from tools.click_memory import ClickMemory, RecalledClicks
 from tools.click_residual import ClickResidual
 from tools.click_vocabulary import ClickVocabulary
@@ -70,21 +71,22 @@ def test_a_vocabulary_worse_on_the_held_back_questions_is_refused() -> None:
     assert not even.installable  # a mean gain, but as many questions lower as higher
 
 
-def test_questions_count_one_over_the_chance_their_document_was_looked_at() -> None:
-    model = fit_translation([("fuel", "tank")], ["tank"])
-    some = ClickVocabulary(model, 1.0, 0.1)
-    # Three questions opened first lose a little; one opened at place 4 rises to first.
-    check = Fitted(None, [1.0, 1.0, 1.0, 0.43], [0.9, 1.0, 1.0, 1.0])
-    assert not FittedVocabulary(some, check, 1.0, 4).installable  # unweighted: 1 up, 1 down
-    weighted = FittedVocabulary(some, check, 1.0, 4, (1.0, 1.0, 1.0, 4.0))
-    assert weighted.installable
-    report = weighted.report()["weighted"]
-    assert report["higher"] == 4.0 and report["lower"] == 1.0
-    assert report["after"] > report["before"]
-    # The weights are the places the opened documents were shown at.
+def test_the_weight_is_chosen_with_questions_counted_by_where_their_document_was_shown() -> None:
     labelled = [_question(n, n % 3, relevant_at=n % 4) for n in range(12)]
-    fitted = fit_vocabulary(labelled)
-    assert fitted.counts == tuple(float(n % 4 + 1) for n in range(12))
+    assert VocabularyQuestions(labelled).counts == [float(n % 4 + 1) for n in range(12)]
+
+
+def test_a_vocabulary_lifting_what_can_move_and_keeping_the_first_ones_is_installed() -> None:
+    some = ClickVocabulary(fit_translation([("fuel", "tank")], ["tank"]), 1.0, 0.1)
+    lifts = nested_check(first=200, fell=4, rose=5, sank=3, still=4)
+    assert FittedVocabulary(some, lifts, 1.0, 212).installable
+    assert not FittedVocabulary(None, lifts, None, 0).installable  # nothing chosen
+    drops = nested_check(first=200, fell=30, rose=5, sank=3, still=4)
+    assert not FittedVocabulary(some, drops, 1.0, 212).installable
+    few = nested_check(first=40, fell=0, rose=MIN_MOVABLE - 1, sank=0, still=0)
+    assert not FittedVocabulary(some, few, 1.0, 49).installable
+    report = FittedVocabulary(some, lifts, 1.0, 212).report()
+    assert report["movable"]["questions"] == 12 and report["first"]["questions"] == 200
 
 
 def _passage(i: int, text: str, rerank: float) -> dict[str, object]:

@@ -177,13 +177,17 @@ def test_each_adapt_run_is_a_row_of_the_checks_table() -> None:
                 "worse": 2,
                 "weight": 1.0,
                 "pairs": 40,
+                "movable": {"questions": 12, "before": 0.5, "after": 0.61, "better": 5, "worse": 2},
+                "first": {"questions": 26, "change": -0.00412, "margin": 0.01},
             },
             "parts": ["vocabulary", "memory"],
             "installed": True,
         },
     ]
     result = {"dataset": "ntsb_pc2narr dev", "rows": [], "adapt_runs": runs}
-    checks, residual, vocabulary = tables([result])[1:]
+    checks, residual, vocabulary, guard = tables([result])[1:]
+    assert guard.id == "ntsb_pc2narr-guard"
+    assert guard.rows == [[100, "vocabulary", 12, 0.5, 0.61, 5, 2, 26, -0.0041, "yes"]]
     assert vocabulary.id == "ntsb_pc2narr-vocabulary"
     assert vocabulary.columns[2] == "question-document pairs" and vocabulary.columns[-2] == "weight"
     assert vocabulary.rows[1] == [100, 38, 40, 0.8352, 0.8401, 5, 2, 1.0, "yes"]
