@@ -141,7 +141,7 @@ async def test_a_zero_count_states_its_set_and_other_questions_search(services: 
         services, "How many accidents in California in 2011 involved serious injuries?"
     )
     answer = str(state["messages"][-1].content)
-    assert first_number(answer) == 0 and "of the 1 accident records" in answer, answer
+    assert first_number(answer) == 0 and "of the 1 accident record in" in answer, answer
     assert state["citations"]  # the set it was counted among is cited
     state = await ask(services, "What caused the accident CEN11FA001?")
     assert not state["counted"] and state["searches"] >= 1
